@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Create .venv (if missing) and install huntgather with the given extras.
+# Usage: scripts/setup.sh [EXTRAS]   e.g. scripts/setup.sh test,web
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+if [ -n "$extras" ]; then
+  .venv/bin/python -m pip install --quiet -e ".[${extras}]"
+else
+  .venv/bin/python -m pip install --quiet -e .
+fi

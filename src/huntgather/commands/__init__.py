@@ -1,0 +1,1 @@
+"""Sub-commands of ``huntgather``: one module each, with ``register(subparsers)``."""

@@ -1,0 +1,64 @@
+"""Features: zones joined across matching sides, as immutable group records.
+
+A zone on the board is named by its *node*, ``tile_id * 10 + zone_id``.  The
+board keeps two partitions of nodes with union-find:
+
+* forests, meadows and rivers use the node itself;
+* river systems (rivers and lakes joined through lakes) use ``SYSTEM + node``.
+
+Each partition root maps to one :class:`Feature`.  Features are never mutated:
+a merge or an occupant makes a new one, so a state copy shares them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+#: offset of the river-system partition's nodes
+SYSTEM = 1000
+
+
+class Feature(NamedTuple):
+    """A forest, meadow, river or river system, with its running counters.
+
+    ``open`` counts the sides of forest and river zones with no tile against
+    them; a forest or river with ``open == 0`` is complete.  ``meeples`` and
+    ``huts`` are ``(player, node)`` pairs.
+    """
+
+    kind: str
+    tiles: frozenset[int]
+    open: int = 0
+    meeples: tuple[tuple[int, int], ...] = ()
+    huts: tuple[tuple[int, int], ...] = ()
+    fish: int = 0
+    lakes: frozenset[int] = frozenset()
+    menhirs: int = 0
+    gold_nuggets: int = 0
+    mushrooms: int = 0
+    specials: frozenset[str] = frozenset()
+
+    def merged(self, other: Feature, closed: int) -> Feature:
+        """The union of two features, with ``closed`` open sides now covered."""
+        return Feature(
+            self.kind,
+            self.tiles | other.tiles,
+            self.open + other.open - closed,
+            self.meeples + other.meeples,
+            self.huts + other.huts,
+            self.fish + other.fish,
+            self.lakes | other.lakes,
+            self.menhirs + other.menhirs,
+            self.gold_nuggets + other.gold_nuggets,
+            self.mushrooms + other.mushrooms,
+            self.specials | other.specials,
+        )
+
+    @property
+    def complete(self) -> bool:
+        return self.open == 0
+
+    def counter(self, name: str) -> int:
+        """A forest counter by name (``"menhirs"``, ``"gold_nuggets"``, ``"mushrooms"``)."""
+        value: int = getattr(self, name)
+        return value

@@ -1,0 +1,163 @@
+"""A game with its own draw source and history: what players and bots talk to.
+
+:class:`Game` wraps a pure :class:`~huntgather.state.State`.  It resolves every
+chance node itself, from its own ``random.Random(seed)`` or from an explicit
+draw order, so that callers only ever see player decisions.  Every move,
+draws included, is kept in ``history``; that list replays the game without any
+random number generator.
+
+>>> g = Game(players=2, seed=7)
+>>> g.decision.phase, g.decision.player
+('place', 0)
+>>> move = g.legal_moves()[0]
+>>> events = g.play(move)
+>>> Game(players=2, seed=7).decision == Game(players=2, seed=7).decision   # same seed, same game
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from huntgather.editions import DEFAULT_EDITION, Edition
+from huntgather.events import Event
+from huntgather.moves import Draw, Move, parse_move
+from huntgather.state import BONUS, Decision, State
+
+
+class Game:
+    """A game in progress: a state, a draw source and the history of moves."""
+
+    def __init__(self, players: int = 2, *, edition: str | Edition = DEFAULT_EDITION,
+                 seed: int | None = None, start_player: int = 0,
+                 normal_order: Sequence[int] | None = None, bonus_order: Sequence[int] | None = None,
+                 state: State | None = None) -> None:
+        """Start a game.
+
+        ``seed`` seeds this game's own random generator (a random seed when
+        None; it is kept in ``seed``).  ``normal_order`` and ``bonus_order``
+        fix the draw order: each draw takes the first tile of the order still
+        in its stack, and falls back to the generator once the order is used up.
+        ``state`` starts from a given position (see :mod:`huntgather.record`).
+        """
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.state = state if state is not None else State.new(players, edition, start_player)
+        self.initial = self.state.copy()
+        self._orders = {"normal": list(normal_order or ()), BONUS: list(bonus_order or ())}
+        self.history: list[Move] = []
+        self.events: list[Event] = []
+        self._advance()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def decision(self) -> Decision:
+        return self.state.decision
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.state.scores)
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners()
+
+    def legal_moves(self) -> list[Move]:
+        return self.state.legal_moves()
+
+    # ------------------------------------------------------------------ playing
+
+    def play(self, move: Move | str) -> list[Event]:
+        """Apply a player's move (a :class:`Move` or its text); return the events.
+
+        The draws that follow are made at once and their events included.
+        An illegal move raises :class:`~huntgather.state.IllegalMoveError` and
+        changes nothing.
+        """
+        if isinstance(move, str):
+            move = parse_move(move)
+        if isinstance(move, Draw):
+            from huntgather.state import IllegalMoveError
+            raise IllegalMoveError("draws are made by the game itself, not played")
+        events = self.state.apply(move)
+        self.history.append(move)
+        self.events.extend(events)
+        return events + self._advance()
+
+    def _advance(self) -> list[Event]:
+        events: list[Event] = []
+        state = self.state
+        while state.is_chance:
+            draw = Draw(self._next_tile(state.stack, state.chance_outcomes()))
+            new = state.apply(draw)
+            self.history.append(draw)
+            events.extend(new)
+        self.events.extend(events)
+        return events
+
+    def _next_tile(self, stack: str, outcomes: tuple[int, ...]) -> int:
+        order = self._orders[stack]
+        while order:
+            tile = order.pop(0)
+            if tile in outcomes:
+                return tile
+        return self._rng.choice(outcomes)
+
+    def copy(self) -> Game:
+        """An independent copy, including the draw generator's position."""
+        new = Game.__new__(Game)
+        new.seed = self.seed
+        new._rng = random.Random()
+        new._rng.setstate(self._rng.getstate())
+        new.state = self.state.copy()
+        new.initial = self.initial
+        new._orders = {k: list(v) for k, v in self._orders.items()}
+        new.history = list(self.history)
+        new.events = list(self.events)
+        return new
+
+    @classmethod
+    def replay(cls, initial: State, moves: Iterable[Move]) -> Game:
+        """Rebuild a game from a start position and its full history (draws included)."""
+        game = cls.__new__(cls)
+        game.seed = 0
+        game._rng = random.Random(0)
+        game.state = initial.copy()
+        game.initial = initial.copy()
+        game._orders = {"normal": [], BONUS: []}
+        game.history = []
+        game.events = []
+        for move in moves:
+            game.events.extend(game.state.apply(move))
+            game.history.append(move)
+        return game
+
+
+def random_game(players: int = 2, seed: int = 0, edition: str | Edition = DEFAULT_EDITION) -> Game:
+    """Play a complete game in which every decision is a uniformly random legal move.
+
+    Draws come from ``random.Random(seed)``, moves from a second generator
+    derived from the same seed, so the game is reproducible.
+
+    >>> g = random_game(players=3, seed=1)
+    >>> g.is_over, len(g.scores)
+    (True, 3)
+    """
+    game = Game(players, edition=edition, seed=seed)
+    rng = random.Random(f"moves-{seed}")
+    state = game.state
+    while not state.is_over:
+        moves = state.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+    return game

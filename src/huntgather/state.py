@@ -1,0 +1,564 @@
+"""The game state: whose decision it is, the legal moves, and applying them.
+
+A :class:`State` is pure: it holds the board, the players' supplies and
+scores, and the *contents* of the stacks (never their order).  Drawing a tile
+is an explicit chance move (:class:`~huntgather.moves.Draw`); a driver with its
+own ``random.Random`` chooses it (see :class:`huntgather.game.Game`).
+
+>>> s = State.new(players=2)
+>>> s.decision
+Decision(phase='draw', player=None, tile=None, stack='normal')
+>>> events = s.apply(Draw(0))
+>>> s.decision.phase, s.decision.player, s.decision.tile
+('place', 0, 0)
+>>> len(s.legal_moves()) > 0
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from huntgather.board import Board
+from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
+from huntgather.events import (
+    BonusTurn,
+    Event,
+    FeatureScored,
+    FinalScoring,
+    GameOver,
+    MeepleTakenBack,
+    OccupantPlaced,
+    OccupantsReturned,
+    ScoreRow,
+    TileDiscarded,
+    TileDrawn,
+    TilePlaced,
+    player_name,
+)
+from huntgather.features import SYSTEM, Feature
+from huntgather.moves import HUT, MEEPLE, Draw, Move, Occupy, Pass, Place, TakeBack
+from huntgather.scoring import (
+    animal_points,
+    award,
+    count_pieces,
+    forest_points,
+    hut_points,
+    majority,
+    plural,
+    river_points,
+    who_scores,
+)
+from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
+
+DRAW, PLACE, SHAMAN, OCCUPY, OVER = "draw", "place", "shaman", "occupy", "over"
+NORMAL, BONUS = "normal", "bonus"
+ROLES = {FOREST: "gatherer", RIVER: "fisher", MEADOW: "hunter"}
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow now; the state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Whose decision it is and of what kind.
+
+    ``phase`` is ``"draw"`` (chance: ``player`` is None), ``"place"``,
+    ``"shaman"`` (optional take-back), ``"occupy"`` or ``"over"``.  ``tile`` is
+    the tile to place, or the tile just placed; ``stack`` tells whether this
+    placement comes from the normal or the bonus (menhir) stack.
+    """
+
+    phase: str
+    player: int | None
+    tile: int | None
+    stack: str
+
+
+class State:
+    """A position of the game, with the rules to move on from it."""
+
+    __slots__ = ("board", "bonus", "bonus_turn", "discarded", "edition", "huts", "meeples", "normal",
+                 "phase", "player", "players", "removed_animals", "scores", "stack", "tile", "turn")
+
+    def __init__(self, edition: Edition, players: int) -> None:
+        self.edition = edition
+        self.players = players
+        self.board = Board(edition.tiles)
+        self.scores = [0] * players
+        self.meeples = [edition.meeples] * players
+        self.huts = [edition.huts] * players
+        tiles = edition.tiles
+        self.normal: tuple[int, ...] = tiles.normal_ids
+        self.bonus: tuple[int, ...] = tiles.bonus_ids
+        self.discarded: tuple[int, ...] = ()
+        #: meadow nodes whose animals a hunting trap took
+        self.removed_animals: frozenset[int] = frozenset()
+        self.phase = DRAW
+        self.player = 0
+        self.stack = NORMAL
+        self.tile: int | None = None
+        self.bonus_turn = False
+        #: number of turns begun so far
+        self.turn = 0
+
+    @classmethod
+    def new(cls, players: int = 2, edition: str | Edition = DEFAULT_EDITION,
+            start_player: int = 0) -> State:
+        """A new game: the start tile at (0, 0), full stacks, ``start_player`` to draw."""
+        ed = get_edition(edition)
+        if not ed.min_players <= players <= ed.max_players:
+            raise ValueError(f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, "
+                             f"not {players}")
+        if not 0 <= start_player < players:
+            raise ValueError(f"start player must be a seat from 0 to {players - 1}, not {start_player}")
+        state = cls(ed, players)
+        state.board.put(ed.tiles.start.id, 0, 0, 0)
+        state.player = start_player
+        return state
+
+    def copy(self) -> State:
+        """An independent copy (features and tiles are immutable and shared)."""
+        new = State.__new__(State)
+        new.edition = self.edition
+        new.players = self.players
+        new.board = self.board.copy()
+        new.scores = self.scores.copy()
+        new.meeples = self.meeples.copy()
+        new.huts = self.huts.copy()
+        new.normal = self.normal
+        new.bonus = self.bonus
+        new.discarded = self.discarded
+        new.removed_animals = self.removed_animals
+        new.phase = self.phase
+        new.player = self.player
+        new.stack = self.stack
+        new.tile = self.tile
+        new.bonus_turn = self.bonus_turn
+        new.turn = self.turn
+        return new
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def decision(self) -> Decision:
+        player = None if self.phase in (DRAW, OVER) else self.player
+        return Decision(self.phase, player, self.tile, self.stack)
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase == DRAW
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def current_player(self) -> int:
+        """The seat whose turn it is (also during its draws)."""
+        return self.player
+
+    def chance_outcomes(self) -> tuple[int, ...]:
+        """Tiles that the due draw may bring, each equally likely."""
+        if self.phase != DRAW:
+            return ()
+        return self.normal if self.stack == NORMAL else self.bonus
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the most points (shared ties); meaningful once the game is over."""
+        best = max(self.scores)
+        return tuple(i for i, s in enumerate(self.scores) if s == best)
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves for the current decision (draws at a chance node)."""
+        phase = self.phase
+        if phase == PLACE:
+            assert self.tile is not None
+            t = self.tile
+            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.edition.tiles[t])]
+        if phase == OCCUPY:
+            return [*self._occupy_options(), Pass()]
+        if phase == SHAMAN:
+            return [*self._takeback_options(), Pass()]
+        if phase == DRAW:
+            return [Draw(t) for t in self.chance_outcomes()]
+        return []
+
+    def _occupy_options(self) -> list[Move]:
+        assert self.tile is not None
+        p, t = self.player, self.tile
+        board = self.board
+        tile = self.edition.tiles[t]
+        base = t * 10
+        out: list[Move] = []
+        if self.meeples[p] > 0:
+            for z in tile.zones.values():
+                if z.kind != LAKE and not board.feature(base + z.id).meeples:
+                    out.append(Occupy(t, z.id, MEEPLE))
+        if self.huts[p] > 0:
+            for z in tile.zones.values():
+                if (z.kind == RIVER or z.kind == LAKE) and not board.feature(SYSTEM + base + z.id).huts:
+                    out.append(Occupy(t, z.id, HUT))
+        return out
+
+    def _takeback_options(self) -> list[Move]:
+        p = self.player
+        return [TakeBack(n // 10, n % 10) for n, (owner, piece) in self.board.occupants.items()
+                if owner == p and piece == MEEPLE]
+
+    # ------------------------------------------------------------------ checking
+
+    def check(self, move: Move) -> None:
+        """Raise :class:`IllegalMoveError` saying why ``move`` is not legal now."""
+        phase = self.phase
+        if phase == OVER:
+            raise IllegalMoveError("the game is over")
+        expected = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass), OCCUPY: (Occupy, Pass)}[phase]
+        if not isinstance(move, expected):
+            raise IllegalMoveError(f"{move} does not answer this decision: {self.describe_decision()}")
+        if isinstance(move, Draw):
+            stack = self.chance_outcomes()
+            if move.tile not in stack:
+                raise IllegalMoveError(f"tile {move.tile} is not in the {self.stack} stack")
+        elif isinstance(move, Place):
+            if move.tile != self.tile:
+                raise IllegalMoveError(f"the tile to place is {self.tile}, not {move.tile}")
+            why = self.board.mismatch(self.edition.tiles[move.tile], move.x, move.y, move.rotation)
+            if why:
+                raise IllegalMoveError(why)
+        elif isinstance(move, Occupy):
+            self._check_occupy(move)
+        elif isinstance(move, TakeBack):
+            node = move.node
+            occupant = self.board.occupants.get(node)
+            if occupant is None:
+                raise IllegalMoveError(f"there is no piece on zone {move.zone} of tile {move.tile}")
+            owner, piece = occupant
+            if piece != MEEPLE:
+                raise IllegalMoveError("the shaman cannot take back a hut")
+            if owner != self.player:
+                raise IllegalMoveError(f"the meeple on {move.tile}.{move.zone} belongs to "
+                                       f"{player_name(owner)}, not to {player_name(self.player)}")
+
+    def _check_occupy(self, move: Occupy) -> None:
+        if move.tile != self.tile:
+            raise IllegalMoveError(f"pieces go on the tile just placed ({self.tile}), not on tile {move.tile}")
+        zone = self.edition.tiles[move.tile].zones.get(move.zone)
+        if zone is None:
+            raise IllegalMoveError(f"tile {move.tile} has no zone {move.zone}")
+        p = self.player
+        board = self.board
+        if move.piece == MEEPLE:
+            if zone.kind == LAKE:
+                raise IllegalMoveError("meeples cannot go on a lake (only huts can)")
+            if self.meeples[p] == 0:
+                raise IllegalMoveError(f"{player_name(p)} has no meeple left in supply")
+            holders = board.feature(move.node).meeples
+            if holders:
+                owners = " and ".join(sorted({player_name(o) for o, _ in holders}))
+                raise IllegalMoveError(f"that {zone.kind} already holds a meeple ({owners})")
+        else:
+            if zone.kind not in (RIVER, LAKE):
+                raise IllegalMoveError(f"huts go on a river or a lake, not on a {zone.kind}")
+            if self.huts[p] == 0:
+                raise IllegalMoveError(f"{player_name(p)} has no hut left in supply")
+            holders = board.feature(SYSTEM + move.node).huts
+            if holders:
+                owners = " and ".join(sorted({player_name(o) for o, _ in holders}))
+                raise IllegalMoveError(f"that river system already holds a hut ({owners})")
+
+    def describe_decision(self) -> str:
+        """A sentence for the current decision, e.g. ``'red to place tile 17'``."""
+        name = player_name(self.player)
+        if self.phase == DRAW:
+            return f"a tile is to be drawn from the {self.stack} stack for {name}"
+        if self.phase == PLACE:
+            return f"{name} to place tile {self.tile}"
+        if self.phase == SHAMAN:
+            return f"{name} may take back one of their meeples (shaman)"
+        if self.phase == OCCUPY:
+            return f"{name} may put a meeple or a hut on tile {self.tile}"
+        return "the game is over"
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, move: Move) -> list[Event]:
+        """Check and apply ``move``; return what happened.
+
+        Raises :class:`IllegalMoveError` (and changes nothing) if the move is
+        not legal for the current decision.
+        """
+        self.check(move)
+        if isinstance(move, Draw):
+            return self._draw(move.tile)
+        if isinstance(move, Place):
+            return self._place(move)
+        if isinstance(move, TakeBack):
+            owner = self.board.remove_meeple(move.node)
+            self.meeples[owner] += 1
+            events: list[Event] = [MeepleTakenBack(owner, move.tile, move.zone)]
+            return events + self._after_actions()
+        if isinstance(move, Occupy):
+            return self._occupy(move)
+        # Pass
+        if self.phase == SHAMAN:
+            return self._after_actions()
+        return self._score_turn()
+
+    def _draw(self, tile_id: int) -> list[Event]:
+        events: list[Event] = [TileDrawn(tile_id, self.stack)]
+        if self.stack == NORMAL:
+            self.normal = tuple(t for t in self.normal if t != tile_id)
+            remaining = self.normal
+        else:
+            self.bonus = tuple(t for t in self.bonus if t != tile_id)
+            remaining = self.bonus
+        if self.board.can_place(self.edition.tiles[tile_id]):
+            self.phase = PLACE
+            self.tile = tile_id
+            return events
+        events.append(TileDiscarded(tile_id, self.stack))
+        self.discarded = (*self.discarded, tile_id)
+        if not remaining:
+            events.extend(self._end_turn())
+        return events
+
+    def _place(self, move: Place) -> list[Event]:
+        board = self.board
+        board.put(move.tile, move.x, move.y, move.rotation)
+        player = self.player
+        events: list[Event] = [TilePlaced(player, move.tile, move.x, move.y, move.rotation,
+                                          self.stack == BONUS)]
+        tile = self.edition.tiles[move.tile]
+        base = move.tile * 10
+        honours = self.edition.honours
+        shaman = False
+        for z in tile.zones.values():
+            if not honours(z.special):
+                continue
+            if z.special == "logboat":
+                events.append(self._logboat(base + z.id))
+            elif z.special == "hunting_trap":
+                events.append(self._hunting_trap(base + z.id, move.x, move.y))
+            elif z.special == "shaman":
+                shaman = True
+        if shaman and self._takeback_options():
+            self.phase = SHAMAN
+            return events
+        events.extend(self._after_actions())
+        return events
+
+    def _after_actions(self) -> list[Event]:
+        """After immediate actions: ask for an occupant, or score straight away."""
+        if self._occupy_options():
+            self.phase = OCCUPY
+            return []
+        return self._score_turn()
+
+    def _occupy(self, move: Occupy) -> list[Event]:
+        p = self.player
+        if move.piece == MEEPLE:
+            self.meeples[p] -= 1
+        else:
+            self.huts[p] -= 1
+        self.board.add_occupant(move.node, p, move.piece)
+        kind = self.edition.tiles[move.tile].zones[move.zone].kind
+        role = "hut" if move.piece == HUT else ROLES[kind]
+        events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, move.piece, role)]
+        events.extend(self._score_turn())
+        return events
+
+    # ------------------------------------------------------------------ immediate actions
+
+    def _logboat(self, lake_node: int) -> FeatureScored:
+        system = self.board.feature(SYSTEM + lake_node)
+        per = self.edition.logboat_points_per_lake
+        lakes = len(system.lakes)
+        points = lakes * per
+        p = self.player
+        self.scores[p] += points
+        text = (f"Logboat: {plural(lakes, 'lake')} in the river system ×{per} = {points} "
+                f"→ {player_name(p)}")
+        return FeatureScored("logboat", award(points, (p,), self.players), text,
+                             tuple(sorted(system.tiles)))
+
+    def _hunting_trap(self, meadow_node: int, x: int, y: int) -> FeatureScored:
+        board = self.board
+        root = board.find(meadow_node)
+        taken: list[int] = []
+        counts: dict[str, int] = {}
+        for tile_id in board.area(x, y):
+            for z in self.edition.tiles[tile_id].zones.values():
+                node = tile_id * 10 + z.id
+                if z.kind != MEADOW or node in self.removed_animals or board.find(node) != root:
+                    continue
+                if z.animals:
+                    taken.append(node)
+                for animal in z.animals:
+                    counts[animal] = counts.get(animal, 0) + 1
+        points, text = animal_points(self.edition, counts)
+        p = self.player
+        self.scores[p] += points
+        self.removed_animals = self.removed_animals | frozenset(taken)
+        return FeatureScored("hunting_trap", award(points, (p,), self.players),
+                             f"Hunting trap: {text} → {player_name(p)}; these animals are removed",
+                             tuple(sorted({n // 10 for n in taken})))
+
+    # ------------------------------------------------------------------ scoring
+
+    def _score_turn(self) -> list[Event]:
+        """Score what the placement completed, then grant a bonus turn or end the turn."""
+        assert self.tile is not None
+        board = self.board
+        tile = self.edition.tiles[self.tile]
+        base = self.tile * 10
+        events: list[Event] = []
+        seen: set[int] = set()
+        bonus_earned = False
+        counter = self.edition.bonus_counter
+        for z in tile.zones.values():
+            if z.kind != FOREST and z.kind != RIVER:
+                continue
+            root = board.find(base + z.id)
+            if root in seen:
+                continue
+            seen.add(root)
+            f = board.features[root]
+            if f.open:
+                continue
+            events.append(self._score_feature(f))
+            if f.meeples:
+                for p, _ in board.clear_meeples(root):
+                    self.meeples[p] += 1
+                events.append(OccupantsReturned(
+                    tuple((p, n // 10, n % 10) for p, n in f.meeples), f"{f.kind} scored"))
+            if f.kind == FOREST and f.counter(counter) > 0:
+                bonus_earned = True
+        if bonus_earned and not self.bonus_turn:
+            name = self.edition.bonus_name
+            if self.bonus:
+                events.append(BonusTurn(self.player, True,
+                                        f"{player_name(self.player)} completed a forest with a "
+                                        f"{'menhir' if counter == 'menhirs' else 'gold nugget'} "
+                                        f"and takes a {name} turn"))
+                self.phase = DRAW
+                self.stack = BONUS
+                self.bonus_turn = True
+                self.tile = None
+                return events
+            events.append(BonusTurn(self.player, False, f"no {name} left: no extra turn"))
+        events.extend(self._end_turn())
+        return events
+
+    def _score_feature(self, f: Feature) -> FeatureScored:
+        edition = self.edition
+        tiles = len(f.tiles)
+        if f.kind == FOREST:
+            points, text = forest_points(edition, tiles, f.mushrooms)
+            role = "gatherer"
+            title = f"Forest of {plural(tiles, 'tile')}"
+        else:
+            points, text = river_points(edition, tiles, f.fish, self.board.lake_fish(f.lakes), len(f.lakes))
+            role = "fisher"
+            title = f"River of {plural(tiles, 'tile')}"
+        counts = count_pieces(p for p, _ in f.meeples)
+        winners = majority(counts)
+        for w in winners:
+            self.scores[w] += points
+        return FeatureScored(f.kind, award(points, winners, self.players),
+                             f"{title}: {text} {who_scores(winners, counts, role)}",
+                             tuple(sorted(f.tiles)))
+
+    def _end_turn(self) -> list[Event]:
+        self.bonus_turn = False
+        self.stack = NORMAL
+        self.tile = None
+        if not self.normal:
+            return self._finish()
+        self.player = (self.player + 1) % self.players
+        self.phase = DRAW
+        self.turn += 1
+        return []
+
+    def _finish(self) -> list[Event]:
+        """End of the game: fishers and gatherers leave, then huts and hunters score."""
+        board = self.board
+        events: list[Event] = []
+        leaving = [(n, p) for n, (p, piece) in board.occupants.items()
+                   if piece == MEEPLE and board.zone_kind(n) != MEADOW]
+        for node, p in leaving:
+            board.remove_meeple(node)
+            self.meeples[p] += 1
+        if leaving:
+            events.append(OccupantsReturned(tuple((p, n // 10, n % 10) for n, p in leaving),
+                                            "end of the game, without scoring"))
+        rows = self._final_huts() + self._final_hunters()
+        for row in rows:
+            for i, pts in enumerate(row.points):
+                self.scores[i] += pts
+        events.append(FinalScoring(tuple(rows)))
+        self.phase = OVER
+        events.append(GameOver(tuple(self.scores), self.winners()))
+        return events
+
+    def _final_huts(self) -> list[ScoreRow]:
+        board = self.board
+        rows = []
+        for root in sorted({board.find(SYSTEM + n) for n, (_, piece) in board.occupants.items()
+                            if piece == HUT}):
+            f = board.features[root]
+            raft = "raft" in f.specials and self.edition.honours("raft")
+            points, text = hut_points(f.fish, len(f.lakes), raft)
+            counts = count_pieces(p for p, _ in f.huts)
+            winners = majority(counts)
+            rows.append(ScoreRow("huts", award(points, winners, self.players),
+                                 f"River system of {plural(len(f.tiles), 'tile')}: {text} "
+                                 f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles))))
+        return rows
+
+    def _final_hunters(self) -> list[ScoreRow]:
+        board = self.board
+        tiles = self.edition.tiles
+        honours = self.edition.honours
+        groups: dict[int, list[int]] = {}
+        for node in board.nodes_of_kind(MEADOW):
+            root = board.find(node)
+            if board.features[root].meeples:
+                groups.setdefault(root, []).append(node)
+        rows = []
+        for root in sorted(groups):
+            f = board.features[root]
+            nodes = groups[root]
+            pit_area: set[int] = set()
+            shrine_nodes = []
+            for n in nodes:
+                special = tiles[n // 10].zones[n % 10].special
+                if special == "pit_trap" and honours(special):
+                    pit_area.update(board.area(*board.where[n // 10]))
+                elif special == "shrine" and honours(special):
+                    shrine_nodes.append(n)
+            inside: dict[str, int] = {}
+            outside: dict[str, int] = {}
+            for n in nodes:
+                if n in self.removed_animals:
+                    continue
+                bucket = inside if (n // 10) in pit_area else outside
+                for animal in tiles[n // 10].zones[n % 10].animals:
+                    bucket[animal] = bucket.get(animal, 0) + 1
+            fire = "wild_fire" in f.specials and honours("wild_fire")
+            points, text = animal_points(self.edition, outside, inside, ignore_tigers=fire,
+                                         factor=self.edition.pit_trap_factor)
+            counts = count_pieces(p for p, _ in f.meeples)
+            winners = majority(counts)
+            shrine = ""
+            for n in shrine_nodes:
+                occupant = board.occupants.get(n)
+                if occupant is not None:
+                    winners = (occupant[0],)
+                    shrine = f" (shrine: {player_name(occupant[0])}'s hunter takes the meadow alone)"
+            rows.append(ScoreRow("hunters", award(points, winners, self.players),
+                                 f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "
+                                 f"{who_scores(winners, counts, 'hunter')}{shrine}",
+                                 tuple(sorted(f.tiles))))
+        return rows
