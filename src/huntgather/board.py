@@ -25,20 +25,87 @@ Pos = tuple[int, int]
 Constraint = tuple[str | None, str | None, str | None, str | None]
 _EMPTY: Constraint = (None, None, None, None)
 
-_FIT_MEMO: dict[tuple[tuple[str, ...], Constraint], tuple[int, ...]] = {}
+#: tile sides (unrotated) -> {constraint -> fitting rotations}; filled lazily
+_FIT_MEMO: dict[tuple[str, ...], dict[Constraint, tuple[int, ...]]] = {}
+
+
+def fit_table(tile: Tile) -> dict[Constraint, tuple[int, ...]]:
+    """The memo of fitting rotations shared by every tile with ``tile``'s side kinds."""
+    table = _FIT_MEMO.get(tile.side_kinds[0])
+    if table is None:
+        table = _FIT_MEMO[tile.side_kinds[0]] = {}
+    return table
 
 
 def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
-    """Rotations of ``tile`` whose sides match ``constraint`` (memoised)."""
-    key = (tile.side_kinds[0], constraint)
-    found = _FIT_MEMO.get(key)
+    """Rotations of ``tile`` whose sides match ``constraint`` (memoised).
+
+    >>> from huntgather.tiles import load_tileset
+    >>> start = load_tileset("2020").start          # sides N=meadow E=forest S=forest W=river
+    >>> fitting_rotations(start, ("forest", None, None, None))
+    (2, 3)
+    """
+    table = fit_table(tile)
+    found = table.get(constraint)
     if found is None:
-        found = tuple(
+        found = table[constraint] = tuple(
             r for r in range(4)
             if all(c is None or c == k for c, k in zip(constraint, tile.side_kinds[r], strict=True))
         )
-        _FIT_MEMO[key] = found
     return found
+
+
+#: tile -> its zones as new features: (parent entries, feature entries)
+_Template = tuple[dict[int, int], dict[int, Feature]]
+_TEMPLATES: dict[int, tuple[Tile, _Template]] = {}
+
+
+def _template(tile: Tile) -> _Template:
+    """The parent links and features that placing ``tile`` adds before it meets a neighbour.
+
+    They do not depend on where the tile goes, so they are built once per tile
+    (features are immutable and may be shared by every board).
+    """
+    entry = _TEMPLATES.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    scratch = Board.__new__(Board)
+    scratch.parent, scratch.features = {}, {}
+    base = tile.id * 10
+    parent, features = scratch.parent, scratch.features
+    tiles = frozenset((tile.id,))
+    sides = tile.zone_sides
+    for z in tile.zones.values():
+        node = base + z.id
+        kind = z.kind
+        if kind == FOREST:
+            parent[node] = node
+            features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
+                                     gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
+        elif kind == MEADOW:
+            parent[node] = node
+            specials = frozenset((z.special,)) if z.special else frozenset()
+            features[node] = Feature(MEADOW, tiles, specials=specials)
+        elif kind == RIVER:
+            parent[node] = node
+            lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
+            features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
+            parent[SYSTEM + node] = SYSTEM + node
+            features[SYSTEM + node] = Feature(RIVER, tiles, fish=z.fish)
+        else:  # lake
+            snode = SYSTEM + node
+            parent[snode] = snode
+            specials = frozenset((z.special,)) if z.special else frozenset()
+            features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
+                                      specials=specials)
+    for z in tile.zones.values():
+        if z.kind == RIVER and z.lake is not None:
+            scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
+    for node in parent:
+        scratch.find(node)
+    template = (parent, features)
+    _TEMPLATES[id(tile)] = (tile, template)
+    return template
 
 
 class Board:
@@ -103,15 +170,27 @@ class Board:
     # ------------------------------------------------------------------ placement
 
     def placements(self, tile: Tile) -> list[tuple[int, int, int]]:
-        """Every legal ``(x, y, rotation)`` for ``tile``."""
+        """Every legal ``(x, y, rotation)`` for ``tile``, in frontier order."""
+        table = fit_table(tile)
         out: list[tuple[int, int, int]] = []
         for (x, y), constraint in self.frontier.items():
-            for r in fitting_rotations(tile, constraint):
+            rotations = table.get(constraint)
+            if rotations is None:
+                rotations = fitting_rotations(tile, constraint)
+            for r in rotations:
                 out.append((x, y, r))
         return out
 
     def can_place(self, tile: Tile) -> bool:
-        return any(fitting_rotations(tile, c) for c in self.frontier.values())
+        """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
+        table = fit_table(tile)
+        for constraint in self.frontier.values():
+            rotations = table.get(constraint)
+            if rotations is None:
+                rotations = fitting_rotations(tile, constraint)
+            if rotations:
+                return True
+        return False
 
     def mismatch(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
         """Why ``tile`` cannot go at ``(x, y)`` turned ``rotation`` times, or None if it can."""
@@ -135,52 +214,33 @@ class Board:
         return None
 
     def put(self, tile_id: int, x: int, y: int, rotation: int) -> None:
-        """Place a tile (the caller has checked legality) and join its zones."""
+        """Place a tile (the caller has checked legality) and join its zones.
+
+        The tile's own zones come from a per-tile template; then each side that
+        touches a neighbour joins the zones on both sides, and each empty
+        neighbour cell gets this side's kind in its frontier constraint.
+        """
         tile = self.tiles[tile_id]
         pos = (x, y)
-        self.cells[pos] = (tile_id, rotation)
-        self.where[tile_id] = pos
-        self.frontier.pop(pos, None)
-        base = tile_id * 10
-        parent, features = self.parent, self.features
-        tiles = frozenset((tile_id,))
-        sides = tile.zone_sides
-        for z in tile.zones.values():
-            node = base + z.id
-            kind = z.kind
-            if kind == FOREST:
-                parent[node] = node
-                features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
-                                         gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
-            elif kind == MEADOW:
-                parent[node] = node
-                specials = frozenset((z.special,)) if z.special else frozenset()
-                features[node] = Feature(MEADOW, tiles, specials=specials)
-            elif kind == RIVER:
-                parent[node] = node
-                lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
-                features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
-                parent[SYSTEM + node] = SYSTEM + node
-                features[SYSTEM + node] = Feature(RIVER, tiles, fish=z.fish)
-            else:  # lake
-                snode = SYSTEM + node
-                parent[snode] = snode
-                specials = frozenset((z.special,)) if z.special else frozenset()
-                features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
-                                          specials=specials)
-        for z in tile.zones.values():
-            if z.kind == RIVER and z.lake is not None:
-                self._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
         cells = self.cells
+        frontier = self.frontier
+        cells[pos] = (tile_id, rotation)
+        self.where[tile_id] = pos
+        frontier.pop(pos, None)
+        parent, features = _template(tile)
+        self.parent.update(parent)
+        self.features.update(features)
+        base = tile_id * 10
+        join = self._join
         for d in range(4):
             dx, dy = DELTAS[d]
             npos = (x + dx, y + dy)
             side = tile.sides[(d - rotation) % 4]
             neighbour = cells.get(npos)
             if neighbour is None:
-                constraint = list(self.frontier.get(npos, _EMPTY))
-                constraint[(d + 2) % 4] = side.kind
-                self.frontier[npos] = tuple(constraint)  # type: ignore[assignment]
+                constraint = frontier.get(npos, _EMPTY)
+                back = (d + 2) % 4
+                frontier[npos] = (*constraint[:back], side.kind, *constraint[back + 1:])  # type: ignore[assignment]
                 continue
             ntile_id, nrot = neighbour
             nside = self.tiles[ntile_id].sides[((d + 2) % 4 - nrot) % 4]
@@ -188,12 +248,12 @@ class Board:
             if side.kind == RIVER:
                 m1, rv, m2 = side.zones
                 n1, nrv, n2 = nside.zones
-                self._join(base + m1, nbase + n2, 0)
-                self._join(base + m2, nbase + n1, 0)
-                self._join(base + rv, nbase + nrv, 2)
-                self._join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
+                join(base + m1, nbase + n2, 0)
+                join(base + m2, nbase + n1, 0)
+                join(base + rv, nbase + nrv, 2)
+                join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
             else:
-                self._join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind == FOREST else 0)
+                join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind == FOREST else 0)
 
     # ------------------------------------------------------------------ occupants
 

@@ -118,7 +118,7 @@ class Game:
         """An independent copy, including the draw generator's position."""
         new = Game.__new__(Game)
         new.seed = self.seed
-        new._rng = random.Random()
+        new._rng = random.Random.__new__(random.Random)  # not Random(): it would seed from the OS
         new._rng.setstate(self._rng.getstate())
         new.state = self.state.copy()
         new.initial = self.initial

@@ -9,7 +9,7 @@ Each returns ``(points, text)``; the text shows the arithmetic.
 >>> forest_points(e, tiles=4, mushrooms=0)
 (8, '4 tiles ×2 = 8')
 >>> animal_points(e, {"mammoth": 2, "aurochs": 2, "deer": 2, "tiger": 1})
-(11, '2 mammoths ×3 + 2 aurochs ×2 + 2 deer − 1 eaten by tigers ×1 = 11')
+(11, '2 mammoths ×3 + 2 aurochs ×2 + 2 deer − 1 eaten by a tiger ×1 = 11')
 >>> majority({0: 1, 2: 1, 1: 0})
 (0, 2)
 """

@@ -54,6 +54,15 @@ from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
 DRAW, PLACE, SHAMAN, OCCUPY, OVER = "draw", "place", "shaman", "occupy", "over"
 NORMAL, BONUS = "normal", "bonus"
 ROLES = {FOREST: "gatherer", RIVER: "fisher", MEADOW: "hunter"}
+#: the kinds of move that answer each decision
+_ANSWERS: dict[str, tuple[type, ...]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
+                                         OCCUPY: (Occupy, Pass)}
+
+
+def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
+    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop)."""
+    i = stack.index(tile_id)
+    return stack[:i] + stack[i + 1:]
 
 
 class IllegalMoveError(ValueError):
@@ -214,8 +223,7 @@ class State:
         phase = self.phase
         if phase == OVER:
             raise IllegalMoveError("the game is over")
-        expected = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass), OCCUPY: (Occupy, Pass)}[phase]
-        if not isinstance(move, expected):
+        if not isinstance(move, _ANSWERS[phase]):
             raise IllegalMoveError(f"{move} does not answer this decision: {self.describe_decision()}")
         if isinstance(move, Draw):
             stack = self.chance_outcomes()
@@ -242,8 +250,11 @@ class State:
                                        f"{player_name(owner)}, not to {player_name(self.player)}")
 
     def _check_occupy(self, move: Occupy) -> None:
+        if move.piece not in (MEEPLE, HUT):
+            raise IllegalMoveError(f"a piece is a {MEEPLE!r} or a {HUT!r}, not {move.piece!r}")
         if move.tile != self.tile:
-            raise IllegalMoveError(f"pieces go on the tile just placed ({self.tile}), not on tile {move.tile}")
+            raise IllegalMoveError(f"pieces go on the tile just placed ({self.tile}), "
+                                   f"not on tile {move.tile}")
         zone = self.edition.tiles[move.tile].zones.get(move.zone)
         if zone is None:
             raise IllegalMoveError(f"tile {move.tile} has no zone {move.zone}")
@@ -309,10 +320,10 @@ class State:
     def _draw(self, tile_id: int) -> list[Event]:
         events: list[Event] = [TileDrawn(tile_id, self.stack)]
         if self.stack == NORMAL:
-            self.normal = tuple(t for t in self.normal if t != tile_id)
+            self.normal = _without(self.normal, tile_id)
             remaining = self.normal
         else:
-            self.bonus = tuple(t for t in self.bonus if t != tile_id)
+            self.bonus = _without(self.bonus, tile_id)
             remaining = self.bonus
         if self.board.can_place(self.edition.tiles[tile_id]):
             self.phase = PLACE
@@ -440,7 +451,7 @@ class State:
             if self.bonus:
                 events.append(BonusTurn(self.player, True,
                                         f"{player_name(self.player)} completed a forest with a "
-                                        f"{'menhir' if counter == 'menhirs' else 'gold nugget'} "
+                                        f"{self.edition.bonus_counter_label} "
                                         f"and takes a {name} turn"))
                 self.phase = DRAW
                 self.stack = BONUS

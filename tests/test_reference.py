@@ -1,0 +1,235 @@
+"""The fast board against naive reference computations, on random positions of both editions.
+
+The board lists legal placements from its incrementally kept frontier and a
+memo of fitting rotations, and keeps features with union-find and running
+counters.  Here the same answers are recomputed the slow, obvious way, from
+nothing but the placed tiles (``board.cells``) and the tile data:
+
+* placements: every cell of the bounding box grown by one, every rotation:
+  the cell is empty, it touches a placed tile, and every shared side matches
+  (RULINGS.md, "Placing a tile");
+* the frontier: every empty cell next to a tile, with the neighbours' side kinds;
+* features: flood fill over zones joined across matching sides (meadow1 of
+  one river side meets meadow2 of the other), counting tiles, open sides,
+  fish, lakes and forest counters; river systems also join rivers to their lakes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from huntgather.board import Board
+from huntgather.features import SYSTEM
+from huntgather.game import Game
+from huntgather.state import PLACE, State
+from huntgather.tiles import DELTAS, FOREST, LAKE, MEADOW, RIVER, Tile, Zone
+
+Pos = tuple[int, int]
+
+
+def naive_placements(board: Board, tile: Tile) -> set[tuple[int, int, int]]:
+    cells = board.cells
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    out = set()
+    for x in range(min(xs) - 1, max(xs) + 2):
+        for y in range(min(ys) - 1, max(ys) + 2):
+            if (x, y) in cells:
+                continue
+            for r in range(4):
+                touches = False
+                fits = True
+                for d, (dx, dy) in enumerate(DELTAS):
+                    nb = cells.get((x + dx, y + dy))
+                    if nb is None:
+                        continue
+                    touches = True
+                    ntile = board.tiles[nb[0]]
+                    if tile.side_at(r, d).kind != ntile.side_at(nb[1], (d + 2) % 4).kind:
+                        fits = False
+                if touches and fits:
+                    out.add((x, y, r))
+    return out
+
+
+def naive_frontier(board: Board) -> dict[Pos, tuple[str | None, ...]]:
+    cells = board.cells
+    out: dict[Pos, tuple[str | None, ...]] = {}
+    for (x, y) in cells:
+        for dx, dy in DELTAS:
+            pos = (x + dx, y + dy)
+            if pos in cells or pos in out:
+                continue
+            kinds: list[str | None] = []
+            for d, (ex, ey) in enumerate(DELTAS):
+                nb = cells.get((pos[0] + ex, pos[1] + ey))
+                kinds.append(None if nb is None else board.tiles[nb[0]].side_at(nb[1], (d + 2) % 4).kind)
+            out[pos] = tuple(kinds)
+    return out
+
+
+def naive_links(board: Board) -> tuple[dict[int, set[int]], dict[int, int]]:
+    """Zone graph of the board (land and river links), and open side slots per zone node."""
+    links: dict[int, set[int]] = {}
+    open_slots: dict[int, int] = {}
+    for (x, y), (tid, rot) in board.cells.items():
+        tile = board.tiles[tid]
+        for z in tile.zones.values():
+            links.setdefault(tid * 10 + z.id, set())
+            open_slots.setdefault(tid * 10 + z.id, 0)
+        for d, (dx, dy) in enumerate(DELTAS):
+            side = tile.side_at(rot, d)
+            nb = board.cells.get((x + dx, y + dy))
+            if nb is None:
+                counted = side.zones[1] if side.kind == RIVER else side.zones[0]
+                if side.kind != MEADOW:
+                    open_slots[tid * 10 + counted] += 1
+                continue
+            nside = board.tiles[nb[0]].side_at(nb[1], (d + 2) % 4)
+            if side.kind == RIVER:
+                pairs = zip(side.zones, reversed(nside.zones), strict=True)  # m1-m2, river-river, m2-m1
+            else:
+                pairs = zip(side.zones, nside.zones, strict=True)
+            for a, b in pairs:
+                links[tid * 10 + a].add(nb[0] * 10 + b)
+    return links, open_slots
+
+
+def components(nodes: list[int], links: dict[int, set[int]]) -> Iterator[set[int]]:
+    seen: set[int] = set()
+    for start in nodes:
+        if start in seen:
+            continue
+        group = {start}
+        todo = [start]
+        while todo:
+            n = todo.pop()
+            for m in links[n]:
+                if m not in group:
+                    group.add(m)
+                    todo.append(m)
+        seen |= group
+        yield group
+
+
+def zone(board: Board, node: int) -> Zone:
+    return board.tiles[node // 10].zones[node % 10]
+
+
+def check_features(board: Board) -> int:
+    """Compare every feature with the flood fill; return how many features were compared."""
+    links, open_slots = naive_links(board)
+    land = [n for n in links if zone(board, n).kind != LAKE]
+    compared = 0
+    for group in components(land, links):
+        kinds = {zone(board, n).kind for n in group}
+        assert len(kinds) == 1, f"zones of different kinds joined: {sorted(group)}"
+        kind = kinds.pop()
+        roots = {board.find(n) for n in group}
+        assert len(roots) == 1, f"the board splits the {kind} {sorted(group)} into {len(roots)} features"
+        f = board.features[roots.pop()]
+        assert f.kind == kind
+        assert f.tiles == {n // 10 for n in group}
+        if kind in (FOREST, RIVER):
+            assert f.open == sum(open_slots[n] for n in group), f"open sides of {kind} {sorted(group)}"
+        if kind == FOREST:
+            assert f.menhirs == sum(zone(board, n).menhirs for n in group)
+            assert f.gold_nuggets == sum(zone(board, n).gold_nuggets for n in group)
+            assert f.mushrooms == sum(zone(board, n).mushrooms for n in group)
+        if kind == RIVER:
+            assert f.fish == sum(zone(board, n).fish for n in group)
+            lakes = [(n // 10 * 10, zone(board, n).lake) for n in group]
+            assert f.lakes == {base + lake for base, lake in lakes if lake is not None}
+        if kind == MEADOW:
+            specials = {zone(board, n).special for n in group} - {None}
+            assert f.specials == specials
+        compared += 1
+    # river systems: rivers joined across sides and to the lakes they run into
+    system_links: dict[int, set[int]] = {n: set() for n in links if zone(board, n).kind in (RIVER, LAKE)}
+    for n in system_links:
+        z = zone(board, n)
+        if z.kind == RIVER:
+            system_links[n] |= {m for m in links[n] if m in system_links}
+            if z.lake is not None:
+                lake = (n // 10) * 10 + z.lake
+                system_links[n].add(lake)
+                system_links[lake].add(n)
+    for group in components(list(system_links), system_links):
+        roots = {board.find(SYSTEM + n) for n in group}
+        assert len(roots) == 1, f"the board splits the river system {sorted(group)}"
+        f = board.features[roots.pop()]
+        assert f.tiles == {n // 10 for n in group}
+        assert f.lakes == {n for n in group if zone(board, n).kind == LAKE}
+        assert f.fish == sum(zone(board, n).fish for n in group)
+        compared += 1
+    return compared
+
+
+def positions(edition: str, seed: int, players: int) -> Iterator[State]:
+    """Every placement decision of a random game (the live state: do not keep it)."""
+    rng = random.Random(seed)
+    game = Game(players, edition=edition, seed=seed)
+    while not game.is_over:
+        if game.state.phase == PLACE:
+            yield game.state
+        legal = game.legal_moves()
+        game.play(legal[rng.randrange(len(legal))])
+
+
+SEEDS = [(edition, seed) for edition in ("2020", "2002") for seed in range(6)]
+
+
+@pytest.mark.parametrize(("edition", "seed"), SEEDS)
+def test_legal_placements_match_the_naive_check(edition: str, seed: int) -> None:
+    rng = random.Random(seed)
+    checked = 0
+    for k, state in enumerate(positions(edition, seed, 2 + seed % 4)):
+        board = state.board
+        tiles = state.edition.tiles
+        assert state.tile is not None
+        in_hand = tiles[state.tile]
+        others = [tiles[t] for t in rng.sample(sorted(state.normal + state.bonus),
+                                               min(2, len(state.normal + state.bonus)))]
+        for tile in [in_hand, *others, in_hand]:  # the second look at in_hand may come from the memo
+            listed = board.placements(tile)
+            assert len(set(listed)) == len(listed), "a placement is listed twice"
+            assert set(listed) == naive_placements(board, tile), f"tile {tile.id} at decision {k}"
+            assert board.can_place(tile) == bool(listed)
+            for x, y, r in listed:
+                assert board.mismatch(tile, x, y, r) is None
+            checked += 1
+        if k % 5 == 0:
+            assert board.frontier == naive_frontier(board)
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("edition", "seed"), SEEDS)
+def test_features_match_a_flood_fill(edition: str, seed: int) -> None:
+    compared = 0
+    for k, state in enumerate(positions(edition, 100 + seed, 2 + seed % 4)):
+        if k % 2 == 0:
+            compared += check_features(state.board)
+    assert compared > 100
+
+
+def test_a_copy_lists_its_own_placements() -> None:
+    """After a put on a copy, the copy lists its own placements and the original keeps its own."""
+    game = Game(2, seed=5)
+    state = game.state
+    tiles = state.edition.tiles
+    tile = tiles[state.tile or 0]
+    listed = state.board.placements(tile)
+    cells = {(x, y) for x, y, _ in listed}
+    # another tile that fits on a cell where ``tile`` could go: afterwards ``tile`` cannot go there
+    other, (x, y, r) = next((tiles[t], p) for t in state.normal for p in state.board.placements(tiles[t])
+                            if p[:2] in cells)
+    state.board.placements(tile)
+    copy = state.copy()
+    copy.board.put(other.id, x, y, r)
+    relisted = copy.board.placements(tile)
+    assert set(relisted) == naive_placements(copy.board, tile)
+    assert not any((px, py) == (x, y) for px, py, _ in relisted)
+    assert set(state.board.placements(tile)) == naive_placements(state.board, tile) == set(listed)
