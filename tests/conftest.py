@@ -1,0 +1,102 @@
+"""Shared helpers for the rules tests: build a position, play moves, read events.
+
+A test builds a position with the record text format (``tile ID X,Y rR``,
+``occupant T.Z meeple|hut SEAT``, ``normal ...``, ``bonus ...``, ``player S``)
+and plays moves in their text form, draws included (``d36 36@3,0r1 -``).
+The helpers are reached through the ``rules`` fixture, because test modules are
+imported with ``--import-mode=importlib`` and cannot import this file by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from huntgather.events import (
+    BonusTurn,
+    Event,
+    FeatureScored,
+    FinalScoring,
+    OccupantsReturned,
+    ScoreRow,
+    TileDiscarded,
+)
+from huntgather.moves import parse_move
+from huntgather.record import load_position
+from huntgather.state import State
+
+#: A forest with a menhir that lacks its west end: 35 (forest cap, east) at (0,20) and
+#: 40 (straight forest with a menhir) at (1,20).  ``TRIGGER_MOVES`` closes it with 34
+#: (forest cap, west) at (2,20): a forest of 3 tiles with a menhir, so the placer takes a
+#: menhir turn.  It lies far south of the examples, so it touches none of their features.
+TRIGGER = "tile 35 0,20 r0\ntile 40 1,20 r0\n"
+TRIGGER_MOVES = "d34 34@2,20r0 -"
+
+
+class Rules:
+    """Helpers for building positions and playing moves (see the module docstring)."""
+
+    TRIGGER = TRIGGER
+    TRIGGER_MOVES = TRIGGER_MOVES
+
+    @staticmethod
+    def position(body: str, players: int = 2, edition: str = "2020") -> State:
+        """The state described by position lines ``body`` (no moves)."""
+        text = f"huntgather record 1\nedition {edition}\nplayers {players}\n{body}\nmoves\n"
+        return load_position(text)
+
+    @staticmethod
+    def run(state: State, moves: str) -> list[Event]:
+        """Apply the space-separated ``moves`` to ``state``; return all their events."""
+        events: list[Event] = []
+        for word in moves.split():
+            events.extend(state.apply(parse_move(word)))
+        return events
+
+    @staticmethod
+    def scored(events: list[Event], kind: str | None = None) -> list[FeatureScored]:
+        """The ``FeatureScored`` events, optionally only those of ``kind``."""
+        return [e for e in events if isinstance(e, FeatureScored) and (kind is None or e.kind == kind)]
+
+    @staticmethod
+    def bonus_turns(events: list[Event]) -> list[BonusTurn]:
+        return [e for e in events if isinstance(e, BonusTurn)]
+
+    @staticmethod
+    def returned(events: list[Event]) -> list[OccupantsReturned]:
+        return [e for e in events if isinstance(e, OccupantsReturned)]
+
+    @staticmethod
+    def discarded(events: list[Event]) -> list[TileDiscarded]:
+        return [e for e in events if isinstance(e, TileDiscarded)]
+
+    @staticmethod
+    def final_rows(events: list[Event]) -> tuple[ScoreRow, ...]:
+        """The rows of the (single) ``FinalScoring`` event."""
+        finals = [e for e in events if isinstance(e, FinalScoring)]
+        assert len(finals) == 1, f"expected one FinalScoring event, got {len(finals)}"
+        return finals[0].rows
+
+    @staticmethod
+    def row_with(rows: tuple[ScoreRow, ...], tile: int, kind: str | None = None) -> ScoreRow:
+        """The final-scoring row (of ``kind``: "huts" or "hunters") whose feature covers ``tile``."""
+        found = [r for r in rows if tile in r.tiles and (kind is None or r.kind == kind)]
+        assert len(found) == 1, f"expected one row covering tile {tile}, got {found}"
+        return found[0]
+
+    @staticmethod
+    def snapshot(state: State) -> tuple[Any, ...]:
+        """Everything a move could change, to check that an illegal move changed nothing."""
+        board = state.board
+        return (state.decision, state.player, state.tile, state.stack, tuple(state.meeples),
+                tuple(state.huts), tuple(state.scores), state.discarded, state.bonus_turn, state.turn,
+                state.removed_animals, state.normal, state.bonus, sorted(board.cells.items()),
+                sorted(board.occupants.items()), sorted(board.frontier.items()),
+                sorted((k, board.find(k)) for k in board.parent), sorted(board.features.items()))
+
+
+@pytest.fixture
+def rules() -> type[Rules]:
+    """The :class:`Rules` helpers."""
+    return Rules
