@@ -2,20 +2,29 @@
 
 Each edition is one small module that builds an :class:`Edition`.  The board,
 features, moves and records are shared; the engine asks the edition for its
-numbers (pieces, points) and for which special tiles it honours.  A house-rule
-variant is a new module that calls :func:`register`.
+numbers (pieces, points), for the forest counter that earns a bonus turn and
+for which special tiles it honours (each honoured special has one small hook
+in :mod:`huntgather.state`).  There is no ``if edition == ...`` anywhere in the
+engine.  A house-rule variant is :meth:`Edition.variant` plus :func:`register`
+(see ``docs/editions.md``).
 
 >>> from huntgather.editions import get_edition
 >>> e = get_edition("2020")
 >>> e.meeples, e.huts, e.mushroom_points, e.bonus_counter
 (5, 3, 3, 'menhirs')
->>> get_edition("2002").huts
-2
+>>> old = get_edition("2002")
+>>> old.huts, old.bonus_counter_label, old.tiles.start.id
+(2, 'gold nugget', 1)
+>>> big = old.variant("2002-big-mammoths", animal_points={"mammoth": 4, "aurochs": 2, "deer": 2})
+>>> big.tiles is old.tiles, big.animal_points["mammoth"], big.huts
+(True, 4, 2)
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from huntgather.tiles import TileSet, load_tileset
 
@@ -48,12 +57,45 @@ class Edition:
     logboat_points_per_lake: int = 2
     #: multiplier for animals in the pit trap's area
     pit_trap_factor: int = 2
+    #: the shipped tile set (``data/tiles-<tileset>.json``); empty means the same as ``name``
+    tileset: str = ""
 
     @property
     def tiles(self) -> TileSet:
-        return load_tileset(self.name)
+        """The edition's tile set (loaded once and shared)."""
+        return load_tileset(self.tileset or self.name)
+
+    @property
+    def bonus_counter_label(self) -> str:
+        """The bonus counter in words, singular: ``'menhir'``, ``'gold nugget'``."""
+        return self.bonus_counter.removesuffix("s").replace("_", " ")
+
+    def variant(self, name: str, title: str | None = None, **changes: Any) -> Edition:
+        """A house-rule variant of this edition: the same tiles, some fields changed.
+
+        The variant is not selectable by name until passed to :func:`register`.
+
+        >>> v = get_edition("2020").variant("2020-four-huts", huts=4)
+        >>> v.name, v.huts, v.meeples, v.tiles.start.id
+        ('2020-four-huts', 4, 5, 56)
+        >>> get_edition("2020").variant("x", pieces=3)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: Edition has no field 'pieces'; fields: name, title, meeples, huts, ...
+        """
+        names = [f.name for f in dataclasses.fields(self)]
+        for key in changes:
+            if key not in names:
+                raise TypeError(f"Edition has no field {key!r}; fields: {', '.join(names)}")
+        return dataclasses.replace(self, name=name, title=title or f"{self.title}, variant {name}",
+                                   tileset=self.tileset or self.name, **changes)
 
     def honours(self, special: str | None) -> bool:
+        """Whether a printed ``special`` acts in this edition (else it is decoration).
+
+        >>> get_edition("2002").honours("shrine"), get_edition("2020").honours("shrine")
+        (True, False)
+        """
         return special is not None and special in self.specials
 
 
@@ -61,9 +103,27 @@ _REGISTRY: dict[str, Edition] = {}
 
 
 def register(edition: Edition) -> Edition:
-    """Make an edition selectable by name."""
+    """Make an edition selectable by name (in records, ``State.new``, the CLI).
+
+    Registering the same edition twice is harmless; registering a different
+    edition under a name already taken raises :class:`ValueError`.
+    """
+    if not edition.name or any(c.isspace() for c in edition.name):
+        raise ValueError(f"an edition name must be one word, not {edition.name!r}")
+    known = _REGISTRY.get(edition.name)
+    if known is not None and known != edition:
+        raise ValueError(f"another edition is already registered as {edition.name!r}; "
+                         f"unregister it first")
     _REGISTRY[edition.name] = edition
     return edition
+
+
+def unregister(name: str) -> None:
+    """Forget the edition called ``name`` (for tests and house-rule experiments)."""
+    if name == DEFAULT_EDITION:
+        raise ValueError(f"the default edition {name!r} cannot be unregistered")
+    if _REGISTRY.pop(name, None) is None:
+        raise ValueError(f"no edition is registered as {name!r}")
 
 
 def get_edition(name: str | Edition) -> Edition:
@@ -78,10 +138,11 @@ def get_edition(name: str | Edition) -> Edition:
 
 
 def edition_names() -> tuple[str, ...]:
+    """The names of the registered editions, sorted."""
     return tuple(sorted(_REGISTRY))
 
 
+DEFAULT_EDITION = "2020"
+
 # The editions register themselves on import.
 from huntgather.editions import e2002, e2020  # noqa: E402,F401
-
-DEFAULT_EDITION = "2020"

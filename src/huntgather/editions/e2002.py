@@ -1,4 +1,21 @@
-"""The 2002 (first) edition: gold nuggets earn bonus tiles; fire and shrine."""
+"""The 2002 (first) edition: gold nuggets earn bonus tiles; fire and shrine.
+
+Rules as data (rulebook seed 000 and RULINGS.md, "2002 edition"): 5 meeples and
+2 huts each; the volcano start tile (1), 78 land tiles (2-79) and 12 bonus tiles
+(80-91); rivers score 1 per tile plus the fish of the lakes that close them
+(rivers hold no fish in this set); forests 2 per tile plus 2 per mushroom group;
+completing a forest with a gold nugget earns the closer one bonus tile; hunters
+score 2 per deer, mammoth and aurochs, each tiger cancelling one deer.  Two
+special tiles act: the fire (88, marked ``wild_fire``: its meadow's tigers are
+ignored) and the shrine (90: a hunter on it takes that meadow alone).
+
+>>> from huntgather.editions import get_edition
+>>> e = get_edition("2002")
+>>> e.meeples, e.huts, e.mushroom_points, e.bonus_counter, sorted(e.animal_points.values())
+(5, 2, 2, 'gold_nuggets', [2, 2, 2])
+>>> e.honours("shrine"), e.honours("wild_fire"), e.honours("logboat")
+(True, True, False)
+"""
 
 from __future__ import annotations
 
