@@ -3,49 +3,72 @@
 A record has a header, an optional position (tiles, occupants, scores...),
 then the moves, draws included, so that replaying needs no random generator.
 The full grammar is in ``docs/records.md``.  A *position* is a record with no
-moves; it builds any rulebook example in a few lines::
-
-    huntgather record 1
-    edition 2020
-    players 2
-    tile 56 0,0 r0
-    tile 17 1,0 r1
-    occupant 17.1 meeple 0
-    moves
-    d23 23@2,0r0 m23.1
+moves; it builds any rulebook example in a few lines.  Here yellow has a
+gatherer on the forest of the start tile and tile 34; red closes it with tile 37:
 
 >>> text = '''huntgather record 1
 ... edition 2020
 ... players 2
+... tile 56 0,0 r0
+... tile 34 1,0 r0
+... occupant 34.3 meeple 0
+... player 1
 ... moves
+... d37 37@0,1r0 -
 ... '''
 >>> rec = parse_record(text)
->>> rec.state.players, rec.moves
-(2, [])
+>>> rec.state.players, [str(m) for m in rec.moves]
+(2, ['d37', '37@0,1r0', '-'])
+>>> rec.replay().scores   # forest of 3 tiles: 3 x 2 = 6 for yellow
+(6, 0)
+
+Writing and reading back gives the same game and the same text:
+
+>>> from huntgather.game import random_game
+>>> game = random_game(players=2, seed=5)
+>>> text = write_record(game)
+>>> again = read_record(text)
+>>> again.scores == game.scores, write_record(again) == text
+(True, True)
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.events import Event, player_name
 from huntgather.game import Game
 from huntgather.moves import HUT, MEEPLE, Draw, InvalidMoveError, Move, parse_move
-from huntgather.state import DRAW, IllegalMoveError, State
-from huntgather.tiles import DELTAS, DIRECTIONS, LAKE, RIVER
+from huntgather.state import BONUS, DRAW, NORMAL, IllegalMoveError, State
+from huntgather.tiles import DELTAS, DIRECTIONS, LAKE, MEADOW, RIVER
 
 MAGIC = "huntgather record"
 VERSION = 1
 
+#: header keys: each at most once, before any position line
+HEADER_KEYS = ("edition", "players", "seed", "start-player")
+#: position keys (see ``docs/records.md``)
+POSITION_KEYS = ("tile", "occupant", "score", "supply", "normal", "bonus", "discarded",
+                 "removed-animals", "player", "turn")
+
 
 class RecordError(ValueError):
-    """A record that cannot be read; the message names the line and what was expected."""
+    """A record that cannot be read; the message names the line and what was expected.
+
+    >>> try:
+    ...     parse_record("huntgather record 9\\nplayers 2\\nmoves\\n")
+    ... except RecordError as err:
+    ...     print(err)
+    line 1: record format version 9 is not supported (this huntgather reads version 1)
+    """
 
     def __init__(self, line: int, message: str) -> None:
         super().__init__(f"line {line}: {message}")
         self.line = line
+        self.message = message
 
 
 @dataclass
@@ -58,26 +81,48 @@ class Record:
     result: tuple[int, ...] | None = None
     #: line number of each move, for error messages
     lines: list[int] = field(default_factory=list)
+    #: line number of the ``result`` line, if any
+    result_line: int | None = None
+    #: line number of the ``edition`` line (None when the record relies on the default)
+    edition_line: int | None = None
+    #: True when the record describes its start position with position lines
+    has_position: bool = False
+
+    @property
+    def edition(self) -> str:
+        """The name of the record's edition (``"2020"`` or ``"2002"``)."""
+        return self.state.edition.name
 
     def replay(self) -> Game:
-        """Apply every move; raise :class:`RecordError` naming the line of an illegal one."""
+        """Apply every move; raise :class:`RecordError` naming the line of an illegal one.
+
+        A ``result`` line must match the scores of the finished game.
+        """
         game = Game.replay(self.state, [])
         if self.seed is not None:
             game.seed = self.seed
+        state = game.state
         for move, line in zip(self.moves, self.lines, strict=True):
             try:
-                game.events.extend(game.state.apply(move))
+                game.events.extend(state.apply(move))
             except IllegalMoveError as err:
                 raise RecordError(line, f"move {move} is illegal: {err}") from None
             game.history.append(move)
-        if self.result is not None and game.state.is_over and tuple(game.state.scores) != self.result:
-            raise RecordError(self.lines[-1] if self.lines else 0,
-                              f"the record says the result is {' '.join(map(str, self.result))} but "
-                              f"replaying gives {' '.join(map(str, game.state.scores))}")
+        if self.result is not None:
+            assert self.result_line is not None
+            if not state.is_over:
+                raise RecordError(self.result_line,
+                                  f"the record gives a result but the game is not over after its last "
+                                  f"move ({state.describe_decision()})")
+            if tuple(state.scores) != self.result:
+                raise RecordError(self.result_line,
+                                  f"the record says the result is {' '.join(map(str, self.result))} but "
+                                  f"replaying gives {' '.join(map(str, state.scores))}")
         return game
 
 
 _POS = re.compile(r"(-?\d+),(-?\d+)")
+_ROT = re.compile(r"r([0-3])")
 
 
 def _int(text: str, line: int, what: str) -> int:
@@ -94,81 +139,123 @@ def _zone_ref(text: str, line: int) -> tuple[int, int]:
     return int(m[1]), int(m[2])
 
 
-def parse_record(text: str) -> Record:
-    """Parse a record or a position; raise :class:`RecordError` on malformed input."""
-    lines = text.splitlines()
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    """Non-empty lines as (line number, words), comments removed."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     rows: list[tuple[int, list[str]]] = []
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(text.splitlines(), start=1):
         content = raw.split("#", 1)[0].strip()
         if content:
             rows.append((number, content.split()))
-    if not rows or " ".join(rows[0][1]).rsplit(" ", 1)[0] != MAGIC:
-        first = rows[0][0] if rows else 1
-        raise RecordError(first, f"expected the first line '{MAGIC} {VERSION}'")
+    return rows
+
+
+def _check_magic(rows: list[tuple[int, list[str]]]) -> None:
+    expected = f"expected the first line '{MAGIC} {VERSION}'"
+    if not rows:
+        raise RecordError(1, f"{expected}, got an empty text")
     number, words = rows[0]
-    version = _int(words[-1], number, "the format version")
+    if words[:2] != MAGIC.split() or len(words) != 3:
+        raise RecordError(number, f"{expected}, got {' '.join(words)!r}")
+    version = _int(words[2], number, "the format version")
     if version != VERSION:
         raise RecordError(number, f"record format version {version} is not supported "
                                   f"(this huntgather reads version {VERSION})")
-    header: dict[str, tuple[int, list[str]]] = {}
+
+
+def parse_record(text: str, *, edition: str | None = None) -> Record:
+    """Parse a record or a position; raise :class:`RecordError` on malformed input.
+
+    With ``edition``, the record must be of that edition: a 2002 record cannot be
+    replayed under the 2020 rules (the tiles and the scoring differ).
+
+    >>> parse_record("huntgather record 1\\nplayers 2\\nmoves\\nd3 3@5,5r0\\n").replay()
+    Traceback (most recent call last):
+    ...
+    huntgather.record.RecordError: line 4: move 3@5,5r0 is illegal: (5,5) touches no placed tile
+    """
+    rows = _rows(text)
+    _check_magic(rows)
+    header: dict[str, tuple[int, str]] = {}
     position: list[tuple[int, list[str]]] = []
     index = 1
     while index < len(rows):
         number, words = rows[index]
         key = words[0]
         if key == "moves":
+            if len(words) != 1:
+                raise RecordError(number, "the 'moves' line stands alone; put the moves on the lines "
+                                          "after it")
             break
-        if key in ("edition", "players", "seed", "start-player"):
+        if key in HEADER_KEYS:
             if key in header:
                 raise RecordError(number, f"'{key}' is given twice")
+            if position:
+                raise RecordError(number, f"header line '{key}' must come before the position lines "
+                                          f"(line {position[0][0]} starts the position)")
             if len(words) != 2:
-                raise RecordError(number, f"expected '{key} VALUE'")
-            header[key] = (number, words[1:])
-        elif key in ("tile", "occupant", "score", "supply", "normal", "bonus", "removed-animals", "player"):
+                raise RecordError(number, f"expected '{key} VALUE', got {' '.join(words)!r}")
+            header[key] = (number, words[1])
+        elif key in POSITION_KEYS:
             position.append((number, words))
         else:
-            raise RecordError(number, f"unknown line {key!r}; expected edition, players, seed, "
-                                      f"start-player, tile, occupant, score, supply, normal, bonus, "
-                                      f"removed-animals, player or moves")
+            raise RecordError(number, f"unknown line {key!r}; expected one of {', '.join(HEADER_KEYS)}, "
+                                      f"{', '.join(POSITION_KEYS)} or moves")
         index += 1
     else:
         last = rows[-1][0]
         raise RecordError(last, "expected a 'moves' line (it may be followed by no moves)")
-    edition_name = header["edition"][1][0] if "edition" in header else DEFAULT_EDITION
+
+    edition_line = header["edition"][0] if "edition" in header else None
+    edition_name = header["edition"][1] if "edition" in header else DEFAULT_EDITION
     try:
-        edition = get_edition(edition_name)
+        ed = get_edition(edition_name)
     except ValueError as err:
-        raise RecordError(header["edition"][0], str(err)) from None
+        raise RecordError(edition_line or rows[0][0], str(err)) from None
+    if edition is not None and get_edition(edition).name != ed.name:
+        where = f"line {edition_line} says" if edition_line else "it has no edition line, so it is"
+        raise RecordError(edition_line or rows[0][0],
+                          f"this is a {ed.name} record ({where} edition {ed.name}); it cannot be "
+                          f"replayed under the {edition} rules, whose tiles and scoring differ")
     if "players" not in header:
         raise RecordError(rows[0][0], "expected a 'players N' line in the header")
-    line, (value,) = header["players"]
-    players = _int(value, line, "the number of players")
+    players_line, value = header["players"]
+    players = _int(value, players_line, "the number of players")
+    if not ed.min_players <= players <= ed.max_players:
+        raise RecordError(players_line, f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} "
+                                        f"players, not {players}")
     start_player = 0
     if "start-player" in header:
-        line, (value,) = header["start-player"]
+        line, value = header["start-player"]
         start_player = _int(value, line, "the start player's seat")
-    try:
-        state = State.new(players, edition, start_player) if not any(
-            w[0] == "tile" for _, w in position) else _empty_state(players, edition.name, start_player)
-    except ValueError as err:
-        raise RecordError(header.get("players", (rows[0][0], []))[0], str(err)) from None
-    _apply_position(state, position)
+        if not 0 <= start_player < players:
+            raise RecordError(line, f"seat {start_player} does not exist in a {players}-player game "
+                                    f"(seats are 0 to {players - 1})")
+        player_lines = [n for n, w in position if w[0] == "player"]
+        if player_lines:
+            raise RecordError(player_lines[0], "give either 'start-player' in the header or 'player' in "
+                                               "the position, not both")
+    state = State.new(players, ed, start_player)
+    if any(w[0] == "tile" for _, w in position):
+        state.board = type(state.board)(ed.tiles)
+    if position:
+        _apply_position(state, position)
     seed = None
     if "seed" in header:
-        line, (value,) = header["seed"]
+        line, value = header["seed"]
         seed = _int(value, line, "the seed")
-    record = Record(state, seed=seed)
+    record = Record(state, seed=seed, edition_line=edition_line, has_position=bool(position))
     for number, words in rows[index + 1:]:
+        if record.result_line is not None:
+            raise RecordError(number, f"nothing may follow the 'result' line (line {record.result_line})")
         if words[0] == "result":
-            if record.result is not None:
-                raise RecordError(number, "'result' is given twice")
             scores = tuple(_int(w, number, "a score") for w in words[1:])
             if len(scores) != players:
                 raise RecordError(number, f"expected {players} scores after 'result', got {len(scores)}")
             record.result = scores
+            record.result_line = number
             continue
-        if record.result is not None:
-            raise RecordError(number, "nothing may follow the 'result' line")
         for word in words:
             try:
                 record.moves.append(parse_move(word))
@@ -178,26 +265,29 @@ def parse_record(text: str) -> Record:
     return record
 
 
-def _empty_state(players: int, edition: str, start_player: int) -> State:
-    state = State.new(players, edition, start_player)
-    state.board = type(state.board)(state.edition.tiles)
-    return state
-
-
 def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None:
     """Build a position from ``tile``, ``occupant``, ``score`` ... lines."""
-    tiles = state.edition.tiles
+    edition = state.edition
+    tiles = edition.tiles
     board = state.board
-    stacks_given: dict[str, list[int]] = {}
-    supply_given: set[int] = set()
+    stacks_given: dict[str, tuple[int, list[int]]] = {}
+    supply_given: dict[int, tuple[int, int]] = {}
+    used: dict[tuple[int, str], list[int]] = {}  # (seat, piece) -> lines of the pieces on the board
+    seen: dict[str, int] = {}
+    scores_given: set[int] = set()
     for number, words in position:
         key = words[0]
+        if key in ("removed-animals", "player", "turn", "discarded"):
+            if key in seen:
+                raise RecordError(number, f"'{key}' is given twice (first on line {seen[key]})")
+            seen[key] = number
         if key == "tile":
-            if len(words) != 4 or not _POS.fullmatch(words[2]) or not re.fullmatch(r"r[0-3]", words[3]):
-                raise RecordError(number, "expected 'tile ID X,Y rR' (e.g. tile 17 1,0 r1)")
+            if len(words) != 4 or not _POS.fullmatch(words[2]) or not _ROT.fullmatch(words[3]):
+                raise RecordError(number, f"expected 'tile ID X,Y rR' (e.g. tile 17 1,0 r1), "
+                                          f"got {' '.join(words)!r}")
             tile_id = _int(words[1], number, "a tile id")
             if tile_id not in tiles:
-                raise RecordError(number, f"edition {state.edition.name} has no tile {tile_id}")
+                raise RecordError(number, f"edition {edition.name} has no tile {tile_id}")
             if tile_id in board.where:
                 raise RecordError(number, f"tile {tile_id} is placed twice")
             m = _POS.fullmatch(words[2])
@@ -219,150 +309,254 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
             board.put(tile_id, x, y, rotation)
         elif key == "occupant":
             if len(words) != 4 or words[2] not in (MEEPLE, HUT):
-                raise RecordError(number, "expected 'occupant TILE.ZONE meeple|hut SEAT'")
+                raise RecordError(number, f"expected 'occupant TILE.ZONE meeple|hut SEAT' "
+                                          f"(e.g. occupant 17.1 meeple 0), got {' '.join(words)!r}")
             tile_id, zone_id = _zone_ref(words[1], number)
-            seat = _int(words[3], number, "a seat")
-            if not 0 <= seat < state.players:
-                raise RecordError(number, f"seat {seat} does not exist in a {state.players}-player game")
+            seat = _seat(state, words[3], number)
             if tile_id not in board.where:
-                raise RecordError(number, f"tile {tile_id} is not on the board")
+                raise RecordError(number, f"tile {tile_id} is not on the board (place it with a 'tile' "
+                                          f"line before this one)")
             zone = tiles[tile_id].zones.get(zone_id)
             if zone is None:
-                raise RecordError(number, f"tile {tile_id} has no zone {zone_id}")
+                raise RecordError(number, f"tile {tile_id} has no zone {zone_id} (it has zones "
+                                          f"{', '.join(map(str, tiles[tile_id].zones))})")
             node = tile_id * 10 + zone_id
             if node in board.occupants:
                 raise RecordError(number, f"zone {tile_id}.{zone_id} already holds a piece")
             if words[2] == MEEPLE and zone.kind == LAKE:
-                raise RecordError(number, "meeples cannot go on a lake")
+                raise RecordError(number, "meeples cannot go on a lake (only huts can)")
             if words[2] == HUT and zone.kind not in (RIVER, LAKE):
                 raise RecordError(number, f"huts go on a river or a lake, not on a {zone.kind}")
             board.add_occupant(node, seat, words[2])
-            supply = state.meeples if words[2] == MEEPLE else state.huts
-            supply[seat] -= 1
-            if supply[seat] < 0:
-                raise RecordError(number, f"{player_name(seat)} has no {words[2]} left for this piece")
+            used.setdefault((seat, words[2]), []).append(number)
         elif key == "score":
             if len(words) != 3:
-                raise RecordError(number, "expected 'score SEAT POINTS'")
+                raise RecordError(number, f"expected 'score SEAT POINTS', got {' '.join(words)!r}")
             seat = _seat(state, words[1], number)
+            if seat in scores_given:
+                raise RecordError(number, f"the score of seat {seat} is given twice")
+            scores_given.add(seat)
             state.scores[seat] = _int(words[2], number, "points")
         elif key == "supply":
             if len(words) != 6 or words[2] != "meeples" or words[4] != "huts":
-                raise RecordError(number, "expected 'supply SEAT meeples N huts M'")
+                raise RecordError(number, f"expected 'supply SEAT meeples N huts M', got {' '.join(words)!r}")
             seat = _seat(state, words[1], number)
-            supply_given.add(seat)
-            state.meeples[seat] = _int(words[3], number, "a number of meeples")
-            state.huts[seat] = _int(words[5], number, "a number of huts")
-        elif key in ("normal", "bonus"):
+            if seat in supply_given:
+                raise RecordError(number, f"the supply of seat {seat} is given twice")
+            meeples = _int(words[3], number, "a number of meeples")
+            huts = _int(words[5], number, "a number of huts")
+            if meeples < 0 or huts < 0:
+                raise RecordError(number, "a supply cannot be negative")
+            supply_given[seat] = (meeples, huts)
+        elif key in ("normal", "bonus", "discarded"):
             if key in stacks_given:
-                raise RecordError(number, f"the {key} stack is given twice")
+                raise RecordError(number, f"the {key} line is given twice")
             ids = [_int(w, number, "a tile id") for w in words[1:]]
             for tile_id in ids:
-                if tile_id not in tiles or tiles[tile_id].kind != key:
-                    raise RecordError(number, f"tile {tile_id} is not a {key} tile of edition "
-                                              f"{state.edition.name}")
-                if tile_id in board.where:
-                    raise RecordError(number, f"tile {tile_id} is on the board and cannot be in a stack")
-            stacks_given[key] = ids
+                if tile_id not in tiles:
+                    raise RecordError(number, f"edition {edition.name} has no tile {tile_id}")
+                if key != "discarded" and tiles[tile_id].kind != key:
+                    raise RecordError(number, f"tile {tile_id} is a {tiles[tile_id].kind} tile, so it "
+                                              f"cannot be in the {key} stack")
+                if ids.count(tile_id) > 1:
+                    raise RecordError(number, f"tile {tile_id} is listed twice")
+            stacks_given[key] = (number, ids)
         elif key == "removed-animals":
             nodes = []
             for word in words[1:]:
                 t, z = _zone_ref(word, number)
+                if t not in board.where:
+                    raise RecordError(number, f"tile {t} is not on the board (place it with a 'tile' "
+                                              f"line before this one)")
+                zone = tiles[t].zones.get(z)
+                if zone is None or zone.kind != MEADOW:
+                    raise RecordError(number, f"{t}.{z} is not a meadow zone")
                 nodes.append(t * 10 + z)
             state.removed_animals = frozenset(nodes)
         elif key == "player":
             if len(words) != 2:
-                raise RecordError(number, "expected 'player SEAT' (whose turn it is)")
+                raise RecordError(number, f"expected 'player SEAT' (whose turn it is), "
+                                          f"got {' '.join(words)!r}")
             state.player = _seat(state, words[1], number)
-    for seat in supply_given:
-        if state.meeples[seat] < 0 or state.huts[seat] < 0:
-            raise RecordError(position[-1][0], f"{player_name(seat)}'s supply cannot be negative")
+        elif key == "turn":
+            if len(words) != 2:
+                raise RecordError(number, f"expected 'turn N', got {' '.join(words)!r}")
+            turn = _int(words[1], number, "a turn number")
+            if turn < 0:
+                raise RecordError(number, "the turn number cannot be negative")
+            state.turn = turn
+    # Supplies: what the edition gives minus the pieces on the board, unless given.
+    for seat in range(state.players):
+        if seat in supply_given:
+            state.meeples[seat], state.huts[seat] = supply_given[seat]
+            continue
+        for piece, total in ((MEEPLE, edition.meeples), (HUT, edition.huts)):
+            lines = used.get((seat, piece), [])
+            if len(lines) > total:
+                raise RecordError(lines[total], f"{player_name(seat)} (seat {seat}) has only {total} "
+                                                f"{piece}s in the {edition.name} edition; this is one more")
+            (state.meeples if piece == MEEPLE else state.huts)[seat] = total - len(lines)
+    # Stacks: every tile not on the board nor put out of the game, unless given.
     placed = set(board.where)
-    state.normal = tuple(sorted(stacks_given.get("normal", [t for t in tiles.normal_ids if t not in placed])))
-    state.bonus = tuple(sorted(stacks_given.get("bonus", [t for t in tiles.bonus_ids if t not in placed])))
-    state.phase = DRAW
+    out_line, out = stacks_given.get("discarded", (0, []))
+    for tile_id in out:
+        if tile_id in placed:
+            raise RecordError(out_line, f"tile {tile_id} is on the board and cannot be discarded")
+    gone = placed | set(out)
+    for key, ids_all in ((NORMAL, tiles.normal_ids), (BONUS, tiles.bonus_ids)):
+        if key in stacks_given:
+            line, ids = stacks_given[key]
+            for tile_id in ids:
+                if tile_id in gone:
+                    where = "on the board" if tile_id in placed else "discarded"
+                    raise RecordError(line, f"tile {tile_id} is {where} and cannot be in the {key} stack")
+            stack = tuple(sorted(ids))
+        else:
+            stack = tuple(t for t in ids_all if t not in gone)
+        if key == NORMAL:
+            state.normal = stack
+        else:
+            state.bonus = stack
+    state.discarded = tuple(out)
     if not state.normal:
-        state.phase = DRAW  # the first draw will find the stack empty; replays end the game at once
+        line = stacks_given[NORMAL][0] if NORMAL in stacks_given else position[-1][0]
+        raise RecordError(line, "the normal stack is empty, so the game would already be over; "
+                                "a position must leave at least one normal tile to draw")
+    state.phase = DRAW
+    state.stack = NORMAL
 
 
 def _seat(state: State, text: str, line: int) -> int:
     seat = _int(text, line, "a seat")
     if not 0 <= seat < state.players:
-        raise RecordError(line, f"seat {seat} does not exist in a {state.players}-player game")
+        raise RecordError(line, f"seat {seat} does not exist in a {state.players}-player game "
+                                f"(seats are 0 to {state.players - 1})")
     return seat
 
 
-def load_position(text: str) -> State:
-    """The position described by ``text`` (a record whose moves are ignored)."""
-    return parse_record(text).state
+def load_position(text: str, *, edition: str | None = None) -> State:
+    """The position described by ``text`` (a record whose moves are ignored).
+
+    >>> s = load_position('''huntgather record 1
+    ... players 3
+    ... tile 56 0,0 r0
+    ... occupant 56.1 meeple 2
+    ... score 1 12
+    ... player 1
+    ... moves''')
+    >>> s.scores, s.meeples, s.player, s.decision.phase
+    ([0, 12, 0], [5, 5, 4], 1, 'draw')
+    """
+    return parse_record(text, edition=edition).state
 
 
 # --------------------------------------------------------------------------- writing
 
 
 def position_lines(state: State) -> list[str]:
-    """The position lines that rebuild ``state`` at the start of a turn."""
+    """The position lines that rebuild ``state``, which must be at the start of a turn.
+
+    Supplies are written only where they differ from the edition's pieces
+    minus those on the board; the stacks are always written.
+
+    >>> s = State.new(2)
+    >>> position_lines(s)[0], position_lines(s)[-1]
+    ('tile 56 0,0 r0', 'player 0')
+    >>> load_position("huntgather record 1\\nplayers 2\\n" + "\\n".join(position_lines(s))
+    ...               + "\\nmoves\\n").normal == s.normal
+    True
+    """
+    if state.phase != DRAW or state.stack != NORMAL:
+        raise ValueError(f"a position can only be written at the start of a turn (a draw from the "
+                         f"normal stack), not now: {state.describe_decision()}")
+    edition = state.edition
     lines = []
     board = state.board
     for (x, y), (tile_id, rotation) in board.cells.items():
         lines.append(f"tile {tile_id} {x},{y} r{rotation}")
+    on_board: dict[tuple[int, str], int] = {(seat, piece): 0 for seat in range(state.players)
+                                            for piece in (MEEPLE, HUT)}
     for node, (seat, piece) in board.occupants.items():
         lines.append(f"occupant {node // 10}.{node % 10} {piece} {seat}")
+        on_board[(seat, piece)] += 1
     for seat, score in enumerate(state.scores):
         if score:
             lines.append(f"score {seat} {score}")
-    lines.append("normal " + " ".join(map(str, state.normal)))
-    lines.append("bonus " + " ".join(map(str, state.bonus)))
+    for seat in range(state.players):
+        if (state.meeples[seat] != edition.meeples - on_board[(seat, MEEPLE)]
+                or state.huts[seat] != edition.huts - on_board[(seat, HUT)]):
+            lines.append(f"supply {seat} meeples {state.meeples[seat]} huts {state.huts[seat]}")
+    lines.append(" ".join(["normal", *map(str, state.normal)]))
+    lines.append(" ".join(["bonus", *map(str, state.bonus)]))
+    if state.discarded:
+        lines.append(" ".join(["discarded", *map(str, state.discarded)]))
     if state.removed_animals:
-        lines.append("removed-animals " + " ".join(f"{n // 10}.{n % 10}" for n in sorted(state.removed_animals)))
+        nodes = sorted(state.removed_animals)
+        lines.append("removed-animals " + " ".join(f"{n // 10}.{n % 10}" for n in nodes))
     lines.append(f"player {state.player}")
+    if state.turn:
+        lines.append(f"turn {state.turn}")
     return lines
 
 
-def write_record(game: Game, *, comments: bool = True, position: bool | None = None) -> str:
-    """The record of ``game``: header, position (if not the standard start), moves.
+def turns(initial: State, moves: Iterable[Move]) -> list[tuple[int, list[Move], list[Event]]]:
+    """Replay ``moves`` from ``initial`` grouped by turn: ``(player, moves, events)`` each.
 
-    With ``comments`` each turn's events follow it as ``#`` lines.
+    A turn starts with a draw from the normal stack; the draws of discarded
+    tiles and a bonus (menhir) turn belong to the turn that earned them.
+
+    >>> from huntgather.game import random_game
+    >>> g = random_game(players=2, seed=1)
+    >>> groups = turns(g.initial, g.history)
+    >>> groups[0][0], str(groups[0][1][0])[0]
+    (0, 'd')
+    """
+    state = initial.copy()
+    out: list[tuple[int, list[Move], list[Event]]] = []
+    for move in moves:
+        if not out or (isinstance(move, Draw) and state.stack == NORMAL
+                       and not isinstance(out[-1][1][-1], Draw)):
+            out.append((state.player, [], []))
+        out[-1][1].append(move)
+        out[-1][2].extend(state.apply(move))
+    return out
+
+
+def write_record(game: Game, *, comments: bool = True, position: bool | None = None) -> str:
+    """The record of ``game``: header, position (if not the standard start), moves, result.
+
+    Each turn's moves go on one line; with ``comments`` the turn's events
+    follow it as ``#`` lines.  ``position`` forces (True) or suppresses
+    (False) the position lines; by default they are written only when the
+    game did not start from the standard set-up.
+
+    >>> from huntgather.game import random_game
+    >>> write_record(random_game(players=2, seed=3), comments=False).splitlines()[:6]
+    ['huntgather record 1', 'edition 2020', 'players 2', 'seed 3', 'start-player 0', 'moves']
     """
     initial = game.initial
     out = [f"{MAGIC} {VERSION}", f"edition {initial.edition.name}", f"players {initial.players}",
            f"seed {game.seed}"]
-    standard = State.new(initial.players, initial.edition, initial.player)
     if position is None:
-        position = (initial.board.cells != standard.board.cells or initial.scores != standard.scores
-                    or initial.board.occupants != standard.board.occupants
-                    or initial.normal != standard.normal or initial.bonus != standard.bonus
-                    or initial.meeples != standard.meeples or initial.huts != standard.huts)
+        standard = State.new(initial.players, initial.edition, initial.player)
+        position = position_lines(initial) != position_lines(standard)
     if position:
         out.extend(position_lines(initial))
     else:
         out.append(f"start-player {initial.player}")
     out.append("moves")
-    replay = Game.replay(initial, [])
-    line: list[str] = []
-    pending: list[Event] = []
-
-    def flush() -> None:
-        if line:
-            out.append(" ".join(line))
-            if comments:
-                out.extend(f"# {text}" for e in pending for text in e.describe().splitlines())
-        line.clear()
-        pending.clear()
-
-    previous: Move | None = None
-    for move in game.history:
-        if isinstance(move, Draw) and previous is not None and not isinstance(previous, Draw):
-            flush()
-        line.append(str(move))
-        pending.extend(replay.state.apply(move))
-        previous = move
-    flush()
+    for _, moves, events in turns(initial, game.history):
+        out.append(" ".join(map(str, moves)))
+        if comments:
+            out.extend(f"# {text}" for e in events for text in e.describe().splitlines())
     if game.is_over:
         out.append("result " + " ".join(map(str, game.scores)))
     return "\n".join(out) + "\n"
 
 
-def read_record(text: str) -> Game:
-    """Parse and replay a record; raise :class:`RecordError` on any problem."""
-    return parse_record(text).replay()
+def read_record(text: str, *, edition: str | None = None) -> Game:
+    """Parse and replay a record; raise :class:`RecordError` on any problem.
+
+    With ``edition``, the record must be of that edition.
+    """
+    return parse_record(text, edition=edition).replay()
