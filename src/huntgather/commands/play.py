@@ -1,0 +1,96 @@
+"""``huntgather play``: play in the browser against bots or hotseat.
+
+Starts the web server (needs the ``web`` extra: ``pip install huntgather[web]``),
+prints its address and the database that keeps every game, and opens a browser
+where one is available.
+
+>>> parser = argparse.ArgumentParser(); sub = parser.add_subparsers()
+>>> register(sub)
+>>> args = parser.parse_args(["play", "--port", "9000", "--no-browser"])
+>>> args.host, args.port, args.no_browser
+('127.0.0.1', 9000, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from huntgather.cli import CommandError
+
+
+def default_db() -> str:
+    """The SQLite file in the user's data directory (via platformdirs)."""
+    try:
+        from platformdirs import user_data_dir
+    except ImportError:
+        return str(Path.home() / ".huntgather" / "games.sqlite")
+    return str(Path(user_data_dir("huntgather", appauthor=False)) / "games.sqlite")
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "play", help="play in the browser (against bots or hotseat)",
+        description="Start the local web server for playing in the browser. Every move is stored "
+                    "before it counts, so a game survives a restart of the server.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    parser.add_argument("--db", default=None, metavar="URL|PATH",
+                        help="database: a SQLite file path or a SQLAlchemy URL such as "
+                             "postgresql://user@host/db (default: games.sqlite in the user data directory)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                        help="pause before each bot move, so that it can be followed (default 0.6)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from huntgather.server import create_app
+    except ImportError as exc:
+        raise CommandError(f"browser play needs the web extra ({exc.name} is missing): "
+                           f"pip install 'huntgather[web]'", 1) from None
+    if not 0 <= args.port < 65536:
+        raise CommandError(f"--port must be from 0 to 65535, not {args.port}")
+    if args.bot_delay < 0:
+        raise CommandError("--bot-delay cannot be negative")
+    db = args.db or default_db()
+    try:
+        app = create_app(db, bot_delay=args.bot_delay)
+    except Exception as exc:  # a bad URL or an unreachable database
+        raise CommandError(f"cannot open the database {db}: {exc}", 1) from None
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    opened = threading.Event()
+
+    def announce() -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            threading.Event().wait(0.05)
+        port = args.port
+        for s in getattr(server, "servers", []):
+            for sock in s.sockets:
+                port = sock.getsockname()[1]
+                break
+        host = "[" + args.host + "]" if ":" in args.host else args.host
+        url = f"http://{host}:{port}/"
+        print(f"huntgather: playing at {url}", flush=True)
+        url_db = app.state.storage.url
+        where = url_db.removeprefix("sqlite:///") if url_db.startswith("sqlite:///") else url_db
+        print(f"huntgather: games are stored in {where}", flush=True)
+        print("huntgather: press Ctrl+C to stop (games are kept)", flush=True)
+        if not args.no_browser and not opened.is_set():
+            opened.set()
+            with contextlib.suppress(webbrowser.Error):
+                webbrowser.open(url)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
+    return 0

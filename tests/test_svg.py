@@ -1,0 +1,76 @@
+"""Tile and board pictures: well-formed, faithful to the tile data, rotations consistent."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from huntgather import random_game
+from huntgather.svg import board_svg, tile_svg, zone_anchors
+from huntgather.tiles import LAKE, RIVER, Tile, load_tileset
+
+NS = "{http://www.w3.org/2000/svg}"
+TILES = [(ed, t) for ed in ("2020", "2002") for t in load_tileset(ed)]
+
+
+def titles(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{NS}title")]
+
+
+@pytest.mark.parametrize(("edition", "tile"), TILES, ids=lambda v: v if isinstance(v, str) else str(v.id))
+def test_every_tile_shows_what_its_data_says(edition: str, tile: Tile) -> None:
+    for rotation in range(4):
+        root = ET.fromstring(tile_svg(tile, rotation))   # well-formed XML
+        names = titles(root)
+        zones = tile.zones.values()
+        for animal in ("mammoth", "aurochs", "deer", "tiger"):
+            assert names.count(animal) == sum(z.animals.count(animal) for z in zones), animal
+        assert names.count("fish") == sum(z.fish for z in zones)
+        assert names.count("menhir") == sum(z.menhirs for z in zones)
+        assert names.count("mushrooms") == sum(z.mushrooms for z in zones)
+        assert names.count("gold nugget") == sum(z.gold_nuggets for z in zones)
+        assert names.count("river") == sum(z.kind == RIVER for z in zones)
+        assert sum(n.startswith("lake ") for n in names) == sum(z.kind == LAKE for z in zones)
+        for special in tile.specials():
+            assert special.replace("_", " ") in names
+        assert ("bonus tile" in names) == tile.is_bonus
+
+
+@pytest.mark.parametrize(("edition", "tile"), TILES, ids=lambda v: v if isinstance(v, str) else str(v.id))
+def test_anchors_lie_on_the_tile_and_turn_with_it(edition: str, tile: Tile) -> None:
+    base = zone_anchors(tile, 0)
+    assert set(base) == set(tile.zones)
+    for x, y in base.values():
+        assert 0 < x < 100 and 0 < y < 100
+    # zones of one tile never share an anchor (a piece must show which zone it is on)
+    assert len(set(base.values())) == len(base)
+    for rotation in range(1, 4):
+        turned = zone_anchors(tile, rotation)
+        for zone, (x, y) in base.items():
+            # one clockwise quarter turn about the centre maps (x, y) to (100 - y, x)
+            for _ in range(rotation):
+                x, y = 100 - y, x
+            assert turned[zone] == pytest.approx((x, y), abs=0.11)
+
+
+def test_tile_sides_are_drawn_in_their_colours() -> None:
+    # 2020 start tile 56: N meadow, E forest, S forest, W river (ChaCuN data)
+    tile = load_tileset("2020")[56]
+    svg = tile_svg(tile, 0)
+    # the wedge towards the east side (centre, NE corner, SE corner) is forest green
+    assert '<path d="M50 50 L100 0 L100 100 Z" fill="#2f6b2a"' in svg
+    # the north wedge is meadow
+    assert '<path d="M50 50 L0 0 L100 0 Z" fill="#b5d67a"' in svg
+    # after one clockwise turn the north meadow faces east
+    assert '<path d="M50 50 L100 0 L100 100 Z" fill="#b5d67a"' in tile_svg(tile, 1)
+
+
+def test_board_picture_shows_every_tile_and_piece() -> None:
+    game = random_game(3, seed=12)
+    state = game.state
+    root = ET.fromstring(board_svg(state, highlight=[56]))
+    tiles = [g for g in root.iter(f"{NS}g") if g.get("class") == "hg-tile"]
+    assert len(tiles) == len(state.board.cells)
+    pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "hg-piece"]
+    assert len(pieces) == len(state.board.occupants)
