@@ -42,8 +42,8 @@ def test_core_imports_only_the_standard_library_and_the_core(name: str) -> None:
 @pytest.mark.parametrize("name", CORE)
 def test_core_uses_no_global_random_generator_and_no_io(name: str) -> None:
     for node in ast.walk(_tree(name)):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if node.value.id == "random":
-                assert node.attr not in GLOBAL_RANDOM, f"{name}.py calls random.{node.attr}()"
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "random"):
+            assert node.attr not in GLOBAL_RANDOM, f"{name}.py calls random.{node.attr}()"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in ("print", "open", "input"), f"{name}.py calls {node.func.id}()"

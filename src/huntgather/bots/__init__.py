@@ -1,0 +1,113 @@
+"""Bots: random, greedy and Monte Carlo tree search players, and an analysis API.
+
+>>> from huntgather import Game
+>>> from huntgather.bots import make_bot
+>>> g = Game(players=2, seed=4)
+>>> bot = make_bot("greedy", seed=1)
+>>> bot.name, bot.choose(g.state) in g.legal_moves()
+('greedy', True)
+
+Specs understood by :func:`make_bot`:
+
+=====================  ======================================================
+``random``             a uniformly random legal move
+``greedy``             the best turn by the heuristic estimate (fast)
+``mcts`` / ``medium``  tree search, medium level
+``mcts:easy`` ``easy``     tree search, 10 simulations, at most 0.5 s a move
+``mcts:medium``            tree search, 40 simulations, at most 1 s a move
+``mcts:hard`` ``hard``     tree search, 150 simulations, at most 2 s a move
+``mcts:N``             tree search with exactly N simulations and no time cap
+=====================  ======================================================
+
+The levels are defined by a number of simulations, so that a bot with a seed
+is reproducible; the time cap only protects a slow machine (when it cuts a
+search short, the move may differ from one machine to another).  ``mcts:N``
+has no time cap and is fully reproducible.
+"""
+
+from __future__ import annotations
+
+from huntgather.bots.base import Bot, Limits, RandomBot, SeededBot, turn_plans
+from huntgather.bots.greedy import GreedyBot
+from huntgather.bots.heuristic import estimate
+from huntgather.bots.mcts import MctsBot, SearchResult
+from huntgather.moves import Move
+from huntgather.state import State
+
+#: simulation budget and time cap (seconds) of each level
+LEVELS: dict[str, Limits] = {
+    "easy": Limits(simulations=10, seconds=0.5),
+    "medium": Limits(simulations=40, seconds=1.0),
+    "hard": Limits(simulations=150, seconds=2.0),
+}
+
+__all__ = ["LEVELS", "Bot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult", "SeededBot",
+           "analyse", "estimate", "make_bot", "spec_names", "turn_plans"]
+
+
+def spec_names() -> tuple[str, ...]:
+    """The bot specs with a fixed meaning (``mcts:N`` is accepted as well).
+
+    >>> spec_names()[:3]
+    ('random', 'greedy', 'mcts')
+    """
+    return ("random", "greedy", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS)
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from its spec (see the module text); raise ``ValueError`` for an unknown spec.
+
+    >>> make_bot("hard").name
+    'mcts:hard'
+    >>> make_bot("mcts:25").limits
+    Limits(simulations=25, seconds=None)
+    >>> make_bot("clever")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'clever'; expected one of random, greedy, mcts, mcts:easy, mcts:medium, \
+mcts:hard, easy, medium, hard, or mcts:N (N simulations)
+    """
+    text = spec.strip().lower()
+    if text == "random":
+        return RandomBot(seed)
+    if text == "greedy":
+        return GreedyBot(seed)
+    if text in LEVELS:
+        text = f"mcts:{text}"
+    if text == "mcts":
+        text = "mcts:medium"
+    if text.startswith("mcts:"):
+        level = text[5:]
+        if level in LEVELS:
+            return MctsBot(LEVELS[level], seed, name=text)
+        if level.isdigit() and int(level) > 0:
+            return MctsBot(Limits(simulations=int(level)), seed, name=text)
+    known = ", ".join(spec_names())
+    raise ValueError(f"unknown bot {spec!r}; expected one of {known}, or mcts:N (N simulations)")
+
+
+def analyse(state: State, top: int = 5, limit: Limits | int | None = None,
+            seed: int = 0) -> list[tuple[Move, float, int]]:
+    """The search's view of the current decision: the best ``top`` moves.
+
+    Each entry is ``(move, estimated value, visits)``; the value is the mover's
+    mean search value in (0, 1), a win-probability proxy (0.5 = even).
+    ``limit`` is a :class:`Limits`, a number of simulations, or None for the
+    hard level.  ``state`` is not changed.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=4)
+    >>> rows = analyse(g.state, top=3, limit=10)
+    >>> len(rows) <= 3 and all(m in g.legal_moves() for m, _, _ in rows)
+    True
+    """
+    if top < 1:
+        raise ValueError(f"top must be at least 1, not {top}")
+    if limit is None:
+        limits = LEVELS["hard"]
+    elif isinstance(limit, Limits):
+        limits = limit
+    else:
+        limits = Limits(simulations=int(limit))
+    result = MctsBot(limits, seed).search(state)
+    return result.moves[:top]

@@ -1,0 +1,270 @@
+"""A fast estimate of what each player will score by the end of the game.
+
+The estimate is the score so far plus, for every feature that holds a piece:
+
+* an open forest or river: its points now, times a guess of the chance that it
+  will be completed (fewer open sides and more tiles left make it likelier);
+  a complete one has been scored already;
+* a meadow with hunters: its animals as final scoring would count them now
+  (tigers, wild fire, pit trap, shrine and hunting traps included), to the
+  player(s) with the most hunters;
+* a river system with huts: its fish (and lakes with the raft), to the
+  player(s) with the most huts;
+
+plus a small value for each meeple and hut still in supply, which shrinks as
+the normal stack runs out, and a value for a pending bonus (menhir) turn.
+
+It reads the state and never changes it (apart from the board's internal
+path halving, which does not change any answer).
+
+>>> from huntgather import State
+>>> s = State.new(players=2)
+>>> v = estimate(s)
+>>> v[0] == v[1] > 0        # supplies only, equal for both players
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from huntgather.features import SYSTEM
+from huntgather.moves import HUT
+from huntgather.scoring import animal_points, majority
+from huntgather.state import BONUS, DRAW, State
+from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
+
+#: value of a meeple in supply while many tiles remain
+MEEPLE_VALUE = 2.5
+#: value of a hut in supply while many tiles remain
+HUT_VALUE = 1.0
+#: value of a bonus (menhir) turn that is about to be drawn
+BONUS_TURN_VALUE = 4.0
+#: how many of one's own turns it takes before a piece in supply loses value
+SUPPLY_HORIZON = 8.0
+
+
+def completion_chance(open_sides: int, remaining: int) -> float:
+    """A rough chance that a forest or river with ``open_sides`` open sides gets completed.
+
+    >>> completion_chance(0, 10)
+    1.0
+    >>> completion_chance(2, 60) > completion_chance(2, 6) > completion_chance(4, 6)
+    True
+    """
+    if open_sides <= 0:
+        return 1.0
+    return math.exp(-open_sides * 6.0 / (remaining + 2.0))
+
+
+Memo = dict[tuple[int, frozenset[int]], int]
+
+
+def estimate(state: State, memo: Memo | None = None) -> list[float]:
+    """Expected final score of each seat (see the module text).
+
+    ``memo`` may be shared between calls on states whose boards hold the same
+    tiles at the same places (they may differ in occupants and scores): it
+    keeps the meadows' animal points.
+    """
+    if state.is_over:
+        return [float(s) for s in state.scores]
+    values = [float(s) for s in state.scores]
+    for root in occupied_roots(state):
+        for player, points in contribution(state, root, memo):
+            values[player] += points
+    _add_supply(state, values)
+    return values
+
+
+def occupied_roots(state: State) -> list[int]:
+    """Roots of every feature (river systems as ``SYSTEM + node``) that holds a piece."""
+    board = state.board
+    seen: dict[int, None] = {}
+    for node, (_, piece) in board.occupants.items():
+        seen[board.find(SYSTEM + node if piece == HUT else node)] = None
+    return list(seen)
+
+
+def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
+    """What the feature at ``root`` is expected to bring, as ``(seat, points)`` pairs."""
+    board = state.board
+    edition = state.edition
+    f = board.features[root]
+    if root >= SYSTEM:
+        if not f.huts:
+            return []
+        raft = "raft" in f.specials and edition.honours("raft")
+        points = float(f.fish + (len(f.lakes) if raft else 0))
+        winners = majority(_counts(f.huts))
+    elif not f.meeples:
+        return []
+    elif f.kind == MEADOW:
+        winners = _meadow_winners(state, root, _counts(f.meeples))
+        if memo is None:
+            points = float(_meadow_points(state, root))
+        else:
+            key = (root, f.tiles)
+            cached = memo.get(key)
+            if cached is None:
+                cached = memo[key] = _meadow_points(state, root)
+            points = float(cached)
+    else:
+        winners = majority(_counts(f.meeples))
+        if f.kind == FOREST:
+            points = float(len(f.tiles) * edition.forest_tile_points + f.mushrooms * edition.mushroom_points)
+        else:
+            points = float(len(f.tiles) * edition.river_tile_points + f.fish + board.lake_fish(f.lakes))
+        points *= completion_chance(f.open, len(state.normal))
+    return [(w, points) for w in winners]
+
+
+def _add_supply(state: State, values: list[float]) -> None:
+    fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
+    for p in range(state.players):
+        values[p] += fade * (MEEPLE_VALUE * state.meeples[p] + HUT_VALUE * state.huts[p])
+    if state.phase == DRAW and state.stack == BONUS and state.bonus:
+        values[state.player] += BONUS_TURN_VALUE
+
+
+class Estimator:
+    """:func:`estimate` for many states that follow one position by one placement.
+
+    Built on a position, it remembers what each occupied feature brings; for
+    a state reached by placing (and occupying) tile ``tile`` it recomputes
+    only the features of that tile, and reuses the rest.  A state reached
+    with a shaman take-back is estimated in full.
+
+    >>> from huntgather import Game
+    >>> from huntgather.bots.base import turn_plans
+    >>> g = Game(players=2, seed=9)
+    >>> est = Estimator(g.state)
+    >>> all(max(abs(a - b) for a, b in zip(est(after, g.state.tile), estimate(after))) < 1e-9
+    ...     for _, after in turn_plans(g.state))
+    True
+    """
+
+    def __init__(self, state: State) -> None:
+        self.base: list[tuple[int, list[tuple[int, float]]]] = [
+            (root, contribution(state, root)) for root in occupied_roots(state)]
+        self.memos: dict[tuple[int, int, int, int], Memo] = {}
+
+    def __call__(self, after: State, tile: int | None, full: bool = False) -> list[float]:
+        if after.is_over:
+            return [float(s) for s in after.scores]
+        board = after.board
+        if tile is None or tile not in board.where:
+            return estimate(after)
+        x, y = board.where[tile]
+        # meadows depend on where the tile lies and how it is turned
+        memo = self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+        if full:
+            return estimate(after, memo)
+        values = [float(s) for s in after.scores]
+        find = board.find
+        touched: dict[int, None] = {}
+        for z in after.edition.tiles[tile].zones.values():
+            node = tile * 10 + z.id
+            if z.kind != LAKE:
+                touched[find(node)] = None
+            if z.kind == RIVER or z.kind == LAKE:
+                touched[find(SYSTEM + node)] = None
+        for root, pairs in self.base:
+            if find(root) in touched:
+                continue
+            for player, points in pairs:
+                values[player] += points
+        for root in touched:
+            for player, points in contribution(after, root, memo):
+                values[player] += points
+        _add_supply(after, values)
+        return values
+
+
+def _counts(pieces: Sequence[tuple[int, int]]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for p, _ in pieces:
+        counts[p] = counts.get(p, 0) + 1
+    return counts
+
+
+_MEADOWS: dict[tuple[str, int], tuple[tuple[int, tuple[str, ...], str | None], ...]] = {}
+
+
+def _meadow_zones(state: State, tile_id: int) -> tuple[tuple[int, tuple[str, ...], str | None], ...]:
+    """``(node, animals, special)`` of the meadow zones of a tile (memoised)."""
+    key = (state.edition.name, tile_id)
+    found = _MEADOWS.get(key)
+    if found is None:
+        tile = state.edition.tiles[tile_id]
+        found = tuple((tile_id * 10 + z.id, z.animals, z.special) for z in tile.zones.values()
+                      if z.kind == MEADOW)
+        _MEADOWS[key] = found
+    return found
+
+
+def _meadow_winners(state: State, root: int, counts: dict[int, int]) -> tuple[int, ...]:
+    board = state.board
+    f = board.features[root]
+    if "shrine" in f.specials and state.edition.honours("shrine"):
+        for tile_id in f.tiles:
+            for node, _, special in _meadow_zones(state, tile_id):
+                if special == "shrine" and board.find(node) == root:
+                    occupant = board.occupants.get(node)
+                    if occupant is not None:
+                        return (occupant[0],)
+    return majority(counts)
+
+
+def _meadow_points(state: State, root: int) -> int:
+    """The meadow's animals as final scoring would count them now."""
+    board = state.board
+    edition = state.edition
+    f = board.features[root]
+    find = board.find
+    removed = state.removed_animals
+    pit = "pit_trap" in f.specials and edition.honours("pit_trap")
+    found: list[tuple[int, tuple[str, ...], str | None]] = []
+    for tile_id in f.tiles:
+        for zone in _meadow_zones(state, tile_id):
+            if (zone[1] or pit) and find(zone[0]) == root and zone[0] not in removed:
+                found.append(zone)
+    fire = "wild_fire" in f.specials and edition.honours("wild_fire")
+    if not pit:
+        values = edition.animal_points
+        points = 0
+        tigers = deer = 0
+        for _, animals, _ in found:
+            for animal in animals:
+                if animal == "tiger":
+                    tigers += 1
+                else:
+                    points += values[animal]
+                    if animal == "deer":
+                        deer += 1
+        if not fire:
+            points -= min(tigers, deer) * values["deer"]
+        return points
+    pit_area: set[int] = set()
+    for node, _, special in found:
+        if special == "pit_trap":
+            pit_area.update(board.area(*board.where[node // 10]))
+    inside: dict[str, int] = {}
+    outside: dict[str, int] = {}
+    for node, animals, _ in found:
+        bucket = inside if (node // 10) in pit_area else outside
+        for animal in animals:
+            bucket[animal] = bucket.get(animal, 0) + 1
+    points, _ = animal_points(edition, outside, inside, ignore_tigers=fire, factor=edition.pit_trap_factor)
+    return points
+
+
+def advantage(values: Sequence[float], player: int) -> float:
+    """``player``'s estimate minus the best other player's.
+
+    >>> advantage([10.0, 4.0, 7.0], 0), advantage([10.0, 4.0, 7.0], 1)
+    (3.0, -6.0)
+    """
+    best_other = max(v for i, v in enumerate(values) if i != player)
+    return values[player] - best_other

@@ -1,0 +1,261 @@
+"""Tournaments between bots: mirrored deals, rotated seats, Elo ratings.
+
+A tournament is a series of *deals*.  A deal fixes the draw order of both
+stacks (shuffled from the tournament seed) and a line-up of bots; it is
+played once per seat rotation, so that every bot of the line-up plays the
+same tiles from every seat and the luck of the draw cancels out.  The number
+of games is rounded up to a whole number of deals.
+
+The line-up of deal ``d`` with ``P`` players takes the bots in turn starting
+at bot ``d mod B`` (``B`` bots), so with more bots than seats every bot meets
+every other one, and with fewer bots some play several seats.
+
+Elo ratings come from all pairwise results between different bots in each
+game (higher score wins, equal scores draw), fitted by maximum likelihood
+(Bradley–Terry) with a weak prior of one draw between each pair, centred on
+1500; the 95 % interval is a bootstrap over deals.
+
+>>> result = run_tournament(["greedy", "random"], games=2, players=2, seed=1)
+>>> [row.bot for row in result.rows], [row.games for row in result.rows]
+(['greedy', 'random'], [2, 2])
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from huntgather.editions import DEFAULT_EDITION, get_edition
+from huntgather.game import Game
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: the deal, the seat rotation, the bot spec and score of each seat."""
+
+    deal: int
+    rotation: int
+    bots: tuple[str, ...]
+    scores: tuple[int, ...]
+
+    def winners(self) -> tuple[int, ...]:
+        best = max(self.scores)
+        return tuple(i for i, s in enumerate(self.scores) if s == best)
+
+
+@dataclass
+class BotRow:
+    """The results of one bot spec over a tournament."""
+
+    bot: str
+    games: int = 0
+    wins: int = 0
+    total_score: int = 0
+    total_margin: int = 0
+    elo: float = 1500.0
+    elo_low: float = 1500.0
+    elo_high: float = 1500.0
+
+    @property
+    def mean_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def mean_margin(self) -> float:
+        """Mean of (own score − best other seat's score)."""
+        return self.total_margin / self.games if self.games else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"bot": self.bot, "games": self.games, "wins": self.wins,
+                "win_rate": round(self.win_rate, 4), "mean_score": round(self.mean_score, 2),
+                "mean_margin": round(self.mean_margin, 2), "elo": round(self.elo, 1),
+                "elo_low": round(self.elo_low, 1), "elo_high": round(self.elo_high, 1)}
+
+
+@dataclass
+class TournamentResult:
+    """Every game and the per-bot table."""
+
+    edition: str
+    players: int
+    seed: int
+    games: list[GameResult] = field(default_factory=list)
+    rows: list[BotRow] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object printed by ``huntgather tournament --json``."""
+        return {"edition": self.edition, "players": self.players, "seed": self.seed,
+                "games": len(self.games), "bots": [row.as_dict() for row in self.rows],
+                "results": [{"deal": g.deal, "rotation": g.rotation, "bots": list(g.bots),
+                             "scores": list(g.scores)} for g in self.games]}
+
+
+def deal_orders(edition: str, seed: int, deal: int) -> tuple[list[int], list[int]]:
+    """The draw orders of both stacks for one deal (the same for all its seat rotations).
+
+    >>> a = deal_orders("2020", 1, 0); b = deal_orders("2020", 1, 0)
+    >>> a == b, a == deal_orders("2020", 1, 1)
+    (True, False)
+    """
+    tiles = get_edition(edition).tiles
+    rng = random.Random(f"deal|{edition}|{seed}|{deal}")
+    normal, bonus = list(tiles.normal_ids), list(tiles.bonus_ids)
+    rng.shuffle(normal)
+    rng.shuffle(bonus)
+    return normal, bonus
+
+
+def line_up(specs: Sequence[str], players: int, deal: int) -> list[str]:
+    """The bots of a deal, seat by seat, before rotation.
+
+    >>> line_up(["a", "b", "c"], 2, 0), line_up(["a", "b", "c"], 2, 1)
+    (['a', 'b'], ['b', 'c'])
+    """
+    return [specs[(deal + k) % len(specs)] for k in range(players)]
+
+
+def play_game(specs: Sequence[str], edition: str, seed: int, deal: int, rotation: int) -> GameResult:
+    """Play one game of a deal with the line-up turned ``rotation`` seats."""
+    from huntgather.bots import make_bot
+    players = len(specs)
+    seats = [specs[(k - rotation) % players] for k in range(players)]
+    normal, bonus = deal_orders(edition, seed, deal)
+    game = Game(players, edition=edition, seed=seed * 1_000_003 + deal, normal_order=normal,
+                bonus_order=bonus)
+    # A bot's seed depends on the deal and on which bot of the line-up it is, not on its seat.
+    bots = [make_bot(seats[k], seed=(seed * 7919 + deal * 104_729 + (k - rotation) % players) % 2**32)
+            for k in range(players)]
+    state = game.state
+    while not state.is_over:
+        player = state.player
+        game.play(bots[player].choose(state))
+    return GameResult(deal, rotation, tuple(seats), tuple(game.scores))
+
+
+def _play_job(job: tuple[tuple[str, ...], str, int, int, int]) -> GameResult:
+    specs, edition, seed, deal, rotation = job
+    return play_game(specs, edition, seed, deal, rotation)
+
+
+def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int = 0,
+                   edition: str = DEFAULT_EDITION, workers: int = 1,
+                   progress: Callable[[GameResult], None] | None = None) -> TournamentResult:
+    """Play at least ``games`` games (whole deals) and rank the bots.
+
+    Raises ``ValueError`` for an unknown bot, edition or bad numbers, before
+    any game is played.
+    """
+    from huntgather.bots import make_bot
+    if not specs:
+        raise ValueError("a tournament needs at least one bot")
+    for spec in specs:
+        make_bot(spec, seed=0)
+    ed = get_edition(edition)
+    if not ed.min_players <= players <= ed.max_players:
+        raise ValueError(f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, "
+                         f"not {players}")
+    if games < 1:
+        raise ValueError(f"the number of games must be at least 1, not {games}")
+    if workers < 1:
+        raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    deals = math.ceil(games / players)
+    jobs = [(tuple(line_up(specs, players, d)), ed.name, seed, d, r)
+            for d in range(deals) for r in range(players)]
+    result = TournamentResult(ed.name, players, seed)
+    if workers == 1:
+        for job in jobs:
+            game = _play_job(job)
+            result.games.append(game)
+            if progress:
+                progress(game)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for game in pool.map(_play_job, jobs):
+                result.games.append(game)
+                if progress:
+                    progress(game)
+    result.rows = rank(list(dict.fromkeys(specs)), result.games, seed)
+    return result
+
+
+def rank(specs: Sequence[str], games: Sequence[GameResult], seed: int = 0,
+         resamples: int = 200) -> list[BotRow]:
+    """Per-bot rows (wins count shared wins), with Elo ratings and bootstrap intervals."""
+    rows = {s: BotRow(s) for s in specs}
+    for g in games:
+        winners = g.winners()
+        for seat, bot in enumerate(g.bots):
+            row = rows[bot]
+            row.games += 1
+            row.wins += seat in winners
+            row.total_score += g.scores[seat]
+            row.total_margin += g.scores[seat] - max(s for k, s in enumerate(g.scores) if k != seat)
+    elo = elo_ratings(specs, games)
+    by_deal: dict[int, list[GameResult]] = {}
+    for g in games:
+        by_deal.setdefault(g.deal, []).append(g)
+    deal_ids = sorted(by_deal)
+    rng = random.Random(f"bootstrap|{seed}")
+    samples: dict[str, list[float]] = {s: [] for s in specs}
+    if len(specs) > 1 and len(deal_ids) > 1:
+        for _ in range(resamples):
+            picked = [g for _ in deal_ids for g in by_deal[deal_ids[rng.randrange(len(deal_ids))]]]
+            for s, v in elo_ratings(specs, picked).items():
+                samples[s].append(v)
+    for s, row in rows.items():
+        row.elo = elo[s]
+        values = sorted(samples[s])
+        if values:
+            row.elo_low = values[int(0.025 * (len(values) - 1))]
+            row.elo_high = values[math.ceil(0.975 * (len(values) - 1))]
+        else:
+            row.elo_low = row.elo_high = row.elo
+    return sorted(rows.values(), key=lambda r: -r.elo)
+
+
+def elo_ratings(specs: Sequence[str], games: Sequence[GameResult], iterations: int = 200) -> dict[str, float]:
+    """Bradley–Terry ratings on the Elo scale (mean 1500) from pairwise results in each game.
+
+    >>> g = [GameResult(0, 0, ("a", "b"), (10, 5))] * 3 + [GameResult(0, 1, ("b", "a"), (9, 4))]
+    >>> r = elo_ratings(["a", "b"], g)
+    >>> r["a"] > 1500 > r["b"], round(r["a"] + r["b"])
+    (True, 3000)
+    """
+    index = {s: i for i, s in enumerate(specs)}
+    n = len(specs)
+    wins = [[0.0] * n for _ in range(n)]
+    for a in range(n):
+        for b in range(n):
+            if a != b:
+                wins[a][b] = 0.5  # prior: one draw between every pair
+    for g in games:
+        for i, bi in enumerate(g.bots):
+            for j, bj in enumerate(g.bots):
+                if j <= i or bi == bj:
+                    continue
+                a, b = index[bi], index[bj]
+                if g.scores[i] > g.scores[j]:
+                    wins[a][b] += 1.0
+                elif g.scores[i] < g.scores[j]:
+                    wins[b][a] += 1.0
+                else:
+                    wins[a][b] += 0.5
+                    wins[b][a] += 0.5
+    gamma = [1.0] * n
+    for _ in range(iterations):
+        new = []
+        for a in range(n):
+            w = sum(wins[a])
+            denom = sum((wins[a][b] + wins[b][a]) / (gamma[a] + gamma[b]) for b in range(n) if b != a)
+            new.append(w / denom if denom else gamma[a])
+        mean_log = sum(math.log(x) for x in new) / n
+        gamma = [x / math.exp(mean_log) for x in new]
+    return {s: 1500.0 + 400.0 * math.log10(gamma[index[s]]) for s in specs}

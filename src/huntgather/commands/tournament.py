@@ -1,0 +1,87 @@
+"""`huntgather tournament`: bots play mirrored deals; a results table with Elo ratings.
+
+Example::
+
+    huntgather tournament --bots mcts:hard,greedy,random --games 60 --players 2 --seed 1 --workers 2
+
+With ``--json`` the result is one JSON object on standard output (the progress
+bar goes to standard error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "tournament", help="let bots play each other over mirrored deals and rank them",
+        description="Bots play deals with the same draw order from every seat (seats rotated), "
+                    "so that luck cancels; prints wins, mean score and margin, and Elo ratings.")
+    parser.add_argument("--bots", default="greedy,random",
+                        help="comma-separated bot specs: random, greedy, mcts, mcts:easy|medium|hard, "
+                             "easy|medium|hard, mcts:N (default: greedy,random)")
+    parser.add_argument("--games", type=int, default=20,
+                        help="number of games, rounded up to whole deals (default: 20)")
+    parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default: 0)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    parser.add_argument("--edition", default="2020", help="rules edition: 2020 or 2002 (default: 2020)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from huntgather.bots.tournament import GameResult, run_tournament
+
+    err = Console(stderr=True)
+    specs = [s.strip() for s in args.bots.split(",") if s.strip()]
+    players = args.players
+    try:
+        from huntgather.bots import make_bot
+        from huntgather.editions import get_edition
+        for spec in specs:
+            make_bot(spec, seed=0)
+        get_edition(args.edition)
+        if args.games < 1 or args.workers < 1:
+            raise ValueError("--games and --workers must be at least 1")
+    except ValueError as error:
+        err.print(f"huntgather tournament: {error}", markup=False, highlight=False)
+        return 2
+    deals = -(-args.games // players) if players > 0 else 0
+    total = deals * players
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=args.json) as bar:
+        task = bar.add_task("games", total=total)
+
+        def advance(_: GameResult) -> None:
+            bar.advance(task)
+
+        try:
+            result = run_tournament(specs, args.games, players, args.seed, args.edition, args.workers,
+                                    progress=advance)
+        except ValueError as error:
+            err.print(f"huntgather tournament: {error}", markup=False, highlight=False)
+            return 2
+    if args.json:
+        sys.stdout.write(json.dumps(result.as_dict()) + "\n")
+        return 0
+    table = Table(title=f"{len(result.games)} games, {players} players, edition {result.edition}, "
+                        f"seed {result.seed}")
+    for name, justify in (("bot", "left"), ("games", "right"), ("wins", "right"), ("win %", "right"),
+                          ("mean score", "right"), ("mean margin", "right"), ("Elo", "right"),
+                          ("95% interval", "right")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for row in result.rows:
+        table.add_row(row.bot, str(row.games), str(row.wins), f"{100 * row.win_rate:.1f}",
+                      f"{row.mean_score:.1f}", f"{row.mean_margin:+.1f}", f"{row.elo:.0f}",
+                      f"{row.elo_low:.0f}–{row.elo_high:.0f}")
+    Console().print(table)
+    return 0

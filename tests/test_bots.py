@@ -1,0 +1,332 @@
+"""Bots: legal, reproducible, blind to the hidden draw order, never mutating; tournament and analyse."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+
+from huntgather import Game, State, TileDrawn
+from huntgather.bots import LEVELS, Limits, analyse, make_bot, spec_names
+from huntgather.bots.analysis import analyse_record, position_before
+from huntgather.bots.base import turn_plans
+from huntgather.bots.heuristic import Estimator, estimate
+from huntgather.bots.tournament import GameResult, deal_orders, elo_ratings, line_up, run_tournament
+from huntgather.cli import main
+from huntgather.game import random_game
+from huntgather.moves import Draw, Pass, Place, TakeBack
+from huntgather.record import write_record
+
+EDITIONS = ("2020", "2002")
+PLAYERS = (2, 3, 4, 5)
+
+
+def snapshot(state: State) -> tuple[Any, ...]:
+    """Every field of a state, the board's internal union-find included."""
+    board = state.board
+    return (state.phase, state.player, state.tile, state.stack, tuple(state.meeples), tuple(state.huts),
+            tuple(state.scores), state.discarded, state.bonus_turn, state.turn, state.removed_animals,
+            state.normal, state.bonus, dict(board.cells), dict(board.where), dict(board.occupants),
+            dict(board.frontier), dict(board.parent), dict(board.features))
+
+
+# --------------------------------------------------------------------------- legality
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_and_greedy_play_whole_games_legally(edition: str, players: int) -> None:
+    seats = [make_bot(spec, seed=players * 10 + k)
+             for k, spec in enumerate(["greedy", "random", "greedy", "random", "greedy"][:players])]
+    game = Game(players, edition=edition, seed=players)
+    while not game.is_over:
+        move = seats[game.decision.player].choose(game.state)
+        assert move in game.legal_moves()
+        game.play(move)
+    assert game.is_over
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_every_bot_answers_every_kind_of_decision_legally(edition: str, players: int) -> None:
+    # Along a random game, ask every bot (the search with a tiny budget) at the shaman
+    # decisions and at every 9th decision; they must answer with one of the legal moves.
+    bots = [make_bot("random", seed=1), make_bot("greedy", seed=1), make_bot("mcts:3", seed=1)]
+    game = Game(players, edition=edition, seed=100 + players)
+    rng = random.Random(players)
+    asked = 0
+    phases = set()
+    while not game.is_over:
+        legal = game.legal_moves()
+        if game.decision.phase == "shaman" or asked % 9 == 0:
+            phases.add(game.decision.phase)
+            for bot in bots:
+                assert bot.choose(game.state) in legal
+        asked += 1
+        game.play(legal[rng.randrange(len(legal))])
+    assert {"place", "occupy"} <= phases
+
+
+def test_bots_refuse_chance_nodes_and_finished_games() -> None:
+    state = State.new(players=2)
+    assert state.is_chance
+    for spec in ("random", "greedy", "mcts:5"):
+        with pytest.raises(ValueError, match="chance node"):
+            make_bot(spec, seed=0).choose(state)
+    over = random_game(2, seed=1).state
+    with pytest.raises(ValueError, match="game is over"):
+        make_bot("greedy", seed=0).choose(over)
+
+
+# --------------------------------------------------------------------------- reproducibility
+
+
+def positions(count: int, seed: int = 7, edition: str = "2020", players: int = 2) -> list[State]:
+    """States at several points of one random game."""
+    game = Game(players, edition=edition, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not game.is_over and len(out) < count:
+        if step % 11 == 3:
+            out.append(game.state.copy())
+        legal = game.legal_moves()
+        game.play(legal[rng.randrange(len(legal))])
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12"])
+def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
+    states = positions(4)
+    first = [make_bot(spec, seed=42).choose(s) for s in states]
+    # a fresh bot, and the same bot asked in another order, agree
+    assert [make_bot(spec, seed=42).choose(s) for s in states] == first
+    bot = make_bot(spec, seed=42)
+    assert [bot.choose(s) for s in reversed(states)] == list(reversed(first))
+
+
+def test_the_search_reproduces_its_whole_view() -> None:
+    state = positions(2)[1]
+    a = analyse(state, top=10, limit=15, seed=3)
+    b = analyse(state, top=10, limit=15, seed=3)
+    assert a == b
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12"])
+def test_choice_ignores_the_hidden_draw_order(spec: str) -> None:
+    # Two games reach the same position through the same history, but their stacks are
+    # in different orders (their futures differ).  A bot sees only the state, which holds
+    # the contents of the stacks and not their order, so it must choose the same move.
+    first = Game(2, seed=1)
+    rng = random.Random(5)
+    for _ in range(12):
+        legal = first.legal_moves()
+        first.play(legal[rng.randrange(len(legal))])
+    normal = [e.tile for e in first.events if isinstance(e, TileDrawn) and e.stack == "normal"]
+    bonus = [e.tile for e in first.events if isinstance(e, TileDrawn) and e.stack == "bonus"]
+    rest = list(first.state.normal)
+    second = Game(2, seed=2, normal_order=normal + list(reversed(rest)), bonus_order=bonus)
+    for move in first.history:
+        if not isinstance(move, Draw):
+            second.play(move)
+    assert second.history == first.history
+    assert snapshot(second.state) == snapshot(first.state)
+    assert make_bot(spec, seed=9).choose(first.state) == make_bot(spec, seed=9).choose(second.state)
+    # ... although the two futures differ: the same moves lead to different draws
+    start = len(first.history)
+    for game in (first, second):
+        while not any(isinstance(m, Draw) for m in game.history[start:]):
+            game.play(game.legal_moves()[0])
+    draws = [[m for m in game.history[start:] if isinstance(m, Draw)] for game in (first, second)]
+    assert draws[0] != draws[1]
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12"])
+def test_bots_do_not_change_the_state(spec: str) -> None:
+    for state in positions(5, seed=11):
+        before = snapshot(state)
+        make_bot(spec, seed=1).choose(state)
+        assert snapshot(state) == before
+
+
+# --------------------------------------------------------------------------- heuristic
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_incremental_estimate_equals_full_estimate(edition: str) -> None:
+    for state in positions(6, seed=13, edition=edition, players=3):
+        est = Estimator(state)
+        for plan, after in turn_plans(state):
+            tile = plan[0].tile if isinstance(plan[0], Place) else state.tile
+            shaman = any(isinstance(m, TakeBack) for m in plan)
+            quick = est(after, tile, full=shaman)
+            assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(quick, estimate(after), strict=True))
+
+
+def test_estimate_by_hand(rules: Any) -> None:
+    # Start tile 56 (2020): zone 0 meadow with an aurochs, 1 forest (sides E and S, so 2
+    # open sides), 3 river into lake 8 (1 fish).  Red (seat 1) has a hunter on 56.0 and a
+    # gatherer on 56.1; yellow (seat 0) a hut on the lake.  78 normal tiles are left, so
+    # pieces in supply keep their full value (78 / 2 players / 8 turns >= 1).
+    state = rules.position("tile 56 0,0 r0\noccupant 56.0 meeple 1\noccupant 56.1 meeple 1\n"
+                           "occupant 56.8 hut 0", players=2)
+    assert len(state.normal) == 78
+    # yellow: 1 fish in the hut's river system + 5 meeples × 2.5 + 2 huts × 1 = 15.5
+    # red: aurochs 2 + forest 1 tile × 2 × exp(−2·6/(78+2)) + 3 meeples × 2.5 + 3 huts × 1
+    forest = 2 * math.exp(-12 / 80)
+    assert estimate(state) == pytest.approx([15.5, 2 + forest + 7.5 + 3])
+
+
+# --------------------------------------------------------------------------- specs
+
+
+def test_every_spec_makes_a_named_bot() -> None:
+    for spec in spec_names():
+        bot = make_bot(spec, seed=0)
+        assert bot.name in (spec, f"mcts:{spec}", "mcts:medium")
+    assert make_bot("mcts:37").name == "mcts:37"
+
+
+@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:-3", "mcts:fast", "alphazero"])
+def test_unknown_specs_are_refused_clearly(spec: str) -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot(spec)
+
+
+def test_levels_are_budgets_with_time_caps() -> None:
+    sims = [LEVELS[name].simulations or 0 for name in ("easy", "medium", "hard")]
+    assert sims == sorted(sims) and sims[0] > 0
+    assert all((LEVELS[name].seconds or 99) <= 2.0 for name in LEVELS)
+    with pytest.raises(ValueError, match="needs a number of simulations"):
+        Limits()
+    with pytest.raises(ValueError, match="at least 1"):
+        Limits(simulations=0)
+
+
+# --------------------------------------------------------------------------- tournament
+
+
+def test_elo_of_two_bots_by_hand() -> None:
+    # a beats b 3 times, b beats a once; the prior adds one draw (0.5 each way):
+    # Bradley–Terry gives gamma_a / gamma_b = 3.5 / 1.5, so the Elo gap is
+    # 400·log10(7/3) = 147.2 and, centred on 1500, a = 1573.6 and b = 1426.4.
+    games = [GameResult(0, 0, ("a", "b"), (10, 2))] * 3 + [GameResult(1, 0, ("a", "b"), (1, 2))]
+    elo = elo_ratings(["a", "b"], games)
+    assert elo["a"] == pytest.approx(1500 + 200 * math.log10(7 / 3), abs=0.05)
+    assert elo["b"] == pytest.approx(1500 - 200 * math.log10(7 / 3), abs=0.05)
+
+
+def test_deals_are_mirrored_with_seats_rotated() -> None:
+    assert deal_orders("2020", 3, 1) == deal_orders("2020", 3, 1)
+    normal, bonus = deal_orders("2020", 3, 1)
+    tiles = Game(2, seed=0).state.edition.tiles
+    assert sorted(normal) == list(tiles.normal_ids) and sorted(bonus) == list(tiles.bonus_ids)
+    assert line_up(["a", "b", "c"], 2, 2) == ["c", "a"]
+    result = run_tournament(["greedy", "random"], games=4, players=2, seed=5)
+    seatings = {(g.deal, g.rotation): g.bots for g in result.games}
+    # deal 1's line-up starts with the second bot; each deal is played from both seatings
+    assert seatings == {(0, 0): ("greedy", "random"), (0, 1): ("random", "greedy"),
+                        (1, 0): ("random", "greedy"), (1, 1): ("greedy", "random")}
+
+
+def test_greedy_beats_random() -> None:
+    result = run_tournament(["greedy", "random"], games=4, players=2, seed=2)
+    rows = {row.bot: row for row in result.rows}
+    assert rows["greedy"].wins >= 3 and rows["greedy"].mean_score > rows["random"].mean_score
+
+
+def test_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
+    # 3 games of 3 players make one deal; its line-up (random, greedy, random) is played
+    # from the 3 seat rotations: random fills 2 seats × 3 games = 6, greedy 3.
+    code = main(["tournament", "--bots", "random,greedy", "--games", "3", "--players", "3",
+                 "--seed", "4", "--edition", "2002", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == 3 and data["edition"] == "2002" and data["games"] == 3
+    rows = {row["bot"]: row for row in data["bots"]}
+    assert set(rows) == {"greedy", "random"}
+    for row in rows.values():
+        assert {"bot", "games", "wins", "mean_score", "elo", "elo_low", "elo_high"} <= set(row)
+        assert 0 <= row["wins"] <= row["games"]
+    assert rows["random"]["games"] == 6 and rows["greedy"]["games"] == 3
+    # every game has at least one winner, and shared wins count for each
+    assert sum(row["wins"] for row in rows.values()) >= data["games"]
+    assert [r["bots"] for r in data["results"]] == [["random", "greedy", "random"],
+                                                    ["random", "random", "greedy"],
+                                                    ["greedy", "random", "random"]]
+
+
+def test_tournament_table_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "random,random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Elo" in out and "random" in out
+    assert main(["tournament", "--bots", "greedy,wizard", "--games", "2"]) == 2
+    assert "unknown bot 'wizard'" in capsys.readouterr().err
+    assert main(["tournament", "--players", "7"]) == 2
+    assert "2-5 players" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- analyse
+
+
+def test_analyse_api() -> None:
+    state = positions(3)[2]
+    rows = analyse(state, top=4, limit=20, seed=1)
+    legal = state.legal_moves()
+    assert 1 <= len(rows) <= 4
+    assert all(move in legal and 0.0 <= value <= 1.0 and visits >= 0 for move, value, visits in rows)
+    visits = [v for _, _, v in rows]
+    assert visits == sorted(visits, reverse=True) and sum(visits) <= 20
+    with pytest.raises(ValueError, match="top must be at least 1"):
+        analyse(state, top=0)
+
+
+def test_analyse_record_counts_player_decisions(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    game = random_game(2, seed=8)
+    text = write_record(game)
+    player_moves = [m for m in game.history if not isinstance(m, Draw)]
+    state, played, k = position_before(text, 5)
+    assert k == 5 and played == player_moves[4]
+    assert played in state.legal_moves()
+    report = analyse_record(text, 5, top=3, limits=Limits(simulations=10))
+    assert report.played == player_moves[4] and len(report.moves) <= 3
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["analyse", str(path), "--move", "5", "--simulations", "10", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("decision 5:") and "visits" in out
+    assert main(["analyse", str(path), "--move", "6", "--simulations", "10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["decision"] == 6 and data["played"] == str(player_moves[5])
+    assert all({"move", "value", "visits"} <= set(row) for row in data["moves"])
+    assert main(["analyse", str(path), "--move", str(len(player_moves) + 5)]) == 2
+    assert f"has {len(player_moves)} player decisions" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--move", "0"]) == 2
+    assert main(["analyse", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_pass_is_a_possible_answer_to_occupy() -> None:
+    # Sanity for the search's plans: each occupy decision offers "-" as well.
+    state = positions(3)[0]
+    plans = turn_plans(state)
+    assert any(Pass() in plan for plan, _ in plans)
+
+
+def test_bots_answer_the_shaman_decision() -> None:
+    # This seeded random 3-player game reaches a shaman decision (found by playing it).
+    game = Game(3, seed=103)
+    rng = random.Random(3)
+    while not game.is_over and game.decision.phase != "shaman":
+        legal = game.legal_moves()
+        game.play(legal[rng.randrange(len(legal))])
+    assert game.decision.phase == "shaman"
+    legal = game.legal_moves()
+    assert any(isinstance(m, TakeBack) for m in legal) and Pass() in legal
+    for spec in ("random", "greedy", "mcts:6"):
+        assert make_bot(spec, seed=2).choose(game.state) in legal
+    # at the shaman decision every plan starts with a take-back or a pass (then the occupant)
+    assert all(isinstance(plan[0], (TakeBack, Pass)) for plan, _ in turn_plans(game.state))
