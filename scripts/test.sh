@@ -1,15 +1,45 @@
 #!/usr/bin/env bash
 # Set everything up on a fresh machine and run the whole test suite, linters included.
+#   bash scripts/test.sh [pytest options]
+# As root it also installs what the tests need from Debian (chromium for the browser tests,
+# postgresql for the storage tests) and starts a throw-away PostgreSQL server on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test,web,ui-test
+
+apt_updated=""
+apt_install() {
+  if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+is_root() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+if ! command -v chromium >/dev/null 2>&1 && is_root; then
+  echo "== installing chromium"
+  apt_install chromium
 fi
+
+# The storage tests run against PostgreSQL too when HUNTGATHER_TEST_POSTGRES names a server.
+if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    echo "== installing postgresql"
+    apt_install postgresql
+  fi
+  pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
+  pgdir=$(mktemp -d /tmp/huntgather-pg.XXXXXX)
+  chown postgres "$pgdir"
+  pgport=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+  su postgres -c "$pgbin/initdb -D $pgdir/data -A trust -U postgres" >/dev/null
+  su postgres -c "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -w -o '-p $pgport -k $pgdir -c listen_addresses=127.0.0.1' start" >/dev/null
+  trap 'su postgres -c "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop" >/dev/null 2>&1; rm -rf "$pgdir"' EXIT
+  export HUNTGATHER_TEST_POSTGRES="postgresql://postgres@127.0.0.1:$pgport/postgres"
+  echo "== PostgreSQL for the storage tests on 127.0.0.1:$pgport"
+fi
+
 echo "== ruff"
 .venv/bin/ruff check src tests tools
 echo "== mypy --strict"
 .venv/bin/mypy
 echo "== pytest"
-.venv/bin/python -m pytest -n 2 -q "$@"
+.venv/bin/python -m pytest -n 2 -q -rs "$@"
