@@ -1,4 +1,7 @@
-"""Moves: small frozen values with a text form that parses back.
+"""Moves: small immutable values with a text form that parses back.
+
+Moves are named tuples (cheap to create: bots list thousands of them); a move
+equals only a move of the same kind, never a plain tuple.
 
 ==========  ==================  =============================================
 text        value               meaning
@@ -22,19 +25,34 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple, TypeVar
 
 MEEPLE: Literal["meeple"] = "meeple"
 HUT: Literal["hut"] = "hut"
+_T = TypeVar("_T")
+
+
+def _same_kind_only(cls: type[_T]) -> type[_T]:
+    """Make a named-tuple move equal only to moves of its own kind (never to a plain tuple)."""
+
+    def __eq__(self: tuple[object, ...], other: object) -> bool:
+        return type(other) is type(self) and tuple.__eq__(self, other)
+
+    def __ne__(self: tuple[object, ...], other: object) -> bool:
+        return not __eq__(self, other)
+
+    setattr(cls, "__eq__", __eq__)  # noqa: B010
+    setattr(cls, "__ne__", __ne__)  # noqa: B010
+    setattr(cls, "__hash__", tuple.__hash__)  # noqa: B010
+    return cls
 
 
 class InvalidMoveError(ValueError):
     """The text is not a move at all (as opposed to an illegal move)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+@_same_kind_only
+class Draw(NamedTuple):
     """Chance: ``tile`` is drawn from the stack that is due."""
 
     tile: int
@@ -43,8 +61,8 @@ class Draw:
         return f"d{self.tile}"
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+@_same_kind_only
+class Place(NamedTuple):
     """Put ``tile`` at ``(x, y)`` turned ``rotation`` quarter turns clockwise."""
 
     tile: int
@@ -56,8 +74,8 @@ class Place:
         return f"{self.tile}@{self.x},{self.y}r{self.rotation}"
 
 
-@dataclass(frozen=True, slots=True)
-class Occupy:
+@_same_kind_only
+class Occupy(NamedTuple):
     """Put a piece (``"meeple"`` or ``"hut"``) on zone ``zone`` of ``tile``."""
 
     tile: int
@@ -72,8 +90,8 @@ class Occupy:
         return f"{'m' if self.piece == MEEPLE else 'h'}{self.tile}.{self.zone}"
 
 
-@dataclass(frozen=True, slots=True)
-class TakeBack:
+@_same_kind_only
+class TakeBack(NamedTuple):
     """Shaman: take one's own meeple on zone ``zone`` of ``tile`` back to supply."""
 
     tile: int
@@ -87,8 +105,8 @@ class TakeBack:
         return f"x{self.tile}.{self.zone}"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+@_same_kind_only
+class Pass(NamedTuple):
     """Decline: no occupant, or no shaman take-back."""
 
     def __str__(self) -> str:
