@@ -132,6 +132,14 @@ class Tile:
         """Special markers printed on the tile (``'shaman'``, ``'raft'`` ...)."""
         return tuple(z.special for z in self.zones.values() if z.special)
 
+    def summary(self) -> str:
+        """What a player sees on the tile, zone by zone, for people rather than records.
+
+        >>> load_tileset("2020")[44].summary()
+        'forest (1 menhir) · forest · meadow (deer)'
+        """
+        return " · ".join(z.describe() for z in self.zones.values())
+
     def describe(self) -> str:
         """One line: id, kind, sides and zones (used by ``huntgather tiles``)."""
         sides = " ".join(f"{DIRECTIONS[d]}={s.kind[0].upper()}" for d, s in enumerate(self.sides))

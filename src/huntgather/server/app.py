@@ -67,7 +67,7 @@ def tiles_payload(edition: str) -> bytes:
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
             "zones": {str(z.id): {"kind": z.kind, "role": ROLES[z.kind], "text": z.describe(),
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
-            "text": tile.describe(),
+            "text": tile.summary(),
         }
     return json.dumps({"edition": edition, "defs": DEFS, "tiles": tiles}).encode()
 
