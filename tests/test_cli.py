@@ -13,19 +13,8 @@ from huntgather.cli import main
 from huntgather.game import random_game
 from huntgather.record import read_record, write_record
 
-# tests/test_record.py explains this record: yellow 6 (forest) + 5 (meadow) = 11, red 0
-EXAMPLE = """\
-huntgather record 1
-edition 2020
-players 2
-normal 34 37 35
-bonus
-moves
-d34 34@1,0r0 m34.3
-d37 37@0,1r0 -
-d35 35@0,-1r0 m35.0
-result 11 0
-"""
+# The hand-checked record (its arithmetic is in the file): yellow 6 (forest) + 5 (meadow) = 11.
+EXAMPLE = (Path(__file__).parent / "data" / "hand-checked.hgr").read_text(encoding="utf-8")
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from huntgather.game import Game, random_game
@@ -130,22 +132,8 @@ def test_comments_blank_lines_crlf_and_bom_are_accepted() -> None:
 
 # ---------------------------------------------------------------- a hand-checked record
 
-# 2020 edition, tiles from src/huntgather/data/tiles-2020.json:
-#   56 (start) N meadow 0 (aurochs), E+S forest 1 (1 menhir), W river
-#   34: W forest 3, the other sides meadows     37: N forest 0, meadow 1 (deer)
-#   35: E forest 1, meadow 0 (mammoth) on N, S, W
-EXAMPLE = """\
-huntgather record 1
-edition 2020
-players 2
-normal 34 37 35
-bonus
-moves
-d34 34@1,0r0 m34.3
-d37 37@0,1r0 -
-d35 35@0,-1r0 m35.0
-result 11 0
-"""
+# The hand-checked record (its arithmetic is in the file): yellow 6 (forest) + 5 (meadow) = 11.
+EXAMPLE = (Path(__file__).parent / "data" / "hand-checked.hgr").read_text(encoding="utf-8")
 
 
 def test_hand_checked_record() -> None:
