@@ -199,9 +199,19 @@ class Board:
         if (x, y) in self.cells:
             other = self.cells[(x, y)][0]
             return f"({x},{y}) already holds tile {other}"
+        if (x, y) not in self.frontier:
+            return f"({x},{y}) touches no placed tile"
+        return self.side_conflict(tile, x, y, rotation)
+
+    def side_conflict(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
+        """The first side of ``tile`` at ``(x, y)`` that does not match its neighbour, or None.
+
+        Only the sides that touch a placed tile are checked (a cell with no
+        neighbour has no conflict); positions use this to lay tiles apart.
+        """
         constraint = self.frontier.get((x, y))
         if constraint is None:
-            return f"({x},{y}) touches no placed tile"
+            return None
         for d in range(4):
             want = constraint[d]
             have = tile.side_kinds[rotation][d]

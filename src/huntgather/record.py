@@ -43,7 +43,7 @@ from huntgather.events import Event, player_name
 from huntgather.game import Game
 from huntgather.moves import HUT, MEEPLE, Draw, InvalidMoveError, Move, parse_move
 from huntgather.state import BONUS, DRAW, NORMAL, IllegalMoveError, State
-from huntgather.tiles import DELTAS, DIRECTIONS, LAKE, MEADOW, RIVER
+from huntgather.tiles import LAKE, MEADOW, RIVER
 
 MAGIC = "huntgather record"
 VERSION = 1
@@ -295,17 +295,9 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
             x, y, rotation = int(m[1]), int(m[2]), int(words[3][1])
             if (x, y) in board.cells:
                 raise RecordError(number, f"({x},{y}) already holds tile {board.cells[(x, y)][0]}")
-            tile = tiles[tile_id]
-            for d, (dx, dy) in enumerate(DELTAS):
-                nb = board.cells.get((x + dx, y + dy))
-                if nb is None:
-                    continue
-                have = tile.side_kinds[rotation][d]
-                want = tiles[nb[0]].side_kinds[nb[1]][(d + 2) % 4]
-                if have != want:
-                    raise RecordError(number, f"side {DIRECTIONS[d]} of tile {tile_id} is {have} but the "
-                                              f"neighbour's side {DIRECTIONS[(d + 2) % 4]} (tile {nb[0]} "
-                                              f"at ({x + dx},{y + dy})) is {want}")
+            conflict = board.side_conflict(tiles[tile_id], x, y, rotation)
+            if conflict:
+                raise RecordError(number, conflict)
             board.put(tile_id, x, y, rotation)
         elif key == "occupant":
             if len(words) != 4 or words[2] not in (MEEPLE, HUT):
