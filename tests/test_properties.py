@@ -191,6 +191,24 @@ def test_copy_is_independent(edition: str, players: int, seed: int, moves: int) 
     assert game.history == twin.history and game.scores == twin.scores
 
 
+@FAST
+@given(EDITIONS, PLAYERS, SEEDS)
+def test_trusted_apply_matches_checked_apply(edition: str, players: int, seed: int) -> None:
+    """``apply(move, trusted=True)`` skips only the check: same events, same state, move for move."""
+    rng = random.Random(seed)
+    checked = State.new(players, edition=edition)
+    trusted = checked.copy()
+    while not checked.is_over:
+        legal = checked.legal_moves()
+        assert trusted.legal_moves() == legal
+        move = legal[rng.randrange(len(legal))]
+        assert trusted.apply(move, trusted=True) == checked.apply(move)
+        assert (trusted.scores, trusted.meeples, trusted.huts, trusted.decision) == \
+            (checked.scores, checked.meeples, checked.huts, checked.decision)
+        assert trusted.board.features == checked.board.features
+        assert trusted.board.occupants == checked.board.occupants
+
+
 @SLOW
 @given(EDITIONS, PLAYERS, SEEDS)
 def test_openspiel_style_harness(edition: str, players: int, seed: int) -> None:

@@ -273,18 +273,18 @@ class Board:
         if piece == "hut":
             root = self.find(SYSTEM + node)
             f = self.features[root]
-            self.features[root] = f._replace(huts=(*f.huts, (player, node)))
+            self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
         else:
             root = self.find(node)
             f = self.features[root]
-            self.features[root] = f._replace(meeples=(*f.meeples, (player, node)))
+            self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
 
     def remove_meeple(self, node: int) -> int:
         """Take the meeple off zone ``node``; return its owner."""
         player, _ = self.occupants.pop(node)
         root = self.find(node)
         f = self.features[root]
-        self.features[root] = f._replace(meeples=tuple(m for m in f.meeples if m[1] != node))
+        self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
         return player
 
     def clear_meeples(self, root: int) -> tuple[tuple[int, int], ...]:
@@ -292,7 +292,7 @@ class Board:
         f = self.features[root]
         for _, node in f.meeples:
             del self.occupants[node]
-        self.features[root] = f._replace(meeples=())
+        self.features[root] = f.with_pieces((), f.huts)
         return f.meeples
 
     # ------------------------------------------------------------------ queries

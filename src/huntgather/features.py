@@ -54,6 +54,17 @@ class Feature(NamedTuple):
             self.specials | other.specials,
         )
 
+    def with_pieces(self, meeples: tuple[tuple[int, int], ...],
+                    huts: tuple[tuple[int, int], ...]) -> Feature:
+        """The same feature holding other meeples and huts (faster than ``_replace``).
+
+        >>> f = Feature("forest", frozenset({3}), open=2)
+        >>> f.with_pieces(((0, 31),), ()) == f._replace(meeples=((0, 31),))
+        True
+        """
+        return Feature(self.kind, self.tiles, self.open, meeples, huts, self.fish, self.lakes,
+                       self.menhirs, self.gold_nuggets, self.mushrooms, self.specials)
+
     @property
     def complete(self) -> bool:
         return self.open == 0

@@ -138,7 +138,7 @@ def turn_plans(state: State) -> list[tuple[Plan, State]]:
     def extend(s: State, prefix: Plan) -> None:
         for move in s.legal_moves():
             child = s.copy()
-            child.apply(move)
+            child.apply(move, trusted=True)
             plan = (*prefix, move)
             if child.phase in (SHAMAN, OCCUPY) and child.player == player:
                 extend(child, plan)

@@ -163,13 +163,7 @@ class Estimator:
             return estimate(after, memo)
         values = [float(s) for s in after.scores]
         find = board.find
-        touched: dict[int, None] = {}
-        for z in after.edition.tiles[tile].zones.values():
-            node = tile * 10 + z.id
-            if z.kind != LAKE:
-                touched[find(node)] = None
-            if z.kind == RIVER or z.kind == LAKE:
-                touched[find(SYSTEM + node)] = None
+        touched = {find(node): None for node in _tile_nodes(after, tile)}
         for root, pairs in self.base:
             if find(root) in touched:
                 continue
@@ -187,6 +181,25 @@ def _counts(pieces: Sequence[tuple[int, int]]) -> dict[int, int]:
     for p, _ in pieces:
         counts[p] = counts.get(p, 0) + 1
     return counts
+
+
+_NODES: dict[tuple[str, int], tuple[int, ...]] = {}
+
+
+def _tile_nodes(state: State, tile_id: int) -> tuple[int, ...]:
+    """The partition nodes of a tile's zones: each non-lake zone, and ``SYSTEM +`` each water zone."""
+    key = (state.edition.name, tile_id)
+    found = _NODES.get(key)
+    if found is None:
+        nodes = []
+        for z in state.edition.tiles[tile_id].zones.values():
+            node = tile_id * 10 + z.id
+            if z.kind != LAKE:
+                nodes.append(node)
+            if z.kind == RIVER or z.kind == LAKE:
+                nodes.append(SYSTEM + node)
+        found = _NODES[key] = tuple(nodes)
+    return found
 
 
 _MEADOWS: dict[tuple[str, int], tuple[tuple[int, tuple[str, ...], str | None], ...]] = {}

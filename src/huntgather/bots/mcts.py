@@ -191,7 +191,7 @@ class MctsBot(SeededBot):
             else:  # pragma: no cover - every draw follows the order
                 tile = outcomes[order.rng.randrange(len(outcomes))]
             draws.append(tile)
-            state.apply(Draw(tile))
+            state.apply(Draw(tile), trusted=True)
         return draws
 
     def _simulate(self, root_state: State, root: _Node, orders: _Orders) -> None:
@@ -206,7 +206,7 @@ class MctsBot(SeededBot):
                 order = orders.get(root.n[i])
             path.append((node, i))
             for move in node.plans[i]:
-                state.apply(move)
+                state.apply(move, trusted=True)
             draws = self._draw(state, order)
             key = (i, tuple(draws))
             child = node.children.get(key)
@@ -235,7 +235,7 @@ class MctsBot(SeededBot):
         if turns <= 0:
             return values
         for move in leaf.plans[0]:
-            state.apply(move)
+            state.apply(move, trusted=True)
         for _ in range(turns):
             self._draw(state, order)
             if state.is_over:
@@ -248,7 +248,7 @@ class MctsBot(SeededBot):
                     best, best_plan = estimate_values, plan
             assert best is not None
             for move in best_plan:
-                state.apply(move)
+                state.apply(move, trusted=True)
             values = rewards(best, self.scale)
         return values
 
