@@ -270,6 +270,95 @@ def test_tournament_table_and_errors(capsys: pytest.CaptureFixture[str]) -> None
     assert "2-5 players" in capsys.readouterr().err
 
 
+def test_tournament_log_resumes_and_extends(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "run.jsonl"
+    args = ["tournament", "--bots", "greedy,random", "--players", "2", "--seed", "6", "--json",
+            "--log", str(log)]
+    assert main([*args, "--games", "4"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1 + 4 and json.loads(lines[0])["bots"] == ["greedy", "random"]
+    # extending to 6 games plays only deal 2 (two games) and keeps the four logged ones
+    assert main([*args, "--games", "6"]) == 0
+    extended = json.loads(capsys.readouterr().out)
+    assert len(log.read_text().splitlines()) == 1 + 6
+    assert extended["results"][:4] == first["results"] and extended["games"] == 6
+    # the same as one uninterrupted run of 6 games (greedy and random have no time limit)
+    assert main(["tournament", "--bots", "greedy,random", "--games", "6", "--seed", "6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == extended
+    # a run with everything logged plays nothing and asks for fewer games: only deals 0-1 count
+    assert main([*args, "--games", "3"]) == 0
+    assert json.loads(capsys.readouterr().out)["results"] == first["results"]
+
+
+def test_tournament_log_drops_a_line_cut_short(tmp_path: Any) -> None:
+    log = tmp_path / "run.jsonl"
+    games: list[GameResult] = []
+    run_tournament(["greedy", "random"], games=2, seed=8, progress=games.append)
+    header = {"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2,
+              "seed": 8, "bots": ["greedy", "random"]}
+    g = games[0]
+    whole = json.dumps({"deal": g.deal, "rotation": g.rotation, "bots": list(g.bots),
+                        "scores": list(g.scores)})
+    log.write_text(json.dumps(header) + "\n" + whole + "\n" + '{"deal": 0, "rot')
+    played: list[GameResult] = []
+    from huntgather.bots.tournament_log import TournamentLog
+    opened = TournamentLog.open(str(log), edition="2020", players=2, seed=8, bots=["greedy", "random"])
+    assert opened.games == [g]
+    assert log.read_text() == json.dumps(header) + "\n" + whole + "\n"  # the cut line is gone
+    result = run_tournament(["greedy", "random"], games=2, seed=8, progress=played.append,
+                            done=opened.games)
+    opened.close()
+    assert len(played) == 1 and result.games == sorted(games, key=lambda x: x.rotation)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("hello\n", "is not a huntgather tournament log"),
+    ('{"format": "huntgather-tournament-log", "version": 9}\n', "log version 9 is not supported"),
+    ('{"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2, '
+     '"seed": 1, "bots": ["greedy", "random"]}\n', "with seed 1, not 6"),
+    ('{"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2, '
+     '"seed": 6, "bots": ["random", "greedy"]}\n', "with bots random,greedy, not greedy,random"),
+    ('{"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2, '
+     '"seed": 6, "bots": ["greedy", "random"]}\n{"deal": 0}\n', "line 2: not a game result"),
+    ('{"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2, '
+     '"seed": 6, "bots": ["greedy", "random"]}\n{"deal": 0, "rotation": 0, "bots": ["greedy"], '
+     '"scores": [1]}\n', "line 2: a game of 2 players needs 2 bots"),
+    ('{"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2, '
+     '"seed": 6, "bots": ["greedy", "random"]}\n{"deal": 0, "rotation": 0, "bots": ["random", '
+     '"greedy"], "scores": [1, 2]}\n', "game 0.0 with bots random,greedy is not a game of this"),
+])
+def test_tournament_log_errors(tmp_path: Any, capsys: pytest.CaptureFixture[str], text: str,
+                               message: str) -> None:
+    log = tmp_path / "run.jsonl"
+    log.write_text(text)
+    code = main(["tournament", "--bots", "greedy,random", "--games", "2", "--seed", "6",
+                 "--log", str(log)])
+    assert code == 2
+    assert message in capsys.readouterr().err.replace("\n", " ")
+    assert log.read_text() == text  # nothing appended to a log that is refused
+
+
+def test_tournament_interrupted_keeps_the_logged_games(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import huntgather.bots.tournament as tournament
+
+    def interrupted(*args: Any, progress: Any = None, **kwargs: Any) -> None:
+        progress(GameResult(0, 0, ("greedy", "random"), (100, 20)))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tournament, "run_tournament", interrupted)
+    log = tmp_path / "run.jsonl"
+    assert main(["tournament", "--games", "4", "--log", str(log)]) == 130
+    assert f"interrupted; {log} holds 1 finished game: run the same command" in capsys.readouterr().err
+    assert json.loads(log.read_text().splitlines()[1])["scores"] == [100, 20]
+
+
+def test_tournament_log_unwritable(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--games", "2", "--log", str(tmp_path)]) == 1
+    assert "cannot use the log" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- analyse
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,11 +147,24 @@ def _play_job(job: tuple[tuple[str, ...], str, int, int, int]) -> GameResult:
 
 def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int = 0,
                    edition: str = DEFAULT_EDITION, workers: int = 1,
-                   progress: Callable[[GameResult], None] | None = None) -> TournamentResult:
+                   progress: Callable[[GameResult], None] | None = None,
+                   done: Sequence[GameResult] = ()) -> TournamentResult:
     """Play at least ``games`` games (whole deals) and rank the bots.
 
-    Raises ``ValueError`` for an unknown bot, edition or bad numbers, before
-    any game is played.
+    ``progress`` is called with each game as it ends (in the order they end
+    when ``workers > 1``); the result lists the games by deal and rotation.
+    ``done`` holds games already played by this same tournament (read from a
+    :class:`~huntgather.bots.tournament_log.TournamentLog`): they are not
+    played again, and count in the result when they belong to its deals.
+
+    Raises ``ValueError`` for an unknown bot, edition or bad numbers, or a
+    ``done`` game that this tournament would not have played, before any
+    game is played.
+
+    >>> first = run_tournament(["greedy", "random"], games=2, seed=4)
+    >>> more = run_tournament(["greedy", "random"], games=4, seed=4, done=first.games)
+    >>> more.games[:2] == first.games, len(more.games)
+    (True, 4)
     """
     from huntgather.bots import make_bot
     if not specs:
@@ -167,21 +180,38 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
     if workers < 1:
         raise ValueError(f"the number of workers must be at least 1, not {workers}")
     deals = math.ceil(games / players)
+    finished: dict[tuple[int, int], GameResult] = {}
+    for game in done:
+        lineup = line_up(specs, players, game.deal)
+        expected = tuple(lineup[(k - game.rotation) % players] for k in range(players))
+        if game.deal < 0 or not 0 <= game.rotation < players or game.bots != expected:
+            raise ValueError(f"game {game.deal}.{game.rotation} with bots {','.join(game.bots)} "
+                             f"is not a game of this tournament (it seats {','.join(expected)} there)")
+        finished[(game.deal, game.rotation)] = game
     jobs = [(tuple(line_up(specs, players, d)), ed.name, seed, d, r)
-            for d in range(deals) for r in range(players)]
+            for d in range(deals) for r in range(players) if (d, r) not in finished]
     result = TournamentResult(ed.name, players, seed)
+    played: list[GameResult] = [g for (d, _), g in finished.items() if d < deals]
     if workers == 1:
         for job in jobs:
             game = _play_job(job)
-            result.games.append(game)
+            played.append(game)
             if progress:
                 progress(game)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for game in pool.map(_play_job, jobs):
-                result.games.append(game)
+    elif jobs:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        try:
+            for future in as_completed([pool.submit(_play_job, job) for job in jobs]):
+                game = future.result()
+                played.append(game)
                 if progress:
                     progress(game)
+        except BaseException:
+            # interrupted (or a game failed): do not start the games still waiting
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+    result.games = sorted(played, key=lambda g: (g.deal, g.rotation))
     result.rows = rank(list(dict.fromkeys(specs)), result.games, seed)
     return result
 

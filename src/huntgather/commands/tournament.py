@@ -31,6 +31,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--edition", default="2020", help="rules edition: 2020 or 2002 (default: 2020)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append each finished game to FILE (JSON lines) and skip the games it "
+                             "already holds: an interrupted run resumes, a finished one can be extended")
     parser.set_defaults(run=run)
 
 
@@ -40,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from huntgather.bots.tournament import GameResult, run_tournament
+    from huntgather.cli import CommandError
 
     err = Console(stderr=True)
     specs = [s.strip() for s in args.bots.split(",") if s.strip()]
@@ -49,27 +53,54 @@ def run(args: argparse.Namespace) -> int:
         from huntgather.editions import get_edition
         for spec in specs:
             make_bot(spec, seed=0)
-        get_edition(args.edition)
+        edition = get_edition(args.edition)
+        if not edition.min_players <= players <= edition.max_players:
+            raise ValueError(f"the {edition.name} edition is for {edition.min_players}-"
+                             f"{edition.max_players} players, not {players}")
         if args.games < 1 or args.workers < 1:
             raise ValueError("--games and --workers must be at least 1")
     except ValueError as error:
-        err.print(f"huntgather tournament: {error}", markup=False, highlight=False)
-        return 2
+        raise CommandError(str(error)) from None
     deals = -(-args.games // players) if players > 0 else 0
     total = deals * players
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=args.json) as bar:
-        task = bar.add_task("games", total=total)
-
-        def advance(_: GameResult) -> None:
-            bar.advance(task)
-
+    log = None
+    done: list[GameResult] = []
+    if args.log:
+        from huntgather.bots.tournament_log import TournamentLog
         try:
-            result = run_tournament(specs, args.games, players, args.seed, args.edition, args.workers,
-                                    progress=advance)
+            log = TournamentLog.open(args.log, edition=edition.name, players=players,
+                                     seed=args.seed, bots=specs)
         except ValueError as error:
-            err.print(f"huntgather tournament: {error}", markup=False, highlight=False)
-            return 2
+            raise CommandError(str(error)) from None
+        except OSError as error:
+            raise CommandError(f"cannot use the log {args.log}: {error.strerror}", 1) from None
+        done = log.games
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=err, transient=args.json) as bar:
+            already = sum(1 for g in done if g.deal < deals)
+            task = bar.add_task("games", total=total, completed=already)
+
+            def advance(game: GameResult) -> None:
+                if log is not None:
+                    log.add(game)
+                bar.advance(task)
+
+            try:
+                result = run_tournament(specs, args.games, players, args.seed, args.edition, args.workers,
+                                        progress=advance, done=done)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+    except KeyboardInterrupt:
+        if log is None:
+            raise
+        held = len(log.games) + log.added
+        print(f"interrupted; {args.log} holds {held} finished game{'' if held == 1 else 's'}: "
+              "run the same command again to go on", file=sys.stderr)
+        return 130
+    finally:
+        if log is not None:
+            log.close()
     if args.json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return 0
