@@ -255,15 +255,31 @@ def test_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows["random"]["games"] == 6 and rows["greedy"]["games"] == 3
     # every game has at least one winner, and shared wins count for each
     assert sum(row["wins"] for row in rows.values()) >= data["games"]
+    # random meets greedy twice per game (two random seats)
+    assert [(p["bot"], p["opponent"], p["meetings"]) for p in data["pairs"]] == [("greedy", "random", 6)]
     assert [r["bots"] for r in data["results"]] == [["random", "greedy", "random"],
                                                     ["random", "random", "greedy"],
                                                     ["greedy", "random", "random"]]
 
 
+def test_head_to_head_by_hand() -> None:
+    from huntgather.bots.tournament import head_to_head
+    games = [GameResult(0, 0, ("a", "b", "c"), (50, 40, 40)),   # a>b, a>c, b=c
+             GameResult(0, 1, ("c", "a", "b"), (60, 10, 20)),   # c>a, b>a, c>b
+             GameResult(1, 0, ("b", "b", "a"), (5, 30, 20))]    # b>a once, a>b once
+    rows = {(r.bot, r.opponent): (r.wins, r.draws, r.losses) for r in head_to_head(["a", "b", "c"], games)}
+    # a–b: won in game 1, lost in game 2, then one of each in game 3: 2 won, 0 drawn, 2 lost
+    # a–c: won in game 1, lost in game 2; b–c: drawn in game 1, lost in game 2
+    assert rows == {("a", "b"): (2, 0, 2), ("a", "c"): (1, 0, 1), ("b", "c"): (0, 1, 1)}
+
+
 def test_tournament_table_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "random,random", "--games", "2"]) == 0
     out = capsys.readouterr().out
-    assert "Elo" in out and "random" in out
+    assert "Elo" in out and "random" in out and "head to head" not in out  # one bot: no pairs
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "head to head" in out and "opponent" in out
     assert main(["tournament", "--bots", "greedy,wizard", "--games", "2"]) == 2
     assert "unknown bot 'wizard'" in capsys.readouterr().err
     assert main(["tournament", "--players", "7"]) == 2

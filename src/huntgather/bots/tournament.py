@@ -80,6 +80,55 @@ class BotRow:
                 "elo_low": round(self.elo_low, 1), "elo_high": round(self.elo_high, 1)}
 
 
+@dataclass(frozen=True)
+class PairRow:
+    """Head to head: how often ``bot`` outscored ``opponent`` when both sat in the same game.
+
+    Every game counts once for each pair of seats the two bots held, so in a
+    3-player game of ``(a, b, a)`` bot ``a`` meets ``b`` twice.
+    """
+
+    bot: str
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def meetings(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        """Wins (a draw counts one half) per meeting."""
+        return (self.wins + 0.5 * self.draws) / self.meetings if self.meetings else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"bot": self.bot, "opponent": self.opponent, "meetings": self.meetings,
+                "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "win_rate": round(self.win_rate, 4)}
+
+
+def head_to_head(specs: Sequence[str], games: Sequence[GameResult]) -> list[PairRow]:
+    """One row per pair of different bots (in ``specs`` order) that met.
+
+    >>> g = [GameResult(0, 0, ("a", "b", "a"), (10, 7, 5)), GameResult(0, 1, ("a", "a", "b"), (3, 4, 4))]
+    >>> [(r.bot, r.opponent, r.wins, r.draws, r.losses) for r in head_to_head(["a", "b"], g)]
+    [('a', 'b', 1, 1, 2)]
+    """
+    tally: dict[tuple[str, str], list[int]] = {}
+    order = {s: i for i, s in enumerate(specs)}
+    for g in games:
+        for i, bi in enumerate(g.bots):
+            for j, bj in enumerate(g.bots):
+                if bi == bj or order[bi] > order[bj]:
+                    continue
+                counts = tally.setdefault((bi, bj), [0, 0, 0])
+                diff = g.scores[i] - g.scores[j]
+                counts[0 if diff > 0 else 1 if diff == 0 else 2] += 1
+    return [PairRow(a, b, *tally[(a, b)]) for a in specs for b in specs if (a, b) in tally]
+
+
 @dataclass
 class TournamentResult:
     """Every game and the per-bot table."""
@@ -89,11 +138,13 @@ class TournamentResult:
     seed: int
     games: list[GameResult] = field(default_factory=list)
     rows: list[BotRow] = field(default_factory=list)
+    pairs: list[PairRow] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON object printed by ``huntgather tournament --json``."""
         return {"edition": self.edition, "players": self.players, "seed": self.seed,
                 "games": len(self.games), "bots": [row.as_dict() for row in self.rows],
+                "pairs": [pair.as_dict() for pair in self.pairs],
                 "results": [{"deal": g.deal, "rotation": g.rotation, "bots": list(g.bots),
                              "scores": list(g.scores)} for g in self.games]}
 
@@ -212,7 +263,10 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
             raise
         pool.shutdown()
     result.games = sorted(played, key=lambda g: (g.deal, g.rotation))
-    result.rows = rank(list(dict.fromkeys(specs)), result.games, seed)
+    unique = list(dict.fromkeys(specs))
+    result.rows = rank(unique, result.games, seed)
+    # pairs in rating order, so each row reads "the stronger bot against the weaker"
+    result.pairs = head_to_head([row.bot for row in result.rows], result.games)
     return result
 
 

@@ -114,5 +114,16 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(row.bot, str(row.games), str(row.wins), f"{100 * row.win_rate:.1f}",
                       f"{row.mean_score:.1f}", f"{row.mean_margin:+.1f}", f"{row.elo:.0f}",
                       f"{row.elo_low:.0f}–{row.elo_high:.0f}")
-    Console().print(table)
+    out = Console()
+    out.print(table)
+    if result.pairs:
+        pairs = Table(title="head to head (the bot outscored the opponent in the same game)")
+        for name, justify in (("bot", "left"), ("opponent", "left"), ("meetings", "right"),
+                              ("won", "right"), ("drawn", "right"), ("lost", "right"),
+                              ("win %", "right")):
+            pairs.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for pair in result.pairs:
+            pairs.add_row(pair.bot, pair.opponent, str(pair.meetings), str(pair.wins), str(pair.draws),
+                          str(pair.losses), f"{100 * pair.win_rate:.1f}")
+        out.print(pairs)
     return 0
