@@ -273,6 +273,31 @@ def test_head_to_head_by_hand() -> None:
     assert rows == {("a", "b"): (2, 0, 2), ("a", "c"): (1, 0, 1), ("b", "c"): (0, 1, 1)}
 
 
+def test_wilson_interval_by_hand() -> None:
+    from huntgather.bots.tournament import PairRow
+    # 56 wins in 68: p = 0.82353, z = 1.96, z² = 3.8416, z²/n = 0.056494
+    # centre = (p + z²/2n) / (1 + z²/n) = (0.82353 + 0.028247) / 1.056494 = 0.80621
+    # half = z·sqrt(p(1−p)/n + z²/4n²) / (1 + z²/n) = 1.96·sqrt(0.0021375 + 0.0002077) / 1.056494
+    #      = 1.96 · 0.048427 / 1.056494 = 0.089840  →  0.7164 … 0.8961
+    low, high = PairRow("a", "b", 56, 0, 12).interval()
+    assert low == pytest.approx(0.7164, abs=2e-4) and high == pytest.approx(0.8961, abs=2e-4)
+    # draws count one half: 1 win + 2 draws + 1 loss in 4 is 50 %, an interval symmetric about it
+    low, high = PairRow("a", "b", 1, 2, 1).interval()
+    assert low + high == pytest.approx(1.0) and low < 0.5 < high
+
+
+def test_tournament_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--seed", "3", "--markdown"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "**2 games, 2 players, edition 2020, seed 3**"
+    assert out[2] == "| bot | games | wins | win % | mean score | mean margin | Elo | 95% interval |"
+    assert out[3] == "|---|---:|---:|---:|---:|---:|---:|---:|"
+    rows = [line for line in out if line.startswith("| greedy |")]
+    assert len(rows) == 2 and rows[0].split(" | ")[1:3] == ["2", "2"]  # two games, won both
+    assert rows[1].split(" | ")[1:7] == ["random", "2", "2", "0", "0", "100.0"]
+    assert main(["tournament", "--games", "2", "--json", "--markdown"]) == 2  # one output format
+
+
 def test_tournament_table_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "random,random", "--games", "2"]) == 0
     out = capsys.readouterr().out

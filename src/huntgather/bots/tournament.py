@@ -103,10 +103,31 @@ class PairRow:
         """Wins (a draw counts one half) per meeting."""
         return (self.wins + 0.5 * self.draws) / self.meetings if self.meetings else 0.0
 
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """The Wilson score interval of :attr:`win_rate` (95 % by default).
+
+        It treats the meetings as independent, which they are with 2 players;
+        with more seats the meetings of one game are not, and the interval is
+        too narrow.
+
+        >>> low, high = PairRow("a", "b", 56, 0, 12).interval()
+        >>> round(low, 3), round(high, 3)
+        (0.716, 0.896)
+        """
+        n = self.meetings
+        if n == 0:
+            return 0.0, 1.0
+        p = self.win_rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
     def as_dict(self) -> dict[str, Any]:
+        low, high = self.interval()
         return {"bot": self.bot, "opponent": self.opponent, "meetings": self.meetings,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "win_rate": round(self.win_rate, 4)}
+                "win_rate": round(self.win_rate, 4), "win_rate_low": round(low, 4),
+                "win_rate_high": round(high, 4)}
 
 
 def head_to_head(specs: Sequence[str], games: Sequence[GameResult]) -> list[PairRow]:

@@ -30,7 +30,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default: 0)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--edition", default="2020", help="rules edition: 2020 or 2002 (default: 2020)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    output.add_argument("--markdown", action="store_true",
+                        help="print the tables as Markdown (for docs) instead of drawing them")
     parser.add_argument("--log", metavar="FILE",
                         help="append each finished game to FILE (JSON lines) and skip the games it "
                              "already holds: an interrupted run resumes, a finished one can be extended")
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         done = log.games
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=err, transient=args.json) as bar:
+                      TimeRemainingColumn(), console=err, transient=args.json or args.markdown) as bar:
             already = sum(1 for g in done if g.deal < deals)
             task = bar.add_task("games", total=total, completed=already)
 
@@ -104,26 +107,47 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return 0
-    table = Table(title=f"{len(result.games)} games, {players} players, edition {result.edition}, "
-                        f"seed {result.seed}")
-    for name, justify in (("bot", "left"), ("games", "right"), ("wins", "right"), ("win %", "right"),
-                          ("mean score", "right"), ("mean margin", "right"), ("Elo", "right"),
-                          ("95% interval", "right")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for row in result.rows:
-        table.add_row(row.bot, str(row.games), str(row.wins), f"{100 * row.win_rate:.1f}",
-                      f"{row.mean_score:.1f}", f"{row.mean_margin:+.1f}", f"{row.elo:.0f}",
-                      f"{row.elo_low:.0f}–{row.elo_high:.0f}")
+    title = f"{len(result.games)} games, {players} players, edition {result.edition}, seed {result.seed}"
+    bot_header = ["bot", "games", "wins", "win %", "mean score", "mean margin", "Elo", "95% interval"]
+    bot_rows = [[row.bot, str(row.games), str(row.wins), f"{100 * row.win_rate:.1f}",
+                 f"{row.mean_score:.1f}", f"{row.mean_margin:+.1f}", f"{row.elo:.0f}",
+                 f"{row.elo_low:.0f}–{row.elo_high:.0f}"] for row in result.rows]
+    pair_title = "head to head (the bot outscored the opponent in the same game)"
+    pair_header = ["bot", "opponent", "meetings", "won", "drawn", "lost", "win %", "95% interval"]
+    pair_rows = []
+    for pair in result.pairs:
+        low, high = pair.interval()
+        pair_rows.append([pair.bot, pair.opponent, str(pair.meetings), str(pair.wins), str(pair.draws),
+                          str(pair.losses), f"{100 * pair.win_rate:.1f}",
+                          f"{100 * low:.1f}–{100 * high:.1f}"])
+    if args.markdown:
+        lines = [f"**{title}**", "", *markdown_table(bot_header, bot_rows, left=1)]
+        if pair_rows:
+            lines += ["", f"**{pair_title}**", "", *markdown_table(pair_header, pair_rows, left=2)]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return 0
     out = Console()
-    out.print(table)
-    if result.pairs:
-        pairs = Table(title="head to head (the bot outscored the opponent in the same game)")
-        for name, justify in (("bot", "left"), ("opponent", "left"), ("meetings", "right"),
-                              ("won", "right"), ("drawn", "right"), ("lost", "right"),
-                              ("win %", "right")):
-            pairs.add_column(name, justify=justify)  # type: ignore[arg-type]
-        for pair in result.pairs:
-            pairs.add_row(pair.bot, pair.opponent, str(pair.meetings), str(pair.wins), str(pair.draws),
-                          str(pair.losses), f"{100 * pair.win_rate:.1f}")
-        out.print(pairs)
+    for name, header, rows, left in ((title, bot_header, bot_rows, 1),
+                                     (pair_title, pair_header, pair_rows, 2)):
+        if not rows:
+            continue
+        table = Table(title=name)
+        for k, column in enumerate(header):
+            table.add_column(column, justify="left" if k < left else "right")
+        for cells in rows:
+            table.add_row(*cells)
+        out.print(table)
     return 0
+
+
+def markdown_table(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """A GitHub Markdown table; the first ``left`` columns are left-aligned, the rest right.
+
+    >>> print("\\n".join(markdown_table(["bot", "wins"], [["greedy", "3"]])))
+    | bot | wins |
+    |---|---:|
+    | greedy | 3 |
+    """
+    align = ["---" if k < left else "---:" for k in range(len(header))]
+    return [f"| {' | '.join(header)} |", f"|{'|'.join(align)}|",
+            *(f"| {' | '.join(cells)} |" for cells in rows)]
