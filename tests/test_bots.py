@@ -400,6 +400,25 @@ def test_tournament_log_unwritable(tmp_path: Any, capsys: pytest.CaptureFixture[
     assert "cannot use the log" in capsys.readouterr().err
 
 
+def test_suggested_turns_are_whole_legal_turns() -> None:
+    from huntgather.bots import suggest_turns
+    for edition in EDITIONS:
+        for state in positions(4, seed=12, edition=edition, players=3):
+            turns = suggest_turns(state, top=3, limit=15, seed=2)
+            assert turns == suggest_turns(state, top=3, limit=15, seed=2)   # reproducible
+            firsts = [moves[0] for moves, _, _ in turns]
+            assert len(set(firsts)) == len(firsts) >= 1
+            assert firsts == [m for m, _, _ in analyse(state, top=3, limit=15, seed=2)]
+            for moves, value, visits in turns:
+                assert 0 < value < 1 and visits >= 0
+                work = state.copy()
+                for move in moves:
+                    assert work.player == state.player and not work.is_chance
+                    work.apply(move)   # raises if illegal
+                # the turn is complete: a draw (next player or bonus turn) or the end follows
+                assert work.is_chance or work.is_over
+
+
 # --------------------------------------------------------------------------- analyse
 
 

@@ -395,3 +395,94 @@ def test_a_move_that_cannot_be_stored_does_not_count(client: TestClient,
         # once the database works again, the same turn is accepted
         ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": first_turn(view)})
         assert ws.receive_json()["ply"] > view["ply"]
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_describe_turn_in_words() -> None:
+    from huntgather import Occupy, Pass, Place
+    from huntgather.server.rooms import describe_turn
+    game = Game(2, seed=0, normal_order=[44])   # tile 44: forest (1 menhir) · forest · meadow (deer)
+    state = game.state
+    assert describe_turn(state, [Place(44, 1, 0, 2), Occupy(44, 0, "meeple")]) == \
+        "tile 44 at (1, 0), turned 180°; gatherer on the forest (1 menhir)"
+    assert describe_turn(state, [Place(44, 0, -1, 0), Occupy(44, 2, "meeple")]) == \
+        "tile 44 at (0, -1); hunter on the meadow (deer)"
+    assert describe_turn(state, [Place(44, 0, 1, 1), Pass()]) == "tile 44 at (0, 1), turned 90°; no piece"
+    assert game.history == [parse_move("d44")]   # describing changed nothing
+
+
+def complete_turn(reference: Game, moves: list[str]) -> None:
+    """Play ``moves`` on the engine and check that they make exactly the rest of one turn."""
+    player = reference.decision.player
+    for i, text in enumerate(moves):
+        assert not reference.is_over and reference.decision.player == player, (moves, i)
+        reference.play(parse_move(text))   # raises if illegal
+    assert reference.is_over or reference.decision.player != player or \
+        reference.decision.stack == "bonus", moves
+
+
+def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> None:
+    gid = new_game(client)
+    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        view = ws.receive_json()
+        ws.send_json({"type": "hint", "request": 3, "seat": 0, "ply": view["ply"]})
+        hint = ws.receive_json()
+        assert hint["type"] == "hint" and hint["request"] == 3 and hint["ply"] == view["ply"]
+        assert 1 <= len(hint["turns"]) <= 3
+        firsts = [t["moves"][0] for t in hint["turns"]]
+        assert len(set(firsts)) == len(firsts) and set(firsts) <= set(view["legal"])
+        for turn in hint["turns"]:
+            reference = Game(2, seed=11, state=build_game(GameSetup.from_json(HUMANS)).state)
+            complete_turn(reference, turn["moves"])
+            place = parse_move(turn["moves"][0])
+            assert turn["text"].startswith(f"tile {place.tile} at ({place.x}, {place.y})")  # type: ignore[union-attr]
+            assert 0 < turn["value"] < 1 and turn["visits"] >= 0
+        # mid-turn: after a placement, the hint is the rest of the turn (an occupant or none)
+        place = view["legal"][0]
+        ws.send_json({"type": "preview", "seat": 0, "ply": view["ply"], "moves": [place]})
+        preview = ws.receive_json()
+        if not preview["turn_over"]:
+            ws.send_json({"type": "hint", "seat": 0, "ply": view["ply"], "moves": [place]})
+            rest = ws.receive_json()
+            assert rest["type"] == "hint"
+            for turn in rest["turns"]:
+                assert turn["moves"][0] in preview["legal"]
+                reference = Game(2, seed=11, state=build_game(GameSetup.from_json(HUMANS)).state)
+                reference.play(parse_move(place))
+                complete_turn(reference, turn["moves"])
+    assert storage.load(gid)[1] == view["history"]  # type: ignore[index]
+
+
+def test_hint_errors_change_nothing(client: TestClient) -> None:
+    gid = new_game(client)
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        view = ws.receive_json()
+        ply = view["ply"]
+        whole = [view["legal"][0], "-"]
+        for message, code in [
+            ({"type": "hint", "seat": 0, "ply": ply - 1}, "stale"),
+            ({"type": "hint", "seat": 1, "ply": ply}, "not_your_turn"),
+            ({"type": "hint", "seat": 0, "ply": ply, "moves": "x"}, "bad_request"),
+            ({"type": "hint", "seat": 0, "ply": ply, "moves": whole}, "bad_request"),  # nothing left
+            ({"type": "hint", "seat": 0, "ply": ply, "moves": ["1@0,0r0"]}, "illegal_move"),
+        ]:
+            ws.send_json(message)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["code"] == code, (message, answer)
+        ws.send_json({"type": "sync"})
+        assert ws.receive_json()["history"] == view["history"]
+
+
+def test_no_hints_for_a_bots_turn() -> None:
+    setup = {"seats": [{"kind": "bot", "level": "random"}, {"kind": "human"}], "seed": 3,
+             "start_player": 0, "short": 6}
+    with TestClient(create_app("sqlite://", bot_delay=30.0)) as slow:
+        gid = new_game(slow, setup)
+        with slow.websocket_connect(f"/ws/{gid}") as ws:
+            view = ws.receive_json()
+            ws.send_json({"type": "hint", "ply": view["ply"]})
+            answer = ws.receive_json()
+            assert answer["code"] == "not_your_turn" and "bot" in answer["message"]

@@ -260,3 +260,40 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
         if page.locator("#final").is_hidden():
             play_turn(page, occupy=False)
     check_final_table(page)
+
+
+def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: Any) -> None:
+    import json
+    import urllib.request
+    start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
+    page.wait_for_function(WAIT_TURN_OR_END)
+    game_id = page.evaluate("location.hash").split("/")[-1]
+    page.focus("#board")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hints button.hint-turn")
+    buttons = page.locator("#hints button.hint-turn")
+    assert 1 <= buttons.count() <= 3
+    assert page.locator("#hint").is_disabled()   # asked already for this moment of the turn
+    # each hinted placement is marked on the board with its number
+    assert page.locator("g.hint-spot").count() == buttons.count()
+    page.screenshot(path=str(ARTIFACTS / "ui-hint.png"))
+    moves = (buttons.first.get_attribute("data-moves") or "").split()
+    tile, rest = moves[0].split("@")
+    x, y = (int(v) for v in rest.split("r")[0].split(","))
+    assert buttons.first.inner_text().startswith(f"1. tile {tile} at ({x}, {y})")
+    # trying the hint places the tile there and picks the suggested piece; confirming plays it
+    tiles = board_tiles(page)
+    buttons.first.click()
+    page.wait_for_selector("#pending-tile")
+    frame = page.locator("rect.pending-frame")
+    assert (frame.get_attribute("x"), frame.get_attribute("y")) == (str(x * 100 + 1), str(y * 100 + 1))
+    if len(moves) > 1 and moves[1] != "-":
+        page.wait_for_selector(f"#choices button.selected[data-move='{moves[1]}']")
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    page.click("#confirm")
+    page.wait_for_function(f"() => document.querySelectorAll('#viewport > g > g.hg-tile').length > {tiles}"
+                           " && !document.querySelector('#pending-tile')")
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id}") as response:
+        history = json.load(response)["history"]
+    played = [m for m in history if not m.startswith("d")]
+    assert played[:len(moves)] == moves, (played, moves)

@@ -27,7 +27,7 @@ has no time cap and is fully reproducible.
 
 from __future__ import annotations
 
-from huntgather.bots.base import Bot, Limits, RandomBot, SeededBot, turn_plans
+from huntgather.bots.base import Bot, Limits, Plan, RandomBot, SeededBot, turn_plans
 from huntgather.bots.greedy import GreedyBot
 from huntgather.bots.heuristic import estimate
 from huntgather.bots.mcts import MctsBot, SearchResult
@@ -42,7 +42,7 @@ LEVELS: dict[str, Limits] = {
 }
 
 __all__ = ["LEVELS", "Bot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult", "SeededBot",
-           "analyse", "estimate", "make_bot", "spec_names", "turn_plans"]
+           "analyse", "estimate", "make_bot", "spec_names", "suggest_turns", "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
@@ -103,11 +103,39 @@ def analyse(state: State, top: int = 5, limit: Limits | int | None = None,
     """
     if top < 1:
         raise ValueError(f"top must be at least 1, not {top}")
+    return MctsBot(_limits(limit), seed).search(state).moves[:top]
+
+
+def _limits(limit: Limits | int | None) -> Limits:
     if limit is None:
-        limits = LEVELS["hard"]
-    elif isinstance(limit, Limits):
-        limits = limit
-    else:
-        limits = Limits(simulations=int(limit))
-    result = MctsBot(limits, seed).search(state)
-    return result.moves[:top]
+        return LEVELS["hard"]
+    if isinstance(limit, Limits):
+        return limit
+    return Limits(simulations=int(limit))
+
+
+def suggest_turns(state: State, top: int = 3, limit: Limits | int | None = None,
+                  seed: int = 0) -> list[tuple[Plan, float, int]]:
+    """Hints: the best ``top`` whole turns for the player to move, by the same search as :func:`analyse`.
+
+    A turn is the moves the player makes before the next draw: the placement,
+    then the shaman's take-back and the occupant (or ``Pass``) where the rules
+    ask for them; in the middle of a turn, what is left of it.  The turns
+    begin with different moves, in the order of :func:`analyse`; each is the
+    most visited turn that begins with its move.  Each entry is ``(moves,
+    estimated value of that turn, its visits)``.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=4)
+    >>> turns = suggest_turns(g.state, top=2, limit=10)
+    >>> first, value, visits = turns[0]
+    >>> first[0] in g.legal_moves() and 0 < value < 1
+    True
+    """
+    if top < 1:
+        raise ValueError(f"top must be at least 1, not {top}")
+    result = MctsBot(_limits(limit), seed).search(state)
+    best: dict[Move, tuple[Plan, float, int]] = {}
+    for plan, value, visits in result.plans:  # most visited first
+        best.setdefault(plan[0], (plan, value, visits))
+    return [best[move] for move, _, _ in result.moves[:top]]

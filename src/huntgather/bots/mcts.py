@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
 from huntgather.bots.heuristic import advantage
@@ -121,6 +121,9 @@ class SearchResult:
     moves: list[tuple[Move, float, int]]
     simulations: int
     seconds: float
+    #: per whole turn (placement, take-back, occupant): mean value for the mover and visits,
+    #: most visited first; a plan never visited is valued by the heuristic
+    plans: list[tuple[Plan, float, int]] = field(default_factory=list)
 
 
 class MctsBot(SeededBot):
@@ -282,4 +285,8 @@ class MctsBot(SeededBot):
             value = w / n if n else prior
             ranked.append((move, value, int(n), first))
         ranked.sort(key=lambda t: (-t[2], -t[1], t[3]))
-        return SearchResult([(m, v, n) for m, v, n, _ in ranked], sims, time.perf_counter() - start)
+        plans = [(plan, root.wins[i] / root.n[i] if root.n[i] else root.priors[i][p], root.n[i], i)
+                 for i, plan in enumerate(root.plans)]
+        plans.sort(key=lambda t: (-t[2], -t[1], t[3]))
+        return SearchResult([(m, v, n) for m, v, n, _ in ranked], sims, time.perf_counter() - start,
+                            [(plan, v, n) for plan, v, n, _ in plans])

@@ -15,10 +15,13 @@ HTTP (JSON):
 Websocket messages from the client: ``{"type": "sync"}``,
 ``{"type": "preview", "seat": s, "ply": n, "moves": [...]}`` (what would
 happen, nothing stored) and ``{"type": "turn", "seat": s, "ply": n, "moves":
-[...]}`` (play: checked, stored, then broadcast).  The server answers with
-``{"type": "state", ...}`` views (legal moves included), ``{"type":
-"preview", ...}`` or ``{"type": "error", "code": ..., "message": ...}``; an
-error never changes the game.
+[...]}`` (play: checked, stored, then broadcast) and ``{"type": "hint",
+"seat": s, "ply": n, "moves": [...]}`` (the hard bot's three best turns for
+the person to move, after the turn's ``moves`` so far, if any; up to 2 s).
+The server answers with ``{"type": "state", ...}`` views (legal moves
+included), ``{"type": "preview", ...}``, ``{"type": "hint", "turns": [{"moves",
+"text", "value", "visits"}, ...]}`` or ``{"type": "error", "code": ...,
+"message": ...}``; an error never changes the game.
 """
 
 from __future__ import annotations
@@ -184,9 +187,13 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                         await send(reply)
                     elif kind == "turn":
                         await room.submit(msg.get("seat"), msg.get("ply"), msg.get("moves"))
+                    elif kind == "hint":
+                        reply = await room.hint(msg.get("seat"), msg.get("ply"), msg.get("moves"))
+                        reply["request"] = msg.get("request")
+                        await send(reply)
                     else:
                         raise RequestError("bad_request", f"unknown message type {kind!r}; expected "
-                                                          f"'sync', 'preview' or 'turn'")
+                                                          f"'sync', 'preview', 'turn' or 'hint'")
                 except RequestError as exc:
                     await send({"type": "error", "code": exc.code, "message": exc.message,
                                 "request": msg.get("request")})

@@ -41,9 +41,9 @@ from huntgather.events import (
     TilePlaced,
 )
 from huntgather.game import Game
-from huntgather.moves import Draw, InvalidMoveError, Move, parse_move
+from huntgather.moves import HUT, Draw, InvalidMoveError, Move, Occupy, Place, TakeBack, parse_move
 from huntgather.server.storage import Storage
-from huntgather.state import IllegalMoveError, State
+from huntgather.state import ROLES, SHAMAN, IllegalMoveError, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
 log = logging.getLogger("huntgather.server")
@@ -270,6 +270,36 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return bot
 
 
+def suggest(state: State, seed: int) -> list[tuple[tuple[Move, ...], float, int]]:
+    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`)."""
+    from huntgather.bots import suggest_turns
+    return suggest_turns(state, top=3, seed=seed)
+
+
+def describe_turn(state: State, moves: Sequence[Move]) -> str:
+    """Words for a turn, e.g. ``'tile 30 at (1, 0), turned 90°; gatherer on the forest (1 menhir)'``."""
+    tiles = state.edition.tiles
+    parts = []
+    walk = state.copy()
+    for move in moves:
+        phase = walk.phase
+        walk.apply(move)
+        if isinstance(move, Place):
+            turned = f", turned {90 * move.rotation}°" if move.rotation else ""
+            parts.append(f"tile {move.tile} at ({move.x}, {move.y}){turned}")
+        elif isinstance(move, TakeBack):
+            parts.append(f"shaman: take back the meeple from tile {move.tile}")
+        elif isinstance(move, Occupy):
+            zone = tiles[move.tile].zones[move.zone]
+            who = "hut" if move.piece == HUT else ROLES[zone.kind]
+            parts.append(f"{who} on the {zone.describe()}")
+        elif phase == SHAMAN:
+            parts.append("shaman: take nothing back")
+        else:
+            parts.append("no piece")
+    return "; ".join(parts)
+
+
 # --------------------------------------------------------------------------- rooms
 
 Broadcast = Callable[[dict[str, Any]], Awaitable[None]]
@@ -350,6 +380,29 @@ class Room:
                     "legal": [str(m) for m in trial.legal_moves()] if mid_turn else [],
                     "turn_over": not mid_turn,
                     "events": [event_view(e) for e in new_events if not isinstance(e, TileDrawn)]}
+
+    async def hint(self, seat: Any, ply: Any, moves: Any = None) -> dict[str, Any]:
+        """The hard bot's best turns for the person to move (after ``moves``, if any, of the turn).
+
+        The search sees only what the player may know (the stacks' contents,
+        not their order) and runs in the bot executor; nothing is stored.
+        """
+        async with self.lock:
+            if moves is None or moves == []:
+                self._check_request(self.game, seat, ply, ["-"], False)  # whose turn, how fresh
+                state = self.game.state.copy()
+            else:
+                parsed = self._check_request(self.game, seat, ply, moves, False)
+                trial = self._trial(parsed)
+                if trial.is_over or trial.decision.player != self.game.decision.player:
+                    raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
+                state = trial.state.copy()
+            at = len(self.game.history)
+        loop = asyncio.get_running_loop()
+        turns = await loop.run_in_executor(self.executor, suggest, state, self.setup.seed + at)
+        return {"type": "hint", "ply": at, "player": state.player,
+                "turns": [{"moves": [str(m) for m in plan], "text": describe_turn(state, plan),
+                           "value": round(value, 3), "visits": visits} for plan, value, visits in turns]}
 
     async def submit(self, seat: Any, ply: Any, moves: Any, by_bot: bool = False) -> list[Event]:
         """Check, store, then apply and broadcast a player's moves."""

@@ -22,6 +22,8 @@ const ui = {
   cam: { x: 0, y: 0, k: 0.6 },
   userCam: false,      // true once the person pans or zooms: from then on the board keeps its view
   replay: null,        // {ply, total}
+  hints: null,         // {key, ply, turns} or {key, ply, waiting: true}
+  hintSeq: 0,
 };
 
 // ------------------------------------------------------------------ helpers
@@ -248,9 +250,16 @@ async function onMessage(msg) {
   } else if (msg.type === "preview") {
     if (ui.pending && msg.request === ui.previewSeq) {
       ui.pending.preview = msg;
+      followSuggestion();
+      render();
+    }
+  } else if (msg.type === "hint") {
+    if (ui.hints && msg.request === ui.hintSeq) {
+      ui.hints = { key: ui.hints.key, ply: msg.ply, turns: msg.turns };
       render();
     }
   } else if (msg.type === "error") {
+    if (ui.hints && msg.request === ui.hintSeq && ui.hints.waiting) ui.hints = null;
     showError(msg.message);
     if (msg.code === "unknown_game") { ui.wsWanted = false; }
     if (msg.code === "stale") send({ type: "sync" });
@@ -359,6 +368,78 @@ function confirmTurn() {
   }
   send({ type: "turn", seat: ui.view.decision.player, ply: ui.view.ply, moves });
   $("#confirm").disabled = true;
+}
+
+// ------------------------------------------------------------------ hints
+
+function hintKey() {
+  return JSON.stringify(ui.pending ? ui.pending.moves : []);
+}
+
+function currentHints() {
+  const h = ui.hints;
+  return h && ui.view && h.ply === ui.view.ply && h.key === hintKey() ? h : null;
+}
+
+function requestHint() {
+  if (!myTurn() || (ui.pending && !ui.pending.preview)) return;
+  if (ui.pending && ui.pending.preview.turn_over) return;
+  const h = currentHints();
+  if (h) return;   // already asked for this very moment of the turn
+  ui.hintSeq += 1;
+  ui.hints = { key: hintKey(), ply: ui.view.ply, waiting: true };
+  send({ type: "hint", request: ui.hintSeq, seat: ui.view.decision.player, ply: ui.view.ply,
+    moves: ui.pending ? ui.pending.moves : [] });
+  render();
+}
+
+function placementOf(m) {
+  const r = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(m);
+  return r ? { x: +r[2], y: +r[3], rotation: +r[4] } : null;
+}
+
+function tryHint(turn) {
+  if (!myTurn()) return;
+  const first = placementOf(turn.moves[0]);
+  if (first && !ui.pending) {
+    ui.rotation = first.rotation;
+    placeAt(first.x, first.y);
+    if (ui.pending) ui.pending.suggest = turn.moves.slice(1);
+  } else if (ui.pending && ui.pending.preview) {
+    ui.pending.suggest = turn.moves.slice();
+    followSuggestion();
+    render();
+  }
+}
+
+function followSuggestion() {
+  // after a hint was tried: take its next step (shaman take-back, then the occupant) when offered
+  const pend = ui.pending;
+  if (!pend || !pend.preview || !pend.suggest || !pend.suggest.length) return;
+  const m = pend.suggest[0];
+  if (!pend.preview.legal.includes(m)) { pend.suggest = null; return; }
+  pend.suggest = pend.suggest.slice(1);
+  choose(m);
+}
+
+function renderHints() {
+  const box = $("#hints");
+  box.innerHTML = "";
+  const h = currentHints();
+  $("#hint").disabled = !myTurn() || !!h || (ui.pending && (!ui.pending.preview || ui.pending.preview.turn_over));
+  if (!h) return;
+  if (h.waiting) {
+    box.append(el("p", { class: "muted" }, "the bot is thinking about your turn…"));
+    return;
+  }
+  box.append(el("p", {}, "Hint — the hard bot's best turns (click one to try it):"));
+  h.turns.forEach((t, i) => {
+    const b = el("button", { type: "button", class: "hint-turn", "data-moves": t.moves.join(" "),
+      title: "the bot's estimate for you: 0.5 is even, higher is better" },
+      `${i + 1}. ${t.text} — ${t.value.toFixed(2)}`);
+    b.onclick = () => tryHint(t);
+    box.append(b);
+  });
 }
 
 // ------------------------------------------------------------------ replay
@@ -486,6 +567,22 @@ function render() {
       vp.append(r);
     }
   }
+  // hinted placements, numbered
+  const hints = currentHints();
+  if (mine && hints && hints.turns && !ui.pending) {
+    hints.turns.forEach((t, i) => {
+      const p = placementOf(t.moves[0]);
+      if (!p) return;
+      const g = svgEl("g", { class: "hint-spot", "data-moves": t.moves.join(" ") });
+      const title = svgEl("title"); title.textContent = `hint ${i + 1}: ${t.text}`; g.append(title);
+      g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
+      const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58 });
+      tx.textContent = String(i + 1);
+      g.append(tx);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); tryHint(t); });
+      vp.append(g);
+    });
+  }
   // pending placement and occupant spots
   const choiceBox = $("#choices");
   choiceBox.innerHTML = "";
@@ -607,6 +704,7 @@ function renderSide(ts) {
   $("#actions").hidden = !myTurn();
   $("#confirm").disabled = !(pend && pend.preview && (pend.preview.turn_over || pend.preview.decision.phase === "occupy"));
   $("#undo").disabled = !pend;
+  renderHints();
   $("#remaining-count").textContent = `${v.remaining.length} tiles left`;
   $("#menhir-count").textContent = `${v.menhirs} ${v.bonus_name}s left`;
   const list = $("#remaining-list");
@@ -668,7 +766,7 @@ function setupBoardInput() {
   const svg = $("#board");
   let drag = null;
   svg.addEventListener("pointerdown", (ev) => {
-    if (ev.target.closest(".target, .spot")) return;
+    if (ev.target.closest(".target, .spot, .hint-spot")) return;
     drag = { x: ev.clientX, y: ev.clientY, cx: ui.cam.x, cy: ui.cam.y, moved: false };
     svg.setPointerCapture(ev.pointerId);
     svg.classList.add("dragging");
@@ -720,6 +818,7 @@ function setupKeys() {
     else if (k === "n" || k === "N") cycleSpot(1);
     else if (k === "p" || k === "P") cycleSpot(-1);
     else if (k === "u" || k === "U" || k === "Backspace") undo();
+    else if (k === "h" || k === "H") requestHint();
     else if (k === "Enter" && !ev.target.closest("button, a")) {
       if (ui.pending) confirmTurn();
       else if (ui.selected) placeAt(ui.selected[0], ui.selected[1]);
@@ -753,6 +852,7 @@ async function main() {
   $("#next-spot").onclick = () => cycleSpot(1);
   $("#confirm").onclick = () => confirmTurn();
   $("#undo").onclick = () => undo();
+  $("#hint").onclick = () => requestHint();
   $("#show-remaining").checked = localStorage.getItem("hg-show-remaining") === "1";
   $("#show-remaining").onchange = () => {
     localStorage.setItem("hg-show-remaining", $("#show-remaining").checked ? "1" : "0");
