@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     title = f"{len(result.games)} games, {players} players, edition {result.edition}, seed {result.seed}"
     bot_header = ["bot", "games", "wins", "win %", "mean score", "mean margin", "Elo", "95% interval"]
     bot_rows = [[row.bot, str(row.games), str(row.wins), f"{100 * row.win_rate:.1f}",
-                 f"{row.mean_score:.1f}", f"{row.mean_margin:+.1f}", f"{row.elo:.0f}",
+                 f"{row.mean_score:.1f}", signed(row.mean_margin), f"{row.elo:.0f}",
                  f"{row.elo_low:.0f}–{row.elo_high:.0f}"] for row in result.rows]
     pair_title = "head to head (the bot outscored the opponent in the same game)"
     pair_header = ["bot", "opponent", "meetings", "won", "drawn", "lost", "win %", "95% interval"]
@@ -151,3 +151,13 @@ def markdown_table(header: list[str], rows: list[list[str]], left: int = 1) -> l
     align = ["---" if k < left else "---:" for k in range(len(header))]
     return [f"| {' | '.join(header)} |", f"|{'|'.join(align)}|",
             *(f"| {' | '.join(cells)} |" for cells in rows)]
+
+
+def signed(value: float) -> str:
+    """A number with its sign and one decimal, never "-0.0".
+
+    >>> signed(12.34), signed(-0.04), signed(-3.0)
+    ('+12.3', '+0.0', '-3.0')
+    """
+    rounded = round(value, 1) + 0.0   # adding 0.0 turns -0.0 into 0.0
+    return f"{rounded:+.1f}"
