@@ -486,3 +486,41 @@ def test_no_hints_for_a_bots_turn() -> None:
             ws.send_json({"type": "hint", "ply": view["ply"]})
             answer = ws.receive_json()
             assert answer["code"] == "not_your_turn" and "bot" in answer["message"]
+
+
+# --------------------------------------------------------------------------- deleting and memory
+
+
+def test_deleting_a_game(client: TestClient) -> None:
+    keep, gone = new_game(client), new_game(client)
+    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{gone}") as ws:
+        ws.receive_json()
+        assert client.delete(f"/api/games/{gone}").status_code == 204
+        told = ws.receive_json()
+        assert told["type"] == "error" and told["code"] == "deleted"
+    assert storage.load(gone) is None
+    assert client.get(f"/api/games/{gone}").status_code == 404
+    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [keep]
+    again = client.delete(f"/api/games/{gone}")
+    assert again.status_code == 404 and again.json()["code"] == "unknown_game"
+    assert client.delete("/api/games/no-such-game").status_code == 404
+    assert storage.load(keep) is not None   # the other game is untouched
+
+
+def test_idle_games_leave_memory_and_come_back_from_storage() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_rooms=2)) as c:
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        ids = [new_game(c) for _ in range(2)]
+        with c.websocket_connect(f"/ws/{ids[0]}") as ws:
+            view = ws.receive_json()
+            ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": first_turn(view)})
+            played = ws.receive_json()
+            # a third and fourth game: only idle rooms are dropped, the watched one stays
+            ids += [new_game(c), new_game(c)]
+            assert ids[0] in rooms.live and ids[1] not in rooms.live and len(rooms.live) <= 3
+        ids.append(new_game(c))
+        assert len(rooms.live) == 2 and ids[0] not in rooms.live
+        # the dropped game comes back from storage exactly as it was
+        back = c.get(f"/api/games/{ids[0]}").json()
+        assert back["history"] == played["history"] and back["ply"] == played["ply"]

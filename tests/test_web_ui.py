@@ -229,6 +229,16 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     page.wait_for_function("() => document.querySelectorAll('#viewport > g > g.hg-tile').length === 2")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => /move [1-9]/.test(document.querySelector('#replay-pos').textContent)")
+    # and it can be deleted from the list, after a confirmation
+    page.goto(server.url + "#/games")
+    page.wait_for_selector("#games-table button.delete")
+    page.once("dialog", lambda dialog: dialog.dismiss())   # "cancel" keeps it
+    page.click("#games-table button.delete")
+    assert page.locator("#games-table button.delete").count() == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#games-table button.delete")
+    page.wait_for_function(
+        "() => /No saved games/.test(document.querySelector('#games-table tbody').textContent)")
 
 
 def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> None:

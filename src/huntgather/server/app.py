@@ -8,6 +8,7 @@ HTTP (JSON):
 ``GET  /api/games``             saved games, most recent first
 ``POST /api/games``             new game from a setup; answers ``{"id": ...}``
 ``GET  /api/games/{id}``        the game's current view
+``DELETE /api/games/{id}``      delete a saved game (204; watchers get a ``deleted`` error)
 ``GET  /api/games/{id}/at/{n}`` the position after the first n moves (replay)
 ``WS   /ws/{id}``               live game: intents in, views and errors out
 ==============================  ==============================================
@@ -82,11 +83,15 @@ def _error(code: str, message: str, status: int = 400) -> JSONResponse:
 _STATUS = {"unknown_game": 404, "corrupt_game": 500}
 
 
-def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: int = 2) -> Starlette:
-    """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path)."""
+def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: int = 2,
+               max_rooms: int = 64) -> Starlette:
+    """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
+
+    At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`).
+    """
     storage = Storage(db)
     executor = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="hg-bot")
-    rooms = Rooms(storage, executor, bot_delay)
+    rooms = Rooms(storage, executor, bot_delay, max_rooms)
 
     async def editions(request: Request) -> Response:
         out = []
@@ -132,6 +137,13 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         except RequestError as exc:
             return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
         return JSONResponse(room.view())
+
+    async def delete_game(request: Request) -> Response:
+        try:
+            await rooms.delete(request.path_params["game_id"])
+        except RequestError as exc:
+            return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
+        return Response(status_code=204)
 
     async def game_at(request: Request) -> Response:
         try:
@@ -217,7 +229,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         Route("/api/tiles/{edition}", tiles),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}", get_game, methods=["GET"]),
+        Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/at/{ply}", game_at),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),

@@ -473,6 +473,12 @@ class Room:
             with contextlib.suppress(RequestError):
                 await self.submit(None, ply, [str(move)], by_bot=True)
 
+    @property
+    def idle(self) -> bool:
+        """Nobody watching, no bot thinking, no move in progress: safe to drop from memory."""
+        return not self.listeners and (self._bot_task is None or self._bot_task.done()) \
+            and not self.lock.locked()
+
     async def close(self) -> None:
         if self._bot_task is not None:
             self._bot_task.cancel()
@@ -481,19 +487,58 @@ class Room:
 
 
 class Rooms:
-    """The live rooms, loaded from storage on first use."""
+    """The live rooms, loaded from storage on first use.
 
-    def __init__(self, storage: Storage, executor: Executor | None = None, bot_delay: float = 0.6) -> None:
+    At most ``max_rooms`` stay in memory: beyond that, the least recently
+    used *idle* rooms (nobody connected, no bot thinking) are dropped.  They
+    lose nothing, since every move is stored before it counts, and come back
+    from storage on the next request.
+    """
+
+    def __init__(self, storage: Storage, executor: Executor | None = None, bot_delay: float = 0.6,
+                 max_rooms: int = 64) -> None:
         self.storage = storage
         self.executor = executor
         self.bot_delay = bot_delay
+        self.max_rooms = max_rooms
         self._rooms: dict[str, Room] = {}
         self._lock = asyncio.Lock()
 
     def _room(self, game_id: str, setup: GameSetup, game: Game) -> Room:
         room = Room(game_id, setup, game, self.storage, self.executor, self.bot_delay)
         self._rooms[game_id] = room
+        self._evict()
         return room
+
+    def _evict(self) -> None:
+        for game_id, room in list(self._rooms.items()):   # least recently used first
+            if len(self._rooms) <= self.max_rooms:
+                return
+            if room.idle:
+                del self._rooms[game_id]
+
+    @property
+    def live(self) -> list[str]:
+        """The ids of the rooms in memory, least recently used first."""
+        return list(self._rooms)
+
+    async def delete(self, game_id: str) -> None:
+        """Delete a stored game; anyone watching it is told.  Raise :class:`RequestError` if unknown."""
+        async with self._lock:
+            room = self._rooms.pop(game_id, None)
+            if room is not None:
+                async with room.lock:   # let a move in progress finish first
+                    await room.close()
+                    watchers = list(room.listeners)
+                    room.listeners.clear()
+            else:
+                watchers = []
+            deleted = await asyncio.to_thread(self.storage.delete, game_id)
+        for send in watchers:
+            with contextlib.suppress(Exception):
+                await send({"type": "error", "code": "deleted", "message": "this game has been deleted"})
+        if not deleted:
+            raise RequestError("unknown_game", f"no game {game_id!r}")
 
     async def create(self, setup: GameSetup) -> Room:
         game = await asyncio.to_thread(build_game, setup)
@@ -507,8 +552,9 @@ class Rooms:
     async def get(self, game_id: str) -> Room:
         """The live room of a stored game; raise :class:`RequestError` if there is none."""
         async with self._lock:
-            room = self._rooms.get(game_id)
+            room = self._rooms.pop(game_id, None)
             if room is not None:
+                self._rooms[game_id] = room   # now the most recently used
                 return room
             if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
                 raise RequestError("unknown_game", f"no game {game_id!r}")

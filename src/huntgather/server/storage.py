@@ -12,6 +12,8 @@ status in one transaction; the server acknowledges a move only after it returns.
 ({'edition': '2020'}, ['d3', '3@0,1r0', '-', 'd7'])
 >>> [g.id for g in st.list_games()]
 ['g1']
+>>> st.delete("g1"), st.delete("g1"), st.load("g1")
+(True, False, None)
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -156,6 +159,13 @@ class Storage:
                 select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.ply))]
         setup: dict[str, Any] = json.loads(row[0])
         return setup, history
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a game and its moves; False if there was no such game."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(moves).where(moves.c.game_id == game_id))
+            gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
+        return bool(gone)
 
     def list_games(self, limit: int = 200) -> list[GameRow]:
         """Stored games, most recently played first."""

@@ -185,7 +185,17 @@ async function loadGames() {
     const td = el("td");
     const open = el("a", { href: `#/game/${g.id}`, class: "resume" }, g.status === "over" ? "View" : "Resume");
     const rep = el("a", { href: `#/replay/${g.id}/1`, class: "replay" }, "Replay");
-    td.append(open, " ", rep);
+    const del = el("button", { type: "button", class: "delete", "aria-label": `delete game ${g.id}` }, "Delete");
+    del.onclick = async () => {
+      if (!confirm(`Delete game ${g.id}? It cannot be resumed or replayed afterwards.`)) return;
+      const r = await fetch(`/api/games/${g.id}`, { method: "DELETE" });
+      if (!r.ok && r.status !== 404) {
+        $("#games-error").textContent = `could not delete game ${g.id} (HTTP ${r.status})`;
+        return;
+      }
+      await loadGames();
+    };
+    td.append(open, " ", rep, " ", del);
     tr.append(td);
     body.append(tr);
   }
@@ -261,7 +271,7 @@ async function onMessage(msg) {
   } else if (msg.type === "error") {
     if (ui.hints && msg.request === ui.hintSeq && ui.hints.waiting) ui.hints = null;
     showError(msg.message);
-    if (msg.code === "unknown_game") { ui.wsWanted = false; }
+    if (msg.code === "unknown_game" || msg.code === "deleted") { ui.wsWanted = false; }
     if (msg.code === "stale") send({ type: "sync" });
     if (msg.request !== undefined && msg.request !== null && ui.pending && msg.request === ui.previewSeq) {
       ui.pending = null;
