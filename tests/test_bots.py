@@ -479,3 +479,30 @@ def test_bots_answer_the_shaman_decision() -> None:
         assert make_bot(spec, seed=2).choose(game.state) in legal
     # at the shaman decision every plan starts with a take-back or a pass (then the occupant)
     assert all(isinstance(plan[0], (TakeBack, Pass)) for plan, _ in turn_plans(game.state))
+
+
+def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each logged run of docs/bots.md, rerun from its log (no game is played), prints its tables there."""
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "bots.md").read_text()
+    commands = [line.strip() for line in doc.splitlines()
+                if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
+    assert len(commands) == 8
+    monkeypatch.chdir(root)
+    import huntgather.bots.tournament as tournament
+
+    def no_games(*args: Any) -> GameResult:
+        raise AssertionError("a documented run was played again instead of read from its log")
+
+    monkeypatch.setattr(tournament, "_play_job", no_games)
+    for command in commands:
+        log = root / shlex.split(command)[shlex.split(command).index("--log") + 1]
+        before = log.read_bytes()
+        assert main(shlex.split(command)[1:]) == 0, command
+        printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+        assert printed and all(line in doc for line in printed), command
+        assert log.read_bytes() == before
