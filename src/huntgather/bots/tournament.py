@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from huntgather.editions import DEFAULT_EDITION, get_edition
+from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.game import Game
 
 
@@ -217,6 +217,31 @@ def _play_job(job: tuple[tuple[str, ...], str, int, int, int]) -> GameResult:
     return play_game(specs, edition, seed, deal, rotation)
 
 
+def check_settings(specs: Sequence[str], games: int, players: int, edition: str | Edition,
+                   workers: int) -> Edition:
+    """The edition of a tournament with these settings; ``ValueError`` saying what is wrong.
+
+    >>> check_settings(["greedy"], games=2, players=7, edition="2020", workers=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: the 2020 edition is for 2-5 players, not 7
+    """
+    from huntgather.bots import make_bot
+    if not specs:
+        raise ValueError("a tournament needs at least one bot")
+    for spec in specs:
+        make_bot(spec, seed=0)
+    ed = get_edition(edition)
+    if not ed.min_players <= players <= ed.max_players:
+        raise ValueError(f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, "
+                         f"not {players}")
+    if games < 1:
+        raise ValueError(f"the number of games must be at least 1, not {games}")
+    if workers < 1:
+        raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    return ed
+
+
 def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int = 0,
                    edition: str = DEFAULT_EDITION, workers: int = 1,
                    progress: Callable[[GameResult], None] | None = None,
@@ -238,19 +263,7 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
     >>> more.games[:2] == first.games, len(more.games)
     (True, 4)
     """
-    from huntgather.bots import make_bot
-    if not specs:
-        raise ValueError("a tournament needs at least one bot")
-    for spec in specs:
-        make_bot(spec, seed=0)
-    ed = get_edition(edition)
-    if not ed.min_players <= players <= ed.max_players:
-        raise ValueError(f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, "
-                         f"not {players}")
-    if games < 1:
-        raise ValueError(f"the number of games must be at least 1, not {games}")
-    if workers < 1:
-        raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    ed = check_settings(specs, games, players, edition, workers)
     deals = math.ceil(games / players)
     finished: dict[tuple[int, int], GameResult] = {}
     for game in done:

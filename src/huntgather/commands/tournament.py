@@ -45,23 +45,14 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from huntgather.bots.tournament import GameResult, run_tournament
+    from huntgather.bots.tournament import GameResult, check_settings, run_tournament
     from huntgather.cli import CommandError
 
     err = Console(stderr=True)
     specs = [s.strip() for s in args.bots.split(",") if s.strip()]
     players = args.players
-    try:
-        from huntgather.bots import make_bot
-        from huntgather.editions import get_edition
-        for spec in specs:
-            make_bot(spec, seed=0)
-        edition = get_edition(args.edition)
-        if not edition.min_players <= players <= edition.max_players:
-            raise ValueError(f"the {edition.name} edition is for {edition.min_players}-"
-                             f"{edition.max_players} players, not {players}")
-        if args.games < 1 or args.workers < 1:
-            raise ValueError("--games and --workers must be at least 1")
+    try:   # before a log is opened for a tournament that cannot be played
+        edition = check_settings(specs, args.games, players, args.edition, args.workers)
     except ValueError as error:
         raise CommandError(str(error)) from None
     deals = -(-args.games // players) if players > 0 else 0

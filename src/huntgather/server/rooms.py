@@ -329,6 +329,18 @@ class Room:
         return game_view(self.game, self.setup, self.id)
 
     def _check_request(self, game: Game, seat: Any, ply: Any, moves: Any, by_bot: bool) -> list[Move]:
+        self._check_turn(game, seat, ply, by_bot)
+        if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+            raise RequestError("bad_request", "moves must be a non-empty list of move texts")
+        if len(moves) > 4:
+            raise RequestError("bad_request", "at most one turn (place, shaman, occupant) at a time")
+        try:
+            return [parse_move(m) for m in moves]
+        except InvalidMoveError as exc:
+            raise RequestError("invalid_move", str(exc)) from None
+
+    def _check_turn(self, game: Game, seat: Any, ply: Any, by_bot: bool) -> None:
+        """The game is on, the request's view is current, and it is this seat's (a person's) turn."""
         if game.is_over:
             raise RequestError("game_over", "the game is over")
         if ply is not None and ply != len(game.history):
@@ -345,14 +357,6 @@ class Room:
                     else repr(seat)
                 raise RequestError("not_your_turn", f"not your turn: it is {PLAYER_NAMES[player]}'s turn, "
                                                     f"not {who}'s")
-        if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
-            raise RequestError("bad_request", "moves must be a non-empty list of move texts")
-        if len(moves) > 4:
-            raise RequestError("bad_request", "at most one turn (place, shaman, occupant) at a time")
-        try:
-            return [parse_move(m) for m in moves]
-        except InvalidMoveError as exc:
-            raise RequestError("invalid_move", str(exc)) from None
 
     def _trial(self, parsed: list[Move]) -> Game:
         """The game after ``parsed`` (all by the player to move); the room's game is untouched."""
@@ -389,7 +393,7 @@ class Room:
         """
         async with self.lock:
             if moves is None or moves == []:
-                self._check_request(self.game, seat, ply, ["-"], False)  # whose turn, how fresh
+                self._check_turn(self.game, seat, ply, False)
                 state = self.game.state.copy()
             else:
                 parsed = self._check_request(self.game, seat, ply, moves, False)
