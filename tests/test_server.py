@@ -1,14 +1,16 @@
-"""The web server: HTTP API, websocket intents and their error paths, storage and resuming.
+"""The web server: seats and secrets, the versioned protocol, hidden draws, storage and resuming.
 
-The server is driven through Starlette's test client (no real network); the
-real-process restart is in ``test_web_ui.py``.  Expected values come from the
-engine run independently (a :class:`Game` with the same seed), never from the
-server's own answers.
+The server is driven through Starlette's test client (no real network); real
+server processes are in ``test_web_ui.py`` and ``test_server_processes.py``.
+Expected values come from the engine run independently (a :class:`Game` with
+the same seed or the same draws), never from the server's own answers.
 """
 
 from __future__ import annotations
 
 import os
+import random
+import sqlite3
 import time
 import warnings
 from collections.abc import Iterator
@@ -28,9 +30,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from huntgather import Game, parse_move
 from huntgather.cli import main as cli_main
+from huntgather.moves import Draw
 from huntgather.server import create_app
-from huntgather.server.rooms import GameSetup, build_game, restore_game
-from huntgather.server.storage import Storage, StorageError
+from huntgather.server.protocol import move_from_json
+from huntgather.server.rooms import GameSetup, Rooms, build_game, restore_game
+from huntgather.server.storage import Storage, StorageError, public_url
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 11, "short": 6}
 
@@ -41,51 +45,144 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def new_game(client: TestClient, setup: dict[str, Any] = HUMANS) -> str:
+def storage_of(client: TestClient) -> Storage:
+    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
+    return storage
+
+
+def create(client: TestClient, setup: dict[str, Any] = HUMANS) -> dict[str, Any]:
     r = client.post("/api/games", json=setup)
     assert r.status_code == 201, r.text
-    game_id: str = r.json()["id"]
-    return game_id
+    created: dict[str, Any] = r.json()
+    return created
 
 
-def first_turn(view: dict[str, Any]) -> list[str]:
-    """A complete first turn for the player to move: the first legal placement, then no piece."""
-    return [view["legal"][0], "-"]
+def history(client: TestClient, gid: str) -> list[str]:
+    stored = storage_of(client).load(gid)
+    assert stored is not None
+    return stored.history
 
 
-# --------------------------------------------------------------------------- HTTP
+def recv(ws: Any, *types: str, skip: tuple[str, ...] = ("table",)) -> dict[str, Any]:
+    """The next message of one of ``types``; messages of the ``skip`` types before it are passed over,
+    anything else fails the test."""
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] in types:
+            return msg
+        assert msg["type"] in skip, f"expected {types}, got {msg}"
 
 
-def test_new_game_matches_the_engine_with_the_same_seed(client: TestClient) -> None:
-    setup = {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], "seed": 42,
-             "start_player": 2}
-    gid = new_game(client, setup)
-    view = client.get(f"/api/games/{gid}").json()
+def hello(ws: Any, secrets: list[str], version: int | None = None, name: str | None = None) -> dict[str, Any]:
+    """Say hello; return the ``welcome`` with the first ``table`` and the snapshot (if any) in it."""
+    msg: dict[str, Any] = {"type": "hello", "secrets": secrets, "version": version}
+    if name is not None:
+        msg["name"] = name
+    ws.send_json(msg)
+    welcome = recv(ws, "welcome")
+    welcome["table"] = recv(ws, "table")
+    if version is None:
+        welcome["snapshot"] = recv(ws, "snapshot")
+    return welcome
+
+
+def whole_turn(ws: Any, view: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+    """A whole turn for the seat to move: the first legal placement, then the first choice offered."""
+    seat = view["decision"]["player"] if seat is None else seat
+    place = view["legal"][0]
+    ws.send_json({"type": "preview", "seat": seat, "version": view["version"], "moves": [place]})
+    preview = recv(ws, "preview")
+    moves = [place]
+    if not preview["turn_over"]:
+        moves.append(preview["legal"][0])
+        if preview["decision"]["phase"] == "shaman":
+            moves.append({"kind": "pass"})
+    return moves
+
+
+def play(ws: Any, view: dict[str, Any], request: int = 1) -> dict[str, Any]:
+    """Play one whole turn from ``view``; return the update that comes back."""
+    seat = view["decision"]["player"]
+    ws.send_json({"type": "turn", "request": request, "seat": seat, "version": view["version"],
+                  "moves": whole_turn(ws, view)})
+    new = apply_update(view, recv(ws, "update"))
+    assert recv(ws, "ack") == {"type": "ack", "request": request, "version": new["version"]}
+    return new
+
+
+def apply_update(view: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """What a page does with an update: append the new tiles and events, replace the rest."""
+    assert update["from"] == view["version"], (update["from"], view["version"])
+    new = dict(view)
+    new["board"] = view["board"] + update["placed"]
+    new["log"] = view["log"] + update["events"]
+    for key in ("version", "players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
+                "over", "final", "seed"):
+        new[key] = update[key]
+    return new
+
+
+def reference_game(client: TestClient, gid: str) -> Game:
+    """The engine's game after the stored moves (draws taken from storage)."""
+    stored = storage_of(client).load(gid)
+    assert stored is not None
+    setup = GameSetup.from_json(stored.setup, stored=True)
+    game = Game.replay(build_game(setup, random.Random(0)).initial, [parse_move(m) for m in stored.history])
+    return game
+
+
+# --------------------------------------------------------------------------- creating
+
+
+def test_creating_a_game_gives_one_secret_per_person_and_stores_only_hashes(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with TestClient(create_app(str(db), bot_delay=30.0)) as c:
+        made = create(c, {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+                                    {"kind": "human"}]})
+        assert set(made["seats"]) == {"0", "2"}   # no secret for the bot's seat
+        secrets = [made["creator"], *made["seats"].values()]
+        assert len(set(secrets)) == 3
+        for s in secrets:
+            assert len(s) >= 22   # 16 random bytes in URL-safe base64: 128 bits
+        gid = made["id"]
+        assert made["links"] == {"play": {"0": f"/#/play/{gid}/{made['seats']['0']}",
+                                          "2": f"/#/play/{gid}/{made['seats']['2']}"},
+                                 "watch": f"/#/watch/{gid}"}
+    dump = "\n".join(sqlite3.connect(db).iterdump())
+    for s in secrets:
+        assert s not in dump   # only hashes are stored
+    assert "Ann" in dump
+
+
+def test_a_seeded_deal_matches_the_engine_with_the_same_seed(client: TestClient) -> None:
+    setup = {"seats": [{"kind": "human"}] * 3, "seed": 42, "start_player": 2}
+    made = create(client, setup)
+    view = client.get(f"/api/games/{made['id']}").json()
     reference = Game(3, seed=42, start_player=2)
+    assert view["deal"] == "seeded" and view["seed"] is None   # not revealed while the game is on
     assert view["decision"]["player"] == 2
     assert view["decision"]["tile"] == reference.decision.tile
-    assert sorted(view["legal"]) == sorted(str(m) for m in reference.legal_moves())
-    assert view["history"] == [str(m) for m in reference.history]
+    assert sorted(map(str, view["legal"])) == sorted(
+        str({"kind": "place", "x": m.x, "y": m.y, "rotation": m.rotation}) for m in reference.legal_moves())
+    assert history(client, made["id"]) == [str(m) for m in reference.history]
     assert [p["meeples"] for p in view["players"]] == [5, 5, 5]   # 2020: 5 meeples each
     assert [p["huts"] for p in view["players"]] == [3, 3, 3]      # 2020: 3 huts each
-    listed = client.get("/api/games").json()["games"]
-    assert [(g["id"], g["status"]) for g in listed] == [(gid, "playing")]
 
 
 def test_2002_edition_has_its_own_pieces(client: TestClient) -> None:
-    gid = new_game(client, {"edition": "2002", "seats": [{"kind": "human"}] * 2, "seed": 1})
-    view = client.get(f"/api/games/{gid}").json()
-    assert view["edition"] == "2002"
+    made = create(client, {"edition": "2002", "seats": [{"kind": "human"}] * 2})
+    view = client.get(f"/api/games/{made['id']}").json()
+    assert view["edition"] == "2002" and view["deal"] == "secret"
     assert [p["huts"] for p in view["players"]] == [2, 2]   # 2002: 2 huts each
     assert view["board"] == [{"x": 0, "y": 0, "tile": 1, "rotation": 0}]   # 2002 start tile is 1
 
 
 def test_short_game_has_a_stack_of_that_many_tiles(client: TestClient) -> None:
-    gid = new_game(client, {**HUMANS, "short": 4})
-    view = client.get(f"/api/games/{gid}").json()
+    made = create(client, {**HUMANS, "short": 4})
+    view = client.get(f"/api/games/{made['id']}").json()
     # 4 tiles in the stack, one of them already drawn for the first player
     assert len(view["remaining"]) == 3
-    assert view["menhirs"] == 16   # the bonus stack is untouched (16 menhir tiles in 2020)
+    assert view["bonus_left"] == 16   # the bonus stack is untouched (16 menhir tiles in 2020)
 
 
 @pytest.mark.parametrize(("setup", "words"), [
@@ -93,13 +190,18 @@ def test_short_game_has_a_stack_of_that_many_tiles(client: TestClient) -> None:
     ({"seats": [{"kind": "human"}]}, "seats"),
     ({"seats": [{"kind": "human"}] * 6}, "seats"),
     ({"seats": [{"kind": "alien"}, {"kind": "human"}]}, "seat 0"),
+    ({"seats": [{"kind": "human", "colour": "red"}, {"kind": "human"}]}, "seat 0"),
     ({"seats": [{"kind": "bot", "level": "godlike"}, {"kind": "human"}]}, "bot level"),
+    ({"seats": [{"kind": "human", "name": "\u0000\u200b "}, {"kind": "human"}]}, "name"),
+    ({"seats": [{"kind": "human", "name": 7}, {"kind": "human"}]}, "name"),
     ({"start_player": 2}, "start_player"),
     ({"seed": -1}, "seed"),
     ({"seed": "abc"}, "seed"),
+    ({"seed": 1e30}, "seed"),
     ({"short": 0}, "short"),
     ({"short": 79}, "short"),   # the 2020 normal stack has 78 tiles
     ({"colour": "pink"}, "unknown setup field"),
+    ({"deal": "seeded"}, "unknown setup field"),
     ([1, 2], "JSON object"),
 ])
 def test_bad_setups_are_refused_and_create_nothing(client: TestClient, setup: Any, words: str) -> None:
@@ -107,19 +209,53 @@ def test_bad_setups_are_refused_and_create_nothing(client: TestClient, setup: An
     assert r.status_code == 400
     assert r.json()["code"] == "bad_setup"
     assert words in r.json()["message"]
-    assert client.get("/api/games").json()["games"] == []
+    assert storage_of(client).count() == 0
 
 
-def test_malformed_json_body(client: TestClient) -> None:
-    r = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
-    assert r.status_code == 400 and r.json()["code"] == "bad_json"
-    assert client.get("/api/games").json()["games"] == []
+@pytest.mark.parametrize(("body", "headers", "status", "code"), [
+    (b"{not json", {"Content-Type": "application/json"}, 400, "bad_json"),
+    (b"{}", {"Content-Type": "text/plain"}, 415, "bad_content_type"),
+    (b"{}", {}, 415, "bad_content_type"),
+    (b'{"seed": ' + b"9" * 5000 + b"}", {"Content-Type": "application/json"}, 400, "bad_json"),
+    (b"[" * 50_000 + b"]" * 50_000, {"Content-Type": "application/json"}, 413, "too_large"),
+    (b"[" * 1000 + b"]" * 1000, {"Content-Type": "application/json"}, 400, "bad_json"),
+    (b'{"seed": NaN}', {"Content-Type": "application/json"}, 400, "bad_json"),
+])
+def test_bad_request_bodies_get_their_own_error(client: TestClient, body: bytes, headers: dict[str, str],
+                                                status: int, code: str) -> None:
+    r = client.post("/api/games", content=body, headers=headers)
+    assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    assert "Traceback" not in r.text
+    assert storage_of(client).count() == 0
+
+
+def test_creating_games_is_rate_limited_per_address() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, games_per_minute=3)) as c:
+        codes = [c.post("/api/games", json=HUMANS).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]
+        r = c.post("/api/games", json=HUMANS)
+        assert r.json()["code"] == "too_many_games" and "minute" in r.json()["message"]
+        assert storage_of(c).count() == 3
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for path in ("/", "/api/editions", "/static/app.js"):
+        headers = client.get(path).headers
+        assert "script-src" not in headers["content-security-policy"]   # default-src 'self' covers it
+        assert "default-src 'self'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_database_urls_are_shown_without_their_password() -> None:
+    assert public_url("postgresql://hg:s3cret@db/games") == "postgresql://hg:***@db/games"
+    assert "s3cret" not in public_url("postgresql+psycopg://hg:s3cret@db:5432/games")
 
 
 def test_unknown_game_over_http_and_websocket(client: TestClient) -> None:
     r = client.get("/api/games/doesnotexist")
     assert r.status_code == 404 and r.json()["code"] == "unknown_game"
     assert client.get("/api/games/doesnotexist/at/0").status_code == 404
+    assert client.get("/api/games/no%20such/at/0").status_code == 404
     with client.websocket_connect("/ws/doesnotexist") as ws:
         msg = ws.receive_json()
         assert msg["type"] == "error" and msg["code"] == "unknown_game"
@@ -136,137 +272,413 @@ def test_tile_pictures_cover_every_tile_in_four_rotations(client: TestClient) ->
     assert client.get("/api/tiles/1999").status_code == 404
 
 
-# --------------------------------------------------------------------------- websocket errors
+def test_the_games_list_shows_only_the_games_asked_for(client: TestClient) -> None:
+    mine = create(client, {**HUMANS, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]})
+    other = create(client)
+    games = client.get(f"/api/games?ids={mine['id']},nosuchgame,bad%20id").json()["games"]
+    assert [g["id"] for g in games] == [mine["id"]]
+    assert games[0]["players"][0]["name"] == "Ann" and games[0]["status"] == "playing"
+    assert client.get("/api/games").json()["games"] == []   # no way to list every game
+    assert other["id"] not in str(client.get(f"/api/games?ids={mine['id']}").json())
+    too_many = ",".join(f"g{i}" for i in range(101))
+    assert client.get(f"/api/games?ids={too_many}").status_code == 400
 
 
-def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient) -> None:
-    gid = new_game(client)
+# --------------------------------------------------------------------------- seats and secrets
+
+
+def test_a_seat_secret_moves_only_its_seat(client: TestClient) -> None:
+    made = create(client)
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as bob, \
+            client.websocket_connect(f"/ws/{gid}") as cy:
+        assert hello(ann, [made["seats"]["0"]], name="Ann")["seats"] == [0]
+        welcome = hello(bob, [made["seats"]["1"]], name="Bob")
+        assert welcome["seats"] == [1] and welcome["creator"] is False
+        watch = hello(cy, [])
+        assert watch["seats"] == [] and watch["table"]["watchers"] == 1
+        view = watch["snapshot"]
+        assert view["decision"]["player"] == 0
+        before = history(client, gid)
+        turn = {"type": "turn", "version": view["version"], "moves": [view["legal"][0], {"kind": "pass"}]}
+        for ws, message, code in [
+            (bob, turn | {"seat": 0}, "not_your_seat"),      # a foreign seat
+            (cy, turn | {"seat": 0}, "not_your_seat"),       # a spectator trying to move
+            (cy, turn | {"seat": 1}, "not_your_seat"),
+            (bob, turn | {"seat": 1}, "not_your_turn"),      # his seat, not his turn
+            (ann, turn, "bad_request"),                       # seat is required
+            (ann, {k: v for k, v in turn.items() if k != "version"} | {"seat": 0}, "bad_request"),
+            (ann, turn | {"seat": 0, "version": view["version"] - 1}, "stale"),
+            (ann, turn | {"seat": True}, "bad_request"),
+            (bob, {"type": "preview", "seat": 0, "version": view["version"], "moves": []}, "not_your_seat"),
+            (cy, {"type": "hint", "seat": 0, "version": view["version"], "moves": []}, "not_your_seat"),
+            (bob, {"type": "resign", "seat": 0, "version": view["version"]}, "not_your_seat"),
+            (bob, {"type": "name", "seat": 0, "name": "Mallory"}, "not_your_seat"),
+            (bob, {"type": "seat", "seat": 0, "kind": "bot", "level": "easy"}, "not_creator"),
+        ]:
+            ws.send_json(message)
+            answer = recv(ws, "error")
+            assert answer["code"] == code, (message, answer)
+            assert answer["version"] == view["version"] and answer["message"]
+        assert history(client, gid) == before
+        # the holder moves; every page gets the same update
+        ann.send_json(turn | {"seat": 0, "request": "t1"})
+        updates = [recv(ws, "update") for ws in (ann, bob, cy)]
+        ack = recv(ann, "ack")
+        assert ack["request"] == "t1" and ack["version"] > view["version"]
+        assert updates[0] == updates[1] == updates[2]
+        assert updates[0]["version"] == ack["version"] and updates[0]["from"] == view["version"]
+        assert updates[0]["decision"]["player"] == 1
+
+
+def test_a_wrong_secret_is_refused_and_the_socket_closed(client: TestClient) -> None:
+    made = create(client)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_json({"type": "hello", "secrets": [made["seats"]["0"], "not-a-secret"], "version": None})
+        answer = ws.receive_json()
+        assert answer["code"] == "bad_secret"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    other = create(client)   # a secret of another game holds nothing here
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_json({"type": "hello", "secrets": [other["seats"]["0"]], "version": None})
+        assert ws.receive_json()["code"] == "bad_secret"
+
+
+@pytest.mark.parametrize(("first", "code"), [
+    ({"type": "turn", "seat": 0, "version": 1, "moves": []}, "hello_first"),
+    ({"type": "hello", "secrets": "abc"}, "bad_request"),
+    ({"type": "hello", "secrets": ["x" * 101]}, "bad_request"),
+    ({"type": "hello", "secrets": ["a"] * 9}, "bad_request"),
+    ({"type": "hello", "secrets": [], "version": "7"}, "bad_request"),
+    ({"type": "hello", "secrets": [], "name": ""}, None),   # an empty name is no name
+])
+def test_hello_is_checked(client: TestClient, first: dict[str, Any], code: str | None) -> None:
+    made = create(client)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_json(first)
+        answer = ws.receive_json()
+        if code is None:
+            assert answer["type"] == "welcome"
+        else:
+            assert answer["type"] == "error" and answer["code"] == code, answer
+            hello(ws, [])   # the page can still say hello properly
+
+
+def test_hotseat_one_page_holds_several_seats(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "seats": [{"kind": "human"}] * 3})
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        welcome = hello(ws, [made["creator"], *made["seats"].values()])
+        assert welcome["seats"] == [0, 1, 2] and welcome["creator"] is True
+        assert all(s["online"] for s in welcome["table"]["seats"])
+        view = welcome["snapshot"]
+        for _ in range(3):   # each seat in turn, from one page
+            view = play(ws, view)
+        placed = [e["player"] for e in view["log"] if e["kind"] == "TilePlaced"]
+        assert placed[:3] == [0, 1, 2]
+
+
+def test_names_are_cleaned_stored_and_shown_to_everyone(client: TestClient) -> None:
+    made = create(client)
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as cy:
+        hello(cy, [])
+        welcome = hello(ann, [made["seats"]["0"]], name="  <b>Ann</b>\u202e\n ")
+        assert welcome["table"]["seats"][0]["name"] == "<b>Ann</b>"   # escaping is the page's job
+        assert recv(cy, "table")["seats"][0]["name"] == "<b>Ann</b>"
+        ann.send_json({"type": "name", "seat": 0, "name": "A" * 100})
+        table = recv(cy, "table")
+        assert table["seats"][0]["name"] == "A" * 24
+        ann.send_json({"type": "name", "seat": 0, "name": "\u0007"})
+        assert recv(ann, "error")["code"] == "bad_request"
+    stored = storage_of(client).load(gid)
+    assert stored is not None and stored.seats[0].name == "A" * 24
+
+
+def test_presence_joined_online_and_watchers(client: TestClient) -> None:
+    made = create(client)
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ann:
+        table = hello(ann, [made["creator"], made["seats"]["0"]])["table"]
+        assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (False, False)]
+        with client.websocket_connect(f"/ws/{gid}") as bob:
+            hello(bob, [made["seats"]["1"]])
+            table = recv(ann, "table")
+            assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (True, True)]
+        table = recv(ann, "table")   # Bob left
+        assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (True, False)]
+        with client.websocket_connect(f"/ws/{gid}") as cy:
+            hello(cy, [])
+            assert recv(ann, "table")["watchers"] == 1
+
+
+# --------------------------------------------------------------------------- versions and reconnecting
+
+
+def test_a_page_that_reconnects_receives_exactly_the_missed_events(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "short": 12})
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as bob:
+        seen = hello(bob, [made["seats"]["1"]])["snapshot"]
+    with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as cy:
+        view = hello(ann, [made["seats"]["0"]])["snapshot"]
+        watched = hello(cy, [])["snapshot"]
+        missed: list[dict[str, Any]] = []
+        view = play(ann, view)                    # Ann moves while Bob is away ...
+        missed.append(recv(cy, "update"))
+        watched = apply_update(watched, missed[-1])
+    with client.websocket_connect(f"/ws/{gid}") as bob:
+        hello(bob, [made["seats"]["1"]], version=seen["version"])
+        catch_up = recv(bob, "update")
+        assert catch_up["from"] == seen["version"] and catch_up["version"] == view["version"]
+        assert catch_up["events"] == [e for u in missed for e in u["events"]]
+        assert apply_update(seen, catch_up) == watched   # the same view as a page that never left
+        # up to date: a hello with the current version gets no catch-up at all
+    with client.websocket_connect(f"/ws/{gid}") as cy:
+        hello(cy, [], version=view["version"])
+        cy.send_json({"type": "resync", "version": view["version"]})
+        cy.send_json({"type": "resync", "version": -5})   # a version never seen: a snapshot
+        assert recv(cy, "snapshot", "update")["type"] == "snapshot"
+
+
+def test_a_stale_turn_is_refused_with_the_current_version(client: TestClient) -> None:
+    made = create(client)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        view = hello(ws, [made["creator"], *made["seats"].values()])["snapshot"]
+        old = view
+        view = play(ws, view)
+        ws.send_json({"type": "turn", "seat": 1, "version": old["version"],
+                      "moves": [view["legal"][0], {"kind": "pass"}]})
+        answer = recv(ws, "error")
+        assert answer["code"] == "stale" and answer["version"] == view["version"]
+        assert str(view["version"]) in answer["message"]
+
+
+def test_bad_messages_get_their_own_error_and_change_nothing(client: TestClient) -> None:
+    made = create(client)
+    gid = made["id"]
     with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        ply, history = view["ply"], view["history"]
-        occupied = f"{view['decision']['tile']}@0,0r0"   # the start tile lies at (0,0)
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        v = view["version"]
+        before = history(client, gid)
+        start_tile = {"kind": "place", "x": 0, "y": 0, "rotation": 0}   # the start tile lies at (0,0)
         bad: list[tuple[Any, str]] = [
             ("{not json", "bad_json"),
             ("[1, 2]", "bad_request"),
+            ('{"type": "turn", "seat": ' + "9" * 4400 + "}", "bad_json"),   # a huge number
+            ("[" * 100 + "]" * 100, "bad_json"),                              # nested too deep
+            ('{"type": "turn", "x": NaN}', "bad_json"),
+            ('{"type": "turn", "seat": 0, "version": 1, "moves": [], "pad": "' + "x" * 70_000 + '"}',
+             "too_large"),
             ({"type": "dance"}, "bad_request"),
-            ({"type": "turn", "seat": 0, "ply": ply, "moves": "12@0,1r0"}, "bad_request"),
-            ({"type": "turn", "seat": 0, "ply": ply, "moves": []}, "bad_request"),
-            ({"type": "turn", "seat": 0, "ply": ply, "moves": ["place it somewhere"]}, "invalid_move"),
-            ({"type": "turn", "seat": 0, "ply": ply, "moves": [occupied]}, "illegal_move"),
-            ({"type": "turn", "seat": 0, "ply": ply, "moves": ["d3"]}, "illegal_move"),
-            ({"type": "turn", "seat": 1, "ply": ply, "moves": first_turn(view)}, "not_your_turn"),
-            ({"type": "turn", "seat": 0, "ply": ply - 1, "moves": first_turn(view)}, "stale"),
-            ({"type": "turn", "seat": 0, "ply": ply, "moves": [*first_turn(view), view["legal"][1]]},
-             "illegal_move"),   # a second placement after the turn is over
-            ({"type": "preview", "seat": 0, "ply": ply, "moves": [occupied]}, "illegal_move"),
+            ({"type": "hello", "secrets": []}, "bad_request"),   # hello comes once
+            ({"type": "turn", "seat": 0, "version": v, "moves": "12@0,1r0"}, "bad_request"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": []}, "bad_request"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": ["12@0,1r0"]}, "invalid_move"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": [{"kind": "fly"}]}, "invalid_move"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": [{"kind": "place", "x": 1}]}, "invalid_move"),
+            ({"type": "turn", "seat": 0, "version": v,
+              "moves": [{"kind": "place", "x": 10**9, "y": 0, "rotation": 0}]}, "invalid_move"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": [start_tile | {"evil": 1}]}, "invalid_move"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": [start_tile]}, "illegal_move"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": [{"kind": "pass"}]}, "illegal_move"),
+            ({"type": "turn", "seat": 0, "version": v,
+              "moves": [view["legal"][0], {"kind": "pass"}, view["legal"][1]]}, "illegal_move"),
+            ({"type": "turn", "seat": 0, "version": v, "moves": [{}] * 5}, "bad_request"),
+            ({"type": "preview", "seat": 0, "version": v, "moves": [start_tile]}, "illegal_move"),
+            ({"type": "turn", "request": {"a": 1}, "seat": 0, "version": v, "moves": []}, "bad_request"),
         ]
         for message, code in bad:
             if isinstance(message, str):
                 ws.send_text(message)
             else:
                 ws.send_json(message)
-            answer = ws.receive_json()
-            assert answer["type"] == "error", message
-            assert answer["code"] == code, (message, answer)
-            assert answer["message"]
-        ws.send_json({"type": "sync"})
-        after = ws.receive_json()
-        assert after["ply"] == ply and after["history"] == history
-    assert client.get(f"/api/games/{gid}").json()["history"] == history
+            answer = recv(ws, "error")
+            assert answer["code"] == code, (message if isinstance(message, dict) else message[:80], answer)
+            assert answer["message"] and "Traceback" not in answer["message"]
+        ws.send_bytes(b"\x00\x01")
+        assert recv(ws, "error")["code"] == "binary_not_accepted"
+        ws.send_json({"type": "resync", "version": None})
+        assert recv(ws, "snapshot") == view   # nothing changed
+    assert history(client, gid) == before
 
 
-def test_a_bot_seat_cannot_be_played_by_a_client() -> None:
-    setup = {"seats": [{"kind": "bot", "level": "random"}, {"kind": "human"}], "seed": 3,
-             "start_player": 0, "short": 6}
-    app = create_app("sqlite://", bot_delay=30.0)   # the bot waits, so its turn stays open
-    with TestClient(app) as slow:
-        gid = new_game(slow, setup)
-        with slow.websocket_connect(f"/ws/{gid}") as ws:
-            view = ws.receive_json()
-            assert view["decision"]["player"] == 0
-            ws.send_json({"type": "turn", "ply": view["ply"], "moves": first_turn(view)})
-            answer = ws.receive_json()
-            assert answer["code"] == "not_your_turn" and "bot" in answer["message"]
-
-
-def test_preview_shows_occupant_choices_and_stores_nothing(client: TestClient) -> None:
-    gid = new_game(client)
-    app = client.app
-    storage: Storage = app.state.storage  # type: ignore[attr-defined]
+def test_preview_shows_structured_choices_and_stores_nothing(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "short": None})
+    gid = made["id"]
     with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        place = view["legal"][0]
-        ws.send_json({"type": "preview", "request": 7, "seat": 0, "ply": view["ply"], "moves": [place]})
-        preview = ws.receive_json()
-        assert preview["type"] == "preview" and preview["request"] == 7
-        reference = Game(2, seed=11, state=build_game(GameSetup.from_json(HUMANS)).state)
-        reference.play(place)
-        assert sorted(preview["legal"]) == sorted(str(m) for m in reference.legal_moves())
-        assert preview["turn_over"] is (reference.decision.phase not in ("shaman", "occupy"))
-    assert storage.load(gid) == (HUMANS | {"edition": "2020", "start_player": 0},
-                                 view["history"])
-    assert client.get(f"/api/games/{gid}").json()["ply"] == view["ply"]
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        reference = reference_game(client, gid)
+        for place in view["legal"][:12]:
+            ws.send_json({"type": "preview", "request": 7, "seat": 0, "version": view["version"],
+                          "moves": [place]})
+            preview = recv(ws, "preview")
+            assert preview["request"] == 7 and preview["version"] == view["version"]
+            state = reference.state.copy()
+            state.apply(move_from_json(state, place))
+            engine = {str(m) for m in state.legal_moves()} if state.phase in ("shaman", "occupy") else set()
+            offered = {str(move_from_json(state, m)) for m in preview["legal"]}
+            assert offered == engine
+            assert preview["turn_over"] is (not engine)
+            for choice in preview["legal"]:
+                assert choice["text"]   # every choice in words
+                assert "zone" not in choice["text"] and "tile" not in choice["text"]
+            assert not any(e["kind"] == "TileDrawn" for e in preview["events"])   # a preview draws nothing
+    assert history(client, gid) == [str(m) for m in reference.history]
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+class LowestFirst(random.SystemRandom):
+    """A scripted draw source: the lowest tile while more than ``switch`` are left, then the highest
+    (with ``then_highest``).  Stateless, so the copies the server makes share it harmlessly."""
+
+    def __init__(self, switch: int, then_highest: bool) -> None:
+        super().__init__()
+        self.switch, self.then_highest = switch, then_highest
+
+    def choice(self, seq: Any) -> Any:
+        if len(seq) > self.switch or not self.then_highest:
+            return min(seq)
+        return max(seq)
+
+    def sample(self, population: Any, k: int, **kwargs: Any) -> list[Any]:
+        return sorted(population)[:k]   # the short game's stack: the same in both games
+
+
+def _scripted_app(then_highest: bool) -> Any:
+    def rooms(storage: Storage, executor: Any, hints: Any) -> Rooms:
+        return Rooms(storage, executor, 0.0, hint_executor=hints, hint_search=30,   # exact: no time cap
+                     draws=lambda: LowestFirst(3, then_highest))
+    return create_app("sqlite://", bot_delay=0.0, rooms_factory=rooms)
+
+
+def _received_until_the_draws_differ(then_highest: bool) -> list[list[dict[str, Any]]]:
+    """Every message two players and a watcher receive over two turns of a 6-tile game whose first
+    three draws are the lowest tiles; the game id, which differs, is left out."""
+    with TestClient(_scripted_app(then_highest)) as c:
+        made = create(c, {"seats": [{"kind": "human"}, {"kind": "human"}], "short": 6})
+        gid = made["id"]
+        logs: list[list[dict[str, Any]]] = [[], [], []]
+        with c.websocket_connect(f"/ws/{gid}") as ann, c.websocket_connect(f"/ws/{gid}") as bob, \
+                c.websocket_connect(f"/ws/{gid}") as cy:
+            pages = [ann, bob, cy]
+            secrets = [[made["seats"]["0"]], [made["seats"]["1"]], []]
+
+            def until(seat: int, kind: str, request: Any = None) -> None:
+                while not any(m["type"] == kind and m.get("request") == request for m in logs[seat]):
+                    logs[seat].append(pages[seat].receive_json())
+
+            for seat, secret in enumerate(secrets):   # one after the other, so the order is always the same
+                pages[seat].send_json({"type": "hello", "secrets": secret, "version": None})
+                until(seat, "snapshot")
+            view = c.get(f"/api/games/{gid}").json()
+            for turn in range(2):   # the draw after the second turn still comes from 4 tiles: the same
+                seat = view["decision"]["player"]
+                page = pages[seat]
+                page.send_json({"type": "preview", "request": turn, "seat": seat, "version": view["version"],
+                                "moves": [view["legal"][0]]})
+                page.send_json({"type": "hint", "request": 10 + turn, "seat": seat,
+                                "version": view["version"], "moves": []})
+                until(seat, "hint", 10 + turn)
+                page.send_json({"type": "turn", "request": 20 + turn, "seat": seat,
+                                "version": view["version"], "moves": [view["legal"][0], {"kind": "pass"}]})
+                until(seat, "ack", 20 + turn)
+                view = c.get(f"/api/games/{gid}").json()
+            for ws, log in zip(pages, logs, strict=True):
+                ws.send_json({"type": "resync", "version": None})
+                while not log or log[-1]["type"] != "snapshot" or log[-1]["version"] != view["version"]:
+                    log.append(ws.receive_json())
+        for log in logs:
+            for m in log:
+                m.pop("game", None)
+        return logs
+
+
+def test_nothing_a_page_receives_depends_on_the_draws_still_to_come() -> None:
+    # Two games whose first three draws are the same and whose later draws differ: every message
+    # of both players and the watcher (welcome, tables, snapshots, previews, hints, updates,
+    # acks) is identical.  If anything derived from the future order leaked, they would differ.
+    low = _received_until_the_draws_differ(then_highest=False)
+    high = _received_until_the_draws_differ(then_highest=True)
+    assert sum(len(log) for log in low) > 15
+    assert low == high
+    for log in low:
+        for m in log:
+            assert m.get("seed") is None and "rng" not in str(m)
+
+
+def test_the_seed_is_revealed_only_when_the_game_is_over(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "seed": None, "short": 2})
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        view = hello(ws, [made["creator"], *made["seats"].values()])["snapshot"]
+        assert view["seed"] is None and view["deal"] == "secret"
+        while not view["over"]:
+            view = play(ws, view)
+        stored = storage_of(client).load(made["id"])
+        assert stored is not None and view["seed"] == stored.setup["seed"]
+
+
+def test_secret_deals_are_drawn_from_the_operating_system() -> None:
+    # two games with the same setup (no seed) almost surely differ in their first 3 draws
+    with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
+        firsts = set()
+        for _ in range(4):
+            made = create(c, {"seats": [{"kind": "human"}] * 2})
+            firsts.add(tuple(history(c, made["id"])))
+        assert len(firsts) > 1
 
 
 # --------------------------------------------------------------------------- playing and storing
 
 
-def play_to_the_end(ws: Any, view: dict[str, Any]) -> dict[str, Any]:
-    """Hotseat: every turn places the first legal tile position and takes the first piece offered."""
-    while not view["over"]:
-        seat = view["decision"]["player"]
-        place = view["legal"][0]
-        ws.send_json({"type": "preview", "seat": seat, "ply": view["ply"], "moves": [place]})
-        preview = ws.receive_json()
-        moves = [place]
-        if not preview["turn_over"]:
-            moves.append(preview["legal"][0])
-            if preview["decision"]["phase"] == "shaman":
-                moves.append("-")
-        ws.send_json({"type": "turn", "seat": seat, "ply": view["ply"], "moves": moves})
-        view = ws.receive_json()
-        assert view["type"] == "state", view
-    return view
-
-
 def test_a_hotseat_game_is_stored_move_by_move_and_replays_exactly(client: TestClient) -> None:
-    gid = new_game(client)
-    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
+    made = create(client)
+    gid = made["id"]
     with client.websocket_connect(f"/ws/{gid}") as ws:
-        final = play_to_the_end(ws, ws.receive_json())
-    setup, history = storage.load(gid)  # type: ignore[misc]
-    assert history == final["history"]
-    # the engine, replaying the stored moves from the stored setup, reaches the same scores
-    again = restore_game(GameSetup.from_json(setup), history)
-    assert list(again.scores) == [p["score"] for p in final["players"]] == final["final"]["scores"]
+        view = hello(ws, [made["creator"], *made["seats"].values()])["snapshot"]
+        while not view["over"]:
+            view = play(ws, view)
+    stored = storage_of(client).load(gid)
+    assert stored is not None
+    again = restore_game(GameSetup.from_json(stored.setup, stored=True), stored.history)
+    assert list(again.scores) == [p["score"] for p in view["players"]] == view["final"]["scores"]
     assert again.is_over
-    assert client.get("/api/games").json()["games"][0]["status"] == "over"
+    # the page built from the first snapshot plus updates equals a fresh snapshot
+    assert client.get(f"/api/games/{gid}").json() | {"log": None} == view | {"log": None, "type": "snapshot"}
+    assert [e for e in client.get(f"/api/games/{gid}").json()["log"] if e["kind"] != "TileDrawn"] == \
+        [e for e in view["log"] if e["kind"] != "TileDrawn"]
     # the final table's rows add up to the final scores minus what was scored during play
     during = [0, 0]
-    for entry in final["log"]:
+    for entry in view["log"]:
         if entry["kind"] == "FeatureScored":
             during = [a + b for a, b in zip(during, entry["points"], strict=True)]
-    rows = final["final"]["rows"]
-    totals = [during[i] + sum(r["points"][i] for r in rows) for i in range(2)]
-    assert totals == final["final"]["scores"]
-    # and the game is over for everyone
+    totals = [during[i] + sum(r["points"][i] for r in view["final"]["rows"]) for i in range(2)]
+    assert totals == view["final"]["scores"]
+    assert client.get(f"/api/games?ids={gid}").json()["games"][0]["status"] == "over"
     with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": ["-"]})
-        assert ws.receive_json()["code"] == "game_over"
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        ws.send_json({"type": "turn", "seat": 0, "version": view["version"], "moves": [{"kind": "pass"}]})
+        assert recv(ws, "error")["code"] == "game_over"
 
 
 def test_replay_positions(client: TestClient) -> None:
-    gid = new_game(client)
+    made = create(client)
+    gid = made["id"]
     with client.websocket_connect(f"/ws/{gid}") as ws:
-        final = play_to_the_end(ws, ws.receive_json())
+        view = hello(ws, [made["creator"], *made["seats"].values()])["snapshot"]
+        while not view["over"]:
+            view = play(ws, view)
     start = client.get(f"/api/games/{gid}/at/0").json()
-    assert len(start["board"]) == 1 and start["total_ply"] == len(final["history"])
-    end = client.get(f"/api/games/{gid}/at/{len(final['history'])}").json()
-    assert sorted(map(str, end["board"])) == sorted(map(str, final["board"]))
+    assert len(start["board"]) == 1 and start["total"] == view["version"] and start["replay"] is True
+    assert start["legal"] == []
+    end = client.get(f"/api/games/{gid}/at/{view['version']}").json()
+    assert sorted(map(str, end["board"])) == sorted(map(str, view["board"]))
     # after the first draw and the first placement, two tiles lie on the board
     assert len(client.get(f"/api/games/{gid}/at/2").json()["board"]) == 2
-    for bad in ("-1", str(len(final["history"]) + 1)):
+    for bad in ("-1", str(view["version"] + 1)):
         assert client.get(f"/api/games/{gid}/at/{bad}").status_code == 400
     assert client.get(f"/api/games/{gid}/at/two").json()["code"] == "bad_request"
 
@@ -277,34 +689,37 @@ DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
 
 
 @pytest.mark.parametrize("kind", DATABASES)
-def test_resume_after_restart_continues_with_the_same_draws(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize("seeded", [True, False])
+def test_resume_after_restart_continues_the_same_game(tmp_path: Path, kind: str, seeded: bool) -> None:
     db = str(tmp_path / "games.sqlite") if kind == "sqlite" else os.environ["HUNTGATHER_TEST_POSTGRES"]
+    setup = {**HUMANS, "short": 10} if seeded else {"seats": HUMANS["seats"], "short": 10}
     with TestClient(create_app(db, bot_delay=0.0)) as c1:
-        gid = new_game(c1, {**HUMANS, "short": 10})
+        made = create(c1, setup)
+        gid = made["id"]
         with c1.websocket_connect(f"/ws/{gid}") as ws:
-            view = ws.receive_json()
+            view = hello(ws, [made["creator"], *made["seats"].values()], name="Ann")["snapshot"]
             for _ in range(3):
-                seat = view["decision"]["player"]
-                ws.send_json({"type": "turn", "seat": seat, "ply": view["ply"], "moves": first_turn(view)})
-                view = ws.receive_json()
+                view = play(ws, view)
     before = view
     with TestClient(create_app(db, bot_delay=0.0)) as c2:
         resumed = c2.get(f"/api/games/{gid}").json()
-        for key in ("history", "board", "occupants", "players", "decision", "legal", "remaining"):
-            assert resumed[key] == before[key], key
-        # the same moves on a game that never stopped bring the same next draws
-        reference = build_game(GameSetup.from_json({**HUMANS, "short": 10}))
-        for text in before["history"][len(reference.history):]:
-            if not text.startswith("d"):
-                reference.play(parse_move(text))
+        assert resumed == before | {"type": "snapshot", "log": resumed["log"]}
+        # the secrets still hold their seats, the names are kept, old versions still catch up
         with c2.websocket_connect(f"/ws/{gid}") as ws:
-            view = ws.receive_json()
-            ws.send_json({"type": "turn", "seat": view["decision"]["player"], "ply": view["ply"],
-                          "moves": first_turn(view)})
-            view = ws.receive_json()
-        reference.play(parse_move(first_turn(before)[0]))
-        reference.play(parse_move("-"))
-        assert view["history"] == [str(m) for m in reference.history]
+            welcome = hello(ws, [made["seats"]["1"]], version=before["version"])
+            assert welcome["seats"] == [1] and welcome["table"]["seats"][0]["name"] == "Ann"
+            view = play(ws, view)
+        stored = storage_of(c2).load(gid)
+        assert stored is not None
+        if seeded:   # the same moves on a game that never stopped bring the same next draws
+            reference = build_game(GameSetup.from_json(setup))
+            for text in stored.history[len(reference.history):]:
+                if not text.startswith("d"):
+                    reference.play(parse_move(text))
+            assert stored.history == [str(m) for m in reference.history]
+        else:        # a new tile was drawn, from what was left
+            assert isinstance(parse_move(stored.history[-1]), Draw)
+            assert int(stored.history[-1][1:]) in before["remaining"]
 
 
 def test_storage_refuses_a_conflicting_append() -> None:
@@ -315,7 +730,8 @@ def test_storage_refuses_a_conflicting_append() -> None:
         st.append("g", 1, ["-"], status="playing", scores=[0, 0])
     with pytest.raises(StorageError, match="no stored game"):
         st.append("nope", 0, ["-"], status="playing", scores=[0, 0])
-    assert st.load("g") == ({"edition": "2020"}, ["d1", "1@0,1r0"])
+    stored = st.load("g")
+    assert stored is not None and stored.history == ["d1", "1@0,1r0"]
 
 
 def test_restore_refuses_a_record_whose_draws_differ() -> None:
@@ -326,7 +742,26 @@ def test_restore_refuses_a_record_whose_draws_differ() -> None:
         restore_game(setup, [f"d{wrong}"])
 
 
-# --------------------------------------------------------------------------- bots
+def test_a_game_stored_before_seats_had_secrets_is_open_to_its_pages(tmp_path: Path) -> None:
+    # such a game has no seat rows: as before, any page may move for its person seats
+    db = tmp_path / "old.sqlite"
+    st = Storage(str(db))
+    setup = GameSetup.from_json(HUMANS)
+    st.create("oldgame", setup.to_json() | {"deal": None}, [str(m) for m in build_game(setup).history])
+    with sqlite3.connect(db) as conn:   # the old setup had no "deal": its draws follow its seed
+        conn.execute("UPDATE hg_games SET setup = ? WHERE id = 'oldgame'",
+                     ('{"edition": "2020", "seats": [{"kind": "human"}, {"kind": "human"}], '
+                      '"start_player": 0, "seed": 11, "short": 6}',))
+    st.close()
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+        with c.websocket_connect("/ws/oldgame") as ws:
+            welcome = hello(ws, [])
+            assert welcome["seats"] == [0, 1]
+            play(ws, welcome["snapshot"])
+        assert c.delete("/api/games/oldgame").status_code == 204
+
+
+# --------------------------------------------------------------------------- bots and seat changes
 
 
 def wait_for(client: TestClient, gid: str, done: Any, limit: float = 60.0) -> dict[str, Any]:
@@ -340,26 +775,272 @@ def wait_for(client: TestClient, gid: str, done: Any, limit: float = 60.0) -> di
 
 def test_bots_play_a_whole_game_by_themselves(client: TestClient) -> None:
     seats = [{"kind": "bot", "level": level} for level in ("random", "easy", "greedy")]
-    gid = new_game(client, {"seats": seats, "seed": 5, "short": 8})
-    view = wait_for(client, gid, lambda v: v["over"])
+    made = create(client, {"seats": seats, "short": 8})
+    assert made["seats"] == {}
+    view = wait_for(client, made["id"], lambda v: v["over"])
     assert view["over"], "the bots did not finish the game"
-    again = restore_game(GameSetup.from_json(view["setup"]), view["history"])
+    stored = storage_of(client).load(made["id"])
+    assert stored is not None
+    again = restore_game(GameSetup.from_json(stored.setup, stored=True), stored.history)
     assert list(again.scores) == view["final"]["scores"]
 
 
 def test_a_bot_answers_a_persons_turn(client: TestClient) -> None:
-    setup = {"seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}], "seed": 8, "short": 6}
-    gid = new_game(client, setup)
-    with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": first_turn(view)})
-        # updates arrive until it is the person's turn again (or the game ends)
-        while True:
-            view = ws.receive_json()
-            if view["over"] or view["decision"]["player"] == 0:
-                break
+    made = create(client, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}], "short": 6})
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        view = play(ws, view)
+        while not view["over"] and view["decision"]["player"] != 0:   # updates until it is ours again
+            view = apply_update(view, recv(ws, "update"))
     placed_by = [e["player"] for e in view["log"] if e["kind"] == "TilePlaced"]
     assert placed_by[:2] == [0, 1]
+
+
+def test_a_bot_seat_cannot_be_played_by_a_client() -> None:
+    setup = {"seats": [{"kind": "bot", "level": "random"}, {"kind": "human"}], "start_player": 0, "short": 6}
+    with TestClient(create_app("sqlite://", bot_delay=30.0)) as slow:   # the bot waits: its turn stays open
+        made = create(slow, setup)
+        with slow.websocket_connect(f"/ws/{made['id']}") as ws:
+            view = hello(ws, [made["creator"], made["seats"]["1"]])["snapshot"]
+            assert view["decision"]["player"] == 0
+            for kind in ("turn", "hint"):
+                ws.send_json({"type": kind, "seat": 0, "version": view["version"], "moves": []})
+                assert recv(ws, "error")["code"] == "not_your_seat"
+                ws.send_json({"type": kind, "seat": 1, "version": view["version"], "moves": []})
+                answer = recv(ws, "error")
+                assert answer["code"] == "not_your_turn" and "bot" in answer["message"]
+
+
+def test_the_creator_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "short": 10})
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as bob:
+        view = hello(ann, [made["creator"], made["seats"]["0"]])["snapshot"]
+        hello(bob, [made["seats"]["1"]])
+        view = play(ann, view)   # Bob's turn now; Bob leaves the table
+        ann.send_json({"type": "seat", "seat": 1, "kind": "bot", "level": "wizard"})
+        assert recv(ann, "error")["code"] == "bad_request"
+        ann.send_json({"type": "seat", "seat": 1, "kind": "bot", "level": "greedy"})
+        table = recv(ann, "table")
+        while table["seats"][1]["kind"] != "bot":
+            table = recv(ann, "table")
+        assert table["seats"][1]["level"] == "greedy" and table["seats"][1]["online"]
+        # Bob's page no longer holds the seat, and the bot plays it
+        bob.send_json({"type": "turn", "seat": 1, "version": view["version"], "moves": []})
+        assert recv(bob, "error", skip=("table", "update"))["code"] == "not_your_seat"
+        view = apply_update(view, recv(ann, "update"))
+        assert view["log"][-1]["kind"] in ("TileDrawn", "FeatureScored", "OccupantPlaced", "TilePlaced") \
+            or view["over"]
+        assert any(e["kind"] == "TilePlaced" and e["player"] == 1 for e in view["log"])
+    with client.websocket_connect(f"/ws/{gid}") as bob:   # the old link holds nothing now
+        bob.send_json({"type": "hello", "secrets": [made["seats"]["1"]], "version": None})
+        assert recv(bob, "error")["code"] == "bad_secret"
+    with client.websocket_connect(f"/ws/{gid}") as ann:   # and back to a person, with a new secret
+        hello(ann, [made["creator"]])
+        ann.send_json({"type": "seat", "seat": 1, "kind": "human"})
+        fresh = recv(ann, "seat_secret")
+        assert fresh["seat"] == 1 and fresh["secret"] != made["seats"]["1"]
+    with client.websocket_connect(f"/ws/{gid}") as bob:
+        assert hello(bob, [fresh["secret"]])["seats"] == [1]
+
+
+def test_resigning_hands_the_seat_to_a_bot(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "short": 10})
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as bob:
+        view = hello(ann, [made["seats"]["0"]])["snapshot"]
+        hello(bob, [made["seats"]["1"]])
+        bob.send_json({"type": "resign", "seat": 1, "version": view["version"] - 1})
+        assert recv(bob, "error")["code"] == "stale"
+        bob.send_json({"type": "resign", "seat": 1, "version": view["version"]})
+        table = recv(ann, "table")
+        while table["seats"][1]["kind"] != "bot":
+            table = recv(ann, "table")
+        bob.send_json({"type": "name", "seat": 1, "name": "Bob"})   # the seat is no longer Bob's
+        assert recv(bob, "error")["code"] == "not_your_seat"
+        view = play(ann, view)
+        view = apply_update(view, recv(ann, "update"))   # the bot's move
+        assert [e["player"] for e in view["log"] if e["kind"] == "TilePlaced"][:2] == [0, 1]
+
+
+def test_a_move_that_cannot_be_stored_does_not_count(client: TestClient,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    made = create(client)
+    gid = made["id"]
+    storage = storage_of(client)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise StorageError("INSERT INTO hg_moves failed: disk I/O error")
+
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        monkeypatch.setattr(storage, "append", broken)
+        turn = {"type": "turn", "seat": 0, "version": view["version"],
+                "moves": [view["legal"][0], {"kind": "pass"}]}
+        ws.send_json(turn)
+        answer = recv(ws, "error")
+        assert answer["code"] == "storage_failed" and "does not count" in answer["message"]
+        assert "INSERT" not in answer["message"] and "disk" not in answer["message"]   # no SQL to the client
+        monkeypatch.undo()
+        ws.send_json({"type": "resync", "version": None})
+        assert recv(ws, "snapshot") == view
+        ws.send_json(turn)   # once the database works again, the same turn is accepted
+        assert recv(ws, "update")["from"] == view["version"]
+        assert recv(ws, "ack")["version"] > view["version"]
+
+
+def test_bots_wait_for_storage_and_carry_on_when_it_works_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
+        storage = storage_of(c)
+        real = storage.append
+        failures = {"left": 3}
+
+        def flaky(*args: Any, **kwargs: Any) -> None:
+            if failures["left"] > 0:
+                failures["left"] -= 1
+                raise StorageError("database is locked")
+            real(*args, **kwargs)
+
+        monkeypatch.setattr(storage, "append", flaky)
+        made = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3})
+        view = wait_for(c, made["id"], lambda v: v["over"])
+        assert view["over"] and failures["left"] == 0
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_describe_turn_in_words() -> None:
+    from huntgather import Occupy, Pass, Place
+    from huntgather.server.protocol import describe_turn
+    game = Game(2, seed=0, normal_order=[44])   # tile 44: forest (1 menhir) · forest · meadow (deer)
+    state = game.state
+    assert describe_turn(state, [Place(44, 1, 0, 2), Occupy(44, 0, "meeple")]) == \
+        "tile 44 at (1, 0), turned 180°; gatherer on the forest (1 menhir)"
+    assert describe_turn(state, [Place(44, 0, -1, 0), Occupy(44, 2, "meeple")]) == \
+        "tile 44 at (0, -1); hunter on the meadow (deer)"
+    assert describe_turn(state, [Place(44, 0, 1, 1), Pass()]) == "tile 44 at (0, 1), turned 90°; no piece"
+    assert game.history == [parse_move("d44")]   # describing changed nothing
+
+
+def complete_turn(reference: Game, moves: list[dict[str, Any]]) -> None:
+    """Play structured ``moves`` on the engine; check that they make exactly the rest of one turn."""
+    player = reference.decision.player
+    for i, data in enumerate(moves):
+        assert not reference.is_over and reference.decision.player == player, (moves, i)
+        reference.play(move_from_json(reference.state, data))   # raises if illegal
+    assert reference.is_over or reference.decision.player != player or \
+        reference.decision.stack == "bonus", moves
+
+
+def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> None:
+    made = create(client)
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        ws.send_json({"type": "hint", "request": 3, "seat": 0, "version": view["version"], "moves": []})
+        hint = recv(ws, "hint")
+        assert hint["request"] == 3 and hint["version"] == view["version"] and hint["player"] == 0
+        assert 1 <= len(hint["turns"]) <= 3
+        firsts = [str(t["moves"][0]) for t in hint["turns"]]
+        assert len(set(firsts)) == len(firsts) and set(firsts) <= {str(m) for m in view["legal"]}
+        for turn in hint["turns"]:
+            complete_turn(reference_game(client, gid), turn["moves"])
+            place = turn["moves"][0]
+            assert turn["text"].startswith(f"tile {view['decision']['tile']} at ({place['x']}, {place['y']})")
+            assert 0 < turn["value"] < 1 and turn["visits"] >= 0
+        # mid-turn: after a placement, the hint is the rest of the turn (an occupant or none)
+        place = view["legal"][0]
+        ws.send_json({"type": "preview", "seat": 0, "version": view["version"], "moves": [place]})
+        preview = recv(ws, "preview")
+        assert not preview["turn_over"]   # a placement next to the start tile always allows a piece
+        ws.send_json({"type": "hint", "seat": 0, "version": view["version"], "moves": [place]})
+        for turn in recv(ws, "hint")["turns"]:
+            assert turn["moves"][0] in [{k: v for k, v in m.items() if k not in ("text", "role")}
+                                        for m in preview["legal"]]
+            reference = reference_game(client, gid)
+            reference.play(move_from_json(reference.state, place))
+            complete_turn(reference, turn["moves"])
+        ws.send_json({"type": "resync", "version": None})
+        assert recv(ws, "snapshot") == view
+
+
+def test_hint_errors_change_nothing(client: TestClient) -> None:
+    made = create(client)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        view = hello(ws, [made["creator"], *made["seats"].values()])["snapshot"]
+        v = view["version"]
+        whole = [view["legal"][0], {"kind": "pass"}]
+        for message, code in [
+            ({"type": "hint", "seat": 0, "version": v - 1, "moves": []}, "stale"),
+            ({"type": "hint", "seat": 1, "version": v, "moves": []}, "not_your_turn"),
+            ({"type": "hint", "seat": 0, "version": v, "moves": "x"}, "bad_request"),
+            ({"type": "hint", "seat": 0, "version": v, "moves": whole}, "bad_request"),  # nothing left
+            ({"type": "hint", "seat": 0, "version": v,
+              "moves": [{"kind": "place", "x": 0, "y": 0, "rotation": 0}]}, "illegal_move"),
+        ]:
+            ws.send_json(message)
+            answer = recv(ws, "error")
+            assert answer["code"] == code, (message, answer)
+        ws.send_json({"type": "resync", "version": None})
+        assert recv(ws, "snapshot") == view
+
+
+def test_hints_are_rationed_one_per_page(client: TestClient) -> None:
+    made = create(client, {**HUMANS, "short": None})
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        view = hello(ws, [made["seats"]["0"]])["snapshot"]
+        for request in (1, 2):
+            ws.send_json({"type": "hint", "request": request, "seat": 0, "version": view["version"],
+                          "moves": []})
+        answers = {m["request"]: m for m in (recv(ws, "hint", "error"), recv(ws, "hint", "error"))}
+        assert answers[1]["type"] == "hint"
+        assert answers[2]["type"] == "error" and answers[2]["code"] == "busy"
+
+
+# --------------------------------------------------------------------------- deleting and memory
+
+
+def test_deleting_a_game_needs_the_creators_secret(client: TestClient) -> None:
+    keep, gone = create(client), create(client)
+    storage = storage_of(client)
+    with client.websocket_connect(f"/ws/{gone['id']}") as ws:
+        hello(ws, [gone["seats"]["0"]])
+        for headers in ({}, {"Authorization": "Bearer " + gone["seats"]["0"]},
+                        {"Authorization": "Bearer " + keep["creator"]}, {"Authorization": gone["creator"]}):
+            r = client.delete(f"/api/games/{gone['id']}", headers=headers)
+            assert r.status_code == 403 and r.json()["code"] == "not_creator"
+        assert storage.load(gone["id"]) is not None
+        r = client.delete(f"/api/games/{gone['id']}", headers={"Authorization": "Bearer " + gone["creator"]})
+        assert r.status_code == 204
+        told = recv(ws, "error")
+        assert told["code"] == "deleted"
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                ws.receive_json()
+    assert storage.load(gone["id"]) is None
+    assert client.get(f"/api/games/{gone['id']}").status_code == 404
+    again = client.delete(f"/api/games/{gone['id']}", headers={"Authorization": "Bearer " + gone["creator"]})
+    assert again.status_code == 404 and again.json()["code"] == "unknown_game"
+    assert storage.load(keep["id"]) is not None   # the other game is untouched
+
+
+def test_idle_games_leave_memory_and_come_back_from_storage() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_rooms=2)) as c:
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        made = [create(c) for _ in range(2)]
+        ids = [m["id"] for m in made]
+        with c.websocket_connect(f"/ws/{ids[0]}") as ws:
+            view = hello(ws, [made[0]["seats"]["0"]])["snapshot"]
+            played = play(ws, view)
+            # a third and fourth game: only idle rooms are dropped, the watched one stays
+            ids += [create(c)["id"], create(c)["id"]]
+            assert ids[0] in rooms.live and ids[1] not in rooms.live and len(rooms.live) <= 3
+        ids.append(create(c)["id"])
+        assert len(rooms.live) == 2 and ids[0] not in rooms.live
+        # the dropped game comes back from storage exactly as it was
+        back = c.get(f"/api/games/{ids[0]}").json()
+        assert back | {"log": None} == played | {"type": "snapshot", "log": None}
 
 
 # --------------------------------------------------------------------------- command line
@@ -371,156 +1052,6 @@ def test_play_command_reports_a_bad_port(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_play_command_reports_an_unusable_database(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["play", "--db", "nosuchdriver://x/y", "--no-browser"]) == 1
-    assert "cannot open the database" in capsys.readouterr().err
-
-
-def test_a_move_that_cannot_be_stored_does_not_count(client: TestClient,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    gid = new_game(client)
-    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
-
-    def broken(*args: Any, **kwargs: Any) -> None:
-        raise StorageError("disk full")
-
-    with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        monkeypatch.setattr(storage, "append", broken)
-        ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": first_turn(view)})
-        answer = ws.receive_json()
-        assert answer["code"] == "storage_failed" and "disk full" in answer["message"]
-        monkeypatch.undo()
-        ws.send_json({"type": "sync"})
-        assert ws.receive_json()["history"] == view["history"]
-        # once the database works again, the same turn is accepted
-        ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": first_turn(view)})
-        assert ws.receive_json()["ply"] > view["ply"]
-
-
-# --------------------------------------------------------------------------- hints
-
-
-def test_describe_turn_in_words() -> None:
-    from huntgather import Occupy, Pass, Place
-    from huntgather.server.rooms import describe_turn
-    game = Game(2, seed=0, normal_order=[44])   # tile 44: forest (1 menhir) · forest · meadow (deer)
-    state = game.state
-    assert describe_turn(state, [Place(44, 1, 0, 2), Occupy(44, 0, "meeple")]) == \
-        "tile 44 at (1, 0), turned 180°; gatherer on the forest (1 menhir)"
-    assert describe_turn(state, [Place(44, 0, -1, 0), Occupy(44, 2, "meeple")]) == \
-        "tile 44 at (0, -1); hunter on the meadow (deer)"
-    assert describe_turn(state, [Place(44, 0, 1, 1), Pass()]) == "tile 44 at (0, 1), turned 90°; no piece"
-    assert game.history == [parse_move("d44")]   # describing changed nothing
-
-
-def complete_turn(reference: Game, moves: list[str]) -> None:
-    """Play ``moves`` on the engine and check that they make exactly the rest of one turn."""
-    player = reference.decision.player
-    for i, text in enumerate(moves):
-        assert not reference.is_over and reference.decision.player == player, (moves, i)
-        reference.play(parse_move(text))   # raises if illegal
-    assert reference.is_over or reference.decision.player != player or \
-        reference.decision.stack == "bonus", moves
-
-
-def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> None:
-    gid = new_game(client)
-    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        ws.send_json({"type": "hint", "request": 3, "seat": 0, "ply": view["ply"]})
-        hint = ws.receive_json()
-        assert hint["type"] == "hint" and hint["request"] == 3 and hint["ply"] == view["ply"]
-        assert 1 <= len(hint["turns"]) <= 3
-        firsts = [t["moves"][0] for t in hint["turns"]]
-        assert len(set(firsts)) == len(firsts) and set(firsts) <= set(view["legal"])
-        for turn in hint["turns"]:
-            reference = Game(2, seed=11, state=build_game(GameSetup.from_json(HUMANS)).state)
-            complete_turn(reference, turn["moves"])
-            place = parse_move(turn["moves"][0])
-            assert turn["text"].startswith(f"tile {place.tile} at ({place.x}, {place.y})")  # type: ignore[union-attr]
-            assert 0 < turn["value"] < 1 and turn["visits"] >= 0
-        # mid-turn: after a placement, the hint is the rest of the turn (an occupant or none)
-        place = view["legal"][0]
-        ws.send_json({"type": "preview", "seat": 0, "ply": view["ply"], "moves": [place]})
-        preview = ws.receive_json()
-        if not preview["turn_over"]:
-            ws.send_json({"type": "hint", "seat": 0, "ply": view["ply"], "moves": [place]})
-            rest = ws.receive_json()
-            assert rest["type"] == "hint"
-            for turn in rest["turns"]:
-                assert turn["moves"][0] in preview["legal"]
-                reference = Game(2, seed=11, state=build_game(GameSetup.from_json(HUMANS)).state)
-                reference.play(parse_move(place))
-                complete_turn(reference, turn["moves"])
-    assert storage.load(gid)[1] == view["history"]  # type: ignore[index]
-
-
-def test_hint_errors_change_nothing(client: TestClient) -> None:
-    gid = new_game(client)
-    with client.websocket_connect(f"/ws/{gid}") as ws:
-        view = ws.receive_json()
-        ply = view["ply"]
-        whole = [view["legal"][0], "-"]
-        for message, code in [
-            ({"type": "hint", "seat": 0, "ply": ply - 1}, "stale"),
-            ({"type": "hint", "seat": 1, "ply": ply}, "not_your_turn"),
-            ({"type": "hint", "seat": 0, "ply": ply, "moves": "x"}, "bad_request"),
-            ({"type": "hint", "seat": 0, "ply": ply, "moves": whole}, "bad_request"),  # nothing left
-            ({"type": "hint", "seat": 0, "ply": ply, "moves": ["1@0,0r0"]}, "illegal_move"),
-        ]:
-            ws.send_json(message)
-            answer = ws.receive_json()
-            assert answer["type"] == "error" and answer["code"] == code, (message, answer)
-        ws.send_json({"type": "sync"})
-        assert ws.receive_json()["history"] == view["history"]
-
-
-def test_no_hints_for_a_bots_turn() -> None:
-    setup = {"seats": [{"kind": "bot", "level": "random"}, {"kind": "human"}], "seed": 3,
-             "start_player": 0, "short": 6}
-    with TestClient(create_app("sqlite://", bot_delay=30.0)) as slow:
-        gid = new_game(slow, setup)
-        with slow.websocket_connect(f"/ws/{gid}") as ws:
-            view = ws.receive_json()
-            ws.send_json({"type": "hint", "ply": view["ply"]})
-            answer = ws.receive_json()
-            assert answer["code"] == "not_your_turn" and "bot" in answer["message"]
-
-
-# --------------------------------------------------------------------------- deleting and memory
-
-
-def test_deleting_a_game(client: TestClient) -> None:
-    keep, gone = new_game(client), new_game(client)
-    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/ws/{gone}") as ws:
-        ws.receive_json()
-        assert client.delete(f"/api/games/{gone}").status_code == 204
-        told = ws.receive_json()
-        assert told["type"] == "error" and told["code"] == "deleted"
-    assert storage.load(gone) is None
-    assert client.get(f"/api/games/{gone}").status_code == 404
-    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [keep]
-    again = client.delete(f"/api/games/{gone}")
-    assert again.status_code == 404 and again.json()["code"] == "unknown_game"
-    assert client.delete("/api/games/no-such-game").status_code == 404
-    assert storage.load(keep) is not None   # the other game is untouched
-
-
-def test_idle_games_leave_memory_and_come_back_from_storage() -> None:
-    with TestClient(create_app("sqlite://", bot_delay=0.0, max_rooms=2)) as c:
-        rooms = c.app.state.rooms  # type: ignore[attr-defined]
-        ids = [new_game(c) for _ in range(2)]
-        with c.websocket_connect(f"/ws/{ids[0]}") as ws:
-            view = ws.receive_json()
-            ws.send_json({"type": "turn", "seat": 0, "ply": view["ply"], "moves": first_turn(view)})
-            played = ws.receive_json()
-            # a third and fourth game: only idle rooms are dropped, the watched one stays
-            ids += [new_game(c), new_game(c)]
-            assert ids[0] in rooms.live and ids[1] not in rooms.live and len(rooms.live) <= 3
-        ids.append(new_game(c))
-        assert len(rooms.live) == 2 and ids[0] not in rooms.live
-        # the dropped game comes back from storage exactly as it was
-        back = c.get(f"/api/games/{ids[0]}").json()
-        assert back["history"] == played["history"] and back["ply"] == played["ply"]
+    assert cli_main(["play", "--db", "nosuchdriver://user:pw@x/y", "--no-browser"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot open the database" in err and "pw" not in err

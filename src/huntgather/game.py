@@ -32,7 +32,7 @@ class Game:
     def __init__(self, players: int = 2, *, edition: str | Edition = DEFAULT_EDITION,
                  seed: int | None = None, start_player: int = 0,
                  normal_order: Sequence[int] | None = None, bonus_order: Sequence[int] | None = None,
-                 state: State | None = None) -> None:
+                 state: State | None = None, rng: random.Random | None = None) -> None:
         """Start a game.
 
         ``seed`` seeds this game's own random generator (a random seed when
@@ -40,11 +40,14 @@ class Game:
         fix the draw order: each draw takes the first tile of the order still
         in its stack, and falls back to the generator once the order is used up.
         ``state`` starts from a given position (see :mod:`huntgather.record`).
+        ``rng`` is the draw source instead of ``random.Random(seed)``: a server
+        passes ``random.SystemRandom()`` so that no seed predicts the draws
+        (a stateless source like that one is shared by copies, not copied).
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = rng if rng is not None else random.Random(seed)
         self.state = state if state is not None else State.new(players, edition, start_player)
         self.initial = self.state.copy()
         self._orders = {"normal": list(normal_order or ()), BONUS: list(bonus_order or ())}
@@ -118,8 +121,11 @@ class Game:
         """An independent copy, including the draw generator's position."""
         new = Game.__new__(Game)
         new.seed = self.seed
-        new._rng = random.Random.__new__(random.Random)  # not Random(): it would seed from the OS
-        new._rng.setstate(self._rng.getstate())
+        if isinstance(self._rng, random.SystemRandom):
+            new._rng = self._rng   # no state to copy: every draw comes from the OS
+        else:
+            new._rng = type(self._rng).__new__(type(self._rng))  # not Random(): it would seed from the OS
+            new._rng.setstate(self._rng.getstate())
         new.state = self.state.copy()
         new.initial = self.initial
         new._orders = {k: list(v) for k, v in self._orders.items()}

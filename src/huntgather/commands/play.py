@@ -45,6 +45,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="pause before each bot move, so that it can be followed (default 0.6)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help="another origin whose pages may open game sockets, e.g. "
+                             "https://games.example.org behind a reverse proxy (repeatable)")
     parser.set_defaults(run=run)
 
 
@@ -53,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from huntgather.server import create_app
+        from huntgather.server.protocol import MAX_MESSAGE
+        from huntgather.server.storage import public_url
     except ImportError as exc:
         raise CommandError(f"browser play needs the web extra ({exc.name} is missing): "
                            f"pip install 'huntgather[web]'", 1) from None
@@ -62,10 +67,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--bot-delay cannot be negative")
     db = args.db or default_db()
     try:
-        app = create_app(db, bot_delay=args.bot_delay)
+        app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin))
     except Exception as exc:  # a bad URL or an unreachable database
-        raise CommandError(f"cannot open the database {db}: {exc}", 1) from None
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+        raise CommandError(f"cannot open the database {public_url(db)}: {type(exc).__name__}", 1) from None
+    # frames over 64 KiB are refused by the websocket layer itself (close code 1009)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            ws_max_size=MAX_MESSAGE, ws_max_queue=8)
     server = uvicorn.Server(config)
     opened = threading.Event()
 
@@ -83,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         url = f"http://{host}:{port}/"
         print(f"huntgather: playing at {url}", flush=True)
         url_db = app.state.storage.url
-        where = url_db.removeprefix("sqlite:///") if url_db.startswith("sqlite:///") else url_db
+        where = url_db.removeprefix("sqlite:///") if url_db.startswith("sqlite:///") else public_url(url_db)
         print(f"huntgather: games are stored in {where}", flush=True)
         print("huntgather: press Ctrl+C to stop (games are kept)", flush=True)
         if not args.no_browser and not opened.is_set():

@@ -1,28 +1,21 @@
-"""The ASGI application: HTTP API, websocket per game, and the static client.
+"""The ASGI application: HTTP API, a websocket per game, and the static client.
 
-HTTP (JSON):
+The protocol (every route, every message, every error code) is documented in
+``docs/protocol.md``.  In short:
 
-==============================  ==============================================
-``GET  /api/editions``          editions, player ranges, bot levels, colours
-``GET  /api/tiles/{edition}``   tile pictures (4 rotations) and occupant anchors
-``GET  /api/games``             saved games, most recent first
-``POST /api/games``             new game from a setup; answers ``{"id": ...}``
-``GET  /api/games/{id}``        the game's current view
-``DELETE /api/games/{id}``      delete a saved game (204; watchers get a ``deleted`` error)
-``GET  /api/games/{id}/at/{n}`` the position after the first n moves (replay)
-``WS   /ws/{id}``               live game: intents in, views and errors out
-==============================  ==============================================
+================================  ==============================================
+``GET  /api/editions``            editions, player ranges, bot levels, colours
+``GET  /api/tiles/{edition}``     tile pictures (4 rotations) and occupant anchors
+``GET  /api/games?ids=a,b``       summaries of the games a page knows (no listing of all)
+``POST /api/games``               new game; answers its id, creator and seat secrets
+``GET  /api/games/{id}``          the public view (what a watcher sees)
+``DELETE /api/games/{id}``        delete a game (``Authorization: Bearer <creator secret>``)
+``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
+``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
+================================  ==============================================
 
-Websocket messages from the client: ``{"type": "sync"}``,
-``{"type": "preview", "seat": s, "ply": n, "moves": [...]}`` (what would
-happen, nothing stored) and ``{"type": "turn", "seat": s, "ply": n, "moves":
-[...]}`` (play: checked, stored, then broadcast) and ``{"type": "hint",
-"seat": s, "ply": n, "moves": [...]}`` (the hard bot's three best turns for
-the person to move, after the turn's ``moves`` so far, if any; up to 2 s).
-The server answers with ``{"type": "state", ...}`` views (legal moves
-included), ``{"type": "preview", ...}``, ``{"type": "hint", "turns": [{"moves",
-"text", "value", "visits"}, ...]}`` or ``{"type": "error", "code": ...,
-"message": ...}``; an error never changes the game.
+Every answer to a bad request is a specific error code with a message in
+plain words; no answer ever holds a traceback, SQL or a secret.
 """
 
 from __future__ import annotations
@@ -30,11 +23,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -46,7 +43,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huntgather.editions import edition_names, get_edition
-from huntgather.server.rooms import BOT_LEVELS, GameSetup, RequestError, Rooms
+from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
+from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_json
+from huntgather.server.rooms import GAME_ID, Room, Rooms
+from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
 from huntgather.svg import DEFS, PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, tile_fragment, zone_anchors
 from huntgather.tiles import LAKE, RIVER
@@ -76,22 +76,129 @@ def tiles_payload(edition: str) -> bytes:
     return json.dumps({"edition": edition, "defs": DEFS, "tiles": tiles}).encode()
 
 
-def _error(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+log = logging.getLogger("huntgather.server")
+
+#: words for each bot level, shown where a level is chosen
+BOT_LEVEL_TEXT = {
+    "random": "plays any legal move at random",
+    "greedy": "takes the turn that looks best right now (instant)",
+    "easy": "searches a little (10 simulations, at most 0.5 s a move)",
+    "medium": "searches more (40 simulations, at most 1 s a move)",
+    "hard": "searches the most (150 simulations, at most 2 s a move)",
+}
+
+_STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
+           "too_large": 413, "bad_content_type": 415, "too_many_games": 429}
+
+#: headers on every HTTP answer: the page may load only its own scripts and talk only to this server
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+     b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]],
+                   Awaitable[None]]
 
 
-_STATUS = {"unknown_game": 404, "corrupt_game": 500}
+class SecurityHeaders:
+    """ASGI middleware: add :data:`SECURITY_HEADERS` to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
+                       send: Callable[[Message], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message},
+                        status_code=status or _STATUS.get(code, 400))
+
+
+class RateLimit:
+    """At most ``count`` events per ``window`` seconds for each key (a client address)."""
+
+    def __init__(self, count: int, window: float = 60.0) -> None:
+        self.count, self.window = count, window
+        self._seen: dict[str, deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        if len(self._seen) > 10_000:   # forget the quiet ones, so the table stays small
+            self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - self.window}
+        seen = self._seen.setdefault(key, deque())
+        while seen and seen[0] <= now - self.window:
+            seen.popleft()
+        if len(seen) >= self.count:
+            return False
+        seen.append(now)
+        return True
+
+
+async def read_body(request: Request) -> Any:
+    """The JSON body of a request: ``application/json``, at most 64 KiB, within the JSON limits."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise RequestError("bad_content_type", "send the body as application/json")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_MESSAGE:
+        raise RequestError("too_large", f"a request body may be at most {MAX_MESSAGE // 1024} KiB")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE:
+            raise RequestError("too_large", f"a request body may be at most {MAX_MESSAGE // 1024} KiB")
+    try:
+        return read_json(bytes(body))
+    except ProtocolError as exc:
+        raise RequestError(exc.code, exc.message) from None
+
+
+def _same_origin(ws: WebSocket, allowed: set[str]) -> bool:
+    """A browser's websocket must come from a page of this server (or an allowed origin)."""
+    origin = ws.headers.get("origin")
+    if origin is None:   # not a browser (a bot, a test, a load generator)
+        return True
+    netloc = urlsplit(origin).netloc.lower()
+    return netloc == ws.headers.get("host", "").lower() or netloc in allowed
+
+
+RoomsFactory = Callable[[Storage, ThreadPoolExecutor, ThreadPoolExecutor], Rooms]
 
 
 def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: int = 2,
-               max_rooms: int = 64) -> Starlette:
+               max_rooms: int = 64, games_per_minute: int = 30, allowed_origins: tuple[str, ...] = (),
+               rooms_factory: RoomsFactory | None = None) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
-    At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`).
+    At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
+    one address may create at most ``games_per_minute`` games a minute.
+    ``rooms_factory`` builds the :class:`Rooms` (tests use it to script the draws).
     """
     storage = Storage(db)
     executor = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="hg-bot")
-    rooms = Rooms(storage, executor, bot_delay, max_rooms)
+    hint_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hg-hint")
+    if rooms_factory is None:
+        rooms = Rooms(storage, executor, bot_delay, max_rooms, hint_executor=hint_executor)
+    else:
+        rooms = rooms_factory(storage, executor, hint_executor)
+    creations = RateLimit(games_per_minute)
+    origins = {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins}
 
     async def editions(request: Request) -> Response:
         out = []
@@ -101,118 +208,128 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                         "max_players": ed.max_players, "meeples": ed.meeples, "huts": ed.huts,
                         "bonus_name": ed.bonus_name})
         return JSONResponse({"editions": out, "bot_levels": list(BOT_LEVELS),
+                             "bot_level_text": BOT_LEVEL_TEXT,
                              "colours": [{"name": n, "rgb": c, "letter": le} for n, c, le
                                          in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)]})
 
     async def tiles(request: Request) -> Response:
         edition = request.path_params["edition"]
         if edition not in edition_names():
-            return _error("unknown_edition", f"unknown edition {edition!r}", 404)
+            return _error("unknown_edition", "there is no such edition", 404)
         body = await asyncio.to_thread(tiles_payload, edition)
         return Response(body, media_type="application/json",
                         headers={"Cache-Control": "max-age=3600"})
 
     async def list_games(request: Request) -> Response:
-        rows = await asyncio.to_thread(storage.list_games)
-        return JSONResponse({"games": [{"id": r.id, "created": r.created, "updated": r.updated,
-                                        "setup": r.setup, "status": r.status, "ply": r.ply,
-                                        "scores": r.scores} for r in rows],
-                             "database": storage.url})
+        ids = [i for i in request.query_params.get("ids", "").split(",") if GAME_ID.fullmatch(i)]
+        if len(ids) > 100:
+            return _error("bad_request", "ask for at most 100 games at once")
+        try:
+            rows = await asyncio.to_thread(storage.summaries, ids)
+        except Exception as exc:
+            log.error("listing games failed: %s", exc)
+            return _error("storage_failed", "the games could not be read from storage; try again in a moment")
+        games = []
+        for r in rows:
+            players = []
+            for i, setup_seat in enumerate(r.setup.get("seats", [])):
+                row = r.seats[i] if i < len(r.seats) else None
+                players.append({"seat": i, "kind": row.kind if row else setup_seat["kind"],
+                                "level": row.level if row else setup_seat.get("level"),
+                                "name": row.name if row else None,
+                                "score": r.scores[i] if i < len(r.scores) else 0})
+            games.append({"id": r.id, "edition": r.setup.get("edition", "2020"), "status": r.status,
+                          "version": r.ply, "created": r.created, "updated": r.updated, "players": players})
+        return JSONResponse({"games": games})
 
     async def new_game(request: Request) -> Response:
         try:
-            data = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _error("bad_json", "the request body is not valid JSON")
-        try:
+            data = await read_body(request)
             setup = GameSetup.from_json(data)
+            client = request.client.host if request.client else "?"
+            if not creations.allow(client):
+                raise RequestError("too_many_games", f"at most {games_per_minute} new games a minute; "
+                                                     f"wait a little")
+            room, creator, seat_secrets = await rooms.create(setup)
         except RequestError as exc:
             return _error(exc.code, exc.message)
-        room = await rooms.create(setup)
-        return JSONResponse({"id": room.id, "state": room.view()}, status_code=201)
+        links = {"play": {str(i): f"/#/play/{room.id}/{s}" for i, s in seat_secrets.items()},
+                 "watch": f"/#/watch/{room.id}"}
+        return JSONResponse({"id": room.id, "version": room.version, "creator": creator,
+                             "seats": {str(i): s for i, s in seat_secrets.items()}, "links": links},
+                            status_code=201)
 
     async def get_game(request: Request) -> Response:
         try:
             room = await rooms.get(request.path_params["game_id"])
         except RequestError as exc:
-            return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
-        return JSONResponse(room.view())
+            return _error(exc.code, exc.message)
+        async with room.lock:
+            view = room.snapshot()
+        return JSONResponse(view)
 
     async def delete_game(request: Request) -> Response:
+        auth = request.headers.get("authorization", "")
+        secret = auth[7:].strip() if auth.lower().startswith("bearer ") else None
         try:
-            await rooms.delete(request.path_params["game_id"])
+            await rooms.delete(request.path_params["game_id"], secret)
         except RequestError as exc:
-            return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
+            return _error(exc.code, exc.message)
         return Response(status_code=204)
 
     async def game_at(request: Request) -> Response:
-        try:
-            ply = int(request.path_params["ply"])
-        except ValueError:
+        text = request.path_params["ply"]
+        if not text.isdigit() or len(text) > 6:
             return _error("bad_request", "the move number must be a whole number")
         try:
-            view = await rooms.replay_view(request.path_params["game_id"], ply)
+            view = await rooms.replay_view(request.path_params["game_id"], int(text))
         except RequestError as exc:
-            return _error(exc.code, exc.message, _STATUS.get(exc.code, 400))
+            return _error(exc.code, exc.message)
         return JSONResponse(view)
 
     async def index(request: Request) -> Response:
         return FileResponse(f"{web_dir()}/index.html", headers={"Cache-Control": "no-cache"})
 
     async def game_socket(ws: WebSocket) -> None:
-        await ws.accept()
-        game_id = ws.path_params["game_id"]
-        try:
-            room = await rooms.get(game_id)
-        except RequestError as exc:
-            await ws.send_json({"type": "error", "code": exc.code, "message": exc.message})
-            await ws.close(code=4404)
+        if not _same_origin(ws, origins):
+            await ws.close(code=CLOSE_BAD_SECRET, reason="this page's origin may not play here")
             return
-        send_lock = asyncio.Lock()
-
-        async def send(message: dict[str, Any]) -> None:
-            async with send_lock:
-                await ws.send_json(message)
-
-        room.listeners.add(send)
+        await ws.accept()
         try:
-            await send(room.view())
-            while True:
-                text = await ws.receive_text()
-                try:
-                    msg = json.loads(text)
-                except json.JSONDecodeError:
-                    await send({"type": "error", "code": "bad_json",
-                                "message": "the message is not valid JSON"})
+            room = await rooms.get(ws.path_params["game_id"])
+        except RequestError as exc:
+            await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message,
+                                      "request": None, "version": None}))
+            await ws.close(code=CLOSE_GONE)
+            return
+
+        async def close(code: int, reason: str) -> None:
+            await ws.close(code=code, reason=reason)
+
+        conn = Connection(ws.send_text, close)
+        writer = asyncio.get_running_loop().create_task(conn.run())
+        tasks: set[asyncio.Task[None]] = set()
+        try:
+            while not conn.dropped:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("bytes") is not None:
+                    conn.push(_error_text("binary_not_accepted", "send text frames (JSON), not binary ones",
+                                          None, room))
                     continue
-                if not isinstance(msg, dict):
-                    await send({"type": "error", "code": "bad_request",
-                                "message": "a message must be a JSON object with a 'type'"})
-                    continue
-                kind = msg.get("type")
-                try:
-                    if kind == "sync":
-                        await send(room.view())
-                    elif kind == "preview":
-                        reply = await room.preview(msg.get("seat"), msg.get("ply"), msg.get("moves"))
-                        reply["request"] = msg.get("request")
-                        await send(reply)
-                    elif kind == "turn":
-                        await room.submit(msg.get("seat"), msg.get("ply"), msg.get("moves"))
-                    elif kind == "hint":
-                        reply = await room.hint(msg.get("seat"), msg.get("ply"), msg.get("moves"))
-                        reply["request"] = msg.get("request")
-                        await send(reply)
-                    else:
-                        raise RequestError("bad_request", f"unknown message type {kind!r}; expected "
-                                                          f"'sync', 'preview', 'turn' or 'hint'")
-                except RequestError as exc:
-                    await send({"type": "error", "code": exc.code, "message": exc.message,
-                                "request": msg.get("request")})
+                await _handle(room, conn, message.get("text") or "", tasks)
+                if room.closed:
+                    break
         except WebSocketDisconnect:
             pass
         finally:
-            room.listeners.discard(send)
+            for task in tasks:
+                task.cancel()
+            room.detach(conn)
+            conn.finish()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, conn.timeout + 2)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -221,6 +338,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         finally:
             await rooms.close()
             executor.shutdown(wait=False, cancel_futures=True)
+            hint_executor.shutdown(wait=False, cancel_futures=True)
             storage.close()
 
     routes = [
@@ -235,8 +353,82 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=2000)],
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders),
+                                               Middleware(GZipMiddleware, minimum_size=2000)],
                     lifespan=lifespan)
     app.state.storage = storage
     app.state.rooms = rooms
     return app
+
+
+def _error_text(code: str, message: str, request: Any, room: Room) -> str:
+    return dumps({"type": "error", "code": code, "message": message, "request": request,
+                  "version": room.version})
+
+
+async def _handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Task[None]]) -> None:
+    """Read one message of a page and answer it (errors included)."""
+    request: Any = None
+    try:
+        try:
+            msg = read_json(text)
+        except ProtocolError as exc:
+            raise RequestError(exc.code, exc.message) from None
+        if not isinstance(msg, dict):
+            raise RequestError("bad_request", "a message must be a JSON object with a 'type'")
+        request = msg.get("request")
+        if not (request is None or (isinstance(request, str) and len(request) <= 64)
+                or (isinstance(request, int) and not isinstance(request, bool))):
+            request = None
+            raise RequestError("bad_request", "'request' must be a number or a short text")
+        kind = msg.get("type")
+        if room.closed:
+            raise RequestError("deleted", "this game has been deleted")
+        if not conn.ready:
+            if kind != "hello":
+                raise RequestError("hello_first", "the first message must be a 'hello'")
+            await room.attach(conn, msg)
+        elif kind == "turn":
+            version = await room.submit(conn, msg)
+            conn.push(dumps({"type": "ack", "request": request, "version": version}))
+        elif kind == "preview":
+            reply = await room.preview(conn, msg)
+            conn.push(dumps(reply | {"request": request}))
+        elif kind == "hint":
+            # a search takes a while: answer it from its own task, so the page can go on meanwhile
+            task = asyncio.get_running_loop().create_task(_hint(room, conn, msg, request))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        elif kind == "resync":
+            await room.resync(conn, msg)
+        elif kind == "name":
+            await room.set_name(conn, msg)
+        elif kind == "seat":
+            await room.change_seat(conn, msg)
+        elif kind == "resign":
+            await room.resign(conn, msg)
+        elif kind == "hello":
+            raise RequestError("bad_request", "hello comes once, at the start")
+        else:
+            raise RequestError("bad_request", "unknown message type; expected 'turn', 'preview', 'hint', "
+                                              "'resync', 'name', 'seat' or 'resign'")
+    except RequestError as exc:
+        conn.push(_error_text(exc.code, exc.message, request, room))
+        if exc.code == "bad_secret":
+            conn.finish(CLOSE_BAD_SECRET, "bad_secret")
+        elif exc.code == "deleted":
+            conn.finish(CLOSE_GONE, "deleted")
+    except Exception:   # a bug: say so in plain words, keep the details in the server's log
+        log.exception("game %s: handling a message failed", room.id)
+        conn.push(_error_text("server_error", "the server could not handle that message", request, room))
+
+
+async def _hint(room: Room, conn: Connection, msg: dict[str, Any], request: Any) -> None:
+    try:
+        reply = await room.hint(conn, msg)
+        conn.push(dumps(reply | {"request": request}))
+    except RequestError as exc:
+        conn.push(_error_text(exc.code, exc.message, request, room))
+    except Exception:
+        log.exception("game %s: a hint failed", room.id)
+        conn.push(_error_text("server_error", "the hint could not be computed", request, room))

@@ -1,19 +1,21 @@
-"""Live games ("rooms"): setup, the one owner that serializes moves, bots, views.
+"""Live games ("rooms"): seats and who holds them, the one owner that serializes moves, bots, hints.
 
 A :class:`Room` owns one :class:`~huntgather.game.Game`.  Every change goes
-through :meth:`Room.submit`, under the room's ``asyncio.Lock``: the moves are
-tried on a copy of the game, stored, and only then become the room's game and
-are broadcast.  An illegal or malformed request raises :class:`RequestError`
-and changes nothing.
+through the room's ``asyncio.Lock``: moves are checked on a copy, stored, and
+only then become the room's game and are pushed to every connected page as an
+``update`` (see ``docs/protocol.md``).  Pushing never waits on a page (each has
+a bounded outbox, :mod:`huntgather.server.connection`).  A request that cannot
+be honoured raises :class:`RequestError` and changes nothing.
+
+Tiles are drawn when they are due, from ``random.SystemRandom`` (or the
+``draws`` source given to :class:`Rooms`), unless the creator chose a seed
+(a seeded deal).  Nothing sent to a page before the game is over holds the seed.
 
 >>> setup = GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
 ...                              "seed": 5, "short": 6})
 >>> game = build_game(setup)
 >>> game.players, len(game.state.normal) + 1   # one tile of the six is already drawn
 (2, 6)
->>> view = game_view(game, setup)
->>> view["decision"]["phase"], view["players"][1]["kind"]
-('place', 'bot')
 """
 
 from __future__ import annotations
@@ -22,472 +24,531 @@ import asyncio
 import contextlib
 import logging
 import random
-import secrets
-from collections.abc import Awaitable, Callable, Sequence
+import re
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from huntgather.editions import edition_names, get_edition
-from huntgather.events import (
-    Event,
-    FeatureScored,
-    FinalScoring,
-    GameOver,
-    MeepleTakenBack,
-    OccupantPlaced,
-    TileDiscarded,
-    TileDrawn,
-    TilePlaced,
-)
+from huntgather.bots import make_bot, suggest_turns
+from huntgather.bots.base import Bot, Limits
+from huntgather.editions import get_edition
+from huntgather.events import Event
 from huntgather.game import Game
-from huntgather.moves import HUT, Draw, InvalidMoveError, Move, Occupy, Place, TakeBack, parse_move
-from huntgather.server.storage import Storage
-from huntgather.state import ROLES, SHAMAN, IllegalMoveError, State
-from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
+from huntgather.moves import Draw, Move, parse_move
+from huntgather.server import protocol
+from huntgather.server.connection import CLOSE_GONE, Connection
+from huntgather.server.protocol import ProtocolError, move_from_json, move_to_json
+from huntgather.server.seats import (
+    BOT_LEVELS,
+    Deal,
+    GameSetup,
+    RequestError,
+    SeatKind,
+    clean_name,
+    hash_secret,
+    new_secret,
+    secret_matches,
+)
+from huntgather.server.storage import SeatRow, Storage, StoredGame
+from huntgather.state import IllegalMoveError, State
+from huntgather.svg import PLAYER_NAMES
 
 log = logging.getLogger("huntgather.server")
 
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard")
+__all__ = ["BOT_LEVELS", "GameSetup", "RequestError", "Room", "Rooms", "build_game", "restore_game"]
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+#: a page further behind than this many events gets a snapshot instead of the missed events
+MAX_CATCH_UP = 400
+MAX_SECRETS = 8
 
 
-class RequestError(ValueError):
-    """A client request that cannot be honoured; ``code`` is a short machine-readable reason."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+# --------------------------------------------------------------------------- games
 
 
-# --------------------------------------------------------------------------- setup
+def build_game(setup: GameSetup, rng: random.Random | None = None) -> Game:
+    """The game a setup starts (its first tile already drawn).
 
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat: a person at this screen (``"human"``) or a bot of some level."""
-
-    kind: str = "human"
-    level: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level} if self.kind == "bot" else {"kind": "human"}
-
-
-@dataclass(frozen=True)
-class GameSetup:
-    """Everything needed to start a game again exactly: stored with every saved game."""
-
-    edition: str = "2020"
-    seats: tuple[Seat, ...] = (Seat(), Seat())
-    start_player: int = 0
-    seed: int = 0
-    #: a short game: the normal stack holds only this many tiles (chosen from the seed)
-    short: int | None = None
-
-    @classmethod
-    def from_json(cls, data: Any) -> GameSetup:
-        """Validate a setup sent by a client; raise :class:`RequestError` saying what is wrong."""
-        if not isinstance(data, dict):
-            raise RequestError("bad_setup", "the game setup must be a JSON object")
-        known = {"edition", "seats", "start_player", "seed", "short"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RequestError("bad_setup", f"unknown setup field(s): {', '.join(unknown)}")
-        edition = data.get("edition", "2020")
-        if edition not in edition_names():
-            raise RequestError("bad_setup", f"unknown edition {edition!r}; choose one of "
-                                            f"{', '.join(edition_names())}")
-        ed = get_edition(edition)
-        raw_seats = data.get("seats", [{"kind": "human"}, {"kind": "human"}])
-        if not isinstance(raw_seats, list) or not ed.min_players <= len(raw_seats) <= ed.max_players:
-            raise RequestError("bad_setup", f"seats must be a list of {ed.min_players} to "
-                                            f"{ed.max_players} seats")
-        seats = []
-        for i, s in enumerate(raw_seats):
-            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
-                raise RequestError("bad_setup", f"seat {i} must be {{\"kind\": \"human\"}} or "
-                                                f"{{\"kind\": \"bot\", \"level\": ...}}")
-            if s["kind"] == "bot":
-                level = s.get("level", "easy")
-                if level not in BOT_LEVELS:
-                    raise RequestError("bad_setup", f"seat {i}: unknown bot level {level!r}; choose one "
-                                                    f"of {', '.join(BOT_LEVELS)}")
-                seats.append(Seat("bot", level))
-            else:
-                seats.append(Seat())
-        start = data.get("start_player", 0)
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < len(seats):
-            raise RequestError("bad_setup", f"start_player must be a seat from 0 to {len(seats) - 1}")
-        seed = data.get("seed")
-        if seed is None or seed == "":
-            seed = secrets.randbelow(2**31)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise RequestError("bad_setup", "seed must be a whole number from 0 to 2^63-1, or empty")
-        short = data.get("short")
-        normal = len(ed.tiles.normal_ids)
-        if short is not None and (not isinstance(short, int) or isinstance(short, bool)
-                                  or not 1 <= short <= normal):
-            raise RequestError("bad_setup", f"short must be a number of tiles from 1 to {normal}, or null")
-        return cls(edition, tuple(seats), start, seed, short)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"edition": self.edition, "seats": [s.to_json() for s in self.seats],
-                "start_player": self.start_player, "seed": self.seed, "short": self.short}
-
-
-def build_game(setup: GameSetup) -> Game:
-    """The game a setup starts (its first tile already drawn)."""
-    state = State.new(len(setup.seats), setup.edition, setup.start_player)
-    if setup.short is not None:
-        rng = random.Random(f"short-{setup.seed}")
-        state.normal = tuple(sorted(rng.sample(state.normal, setup.short)))
-    return Game(len(setup.seats), seed=setup.seed, state=state)
-
-
-def restore_game(setup: GameSetup, history: Sequence[str]) -> Game:
-    """Replay a stored game exactly: player moves are played again, draws are checked.
-
-    Raises :class:`ValueError` if the stored draws are not what the seed gives
-    (a record from a different engine version).
+    A seeded deal draws from ``random.Random(seed)``; a secret deal from
+    ``rng`` (by default the operating system's random source).
     """
-    game = build_game(setup)
-    for i, text in enumerate(history):
-        move = parse_move(text)
+    state = State.new(len(setup.seats), setup.edition, setup.start_player)
+    seeded = setup.deal == Deal.SEEDED
+    draws = rng or random.SystemRandom()
+    if setup.short is not None:
+        short_rng = random.Random(f"short-{setup.seed}") if seeded else draws
+        state.normal = tuple(sorted(short_rng.sample(state.normal, setup.short)))
+    if seeded:
+        return Game(len(setup.seats), seed=setup.seed, state=state)
+    return Game(len(setup.seats), seed=setup.seed, state=state, rng=draws)
+
+
+def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None) -> Game:
+    """Replay a stored game exactly: player moves are played again, the stored draws are taken.
+
+    A seeded deal's stored draws must be what its seed gives (raises
+    :class:`ValueError` otherwise: a record from a different engine version);
+    a secret deal's draws are taken as stored, and the tiles still to come are
+    drawn from ``rng`` when they are due.
+    """
+    parsed = [parse_move(text) for text in history]
+    if setup.deal == Deal.SEEDED:
+        game = build_game(setup)
+    else:
+        state = State.new(len(setup.seats), setup.edition, setup.start_player)
+        if setup.stack is not None:
+            state.normal = setup.stack
+        bonus_ids = set(get_edition(setup.edition).tiles.bonus_ids)
+        draws = [m.tile for m in parsed if isinstance(m, Draw)]
+        game = Game(len(setup.seats), seed=setup.seed, state=state, rng=rng or random.SystemRandom(),
+                    normal_order=[t for t in draws if t not in bonus_ids],
+                    bonus_order=[t for t in draws if t in bonus_ids])
+    for i, move in enumerate(parsed):
         if isinstance(move, Draw):
             if i >= len(game.history) or game.history[i] != move:
-                raise ValueError(f"stored move {i} ({text}) differs from the replay")
+                raise ValueError(f"stored move {i} ({move}) differs from the replay")
             continue
         if len(game.history) != i:
-            raise ValueError(f"stored move {i} ({text}) comes before the draws the replay needs")
-        game.play(move)
+            raise ValueError(f"stored move {i} ({move}) comes before the draws the replay needs")
+        try:
+            game.play(move)
+        except IllegalMoveError as exc:
+            raise ValueError(f"stored move {i} ({move}) is illegal: {exc}") from None
     if [str(m) for m in game.history] != list(history):
         raise ValueError("the replay does not end where the stored game does")
     return game
 
 
-# --------------------------------------------------------------------------- views
+def suggest(state: State, seed: int, limit: Limits | int | None = None
+            ) -> list[tuple[tuple[Move, ...], float, int]]:
+    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`)."""
+    return suggest_turns(state, top=3, limit=limit, seed=seed)
 
 
-def event_view(e: Event) -> dict[str, Any]:
-    """One log entry: event kind, text, and the seat concerned (if any)."""
-    out: dict[str, Any] = {"kind": type(e).__name__, "text": e.describe()}
-    if isinstance(e, TilePlaced | OccupantPlaced | MeepleTakenBack):
-        out["player"] = e.player
-        out["tile"] = e.tile
-    if isinstance(e, FeatureScored):
-        out["points"] = list(e.points)
-        out["tiles"] = list(e.tiles)
-    if isinstance(e, TileDrawn | TileDiscarded):
-        out["tile"] = e.tile
+def _plan_json(state: State, plan: Sequence[Move]) -> list[dict[str, Any]]:
+    walk = state.copy()
+    out = []
+    for move in plan:
+        out.append(move_to_json(walk, move))
+        walk.apply(move)
     return out
 
 
-def final_view(game: Game) -> dict[str, Any] | None:
-    """The final-scoring table: one row per river system (huts) and meadow (hunters)."""
-    final = next((e for e in reversed(game.events) if isinstance(e, FinalScoring)), None)
-    over = next((e for e in reversed(game.events) if isinstance(e, GameOver)), None)
-    if final is None or over is None:
-        return None
-    return {"rows": [{"kind": r.kind, "points": list(r.points), "explanation": r.explanation,
-                      "tiles": list(r.tiles)} for r in final.rows],
-            "scores": list(over.scores), "winners": list(over.winners), "text": over.describe()}
-
-
-def game_view(game: Game, setup: GameSetup, game_id: str = "", replay: bool = False) -> dict[str, Any]:
-    """What a client needs to draw a game: board, pieces, players, decision, legal moves, log."""
-    state = game.state
-    d = state.decision
-    board = state.board
-    players = []
-    for i, seat in enumerate(setup.seats):
-        players.append({"seat": i, "colour": PLAYER_NAMES[i], "rgb": PLAYER_COLOURS[i],
-                        "letter": PLAYER_LETTERS[i], "kind": seat.kind, "level": seat.level,
-                        "score": state.scores[i], "meeples": state.meeples[i], "huts": state.huts[i]})
-    last: list[dict[str, Any]] = []
-    for e in reversed(game.events):
-        if isinstance(e, TilePlaced):
-            if last and last[0]["player"] != e.player:
-                break
-            last.insert(0, {"tile": e.tile, "x": e.x, "y": e.y, "player": e.player})
-            if not e.bonus:
-                break
-    decision = {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack,
-                "text": state.describe_decision()}
-    return {
-        "type": "state",
-        "game": game_id,
-        "edition": state.edition.name,
-        "setup": setup.to_json(),
-        "ply": len(game.history),
-        "history": [str(m) for m in game.history],
-        "players": players,
-        "decision": decision,
-        "legal": [] if replay else [str(m) for m in game.legal_moves()],
-        "board": [{"x": x, "y": y, "tile": t, "rotation": r} for (x, y), (t, r) in board.cells.items()],
-        "occupants": [{"tile": n // 10, "zone": n % 10, "player": p, "piece": piece}
-                      for n, (p, piece) in board.occupants.items()],
-        "remaining": sorted(state.normal),
-        "menhirs": len(state.bonus),
-        "bonus_name": state.edition.bonus_name,
-        "log": [event_view(e) for e in game.events],
-        "last": last,
-        "over": state.is_over,
-        "final": final_view(game),
-        "replay": replay,
-    }
-
-
-# --------------------------------------------------------------------------- bots
-
-
-class Bot(Protocol):
-    def choose(self, state: State) -> Move: ...
-
-
-class _RandomBot:
-    """Fallback while :mod:`huntgather.bots` is missing: a uniformly random legal move."""
-
-    def __init__(self, seed: int | None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, state: State) -> Move:
-        moves = state.legal_moves()
-        return moves[self._rng.randrange(len(moves))]
-
-
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """The bot of ``level`` from :mod:`huntgather.bots`, or a random mover if that is unavailable."""
-    try:
-        from huntgather.bots import make_bot as factory  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return _RandomBot(seed)
-    try:
-        bot: Bot = factory(level, seed=seed)
-    except (ValueError, KeyError) as exc:
-        log.warning("bot level %r unavailable (%s); using a random mover", level, exc)
-        return _RandomBot(seed)
-    return bot
-
-
-def suggest(state: State, seed: int) -> list[tuple[tuple[Move, ...], float, int]]:
-    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`)."""
-    from huntgather.bots import suggest_turns
-    return suggest_turns(state, top=3, seed=seed)
-
-
-def describe_turn(state: State, moves: Sequence[Move]) -> str:
-    """Words for a turn, e.g. ``'tile 30 at (1, 0), turned 90°; gatherer on the forest (1 menhir)'``."""
-    tiles = state.edition.tiles
-    parts = []
-    walk = state.copy()
-    for move in moves:
-        phase = walk.phase
-        walk.apply(move)
-        if isinstance(move, Place):
-            turned = f", turned {90 * move.rotation}°" if move.rotation else ""
-            parts.append(f"tile {move.tile} at ({move.x}, {move.y}){turned}")
-        elif isinstance(move, TakeBack):
-            parts.append(f"shaman: take back the meeple from tile {move.tile}")
-        elif isinstance(move, Occupy):
-            zone = tiles[move.tile].zones[move.zone]
-            who = "hut" if move.piece == HUT else ROLES[zone.kind]
-            parts.append(f"{who} on the {zone.describe()}")
-        elif phase == SHAMAN:
-            parts.append("shaman: take nothing back")
-        else:
-            parts.append("no piece")
-    return "; ".join(parts)
+def _int_field(msg: dict[str, Any], key: str) -> int:
+    value = msg.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RequestError("bad_request", f"{key!r} is required: a whole number")
+    return value
 
 
 # --------------------------------------------------------------------------- rooms
 
-Broadcast = Callable[[dict[str, Any]], Awaitable[None]]
+
+@dataclass
+class SeatState:
+    """A seat now: who plays it, its name, whether its link was opened, and its secret's hash."""
+
+    kind: SeatKind
+    level: str | None
+    name: str | None
+    secret_hash: str | None
+    joined: bool = False
+
+    def row(self, seat: int) -> SeatRow:
+        return SeatRow(seat, str(self.kind), self.level, self.name, self.secret_hash, self.joined)
+
+
+@dataclass
+class Hints:
+    """The hint budget shared by every room: a few searches at once in all, one per page."""
+
+    executor: Executor | None = None
+    limit: int = 2
+    running: int = 0
+    #: the search of a hint: the hard level by default, or an exact number of simulations
+    search: Limits | int | None = None
 
 
 @dataclass
 class Room:
-    """One live game and the clients watching it."""
+    """One live game, its seats and the pages connected to it."""
 
     id: str
     setup: GameSetup
     game: Game
     storage: Storage
+    seats: list[SeatState]
+    creator_hash: str | None
+    #: a game stored before seats had secrets: every page holds every person seat
+    open_access: bool = False
     executor: Executor | None = None
+    hints: Hints = field(default_factory=Hints)
     bot_delay: float = 0.6
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[Broadcast] = field(default_factory=set)
+    conns: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
+    #: version -> number of events at that version, to send a page exactly what it missed
+    marks: dict[int, int] = field(default_factory=dict)
+    closed: bool = False
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
-        for i, seat in enumerate(self.setup.seats):
-            if seat.kind == "bot":
-                self.bots[i] = make_bot(seat.level or "easy", seed=self.setup.seed * 7 + i)
+        self._make_bots()
+        self.marks[self.version] = len(self.game.events)
 
-    def view(self) -> dict[str, Any]:
-        return game_view(self.game, self.setup, self.id)
+    def _make_bots(self) -> None:
+        self.bots = {i: make_bot(s.level or "easy", seed=self.setup.seed * 7 + i)
+                     for i, s in enumerate(self.seats) if s.kind == SeatKind.BOT}
 
-    def _check_request(self, game: Game, seat: Any, ply: Any, moves: Any, by_bot: bool) -> list[Move]:
-        self._check_turn(game, seat, ply, by_bot)
-        if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
-            raise RequestError("bad_request", "moves must be a non-empty list of move texts")
-        if len(moves) > 4:
-            raise RequestError("bad_request", "at most one turn (place, shaman, occupant) at a time")
+    @property
+    def version(self) -> int:
+        return len(self.game.history)
+
+    # ------------------------------------------------------------------ views
+
+    def snapshot(self) -> dict[str, Any]:
+        return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal))
+
+    def table(self) -> dict[str, Any]:
+        online = set()
+        watchers = 0
+        for conn in self.conns:
+            online |= conn.held
+            watchers += conn.watcher
+        seats = [{"seat": i, "kind": str(s.kind), "level": s.level, "name": s.name, "joined": s.joined,
+                  "online": s.kind == SeatKind.BOT or i in online} for i, s in enumerate(self.seats)]
+        return {"type": "table", "watchers": watchers, "seats": seats}
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for every page (encoded once; never waits)."""
+        text = protocol.dumps(message)
+        for conn in list(self.conns):
+            conn.push(text)
+
+    def _catch_up(self, since: int | None) -> dict[str, Any] | None:
+        """What a page at version ``since`` needs: nothing, an update, or a snapshot."""
+        if since == self.version:
+            return None
+        start = self.marks.get(since) if since is not None else None
+        if start is None or len(self.game.events) - start > MAX_CATCH_UP:
+            return self.snapshot()
+        assert since is not None
+        return protocol.update(self.game, self.id, self.setup.seed, since, self.game.events[start:])
+
+    # ------------------------------------------------------------------ joining
+
+    async def attach(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """Answer a page's ``hello``: bind its seats, send what it needs, tell the others."""
+        raw = msg.get("secrets", [])
+        if not isinstance(raw, list) or len(raw) > MAX_SECRETS \
+                or not all(isinstance(s, str) and 0 < len(s) <= 100 for s in raw):
+            raise RequestError("bad_request", f"'secrets' must be a list of at most {MAX_SECRETS} secrets")
+        since = msg.get("version")
+        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
+            raise RequestError("bad_request", "'version' must be a whole number or null")
+        name = clean_name(msg["name"]) if msg.get("name") not in (None, "") else None
+        async with self.lock:
+            held: set[int] = set()
+            creator = False
+            for secret in raw:
+                seats = [i for i, s in enumerate(self.seats) if secret_matches(secret, s.secret_hash)]
+                is_creator = secret_matches(secret, self.creator_hash)
+                if not seats and not is_creator:
+                    raise RequestError("bad_secret", "this link holds no seat of this game (it may have "
+                                                     "been handed to a bot); you can still watch")
+                held.update(seats)
+                creator = creator or is_creator
+            if self.open_access:
+                held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
+                creator = True
+            for i in sorted(held):
+                seat = self.seats[i]
+                new = replace(seat, joined=True, name=seat.name or name)
+                if new != seat:
+                    await self._store_seat(i, new, required=False)
+            conn.held, conn.creator, conn.ready = held, creator, True
+            conn.push(protocol.dumps({"type": "welcome", "game": self.id, "seats": sorted(held),
+                                      "creator": creator, "version": self.version}))
+            self.conns.add(conn)
+            catch_up = self._catch_up(since)
+        self.broadcast(self.table())
+        if catch_up is not None:
+            conn.push(protocol.dumps(catch_up))
+
+    def detach(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.discard(conn)
+            if not self.closed:
+                self.broadcast(self.table())
+
+    async def _store_seat(self, seat: int, new: SeatState, *, required: bool = True) -> None:
+        """Store and apply a seat's new state; if storing fails, raise (or, unless ``required``, keep
+        the change in memory only and log it)."""
         try:
-            return [parse_move(m) for m in moves]
-        except InvalidMoveError as exc:
-            raise RequestError("invalid_move", str(exc)) from None
+            await asyncio.to_thread(self.storage.set_seat, self.id, new.row(seat))
+        except Exception as exc:
+            log.error("game %s: storing seat %d failed: %s", self.id, seat, exc)
+            if required:
+                raise RequestError("storage_failed", "the change could not be stored, so it was not "
+                                                     "made; try again in a moment") from None
+        self.seats[seat] = new
 
-    def _check_turn(self, game: Game, seat: Any, ply: Any, by_bot: bool) -> None:
-        """The game is on, the request's view is current, and it is this seat's (a person's) turn."""
-        if game.is_over:
+    # ------------------------------------------------------------------ checks
+
+    def _holder(self, conn: Connection, msg: dict[str, Any]) -> int:
+        seat = _int_field(msg, "seat")
+        if seat not in conn.held:
+            if conn.watcher:
+                raise RequestError("not_your_seat", "you are watching this game: only its players can move")
+            raise RequestError("not_your_seat", f"you do not hold seat {seat}; your seats: "
+                                                f"{', '.join(map(str, sorted(conn.held)))}")
+        return seat
+
+    def _check_turn(self, seat: int | None, version: int) -> None:
+        """The game is on, the request's view is current, and it is ``seat``'s turn (a person's)."""
+        if self.game.is_over:
             raise RequestError("game_over", "the game is over")
-        if ply is not None and ply != len(game.history):
-            raise RequestError("stale", f"your view is out of date (move {ply}, the game is at move "
-                                        f"{len(game.history)}); reload")
-        player = game.decision.player
-        assert player is not None
-        if not by_bot:
+        if version != self.version:
+            raise RequestError("stale", f"your view is out of date (version {version}; the game is at "
+                                        f"{self.version})")
+        player = self.game.state.current_player
+        if seat is not None:
             if player in self.bots:
                 raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, and a bot "
                                                     f"plays {PLAYER_NAMES[player]}")
-            if seat is not None and seat != player:
-                who = PLAYER_NAMES[seat] if isinstance(seat, int) and 0 <= seat < len(PLAYER_NAMES) \
-                    else repr(seat)
-                raise RequestError("not_your_turn", f"not your turn: it is {PLAYER_NAMES[player]}'s turn, "
-                                                    f"not {who}'s")
+            if seat != player:
+                raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, not "
+                                                    f"{PLAYER_NAMES[seat]}'s")
 
-    def _trial(self, parsed: list[Move]) -> Game:
-        """The game after ``parsed`` (all by the player to move); the room's game is untouched."""
-        trial = self.game.copy()
-        player = trial.decision.player
-        for move in parsed:
-            if trial.is_over or trial.decision.player != player:
-                raise RequestError("illegal_move", f"{move}: the turn is already over")
+    def _trial(self, raw: Any) -> tuple[State, list[Move], list[Event]]:
+        """The state after the structured ``raw`` moves by the player to move, the moves, their events.
+
+        Nothing is drawn: a trial stops where the turn ends.
+        """
+        if not isinstance(raw, list) or len(raw) > 4:
+            raise RequestError("bad_request", "'moves' must be a list of at most one turn's moves")
+        trial = self.game.state.copy()
+        player = trial.current_player
+        parsed: list[Move] = []
+        events: list[Event] = []
+        for data in raw:
+            if trial.is_over or trial.is_chance or trial.current_player != player:
+                raise RequestError("illegal_move", "the turn is already over: too many moves")
             try:
-                trial.play(move)
+                move = move_from_json(trial, data)
+                events.extend(trial.apply(move))
+            except ProtocolError as exc:
+                raise RequestError(exc.code, exc.message) from None
             except IllegalMoveError as exc:
-                raise RequestError("illegal_move", f"{move}: {exc}") from None
-        return trial
+                raise RequestError("illegal_move", str(exc)) from None
+            parsed.append(move)
+        return trial, parsed, events
 
-    async def preview(self, seat: Any, ply: Any, moves: Any) -> dict[str, Any]:
-        """What the moves would lead to, without storing or sharing anything."""
+    # ------------------------------------------------------------------ intents
+
+    async def preview(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any]:
+        """What the moves would lead to, without storing, drawing or sharing anything."""
+        seat = self._holder(conn, msg)
         async with self.lock:
-            parsed = self._check_request(self.game, seat, ply, moves, False)
-            trial = self._trial(parsed)
-            d = trial.decision
-            mid_turn = not trial.is_over and d.phase in ("shaman", "occupy")
-            new_events = trial.events[len(self.game.events):]
-            return {"type": "preview", "moves": [str(m) for m in parsed],
-                    "decision": {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack},
-                    "legal": [str(m) for m in trial.legal_moves()] if mid_turn else [],
-                    "turn_over": not mid_turn,
-                    "events": [event_view(e) for e in new_events if not isinstance(e, TileDrawn)]}
+            self._check_turn(seat, _int_field(msg, "version"))
+            trial, _, events = self._trial(msg.get("moves"))
+            turn_over = trial.is_over or trial.is_chance or trial.current_player != seat
+            return {"type": "preview", "version": self.version,
+                    "decision": None if turn_over else protocol.decision_view(trial),
+                    "legal": [] if turn_over else protocol.legal_json(trial),
+                    "turn_over": turn_over,
+                    "events": [protocol.event_view(e) for e in events]}
 
-    async def hint(self, seat: Any, ply: Any, moves: Any = None) -> dict[str, Any]:
-        """The hard bot's best turns for the person to move (after ``moves``, if any, of the turn).
+    async def submit(self, conn: Connection, msg: dict[str, Any]) -> int:
+        """Check, store, then apply and push a person's moves; return the new version."""
+        seat = self._holder(conn, msg)
+        async with self.lock:
+            self._check_turn(seat, _int_field(msg, "version"))
+            _, parsed, _ = self._trial(msg.get("moves"))
+            if not parsed:
+                raise RequestError("bad_request", "'moves' is empty")
+            await self._commit(parsed)
+            return self.version
+
+    async def _commit(self, parsed: list[Move]) -> None:
+        """Play checked moves on a copy, store them, then make the copy the game and push the update.
+
+        Called under the lock.  A failed write raises ``storage_failed`` and changes nothing.
+        """
+        game = self.game.copy()
+        start = self.version
+        for move in parsed:
+            game.play(move)
+        new = [str(m) for m in game.history[start:]]
+        status = "over" if game.is_over else "playing"
+        try:
+            await asyncio.to_thread(self.storage.append, self.id, start, new, status=status,
+                                    scores=list(game.scores))
+        except Exception as exc:  # the database refused: the move does not count
+            log.error("game %s: storing moves %s failed: %s", self.id, new, exc)
+            raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
+                                                 "try again in a moment") from None
+        first = self.marks[start]
+        self.game = game
+        self.marks[self.version] = len(game.events)
+        self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:]))
+        self.wake_bots()
+
+    async def hint(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any]:
+        """The hard bot's best turns for the seat to move (after ``moves`` of the turn, if any).
 
         The search sees only what the player may know (the stacks' contents,
-        not their order) and runs in the bot executor; nothing is stored.
+        not their order) and runs on the hint pool; nothing is stored.
         """
+        seat = self._holder(conn, msg)
         async with self.lock:
-            if moves is None or moves == []:
-                self._check_turn(self.game, seat, ply, False)
-                state = self.game.state.copy()
-            else:
-                parsed = self._check_request(self.game, seat, ply, moves, False)
-                trial = self._trial(parsed)
-                if trial.is_over or trial.decision.player != self.game.decision.player:
-                    raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
-                state = trial.state.copy()
-            at = len(self.game.history)
-        loop = asyncio.get_running_loop()
-        turns = await loop.run_in_executor(self.executor, suggest, state, self.setup.seed + at)
-        return {"type": "hint", "ply": at, "player": state.player,
-                "turns": [{"moves": [str(m) for m in plan], "text": describe_turn(state, plan),
+            self._check_turn(seat, _int_field(msg, "version"))
+            trial, _, _ = self._trial(msg.get("moves") or [])
+            if trial.is_over or trial.is_chance or trial.current_player != seat:
+                raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
+            at = self.version
+        if conn.hinting or self.hints.running >= self.hints.limit:
+            raise RequestError("busy", "the hint helper is busy; try again in a moment")
+        conn.hinting = True
+        self.hints.running += 1
+        try:
+            loop = asyncio.get_running_loop()
+            # seeded by the position, not the game's secret seed: the same position gets the same hint
+            turns = await loop.run_in_executor(self.hints.executor, suggest, trial, at, self.hints.search)
+        finally:
+            conn.hinting = False
+            self.hints.running -= 1
+        return {"type": "hint", "version": at, "player": seat,
+                "turns": [{"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
                            "value": round(value, 3), "visits": visits} for plan, value, visits in turns]}
 
-    async def submit(self, seat: Any, ply: Any, moves: Any, by_bot: bool = False) -> list[Event]:
-        """Check, store, then apply and broadcast a player's moves."""
+    async def set_name(self, conn: Connection, msg: dict[str, Any]) -> None:
+        seat = self._holder(conn, msg)
+        name = clean_name(msg.get("name"))
         async with self.lock:
-            parsed = self._check_request(self.game, seat, ply, moves, by_bot)
-            trial = self._trial(parsed)
-            start = len(self.game.history)
-            new = [str(m) for m in trial.history[start:]]
-            status = "over" if trial.is_over else "playing"
-            try:
-                await asyncio.to_thread(self.storage.append, self.id, start, new, status=status,
-                                        scores=list(trial.scores))
-            except Exception as exc:  # the database refused: the move does not count
-                log.error("game %s: storing moves %s failed: %s", self.id, new, exc)
-                raise RequestError("storage_failed", f"the move could not be stored, so it does not "
-                                                     f"count: {exc}") from None
-            events = trial.events[len(self.game.events):]
-            self.game = trial
-            view = self.view()
-        view["events"] = [event_view(e) for e in events]
-        await self.broadcast(view)
-        self.wake_bots()
-        return events
+            await self._store_seat(seat, replace(self.seats[seat], name=name))
+        self.broadcast(self.table())
 
-    async def broadcast(self, message: dict[str, Any]) -> None:
-        for send in list(self.listeners):
-            try:
-                await send(message)
-            except Exception:  # a closed socket: forget it
-                self.listeners.discard(send)
+    async def resign(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """The seat leaves the game: an easy bot plays it from now on, and its secret stops working."""
+        seat = self._holder(conn, msg)
+        async with self.lock:
+            if self.game.is_over:
+                raise RequestError("game_over", "the game is over")
+            version = _int_field(msg, "version")
+            if version != self.version:
+                raise RequestError("stale", f"your view is out of date (version {version}; the game is "
+                                            f"at {self.version})")
+            await self._to_bot(seat, "easy")
+        self.broadcast(self.table())
+        self.wake_bots()
+
+    async def change_seat(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """The creator hands a seat to a bot, or turns a bot seat into a person seat (new secret)."""
+        seat = _int_field(msg, "seat")
+        if not conn.creator:
+            raise RequestError("not_creator", "only the game's creator can change who plays a seat")
+        if not 0 <= seat < len(self.seats):
+            raise RequestError("bad_request", f"there is no seat {seat}")
+        kind = msg.get("kind")
+        async with self.lock:
+            if kind == "bot":
+                level = msg.get("level", "easy")
+                if level not in BOT_LEVELS:
+                    raise RequestError("bad_request", f"unknown bot level {level!r}; choose one of "
+                                                      f"{', '.join(BOT_LEVELS)}")
+                await self._to_bot(seat, level)
+            elif kind == "human":
+                secret = new_secret()
+                await self._store_seat(seat, SeatState(SeatKind.HUMAN, None, None, hash_secret(secret)))
+                self._make_bots()
+                conn.held.add(seat)
+                conn.push(protocol.dumps({"type": "seat_secret", "seat": seat, "secret": secret}))
+            else:
+                raise RequestError("bad_request", "'kind' must be 'bot' or 'human'")
+        self.broadcast(self.table())
+        self.wake_bots()
+
+    async def _to_bot(self, seat: int, level: str) -> None:
+        old = self.seats[seat]
+        await self._store_seat(seat, SeatState(SeatKind.BOT, level, old.name, None, old.joined))
+        self._make_bots()
+        for other in self.conns:
+            other.held.discard(seat)
+
+    async def resync(self, conn: Connection, msg: dict[str, Any]) -> None:
+        since = msg.get("version")
+        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
+            raise RequestError("bad_request", "'version' must be a whole number or null")
+        async with self.lock:
+            catch_up = self._catch_up(since)
+        if catch_up is not None:
+            conn.push(protocol.dumps(catch_up))
+
+    # ------------------------------------------------------------------ bots
 
     def wake_bots(self) -> None:
         """Start the bot loop if a bot is to move and it is not running."""
-        d = self.game.decision
-        if self.game.is_over or d.player not in self.bots:
+        if self.closed or self.game.is_over or self.game.state.current_player not in self.bots:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
         loop = asyncio.get_running_loop()
-        while not self.game.is_over and self.game.decision.player in self.bots:
-            player = self.game.decision.player
-            assert player is not None
+        backoff = 0.5
+        while not self.closed and not self.game.is_over and self.game.state.current_player in self.bots:
+            player = self.game.state.current_player
             delay = self.bot_delay if self.game.decision.phase == "place" else self.bot_delay / 2
             await asyncio.sleep(delay)
             state = self.game.state.copy()
-            ply = len(self.game.history)
-            bot = self.bots[player]
+            version = self.version
+            bot = self.bots.get(player)
+            if bot is None:
+                continue
             try:
                 move = await loop.run_in_executor(self.executor, bot.choose, state)
-                await self.submit(None, ply, [str(move)], by_bot=True)
-            except RequestError as exc:
-                if exc.code in ("stale", "game_over"):
-                    continue
-                if exc.code == "storage_failed":
-                    return   # the next change (or a reload) wakes the bots again
-                log.warning("bot %s chose a move the game refused (%s); playing a random move", player,
-                            exc.message)
-                await self._fallback(ply)
             except Exception:
-                log.exception("bot %s failed; playing a random move", player)
-                await self._fallback(ply)
-
-    async def _fallback(self, ply: int) -> None:
-        if ply == len(self.game.history) and not self.game.is_over:
-            move = _RandomBot(ply).choose(self.game.state)
-            with contextlib.suppress(RequestError):
-                await self.submit(None, ply, [str(move)], by_bot=True)
+                log.exception("game %s: bot %s failed; playing a random move", self.id, player)
+                move = make_bot("random", seed=version).choose(state)
+            try:
+                async with self.lock:
+                    if self.version != version or self.closed or self.bots.get(player) is not bot:
+                        continue   # the game moved on (or the seat changed hands) while the bot thought
+                    state.check(move)
+                    await self._commit([move])
+                backoff = 0.5
+            except RequestError as exc:
+                if exc.code != "storage_failed":
+                    raise
+                # storage is down: try again later, and carry on once it works again
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+            except IllegalMoveError as exc:
+                log.error("game %s: bot %s chose an illegal move (%s); playing a random move",
+                          self.id, player, exc)
+                async with self.lock:
+                    if self.version == version:
+                        with contextlib.suppress(RequestError):
+                            await self._commit([make_bot("random", seed=version).choose(state)])
 
     @property
     def idle(self) -> bool:
-        """Nobody watching, no bot thinking, no move in progress: safe to drop from memory."""
-        return not self.listeners and (self._bot_task is None or self._bot_task.done()) \
+        """Nobody connected, no bot thinking, no move in progress: safe to drop from memory."""
+        return not self.conns and (self._bot_task is None or self._bot_task.done()) \
             and not self.lock.locked()
 
     async def close(self) -> None:
+        self.closed = True
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
+
+
+def _draws_default() -> random.Random:
+    return random.SystemRandom()
 
 
 class Rooms:
@@ -496,20 +557,27 @@ class Rooms:
     At most ``max_rooms`` stay in memory: beyond that, the least recently
     used *idle* rooms (nobody connected, no bot thinking) are dropped.  They
     lose nothing, since every move is stored before it counts, and come back
-    from storage on the next request.
+    from storage on the next request.  ``draws`` makes the draw source of a
+    secret deal (tests pass a scripted one).
     """
 
     def __init__(self, storage: Storage, executor: Executor | None = None, bot_delay: float = 0.6,
-                 max_rooms: int = 64) -> None:
+                 max_rooms: int = 64, *, hint_executor: Executor | None = None, hint_limit: int = 2,
+                 hint_search: Limits | int | None = None,
+                 draws: Callable[[], random.Random] = _draws_default) -> None:
         self.storage = storage
         self.executor = executor
+        self.hints = Hints(hint_executor, hint_limit, search=hint_search)
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
+        self.draws = draws
         self._rooms: dict[str, Room] = {}
         self._lock = asyncio.Lock()
 
-    def _room(self, game_id: str, setup: GameSetup, game: Game) -> Room:
-        room = Room(game_id, setup, game, self.storage, self.executor, self.bot_delay)
+    def _room(self, game_id: str, setup: GameSetup, game: Game, seats: list[SeatState],
+              creator_hash: str | None, open_access: bool) -> Room:
+        room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.executor,
+                    self.hints, self.bot_delay)
         self._rooms[game_id] = room
         self._evict()
         return room
@@ -526,32 +594,29 @@ class Rooms:
         """The ids of the rooms in memory, least recently used first."""
         return list(self._rooms)
 
-    async def delete(self, game_id: str) -> None:
-        """Delete a stored game; anyone watching it is told.  Raise :class:`RequestError` if unknown."""
+    async def create(self, setup: GameSetup) -> tuple[Room, str, dict[int, str]]:
+        """A new stored game; returns the room, the creator's secret and each person seat's secret."""
+        game = await asyncio.to_thread(build_game, setup, self.draws())
+        if setup.deal == Deal.SECRET and setup.short is not None:
+            setup = replace(setup, stack=game.initial.normal)
+        game_id = new_secret()[:12]
+        creator = new_secret()
+        secrets_by_seat = {i: new_secret() for i, s in enumerate(setup.seats) if s.kind == SeatKind.HUMAN}
+        seats = [SeatState(s.kind, s.level, s.name,
+                           hash_secret(secrets_by_seat[i]) if i in secrets_by_seat else None)
+                 for i, s in enumerate(setup.seats)]
+        try:
+            await asyncio.to_thread(self.storage.create, game_id, setup.to_json(),
+                                    [str(m) for m in game.history],
+                                    [s.row(i) for i, s in enumerate(seats)], hash_secret(creator))
+        except Exception as exc:
+            log.error("storing a new game failed: %s", exc)
+            raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
+                                                 "try again in a moment") from None
         async with self._lock:
-            room = self._rooms.pop(game_id, None)
-            if room is not None:
-                async with room.lock:   # let a move in progress finish first
-                    await room.close()
-                    watchers = list(room.listeners)
-                    room.listeners.clear()
-            else:
-                watchers = []
-            deleted = await asyncio.to_thread(self.storage.delete, game_id)
-        for send in watchers:
-            with contextlib.suppress(Exception):
-                await send({"type": "error", "code": "deleted", "message": "this game has been deleted"})
-        if not deleted:
-            raise RequestError("unknown_game", f"no game {game_id!r}")
-
-    async def create(self, setup: GameSetup) -> Room:
-        game = await asyncio.to_thread(build_game, setup)
-        game_id = secrets.token_hex(6)
-        await asyncio.to_thread(self.storage.create, game_id, setup.to_json(), [str(m) for m in game.history])
-        async with self._lock:
-            room = self._room(game_id, setup, game)
+            room = self._room(game_id, setup, game, seats, hash_secret(creator), False)
         room.wake_bots()
-        return room
+        return room, creator, secrets_by_seat
 
     async def get(self, game_id: str) -> Room:
         """The live room of a stored game; raise :class:`RequestError` if there is none."""
@@ -560,30 +625,68 @@ class Rooms:
             if room is not None:
                 self._rooms[game_id] = room   # now the most recently used
                 return room
-            if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
-                raise RequestError("unknown_game", f"no game {game_id!r}")
-            stored = await asyncio.to_thread(self.storage.load, game_id)
-            if stored is None:
-                raise RequestError("unknown_game", f"no game {game_id!r}")
-            setup = GameSetup.from_json(stored[0])
+            if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+                raise RequestError("unknown_game", "there is no such game")
             try:
-                game = await asyncio.to_thread(restore_game, setup, stored[1])
-            except ValueError as exc:
-                raise RequestError("corrupt_game", f"game {game_id} cannot be restored: {exc}") from None
-            room = self._room(game_id, setup, game)
+                stored = await asyncio.to_thread(self.storage.load, game_id)
+            except Exception as exc:
+                log.error("game %s: loading failed: %s", game_id, exc)
+                raise RequestError("storage_failed", "the game could not be read from storage; try again "
+                                                     "in a moment") from None
+            if stored is None:
+                raise RequestError("unknown_game", "there is no such game")
+            try:
+                room = await asyncio.to_thread(self._restore, game_id, stored)
+            except (ValueError, RequestError, KeyError, TypeError) as exc:
+                log.error("game %s cannot be restored: %s", game_id, exc)
+                raise RequestError("corrupt_game", "this game's stored record cannot be read by this "
+                                                   "version of huntgather") from None
+            self._rooms[game_id] = room
+            self._evict()
         room.wake_bots()
         return room
+
+    def _restore(self, game_id: str, stored: StoredGame) -> Room:
+        setup = GameSetup.from_json(stored.setup, stored=True)
+        game = restore_game(setup, stored.history, self.draws())
+        if stored.seats:
+            seats = [SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined)
+                     for r in stored.seats]
+            open_access = False
+        else:   # stored before seats had secrets
+            seats = [SeatState(s.kind, s.level, None, None, False) for s in setup.seats]
+            open_access = True
+        return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
+                    self.executor, self.hints, self.bot_delay)
+
+    async def delete(self, game_id: str, secret: str | None) -> None:
+        """Delete a stored game (with the creator's secret); every page of it is told and closed."""
+        room = await self.get(game_id)
+        if not room.open_access and (secret is None or not secret_matches(secret, room.creator_hash)):
+            raise RequestError("not_creator", "only the game's creator can delete it")
+        async with self._lock, room.lock:   # let a move in progress finish first
+            try:
+                await asyncio.to_thread(self.storage.delete, game_id)
+            except Exception as exc:
+                log.error("game %s: deleting failed: %s", game_id, exc)
+                raise RequestError("storage_failed", "the game could not be deleted; try again in "
+                                                     "a moment") from None
+            self._rooms.pop(game_id, None)
+            await room.close()
+            room.broadcast({"type": "error", "code": "deleted", "message": "this game has been deleted",
+                            "request": None, "version": room.version})
+            for conn in list(room.conns):
+                conn.finish(CLOSE_GONE, "deleted")
 
     async def replay_view(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position of a game after its first ``ply`` moves (for step-by-step replay)."""
         room = await self.get(game_id)
         history = room.game.history
         if not 0 <= ply <= len(history):
-            raise RequestError("bad_request", f"ply must be from 0 to {len(history)}")
+            raise RequestError("bad_request", f"the move number must be from 0 to {len(history)}")
         game = Game.replay(room.game.initial, history[:ply])
-        view = game_view(game, room.setup, game_id, replay=True)
-        view["total_ply"] = len(history)
-        view["full_history"] = [str(m) for m in history]
+        view = protocol.snapshot(game, game_id, room.setup.seed, str(room.setup.deal), replay=True)
+        view["total"] = len(history)
         return view
 
     async def close(self) -> None:

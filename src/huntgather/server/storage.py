@@ -1,16 +1,21 @@
 """Saved games in a SQL database (SQLite by default, PostgreSQL with the same code).
 
 A game is stored as its setup (JSON: edition, seats, start player, seed,
-short-stack option) plus its full move list in text form (draws included), one
-row per move.  :meth:`Storage.append` writes a turn's moves and the game's new
-status in one transaction; the server acknowledges a move only after it returns.
+deal, short-stack option) plus its full move list in text form (draws
+included), one row per move.  :meth:`Storage.append` writes a turn's moves and
+the game's new status in one transaction; the server acknowledges a move only
+after it returns.  Each seat has a row in ``hg_seats`` (who plays it, the
+display name and the SHA-256 hash of its secret, never the secret), and the
+creator's secret hash is in ``hg_creators``.  Games stored before seats had
+secrets have no seat rows: :meth:`Storage.load` says so (``seats`` is empty).
 
 >>> st = Storage("sqlite://")
->>> st.create("g1", {"edition": "2020"}, ["d3"])
+>>> st.create("g1", {"edition": "2020"}, ["d3"], [SeatRow(0, "human", None, "Ann", "ab12", False)], "cd34")
 >>> st.append("g1", 1, ["3@0,1r0", "-", "d7"], status="playing", scores=[0, 0])
->>> st.load("g1")
-({'edition': '2020'}, ['d3', '3@0,1r0', '-', 'd7'])
->>> [g.id for g in st.list_games()]
+>>> stored = st.load("g1")
+>>> stored.setup, stored.history, stored.seats[0].name, stored.creator_hash
+({'edition': '2020'}, ['d3', '3@0,1r0', '-', 'd7'], 'Ann', 'cd34')
+>>> [g.id for g in st.summaries(["g1", "nope"])]
 ['g1']
 >>> st.delete("g1"), st.delete("g1"), st.load("g1")
 (True, False, None)
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -41,7 +47,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -65,6 +71,24 @@ moves = Table(
 )
 
 
+seats = Table(
+    "hg_seats", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(16), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("secret_hash", String(64), nullable=True),
+    Column("joined", Boolean, nullable=False, default=False),
+)
+
+creators = Table(
+    "hg_creators", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("secret_hash", String(64), nullable=False),
+)
+
+
 class StorageError(RuntimeError):
     """The database refused a write (e.g. a move number already stored)."""
 
@@ -80,6 +104,56 @@ class GameRow:
     status: str
     ply: int
     scores: list[int]
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as stored: who plays it, its name, and the hash of its secret (None for a bot)."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    secret_hash: str | None
+    joined: bool
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """Everything stored of one game."""
+
+    setup: dict[str, Any]
+    history: list[str]
+    seats: list[SeatRow]
+    creator_hash: str | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A game in a list: public facts only."""
+
+    id: str
+    created: float
+    updated: float
+    setup: dict[str, Any]
+    status: str
+    ply: int
+    scores: list[int]
+    seats: list[SeatRow]
+
+
+def public_url(url: str) -> str:
+    """A database URL fit to show: the password hidden.
+
+    >>> public_url("postgresql://hg:s3cret@db.example/games")
+    'postgresql://hg:***@db.example/games'
+    >>> public_url("sqlite:////tmp/g.sqlite")
+    'sqlite:////tmp/g.sqlite'
+    """
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:   # not a URL SQLAlchemy can read: show only its scheme
+        return url.split("://", 1)[0] + "://…"
 
 
 def database_url(db: str) -> str:
@@ -125,8 +199,9 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create(self, game_id: str, setup: dict[str, Any], history: list[str]) -> None:
-        """Store a new game with the moves it already has (its first draws)."""
+    def create(self, game_id: str, setup: dict[str, Any], history: list[str],
+               seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
+        """Store a new game with the moves it already has (its first draws), its seats and creator."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
@@ -134,6 +209,22 @@ class Storage:
             if history:
                 conn.execute(insert(moves), [{"game_id": game_id, "ply": i, "move": m}
                                              for i, m in enumerate(history)])
+            if seat_rows:
+                conn.execute(insert(seats), [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
+                                              "level": r.level, "name": r.name,
+                                              "secret_hash": r.secret_hash, "joined": r.joined}
+                                             for r in seat_rows])
+            if creator_hash is not None:
+                conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
+
+    def set_seat(self, game_id: str, row: SeatRow) -> None:
+        """Store a seat's new state (a name, a bot taking over, a new secret)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat)
+                                .values(kind=row.kind, level=row.level, name=row.name,
+                                        secret_hash=row.secret_hash, joined=row.joined)).rowcount
+            if not done:
+                raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
 
     def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int]) -> None:
         """Add ``new`` moves from ply ``start`` on, in one transaction."""
@@ -149,26 +240,46 @@ class Storage:
             conn.execute(update(games).where(games.c.id == game_id).values(
                 ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time()))
 
-    def load(self, game_id: str) -> tuple[dict[str, Any], list[str]] | None:
-        """The setup and move list of a stored game, or None."""
+    def load(self, game_id: str) -> StoredGame | None:
+        """The setup, move list, seats and creator of a stored game, or None."""
         with self.engine.connect() as conn:
             row = conn.execute(select(games.c.setup).where(games.c.id == game_id)).first()
             if row is None:
                 return None
             history = [m for (m,) in conn.execute(
                 select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.ply))]
+            seat_rows = _seat_rows(conn.execute(select(seats).where(seats.c.game_id == game_id)
+                                                .order_by(seats.c.seat)).all())
+            creator = conn.execute(select(creators.c.secret_hash)
+                                   .where(creators.c.game_id == game_id)).scalar()
         setup: dict[str, Any] = json.loads(row[0])
-        return setup, history
+        return StoredGame(setup, history, seat_rows, creator)
 
     def delete(self, game_id: str) -> bool:
-        """Remove a game and its moves; False if there was no such game."""
+        """Remove a game, its moves and seats; False if there was no such game."""
         with self.engine.begin() as conn:
             conn.execute(delete(moves).where(moves.c.game_id == game_id))
+            conn.execute(delete(seats).where(seats.c.game_id == game_id))
+            conn.execute(delete(creators).where(creators.c.game_id == game_id))
             gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
         return bool(gone)
 
+    def summaries(self, ids: list[str]) -> list[Summary]:
+        """The games among ``ids`` that exist, most recently played first (public facts only)."""
+        if not ids:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games).where(games.c.id.in_(ids))
+                                .order_by(games.c.updated.desc())).all()
+            found = [r.id for r in rows]
+            by_game: dict[str, list[Any]] = {}
+            for r in conn.execute(select(seats).where(seats.c.game_id.in_(found)).order_by(seats.c.seat)):
+                by_game.setdefault(r.game_id, []).append(r)
+        return [Summary(r.id, r.created, r.updated, json.loads(r.setup), r.status, r.ply,
+                        json.loads(r.scores), _seat_rows(by_game.get(r.id, []))) for r in rows]
+
     def list_games(self, limit: int = 200) -> list[GameRow]:
-        """Stored games, most recently played first."""
+        """Stored games, most recently played first (for the command line; no client sees this)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).order_by(games.c.updated.desc()).limit(limit)).all()
         return [GameRow(r.id, r.created, r.updated, json.loads(r.setup), r.status, r.ply,
@@ -179,8 +290,15 @@ class Storage:
             return int(conn.execute(select(func.count()).select_from(games)).scalar() or 0)
 
 
+def _seat_rows(rows: Any) -> list[SeatRow]:
+    return [SeatRow(r.seat, r.kind, r.level, r.name, r.secret_hash, bool(r.joined)) for r in rows]
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    # WAL: readers never wait for the writer; a busy database waits up to 5 s instead of failing
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()

@@ -1,0 +1,338 @@
+"""The wire format (see ``docs/protocol.md``): bounded JSON, structured moves, views.
+
+Everything a client sends is read through :func:`read_json` (size, depth and
+number limits) and every move through :func:`move_from_json`; everything the
+server sends about a game is built here from the engine's state and events, so
+that all pages of a game receive the same public facts.
+
+>>> read_json('{"type": "hello", "secrets": []}')
+{'type': 'hello', 'secrets': []}
+>>> read_json('[' * 40 + ']' * 40)
+Traceback (most recent call last):
+...
+huntgather.server.protocol.ProtocolError: the message is nested more than 32 deep
+>>> from huntgather import Game
+>>> g = Game(2, seed=3)
+>>> move = move_from_json(g.state, {"kind": "place", "x": 1, "y": 0, "rotation": 0})
+>>> type(move).__name__, move.tile == g.decision.tile
+('Place', True)
+>>> move_to_json(g.state, move)
+{'kind': 'place', 'x': 1, 'y': 0, 'rotation': 0}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from huntgather.events import (
+    Event,
+    FeatureScored,
+    FinalScoring,
+    GameOver,
+    MeepleTakenBack,
+    OccupantPlaced,
+    TileDiscarded,
+    TileDrawn,
+    TilePlaced,
+)
+from huntgather.game import Game
+from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.state import OCCUPY, PLACE, ROLES, SHAMAN, State
+from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
+
+#: the largest websocket frame or HTTP body a client may send
+MAX_MESSAGE = 64 * 1024
+MAX_DEPTH = 32
+MAX_DIGITS = 20
+#: coordinates beyond this cannot be reached in any game (95 tiles in a row reach 95)
+MAX_COORD = 1000
+
+
+class ProtocolError(ValueError):
+    """A message the server cannot read; ``code`` is the error code sent back."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ProtocolError("bad_json", f"numbers have at most {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > 40:
+        raise ProtocolError("bad_json", "numbers have at most 40 characters")
+    return float(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise ProtocolError("bad_json", f"{text} is not a JSON number")
+
+
+def _depth(text: str) -> int:
+    """How deeply arrays and objects nest in JSON ``text`` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def read_json(text: str | bytes) -> Any:
+    """Parse a client's JSON within the limits; raise :class:`ProtocolError` saying what is wrong."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE // 1024} KiB")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "the message is not UTF-8 text") from None
+    if _depth(text) > MAX_DEPTH:
+        raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float,
+                          parse_constant=_no_constant)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """The text of a message sent to clients (compact, ASCII-safe)."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError("invalid_move", f"a {data.get('kind')} move needs {key!r}: a whole number "
+                                            f"from {low} to {high}")
+    return value
+
+
+_DISPLAY_KEYS = {"text", "role", "x", "y", "tile"}
+_MOVE_KEYS = {"place": {"kind", "x", "y", "rotation"}, "occupy": {"kind", "zone", "piece"},
+              "takeback": {"kind", "tile", "zone"}, "pass": {"kind"}}
+
+
+def move_from_json(state: State, data: Any) -> Move:
+    """The engine move for a structured move at ``state``'s decision.
+
+    The tile is implied: ``place`` places the tile to place, ``occupy`` puts a
+    piece on the tile just placed.  Raises :class:`ProtocolError`
+    (``invalid_move``) for a move of the wrong shape; whether it is *legal* is
+    the engine's business.
+    """
+    if not isinstance(data, dict) or data.get("kind") not in _MOVE_KEYS:
+        raise ProtocolError("invalid_move", "a move is an object whose 'kind' is 'place', 'occupy', "
+                                            "'takeback' or 'pass'")
+    kind = data["kind"]
+    extra = set(data) - _MOVE_KEYS[kind] - _DISPLAY_KEYS
+    if extra:
+        raise ProtocolError("invalid_move", f"unknown field(s) in a {kind} move: {', '.join(sorted(extra))}")
+    if kind == "pass":
+        return Pass()
+    if kind == "takeback":
+        return TakeBack(_int(data, "tile", 0, 999), _int(data, "zone", 0, 9))
+    tile = state.tile
+    if tile is None or state.phase not in (PLACE, SHAMAN, OCCUPY):
+        raise ProtocolError("invalid_move", f"a {kind} move does not answer this decision: "
+                                            f"{state.describe_decision()}")
+    if kind == "place":
+        return Place(tile, _int(data, "x", -MAX_COORD, MAX_COORD), _int(data, "y", -MAX_COORD, MAX_COORD),
+                     _int(data, "rotation", 0, 3))
+    piece = data.get("piece")
+    if piece not in (MEEPLE, HUT):
+        raise ProtocolError("invalid_move", "an occupy move needs 'piece': 'meeple' or 'hut'")
+    return Occupy(tile, _int(data, "zone", 0, 9), piece)
+
+
+def move_to_json(state: State, move: Move) -> dict[str, Any]:
+    """The structured form of an engine move (as :func:`move_from_json` reads it)."""
+    if isinstance(move, Place):
+        return {"kind": "place", "x": move.x, "y": move.y, "rotation": move.rotation}
+    if isinstance(move, Occupy):
+        return {"kind": "occupy", "zone": move.zone, "piece": move.piece}
+    if isinstance(move, TakeBack):
+        return {"kind": "takeback", "tile": move.tile, "zone": move.zone}
+    return {"kind": "pass"}
+
+
+def legal_json(state: State) -> list[dict[str, Any]]:
+    """The legal moves at ``state`` for the player to move, with words for the choices."""
+    if state.is_over or state.is_chance:
+        return []
+    tiles = state.edition.tiles
+    cells = {t: (x, y) for (x, y), (t, _r) in state.board.cells.items()}
+    out = []
+    for move in state.legal_moves():
+        item = move_to_json(state, move)
+        if isinstance(move, Occupy):
+            zone = tiles[move.tile].zones[move.zone]
+            role = "hut" if move.piece == HUT else ROLES[zone.kind]
+            item["role"] = role
+            item["text"] = f"{role} on the {zone.describe()}"
+        elif isinstance(move, TakeBack):
+            zone = tiles[move.tile].zones[move.zone]
+            x, y = cells[move.tile]
+            words = f"take back your meeple from the {zone.describe()} at ({x}, {y})"
+            item |= {"x": x, "y": y, "text": words}
+        elif isinstance(move, Pass):
+            item["text"] = "take nothing back" if state.phase == SHAMAN else "no piece"
+        out.append(item)
+    return out
+
+
+def describe_turn(state: State, moves: Sequence[Move]) -> str:
+    """Words for a turn, e.g. ``'tile 30 at (1, 0), turned 90°; gatherer on the forest (1 menhir)'``."""
+    tiles = state.edition.tiles
+    parts = []
+    walk = state.copy()
+    for move in moves:
+        phase = walk.phase
+        walk.apply(move)
+        if isinstance(move, Place):
+            turned = f", turned {90 * move.rotation}°" if move.rotation else ""
+            parts.append(f"tile {move.tile} at ({move.x}, {move.y}){turned}")
+        elif isinstance(move, TakeBack):
+            parts.append(f"shaman: take back the meeple from tile {move.tile}")
+        elif isinstance(move, Occupy):
+            zone = tiles[move.tile].zones[move.zone]
+            who = "hut" if move.piece == HUT else ROLES[zone.kind]
+            parts.append(f"{who} on the {zone.describe()}")
+        elif phase == SHAMAN:
+            parts.append("shaman: take nothing back")
+        else:
+            parts.append("no piece")
+    return "; ".join(parts)
+
+
+# --------------------------------------------------------------------------- views
+
+
+def event_view(e: Event) -> dict[str, Any]:
+    """One log entry: event kind, text, and the facts a page draws from it."""
+    out: dict[str, Any] = {"kind": type(e).__name__, "text": e.describe()}
+    if isinstance(e, TilePlaced):
+        out |= {"player": e.player, "tile": e.tile, "x": e.x, "y": e.y, "rotation": e.rotation,
+                "bonus": e.bonus}
+    elif isinstance(e, OccupantPlaced):
+        out |= {"player": e.player, "tile": e.tile, "zone": e.zone, "piece": e.piece, "role": e.role}
+    elif isinstance(e, MeepleTakenBack):
+        out |= {"player": e.player, "tile": e.tile, "zone": e.zone}
+    elif isinstance(e, FeatureScored):
+        out |= {"points": list(e.points), "tiles": list(e.tiles), "feature": e.kind}
+    elif isinstance(e, TileDrawn | TileDiscarded):
+        out["tile"] = e.tile
+    return out
+
+
+def final_view(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The final-scoring table: one row per river system (huts) and meadow (hunters)."""
+    final = next((e for e in reversed(events) if isinstance(e, FinalScoring)), None)
+    over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
+    if final is None or over is None:
+        return None
+    return {"rows": [{"kind": r.kind, "points": list(r.points), "explanation": r.explanation,
+                      "tiles": list(r.tiles)} for r in final.rows],
+            "scores": list(over.scores), "winners": list(over.winners), "text": over.describe()}
+
+
+def decision_view(state: State) -> dict[str, Any]:
+    d = state.decision
+    return {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack,
+            "text": state.describe_decision()}
+
+
+def players_view(state: State) -> list[dict[str, Any]]:
+    return [{"seat": i, "colour": PLAYER_NAMES[i], "rgb": PLAYER_COLOURS[i], "letter": PLAYER_LETTERS[i],
+             "score": state.scores[i], "meeples": state.meeples[i], "huts": state.huts[i]}
+            for i in range(state.players)]
+
+
+def occupants_view(state: State) -> list[dict[str, Any]]:
+    tiles = state.edition.tiles
+    cells = {t: (x, y) for (x, y), (t, _r) in state.board.cells.items()}
+    out = []
+    for node, (player, piece) in sorted(state.board.occupants.items()):
+        tile, zone = divmod(node, 10)
+        x, y = cells[tile]
+        role = "hut" if piece == HUT else ROLES[tiles[tile].zones[zone].kind]
+        out.append({"tile": tile, "zone": zone, "x": x, "y": y, "player": player, "piece": piece,
+                    "role": role})
+    return out
+
+
+def last_view(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The tiles placed in the last turn (a menhir turn's two tiles together)."""
+    last: list[dict[str, Any]] = []
+    for e in reversed(events):
+        if isinstance(e, TilePlaced):
+            if last and last[0]["player"] != e.player:
+                break
+            last.insert(0, {"tile": e.tile, "x": e.x, "y": e.y, "player": e.player})
+            if not e.bonus:
+                break
+    return last
+
+
+def _changing(game: Game, seed: int) -> dict[str, Any]:
+    """The parts of a view that are sent whole in snapshots and updates alike."""
+    state = game.state
+    return {
+        "players": players_view(state),
+        "occupants": occupants_view(state),
+        "remaining": sorted(state.normal),
+        "bonus_left": len(state.bonus),
+        "decision": decision_view(state),
+        "legal": legal_json(state),
+        "last": last_view(game.events),
+        "over": state.is_over,
+        "final": final_view(game.events) if state.is_over else None,
+        "seed": seed if state.is_over else None,   # the seed only once nothing is left to hide
+    }
+
+
+def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False) -> dict[str, Any]:
+    """The whole public view of a game (what a watcher sees)."""
+    state = game.state
+    out = {"type": "snapshot", "game": game_id, "version": len(game.history), "edition": state.edition.name,
+           "bonus_name": state.edition.bonus_name, "deal": deal,
+           "board": [{"x": x, "y": y, "tile": t, "rotation": r}
+                     for (x, y), (t, r) in state.board.cells.items()],
+           "log": [event_view(e) for e in game.events], "replay": replay}
+    out |= _changing(game, seed)
+    if replay:
+        out["legal"] = []
+    return out
+
+
+def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event]) -> dict[str, Any]:
+    """What changed since version ``start``: the new events and tiles, and the new decision."""
+    out = {"type": "update", "game": game_id, "from": start, "version": len(game.history),
+           "events": [event_view(e) for e in new_events],
+           "placed": [{"x": e.x, "y": e.y, "tile": e.tile, "rotation": e.rotation}
+                      for e in new_events if isinstance(e, TilePlaced)]}
+    out |= _changing(game, seed)
+    return out

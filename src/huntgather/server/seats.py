@@ -1,0 +1,191 @@
+"""Seats, secrets and game setups: who may move for which seat.
+
+A seat secret is 128 random bits (:func:`new_secret`); the server keeps only
+its SHA-256 hash (:func:`hash_secret`) and compares hashes in constant time
+(:func:`secret_matches`).  A fast hash is right here: the secrets are random,
+not passwords, so there is nothing to guess from the hash.
+
+>>> s = new_secret()
+>>> len(s) >= 22, secret_matches(s, hash_secret(s)), secret_matches("guess", hash_secret(s))
+(True, True, False)
+>>> clean_name("  Ann\\u0000 \\n Smith ")
+'Ann Smith'
+>>> GameSetup.from_json({"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot"}]}).seats[1].level
+'easy'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from huntgather.editions import edition_names, get_edition
+
+#: bot levels a seat may be given, weakest first
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard")
+MAX_NAME = 24
+
+
+class SeatKind(StrEnum):
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class Deal(StrEnum):
+    """How the tiles are drawn: secretly at the moment of the draw, or from a seed the creator chose."""
+
+    SECRET = "secret"
+    SEEDED = "seeded"
+
+
+class RequestError(ValueError):
+    """A client request that cannot be honoured; ``code`` is a short machine-readable reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def new_secret() -> str:
+    """A fresh secret: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def hash_secret(secret: str) -> str:
+    """The SHA-256 hex digest kept in storage instead of the secret."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def secret_matches(secret: str, stored_hash: str | None) -> bool:
+    """Whether ``secret`` hashes to ``stored_hash``, compared in constant time."""
+    if stored_hash is None:
+        return False
+    return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def clean_name(raw: Any) -> str:
+    """A display name: control and format characters removed, spaces folded, at most 24 characters.
+
+    Raises :class:`RequestError` (``bad_request``) when nothing is left.
+    """
+    if not isinstance(raw, str):
+        raise RequestError("bad_request", "a name must be text")
+    kept = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in raw[:200])
+    name = " ".join(kept.split())[:MAX_NAME].strip()
+    if not name:
+        raise RequestError("bad_request", f"a name needs 1 to {MAX_NAME} visible characters")
+    return name
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at creation: a person (``human``) or a bot of some level, and an optional name."""
+
+    kind: SeatKind = SeatKind.HUMAN
+    level: str | None = None
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == SeatKind.BOT:
+            return {"kind": "bot", "level": self.level}
+        return {"kind": "human"}
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything needed to start a game again exactly: stored with every saved game (never shown
+    to a client while the game is on, since it holds the seed)."""
+
+    edition: str = "2020"
+    seats: tuple[Seat, ...] = (Seat(), Seat())
+    start_player: int = 0
+    seed: int = 0
+    #: a short game: the normal stack holds only this many tiles (chosen from the seed, or in a
+    #: secret deal drawn like the tiles)
+    short: int | None = None
+    deal: Deal = Deal.SEEDED
+    #: the tiles a secret short game's normal stack started with (stored, since no seed tells them)
+    stack: tuple[int, ...] | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
+        """Validate a setup sent by a client (or, with ``stored``, read from storage).
+
+        Raise :class:`RequestError` saying what is wrong.  A client's setup
+        without a seed gets a secret deal; a stored setup without ``deal`` is
+        from before secret deals, so its draws follow its seed.
+        """
+        if not isinstance(data, dict):
+            raise RequestError("bad_setup", "the game setup must be a JSON object")
+        known = {"edition", "seats", "start_player", "seed", "short"}
+        if stored:
+            known |= {"deal", "stack"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RequestError("bad_setup", f"unknown setup field(s): {', '.join(unknown)}")
+        edition = data.get("edition", "2020")
+        if edition not in edition_names():
+            raise RequestError("bad_setup", f"unknown edition {edition!r}; choose one of "
+                                            f"{', '.join(edition_names())}")
+        ed = get_edition(edition)
+        raw_seats = data.get("seats", [{"kind": "human"}, {"kind": "human"}])
+        if not isinstance(raw_seats, list) or not ed.min_players <= len(raw_seats) <= ed.max_players:
+            raise RequestError("bad_setup", f"seats must be a list of {ed.min_players} to "
+                                            f"{ed.max_players} seats")
+        seats = []
+        for i, s in enumerate(raw_seats):
+            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot") \
+                    or set(s) - {"kind", "level", "name"}:
+                raise RequestError("bad_setup", f"seat {i} must be {{\"kind\": \"human\", \"name\": ...}} "
+                                                f"or {{\"kind\": \"bot\", \"level\": ...}}")
+            if s["kind"] == "bot":
+                level = s.get("level", "easy")
+                if level not in BOT_LEVELS:
+                    raise RequestError("bad_setup", f"seat {i}: unknown bot level {level!r}; choose one "
+                                                    f"of {', '.join(BOT_LEVELS)}")
+                seats.append(Seat(SeatKind.BOT, level))
+            else:
+                name = s.get("name")
+                try:
+                    seats.append(Seat(SeatKind.HUMAN, None, None if name in (None, "") else clean_name(name)))
+                except RequestError as exc:
+                    raise RequestError("bad_setup", f"seat {i}: {exc.message}") from None
+        start = data.get("start_player", 0)
+        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < len(seats):
+            raise RequestError("bad_setup", f"start_player must be a seat from 0 to {len(seats) - 1}")
+        seed = data.get("seed")
+        if stored:
+            deal = Deal(data.get("deal", Deal.SEEDED))
+        else:
+            deal = Deal.SECRET if seed is None or seed == "" else Deal.SEEDED
+        if seed is None or seed == "":
+            seed = secrets.randbelow(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise RequestError("bad_setup", "seed must be a whole number from 0 to 2^63-1, or empty")
+        short = data.get("short")
+        normal = len(ed.tiles.normal_ids)
+        if short is not None and (not isinstance(short, int) or isinstance(short, bool)
+                                  or not 1 <= short <= normal):
+            raise RequestError("bad_setup", f"short must be a number of tiles from 1 to {normal}, or null")
+        stack = data.get("stack") if stored else None
+        if stack is not None:
+            if not isinstance(stack, list) or not all(isinstance(t, int) and t in ed.tiles.normal_ids
+                                                      for t in stack):
+                raise RequestError("bad_setup", "stack must be a list of tiles of the normal stack")
+            stack = tuple(stack)
+        return cls(edition, tuple(seats), start, seed, short, deal, stack)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (names are stored with the seats, not here)."""
+        out: dict[str, Any] = {"edition": self.edition, "seats": [s.to_json() for s in self.seats],
+                               "start_player": self.start_player, "seed": self.seed, "short": self.short,
+                               "deal": str(self.deal)}
+        if self.stack is not None:
+            out["stack"] = list(self.stack)
+        return out
