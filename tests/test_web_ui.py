@@ -2,14 +2,18 @@
 
 A real ``huntgather play`` server runs as a subprocess.  One test plays a whole
 short game against a bot with the mouse and the keyboard (rotating, placing,
-putting pieces, reading the final table); the other plays a hotseat game across
-a real server restart.  Screenshots go to ``artifacts/`` (git-ignored).
+putting pieces, reading the final table); one plays a hotseat game across a
+real server restart; one asks for a hint and plays it; one plays online: two
+people and a watcher in three separate browser contexts (own storage each),
+with an invitation link, a page closed and reopened mid-game, and the same
+final table everywhere.  Screenshots go to ``artifacts/`` (git-ignored).
 
 Skipped when Playwright or chromium is missing (``scripts/test.sh`` installs both).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -17,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,7 +118,8 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def start_game(page: Any, url: str, seats: list[str], short: int, seed: int) -> None:
+def start_game(page: Any, url: str, seats: list[str], short: int, seed: int | None = None,
+               name: str | None = None) -> None:
     """Fill in the new-game screen: ``seats`` are option values ('human', 'bot:easy' ...)."""
     page.goto(url + "#/new")
     page.wait_for_selector("body[data-ready='1']")
@@ -121,10 +127,18 @@ def start_game(page: Any, url: str, seats: list[str], short: int, seed: int) -> 
         page.click("#add-seat")
     for i, kind in enumerate(seats):
         page.locator("#seats select").nth(i).select_option(kind)
-    page.fill("#seed", str(seed))
+    page.fill("#seed", "" if seed is None else str(seed))
     page.fill("#short", str(short))
+    if name is not None:
+        page.fill("#your-name", name)
     page.click("#start-game")
     page.wait_for_selector("#screen-play:not([hidden])")
+    page.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
+
+
+def game_id_of(page: Any) -> str:
+    gid: str = page.evaluate("location.hash").split("/")[2]
+    return gid
 
 
 WAIT_TURN_OR_END = """() => document.querySelector('rect.target') ||
@@ -152,19 +166,19 @@ def play_turn(page: Any, *, keyboard: bool = False, occupy: bool = True) -> None
         target.click()
     page.wait_for_selector("#pending-tile")
     page.wait_for_function("() => !document.querySelector('#confirm').disabled || "
-                           "document.querySelector('#choices button[data-move^=\"x\"]')")
-    shaman = page.locator("#choices button[data-move='-']")
-    if page.locator("#choices button[data-move^='x']").count():
-        shaman.click()                      # shaman: take nothing back
+                           "document.querySelector('#choices button[data-kind=\"takeback\"]')")
+    if page.locator("#choices button[data-kind='takeback']").count():
+        page.click("#choices button[data-kind='pass']")   # shaman: take nothing back
         page.wait_for_function("() => !document.querySelector('#confirm').disabled")
-    pieces = page.locator("#choices button[data-move^='m'], #choices button[data-move^='h']")
+    pieces = page.locator("#choices button[data-kind='occupy']")
     if occupy and pieces.count():
         if keyboard:
             page.keyboard.press("1")
         else:
             # choose on the board itself: the spot drawn on the tile's zone
-            move = pieces.first.get_attribute("data-move")
-            page.locator(f"g.spot[data-move='{move}']").click()
+            zone = pieces.first.get_attribute("data-zone")
+            piece = pieces.first.get_attribute("data-piece")
+            page.locator(f"g.spot[data-kind='occupy'][data-zone='{zone}'][data-piece='{piece}']").click()
         page.wait_for_selector("#choices button.selected")
     if keyboard:
         page.keyboard.press("Enter")
@@ -174,9 +188,13 @@ def play_turn(page: Any, *, keyboard: bool = False, occupy: bool = True) -> None
                            " && !document.querySelector('#pending-tile')")
 
 
+def scores(page: Any) -> list[int]:
+    return [int(t) for t in page.locator("#players td.score").all_inner_texts()]
+
+
 def check_final_table(page: Any) -> None:
     page.wait_for_selector("#final:not([hidden])")
-    players = [int(t) for t in page.locator("#players td.score").all_inner_texts()]
+    players = scores(page)
     total = page.locator("#final-table tr.total td.num").all_inner_texts()
     assert [int(t) for t in total] == players
     winners = page.inner_text("#winners")
@@ -190,6 +208,8 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
     page.wait_for_function(WAIT_TURN_OR_END)
     page.screenshot(path=str(ARTIFACTS / "ui-start.png"))
+    assert page.title() == "● Your turn — Hunters & Gatherers"
+    assert page.locator("#watching").is_hidden()
     # the remaining tiles can be shown (and hidden again): 5 in the stack, 1 drawn
     assert page.inner_text("#remaining-count") == "4 tiles left"
     page.check("#show-remaining")
@@ -215,6 +235,7 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
         turns += 1
     assert turns >= 2
     check_final_table(page)
+    assert page.title() == "Hunters & Gatherers"
     log = page.locator("#log li").all_inner_texts()
     assert any("places" in line and line.startswith("red") for line in log), "the bot never played"
     assert any(line.startswith("final scoring") for line in log)
@@ -222,6 +243,7 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     # the finished game is in the saved list and replays move by move
     page.goto(server.url + "#/games")
     page.wait_for_selector("#games-table a.replay")
+    assert page.locator("#games-table a.watch").count() == 1
     page.click("#games-table a.replay")
     page.wait_for_selector("#replay-controls:not([hidden])")
     page.wait_for_function("() => document.querySelectorAll('#viewport > g > g.hg-tile').length === 1")
@@ -229,7 +251,8 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     page.wait_for_function("() => document.querySelectorAll('#viewport > g > g.hg-tile').length === 2")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => /move [1-9]/.test(document.querySelector('#replay-pos').textContent)")
-    # and it can be deleted from the list, after a confirmation
+    assert page.locator("rect.target").count() == 0
+    # and it can be deleted from the list (this browser created it), after a confirmation
     page.goto(server.url + "#/games")
     page.wait_for_selector("#games-table button.delete")
     page.once("dialog", lambda dialog: dialog.dismiss())   # "cancel" keeps it
@@ -249,7 +272,7 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
     page.wait_for_function(WAIT_TURN_OR_END)
     tiles = board_tiles(page)
     turn = page.inner_text("#turn")
-    scores = page.locator("#players td.score").all_inner_texts()
+    before = page.locator("#players td.score").all_inner_texts()
     server.stop()
     page.wait_for_function("() => /lost|connecting/.test(document.querySelector('#connection').textContent)")
     time.sleep(0.3)
@@ -259,12 +282,13 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
     page.wait_for_function(WAIT_TURN_OR_END)
     assert board_tiles(page) == tiles
     assert page.inner_text("#turn") == turn
-    assert page.locator("#players td.score").all_inner_texts() == scores
+    assert page.locator("#players td.score").all_inner_texts() == before
     page.screenshot(path=str(ARTIFACTS / "ui-after-restart.png"))
-    # a fresh page (a reload) shows the same game too
+    # a fresh page (a reload) shows the same game too, from the secrets kept in this browser
     page.reload()
     page.wait_for_function(WAIT_TURN_OR_END)
     assert board_tiles(page) == tiles
+    assert page.inner_text("#turn") == turn
     while page.locator("#final").is_hidden():
         page.wait_for_function(WAIT_TURN_OR_END)
         if page.locator("#final").is_hidden():
@@ -273,11 +297,11 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
 
 
 def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: Any) -> None:
-    import json
-    import urllib.request
     start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
     page.wait_for_function(WAIT_TURN_OR_END)
-    game_id = page.evaluate("location.hash").split("/")[-1]
+    game_id = game_id_of(page)
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id}") as response:
+        tile = json.load(response)["decision"]["tile"]
     page.focus("#board")
     page.keyboard.press("h")
     page.wait_for_selector("#hints button.hint-turn")
@@ -287,9 +311,10 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     # each hinted placement is marked on the board with its number
     assert page.locator("g.hint-spot").count() == buttons.count()
     page.screenshot(path=str(ARTIFACTS / "ui-hint.png"))
-    moves = (buttons.first.get_attribute("data-moves") or "").split()
-    tile, rest = moves[0].split("@")
-    x, y = (int(v) for v in rest.split("r")[0].split(","))
+    moves = json.loads(buttons.first.get_attribute("data-moves") or "[]")
+    place = moves[0]
+    assert place["kind"] == "place"
+    x, y = place["x"], place["y"]
     assert buttons.first.inner_text().startswith(f"1. tile {tile} at ({x}, {y})")
     # trying the hint places the tile there and picks the suggested piece; confirming plays it
     tiles = board_tiles(page)
@@ -297,13 +322,202 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     page.wait_for_selector("#pending-tile")
     frame = page.locator("rect.pending-frame")
     assert (frame.get_attribute("x"), frame.get_attribute("y")) == (str(x * 100 + 1), str(y * 100 + 1))
-    if len(moves) > 1 and moves[1] != "-":
-        page.wait_for_selector(f"#choices button.selected[data-move='{moves[1]}']")
+    occupy = next((m for m in moves[1:] if m["kind"] == "occupy"), None)
+    if occupy is not None:
+        page.wait_for_selector(f"#choices button.selected[data-kind='occupy'][data-zone='{occupy['zone']}']"
+                               f"[data-piece='{occupy['piece']}']")
     page.wait_for_function("() => !document.querySelector('#confirm').disabled")
     page.click("#confirm")
     page.wait_for_function(f"() => document.querySelectorAll('#viewport > g > g.hg-tile').length > {tiles}"
                            " && !document.querySelector('#pending-tile')")
     with urllib.request.urlopen(f"{server.url}api/games/{game_id}") as response:
-        history = json.load(response)["history"]
-    played = [m for m in history if not m.startswith("d")]
-    assert played[:len(moves)] == moves, (played, moves)
+        view = json.load(response)
+    assert {"x": x, "y": y, "tile": tile, "rotation": place["rotation"]} in [
+        {k: c[k] for k in ("x", "y", "tile", "rotation")} for c in view["board"]]
+    placed = [e for e in view["log"] if e["kind"] == "OccupantPlaced" and e.get("tile") == tile]
+    assert bool(placed) == (occupy is not None), (placed, moves)
+
+
+# ---------------------------------------------------------------------------- online
+
+
+def open_page(context: Any, errors: list[str], who: str) -> Any:
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    pg.on("pageerror", lambda e: errors.append(f"{who}: {e}"))
+    return pg
+
+
+def same_version(pages: list[Any]) -> int:
+    """Wait until every page shows the same version of the game; return it."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        versions = [p.evaluate("document.body.dataset.version || ''") for p in pages]
+        if versions[0] and len(set(versions)) == 1:
+            return int(versions[0])
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the pages do not agree on the version: {versions}")
+        time.sleep(0.05)
+
+
+def test_two_people_and_a_watcher_play_a_whole_game_online(server: Server, browser: Any) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(3)]
+    try:
+        ctx_ann, ctx_bob, ctx_cy = contexts
+        ann = open_page(ctx_ann, errors, "Ann")
+        start_game(ann, server.url, ["human", "human"], short=6, name="Ann")
+        game_id = game_id_of(ann)
+        # the page that created the game holds both seats until it hands one out
+        ann.wait_for_selector("#lobby li[data-seat='1'] button.hand-out")
+        assert ann.locator("#lobby li[data-seat='0'] .you").count() == 1
+        assert ann.locator("#lobby li[data-seat='1'] .you").count() == 1
+        assert ann.inner_text("#lobby li[data-seat='0'] .name") == "Ann"
+        ann.click("#lobby li[data-seat='1'] button.hand-out")
+        invite = ann.locator("#lobby li[data-seat='1'] .invite-link input")
+        invite.wait_for()
+        link = invite.input_value()
+        assert link.startswith(server.url + "#/play/" + game_id + "/"), link
+        ann.wait_for_function("() => !document.querySelector(\"#lobby li[data-seat='1'] .you\")")
+        assert ann.locator("#name-form").is_hidden()   # seat 0 has its name from the new-game form
+        watch = ann.locator("#lobby .watch-link input").input_value()
+        assert watch == server.url + "#/watch/" + game_id
+
+        # Bob opens the invitation: the secret goes to his storage, the address bar loses it
+        bob = open_page(ctx_bob, errors, "Bob")
+        bob.goto(link)
+        bob.wait_for_selector("#name-form:not([hidden])")
+        assert bob.evaluate("location.hash") == f"#/play/{game_id}"
+        stored = bob.evaluate("JSON.parse(localStorage.getItem('hg-games'))")
+        assert stored[game_id]["seats"] == {"1": link.rsplit("/", 1)[1]}, stored
+        assert "creator" not in stored[game_id]
+        bob.fill("#name-input", "Bob")
+        bob.click("#name-save")
+        bob.wait_for_selector("#name-form", state="hidden")
+        assert bob.evaluate("localStorage.getItem('hg-name')") == "Bob"
+        assert bob.locator("#lobby li[data-seat='1'] .you").count() == 1
+        assert bob.locator("#lobby .invite-link, #lobby select.seat-bot").count() == 0   # not the creator
+
+        # Cy watches
+        cy = open_page(ctx_cy, errors, "Cy")
+        cy.goto(watch)
+        cy.wait_for_selector("#watching:not([hidden])")
+        assert cy.locator("#lobby .you, #lobby .invite-link, #lobby button.hand-out, #name-form:not([hidden])"
+                          ).count() == 0
+
+        # Ann's table: Bob online, one watcher
+        ann.wait_for_function("""() => {
+            const li = document.querySelector("#lobby li[data-seat='1']");
+            return li && li.querySelector('.name').textContent === 'Bob'
+                && li.querySelector('.presence.online')
+                && document.querySelector('#lobby-watchers').dataset.count === '1'; }""")
+        assert "Bob" in ann.inner_text("#players")
+        ann.screenshot(path=str(ARTIFACTS / "online-lobby.png"))
+
+        pages = {0: ann, 1: bob}
+        names = {0: "Ann (yellow)", 1: "Bob (red)"}
+        turns = 0
+        reopened = False
+        while True:
+            same_version([ann, pages[1], cy])
+            if not ann.locator("#final").is_hidden():
+                break
+            mover = int(ann.get_attribute("#turn", "data-player") or "-1")
+            assert mover in (0, 1)
+            if turns >= 2 and mover == 1 and not reopened:
+                # Bob's page goes away: Ann sees him offline; a new page of his browser takes the seat again
+                pages[1].close()
+                ann.wait_for_function("() => document.querySelector('#turn').textContent === "
+                                      "'waiting for Bob (offline)'")
+                assert ann.locator("#lobby li[data-seat='1'] .presence.offline").count() == 1
+                pages[1] = open_page(ctx_bob, errors, "Bob again")
+                pages[1].goto(server.url + f"#/play/{game_id}")
+                pages[1].wait_for_selector("rect.target")
+                ann.wait_for_function("() => document.querySelector('#turn').textContent === "
+                                      "'Bob (red) is to play'")
+                reopened = True
+                continue
+            me, other = pages[mover], pages[1 - mover]
+            me.wait_for_selector("rect.target")
+            assert me.inner_text("#turn").startswith(f"{names[mover]}: your turn")
+            assert me.title() == "● Your turn — Hunters & Gatherers"
+            for page in (other, cy):
+                assert page.locator("rect.target").count() == 0
+                assert page.locator("#actions").is_hidden()
+                assert page.inner_text("#turn").startswith(f"{names[mover]} is to play")
+                assert page.title() == "Hunters & Gatherers"
+            if turns == 1:
+                for who, page in (("ann", ann), ("bob", pages[1]), ("watch", cy)):
+                    page.screenshot(path=str(ARTIFACTS / f"online-{who}-mid.png"))
+            play_turn(me, keyboard=turns % 3 == 1)
+            turns += 1
+        assert reopened and turns >= 4
+        finals = []
+        for page in (ann, pages[1], cy):
+            check_final_table(page)
+            finals.append((scores(page), page.inner_text("#final-table"), page.inner_text("#winners")))
+        assert finals[0] == finals[1] == finals[2], finals
+        ann.screenshot(path=str(ARTIFACTS / "online-ann.png"))
+        pages[1].screenshot(path=str(ARTIFACTS / "online-bob.png"))
+        cy.screenshot(path=str(ARTIFACTS / "online-watch.png"))
+
+        # each browser lists the game; only its creator may delete it
+        for page, resume, delete in ((ann, 1, 1), (pages[1], 1, 0), (cy, 0, 0)):
+            page.goto(server.url + "#/games")
+            page.wait_for_selector(f"#games-table tr[data-game='{game_id}'] a.watch")
+            assert page.locator("#games-table a.resume").count() == resume
+            assert page.locator("#games-table button.delete").count() == delete
+        assert "Bob" in pages[1].inner_text("#games-table")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(2)]
+    try:
+        ann = open_page(contexts[0], errors, "Ann")
+        start_game(ann, server.url, ["human", "bot:easy"], short=5, name="Ann")
+        game_id = game_id_of(ann)
+        ann.wait_for_selector("rect.target")
+        # the old address of a game still opens it
+        ann.goto(server.url + f"#/game/{game_id}")
+        ann.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
+        ann.wait_for_selector("rect.target")
+
+        other = open_page(contexts[1], errors, "other")
+        other.goto(server.url + f"#/play/{game_id}/AAAAAAAAAAAAAAAAAAAAAA")   # a secret of no seat
+        other.wait_for_function("() => /does not/.test(document.querySelector('#play-error').textContent)")
+        assert other.inner_text("#connection") == "not connected"
+        assert other.locator(f"#play-error a[href='#/watch/{game_id}']").count() == 1
+        assert other.locator("rect.target").count() == 0
+        other.goto(server.url + "#/play/nosuchgame000")
+        other.wait_for_function("() => /no game/.test(document.querySelector('#play-error').textContent)")
+        time.sleep(1.5)   # no reconnecting after a final answer
+        assert other.inner_text("#connection") == "not connected"
+        other.goto(server.url + f"#/watch/{game_id}")
+        other.wait_for_selector("#watching:not([hidden])")
+        ann.goto(server.url + f"#/play/{game_id}")
+        ann.wait_for_function("() => document.querySelector('#lobby-watchers').dataset.count === '1'")
+
+        # the creator deletes the game: the watcher is told, and its list says the game is gone
+        ann.goto(server.url + "#/games")
+        ann.wait_for_selector("#games-table button.delete")
+        ann.once("dialog", lambda dialog: dialog.accept())
+        ann.click("#games-table button.delete")
+        ann.wait_for_function(
+            "() => /No saved games/.test(document.querySelector('#games-table tbody').textContent)")
+        other.wait_for_function("() => /deleted/.test(document.querySelector('#play-error').textContent)")
+        assert other.inner_text("#connection") == "not connected"
+        other.goto(server.url + "#/games")
+        other.wait_for_selector(f"#games-table tr.gone[data-game='{game_id}'] button.forget")
+        other.click("#games-table button.forget")
+        other.wait_for_function(
+            "() => /No saved games/.test(document.querySelector('#games-table tbody').textContent)")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -32,6 +32,19 @@ def default_db() -> str:
     return str(Path(user_data_dir("huntgather", appauthor=False)) / "games.sqlite")
 
 
+def _reason(exc: Exception) -> str:
+    """Why a database could not be opened, in words that never hold a password or SQL."""
+    name = type(exc).__name__
+    if name == "NoSuchModuleError":
+        return "unknown database kind (use a file path, sqlite:///… or postgresql://…)"
+    if name == "ModuleNotFoundError":
+        missing = getattr(exc, "name", "?")
+        return f"a driver is missing: {missing} (pip install 'psycopg[binary]' for PostgreSQL)"
+    if name == "OperationalError":
+        return "the database cannot be reached or opened (check the address, the user and the permissions)"
+    return name
+
+
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "play", help="play in the browser (against bots or hotseat)",
@@ -57,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
         from huntgather.server import create_app
         from huntgather.server.protocol import MAX_MESSAGE
-        from huntgather.server.storage import public_url
+        from huntgather.server.storage import SchemaError, public_url
     except ImportError as exc:
         raise CommandError(f"browser play needs the web extra ({exc.name} is missing): "
                            f"pip install 'huntgather[web]'", 1) from None
@@ -68,8 +81,10 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or default_db()
     try:
         app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin))
+    except SchemaError as exc:
+        raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database
-        raise CommandError(f"cannot open the database {public_url(db)}: {type(exc).__name__}", 1) from None
+        raise CommandError(f"cannot open the database {public_url(db)}: {_reason(exc)}", 1) from None
     # frames over 64 KiB are refused by the websocket layer itself (close code 1009)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=MAX_MESSAGE, ws_max_queue=8)

@@ -629,6 +629,9 @@ class Rooms:
                 raise RequestError("unknown_game", "there is no such game")
             try:
                 stored = await asyncio.to_thread(self.storage.load, game_id)
+            except ValueError as exc:   # the row is there, but damaged (its JSON)
+                log.error("game %s cannot be read: %s", game_id, exc)
+                raise RequestError("corrupt_game", "this game's stored record is damaged") from None
             except Exception as exc:
                 log.error("game %s: loading failed: %s", game_id, exc)
                 raise RequestError("storage_failed", "the game could not be read from storage; try again "

@@ -165,7 +165,7 @@ class GameSetup:
         else:
             deal = Deal.SECRET if seed is None or seed == "" else Deal.SEEDED
         if seed is None or seed == "":
-            seed = secrets.randbelow(2**63)
+            seed = secrets.randbelow(2**53)   # exact in every JSON reader, also a browser
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise RequestError("bad_setup", "seed must be a whole number from 0 to 2^63-1, or empty")
         short = data.get("short")

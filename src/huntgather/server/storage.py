@@ -194,7 +194,7 @@ class Storage:
         self.engine: Engine = create_engine(_driver_url(self.url), **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        self.schema = migrate(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -275,8 +275,19 @@ class Storage:
             by_game: dict[str, list[Any]] = {}
             for r in conn.execute(select(seats).where(seats.c.game_id.in_(found)).order_by(seats.c.seat)):
                 by_game.setdefault(r.game_id, []).append(r)
-        return [Summary(r.id, r.created, r.updated, json.loads(r.setup), r.status, r.ply,
-                        json.loads(r.scores), _seat_rows(by_game.get(r.id, []))) for r in rows]
+        out = []
+        for r in rows:
+            try:
+                setup, scores = json.loads(r.setup), json.loads(r.scores)
+                if not isinstance(setup, dict) or not isinstance(scores, list):
+                    raise ValueError("not a setup and a score list")
+            except ValueError:   # a damaged row: listed as such, the others are unaffected
+                setup, scores, status = {}, [], "damaged"
+            else:
+                status = r.status
+            out.append(Summary(r.id, r.created, r.updated, setup, status, r.ply, scores,
+                               _seat_rows(by_game.get(r.id, []))))
+        return out
 
     def list_games(self, limit: int = 200) -> list[GameRow]:
         """Stored games, most recently played first (for the command line; no client sees this)."""
@@ -288,6 +299,54 @@ class Storage:
     def count(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(games)).scalar() or 0)
+
+
+#: the schema revision this version of huntgather reads and writes
+SCHEMA = "0002"
+
+
+def _alembic_config(connection: Any) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "huntgather.server:migrations")
+    config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine) -> str:
+    """Bring the database to :data:`SCHEMA` (Alembic); return the revision it had before.
+
+    A new database gets every table.  A database from before migrations
+    (``hg_games`` without an ``alembic_version``) is the first layout,
+    ``0001``, and is upgraded.  A database written by a newer huntgather is
+    refused with :class:`SchemaError`, and nothing is changed.  On PostgreSQL an
+    advisory lock keeps two processes that start at once from migrating twice.
+    """
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import inspect, text
+
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
+        current = MigrationContext.configure(conn).get_current_revision()
+        config = _alembic_config(conn)
+        known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}
+        if current is not None and current not in known:
+            raise SchemaError(f"the database was written by a newer huntgather (schema {current}; this "
+                              f"version knows up to {SCHEMA}): upgrade huntgather, or use another database")
+        before = current
+        if current is None and inspect(conn).has_table("hg_games"):
+            command.stamp(config, "0001")   # the tables of the first layout, from before migrations
+            before = "0001"
+        command.upgrade(config, SCHEMA)
+    return before or "new"
+
+
+class SchemaError(RuntimeError):
+    """The database's tables are of a layout this version cannot use."""
 
 
 def _seat_rows(rows: Any) -> list[SeatRow]:

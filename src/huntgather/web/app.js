@@ -1,5 +1,8 @@
 // huntgather browser client: plain ES module, no build step, nothing fetched from elsewhere.
-// The server owns the game; this page sends intents (preview / turn) and draws the views it gets.
+// It speaks the online protocol of docs/protocol.md: the server owns the game; this page
+// sends intents (preview / turn / hint / name / seat) for the seats whose secrets it holds,
+// and draws the snapshots and updates it receives.  Moves are structured JSON objects,
+// never strings: the page sends back the very objects the server offered.
 
 const $ = (sel) => document.querySelector(sel);
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -7,23 +10,40 @@ const COLOURS = ["#F0E442", "#D55E00", "#009E73", "#0072B2", "#CC79A7"];
 const LETTERS = ["Y", "R", "G", "B", "V"];
 const NAMES = ["yellow", "red", "green", "blue", "violet"];
 const ROLE_LETTER = { fisher: "F", gatherer: "G", hunter: "H", hut: "⌂" };
+const TITLE = "Hunters & Gatherers";
+const STORE_KEY = "hg-games";
+const NAME_KEY = "hg-name";
+const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const SECRET_RE = /^[A-Za-z0-9_-]{8,128}$/;
+const MAX_NAME = 24;
 
 const ui = {
   meta: null,          // /api/editions
   tiles: {},           // edition -> tile payload
-  view: null,          // latest game view from the server
+  view: null,          // the game as last seen: a snapshot with the updates applied
+  table: null,         // the latest `table` message (seats, names, who is online, watchers)
+  me: { seats: [], creator: false },   // from `welcome`: the seats this page holds
   gameId: null,
+  mode: null,          // "play" | "watch" | "replay"
   ws: null,
   wsWanted: false,
+  retries: 0,
+  reconnectTimer: null,
+  fatal: null,         // an error code that stopped the reconnecting (unknown_game, deleted, bad_secret)
+  queue: Promise.resolve(),   // messages are handled one after the other
+  requestSeq: 0,
+  sentTurn: null,      // request id of a turn sent and not yet answered
   rotation: 0,
   selected: null,      // [x, y] selected legal position (keyboard)
-  pending: null,       // {moves: [...], x, y, rotation, preview, choice}
-  previewSeq: 0,
+  pending: null,       // {moves, x, y, rotation, request, preview, choice, suggest}
   cam: { x: 0, y: 0, k: 0.6 },
   userCam: false,      // true once the person pans or zooms: from then on the board keeps its view
-  replay: null,        // {ply, total}
-  hints: null,         // {key, ply, turns} or {key, ply, waiting: true}
-  hintSeq: 0,
+  replay: null,        // {version, total}
+  replayQueue: Promise.resolve(),
+  hints: null,         // {key, request, turns} (turns null while waiting)
+  nameKey: null,       // which held seats the name form is showing
+  nameSkipped: null,   // "game|seats" for which the name form was closed with "not now"
+  lobbyNote: null,     // {seat, text}: a note under a seat of the lobby (after copying a link)
 };
 
 // ------------------------------------------------------------------ helpers
@@ -41,21 +61,150 @@ function svgEl(tag, attrs = {}) {
   return e;
 }
 
+// JSON.parse, but a seed beyond 2^53 (the server's seeds go up to 2^63) keeps all its digits, as text
+function parseJSON(text) {
+  const data = JSON.parse(text);
+  if (data && typeof data.seed === "number" && !Number.isSafeInteger(data.seed)) {
+    const m = /"seed"\s*:\s*(\d+)/.exec(text);
+    if (m) data.seed = m[1];
+  }
+  return data;
+}
+
 async function api(path, options = {}) {
   const r = await fetch(path, options);
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.message || r.statusText);
+  let data = null;
+  try { data = parseJSON(await r.text()); } catch (e) { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.message) || `${r.status} ${r.statusText}`);
+    err.status = r.status;
+    err.code = data && data.code;
+    throw err;
+  }
   return data;
 }
 
 async function tileset(edition) {
-  if (!ui.tiles[edition]) ui.tiles[edition] = await api(`/api/tiles/${edition}`);
+  if (!ui.tiles[edition]) ui.tiles[edition] = await api(`/api/tiles/${encodeURIComponent(edition)}`);
   return ui.tiles[edition];
 }
 
-function seatLabel(seat) {
-  return `${LETTERS[seat]} ${NAMES[seat]}`;
+function swatch(seat) {
+  return el("span", { class: "swatch", style: `background:${COLOURS[seat]}` }, LETTERS[seat]);
 }
+
+// ------------------------------------------------------------------ local storage
+
+function readJSON(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key));
+    return v === null || v === undefined ? fallback : v;
+  } catch (e) {
+    return fallback;
+  }
+}
+
+function loadStore() {
+  const all = readJSON(STORE_KEY, {});
+  return all && typeof all === "object" && !Array.isArray(all) ? all : {};
+}
+
+function saveStore(all) {
+  try { localStorage.setItem(STORE_KEY, JSON.stringify(all)); } catch (e) { /* storage full or disabled */ }
+}
+
+function normalEntry(e) {
+  const out = e && typeof e === "object" ? e : {};
+  if (!out.seats || typeof out.seats !== "object" || Array.isArray(out.seats)) out.seats = {};
+  if (!Array.isArray(out.handed)) out.handed = [];
+  if (!Array.isArray(out.unplaced)) delete out.unplaced;
+  if (typeof out.created !== "number") out.created = Date.now();
+  return out;
+}
+
+function storeEntry(id) {
+  const all = loadStore();
+  return all[id] ? normalEntry(all[id]) : null;
+}
+
+function updateEntry(id, fn) {
+  const all = loadStore();
+  const e = normalEntry(all[id]);
+  fn(e);
+  all[id] = e;
+  saveStore(all);
+  return e;
+}
+
+function forgetEntry(id) {
+  const all = loadStore();
+  delete all[id];
+  saveStore(all);
+}
+
+function myName() {
+  const n = localStorage.getItem(NAME_KEY);
+  return n ? n.slice(0, MAX_NAME) : "";
+}
+
+function setMyName(n) {
+  try { localStorage.setItem(NAME_KEY, n); } catch (e) { /* ignore */ }
+}
+
+// the seat secrets this page plays with (handed-out seats excluded), in seat order
+function playSecrets(entry) {
+  if (!entry) return [];
+  const out = [];
+  for (const [seat, secret] of Object.entries(entry.seats).sort((a, b) => +a[0] - +b[0])) {
+    if (!entry.handed.includes(+seat) && typeof secret === "string") out.push(secret);
+  }
+  for (const s of entry.unplaced || []) if (!out.includes(s)) out.push(s);
+  return out;
+}
+
+// ------------------------------------------------------------------ names of the seats
+
+function seatInfo(i) {
+  const t = ui.table;
+  if (!t || !Array.isArray(t.seats)) return null;
+  return t.seats.find((s) => s.seat === i) || null;
+}
+
+function seatName(i) {
+  const s = seatInfo(i);
+  return s && s.name ? s.name : null;
+}
+
+function colourOf(i) {
+  const p = ui.view && ui.view.players && ui.view.players[i];
+  return (p && p.colour) || NAMES[i];
+}
+
+function who(i) {      // "Ann (yellow)" or "yellow"
+  const n = seatName(i);
+  return n ? `${n} (${colourOf(i)})` : colourOf(i);
+}
+
+function seatLabel(i) {   // "Y Ann (yellow)" or "Y yellow"
+  return `${LETTERS[i]} ${who(i)}`;
+}
+
+function held(i) {
+  if (ui.mode !== "play" || ui.fatal) return false;
+  if (!ui.me.seats.includes(i)) return false;
+  const s = seatInfo(i);
+  return !s || s.kind === "human";
+}
+
+function heldSeats() {
+  return ui.me.seats.filter(held);
+}
+
+function isWatcher() {
+  return !ui.replay && !!ui.view && heldSeats().length === 0;
+}
+
+// ------------------------------------------------------------------ pieces
 
 function meeplePath(x, y, s = 1) {
   const q = (dx, dy) => `${x + dx * s} ${y + dy * s}`;
@@ -72,7 +221,7 @@ function hutPath(x, y, s = 1) {
 function pieceSvg(player, piece, x, y, role) {
   const g = svgEl("g", { class: "piece" });
   const t = svgEl("title");
-  t.textContent = `${NAMES[player]} ${role || piece}`;
+  t.textContent = `${who(player)}: ${role || piece}`;
   g.append(t);
   g.append(svgEl("path", { d: piece === "hut" ? hutPath(x, y, 1.15) : meeplePath(x, y, 1.15),
     fill: COLOURS[player], stroke: "#000", "stroke-width": 1.2 }));
@@ -83,6 +232,37 @@ function pieceSvg(player, piece, x, y, role) {
   return g;
 }
 
+// ------------------------------------------------------------------ moves (structured)
+
+// the canonical form of a MOVE: only the fields that make the move, in a fixed order
+function canon(m) {
+  if (!m || typeof m !== "object") return null;
+  switch (m.kind) {
+    case "place": return { kind: "place", x: m.x, y: m.y, rotation: m.rotation };
+    case "occupy": return { kind: "occupy", zone: m.zone, piece: m.piece };
+    case "takeback": return { kind: "takeback", tile: m.tile, zone: m.zone };
+    case "pass": return { kind: "pass" };
+    default: return null;
+  }
+}
+
+function moveKey(m) {
+  return JSON.stringify(canon(m));
+}
+
+function sameMove(a, b) {
+  return moveKey(a) === moveKey(b);
+}
+
+function moveAttrs(m) {
+  const c = canon(m);
+  const a = { "data-move": JSON.stringify(c), "data-kind": c.kind };
+  if ("zone" in c) a["data-zone"] = c.zone;
+  if ("piece" in c) a["data-piece"] = c.piece;
+  if ("tile" in c) a["data-tile"] = c.tile;
+  return a;
+}
+
 // ------------------------------------------------------------------ routing
 
 function show(screen) {
@@ -90,19 +270,29 @@ function show(screen) {
 }
 
 async function route() {
-  const parts = location.hash.replace(/^#\/?/, "").split("/");
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
   closeSocket();
   ui.replay = null;
-  if (parts[0] === "game" && parts[1]) {
+  ui.mode = null;
+  document.title = TITLE;
+  status("");
+  const id = parts[1];
+  const validId = id && ID_RE.test(id);
+  if ((parts[0] === "play" || parts[0] === "game") && validId) {
+    if (parts[0] === "play" && parts[2]) takeInvite(id, parts[2]);
+    if (parts[0] === "game" || parts[2]) history.replaceState(null, "", `#/play/${id}`);
     show("play");
-    await openGame(parts[1]);
-  } else if (parts[0] === "replay" && parts[1]) {
+    openGame(id, "play");
+  } else if (parts[0] === "watch" && validId) {
+    show("play");
+    openGame(id, "watch");
+  } else if (parts[0] === "replay" && validId) {
     show("play");
     ui.userCam = false;
-    await openReplay(parts[1], parts[2] ? parseInt(parts[2], 10) : 0);
+    await openReplay(id, parts[2] ? parseInt(parts[2], 10) || 0 : 0);
   } else if (parts[0] === "games") {
     show("games");
-    await loadGames();
+    await showGames();
   } else if (parts[0] === "help") {
     show("help");
   } else {
@@ -110,14 +300,29 @@ async function route() {
   }
 }
 
+// an invite link: remember its secret(s) for the game; the seat is known after `welcome`
+function takeInvite(id, text) {
+  const secrets = text.split(".").filter((s) => SECRET_RE.test(s));
+  if (!secrets.length) return;
+  updateEntry(id, (e) => {
+    for (const s of secrets) {
+      const seat = Object.keys(e.seats).find((k) => e.seats[k] === s);
+      if (seat !== undefined) {
+        e.handed = e.handed.filter((h) => h !== +seat);   // opening a handed link here takes it back
+      } else {
+        e.unplaced = (e.unplaced || []).filter((u) => u !== s).concat([s]);
+      }
+    }
+  });
+}
+
 // ------------------------------------------------------------------ new game
 
 function seatRow(i, kind = "human") {
   const li = el("li");
-  const sw = el("span", { class: "swatch", style: `background:${COLOURS[i]}` }, LETTERS[i]);
-  li.append(sw, " ", NAMES[i], " ");
+  li.append(swatch(i), " ", NAMES[i], " ");
   const sel = el("select", { "aria-label": `${NAMES[i]} is played by`, class: "seat-kind" });
-  sel.append(el("option", { value: "human" }, "a person (hotseat)"));
+  sel.append(el("option", { value: "human" }, "a person"));
   for (const level of ui.meta.bot_levels) sel.append(el("option", { value: `bot:${level}` }, `bot: ${level}`));
   sel.value = kind;
   li.append(sel);
@@ -129,7 +334,7 @@ function refreshStartSelect() {
   const sel = $("#start-player");
   const old = sel.value;
   sel.innerHTML = "";
-  for (let i = 0; i < n; i++) sel.append(el("option", { value: i }, seatLabel(i)));
+  for (let i = 0; i < n; i++) sel.append(el("option", { value: i }, `${LETTERS[i]} ${NAMES[i]}`));
   if (old && parseInt(old, 10) < n) sel.value = old;
 }
 
@@ -137,6 +342,7 @@ function setupNewForm() {
   const seats = $("#seats");
   seats.append(seatRow(0, "human"), seatRow(1, "bot:easy"));
   refreshStartSelect();
+  $("#your-name").value = myName();
   $("#add-seat").onclick = () => {
     if (seats.children.length < 5) seats.append(seatRow(seats.children.length, "bot:easy"));
     refreshStartSelect();
@@ -148,156 +354,425 @@ function setupNewForm() {
   $("#new-form").onsubmit = async (ev) => {
     ev.preventDefault();
     $("#new-error").textContent = "";
+    const name = $("#your-name").value.trim().slice(0, MAX_NAME);
+    if (name) setMyName(name);
     const setup = {
       edition: document.querySelector("input[name=edition]:checked").value,
       seats: [...seats.querySelectorAll("select")].map((s) =>
         s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) }),
       start_player: parseInt($("#start-player").value, 10),
     };
+    if (name && setup.seats[0].kind === "human") setup.seats[0].name = name;
     const seed = $("#seed").value.trim();
     if (seed !== "") setup.seed = parseInt(seed, 10);
     const short = $("#short").value.trim();
     if (short !== "") setup.short = parseInt(short, 10);
+    $("#start-game").disabled = true;
     try {
       const res = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify(setup) });
-      location.hash = `#/game/${res.id}`;
+      if (!res || !ID_RE.test(res.id)) throw new Error("the server answered without a game id");
+      const all = loadStore();
+      all[res.id] = { creator: res.creator, seats: { ...(res.seats || {}) }, handed: [], created: Date.now() };
+      saveStore(all);
+      location.hash = `#/play/${res.id}`;
     } catch (e) {
       $("#new-error").textContent = e.message;
+    } finally {
+      $("#start-game").disabled = false;
     }
   };
 }
 
 // ------------------------------------------------------------------ saved games
 
-async function loadGames() {
-  const data = await api("/api/games");
-  $("#db-path").textContent = `Stored in ${data.database}`;
+async function showGames() {
   const body = $("#games-table tbody");
+  $("#games-error").textContent = "";
+  const store = loadStore();
+  const ids = Object.keys(store).filter((id) => ID_RE.test(id))
+    .sort((a, b) => (normalEntry(store[b]).created || 0) - (normalEntry(store[a]).created || 0));
+  const found = {};
+  let fetched = true;
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    try {
+      const data = await api(`/api/games?ids=${chunk.map(encodeURIComponent).join(",")}`);
+      for (const g of data.games || []) found[g.id] = g;
+    } catch (e) {
+      fetched = false;
+      $("#games-error").textContent = `could not ask the server about the games: ${e.message}`;
+    }
+  }
+  if (location.hash.replace(/^#\/?/, "").split("/")[0] !== "games") return;   // left meanwhile
   body.innerHTML = "";
-  for (const g of data.games) {
-    const tr = el("tr");
-    const when = new Date(g.updated * 1000).toLocaleString();
-    tr.append(el("td", {}, `${g.id} (${when})`), el("td", {}, g.setup.edition),
-      el("td", {}, g.setup.seats.map((s, i) => `${LETTERS[i]}:${s.kind === "bot" ? s.level : "person"}`).join(" ")),
-      el("td", {}, String(g.ply)), el("td", {}, g.scores.join(" – ")),
+  for (const id of ids) {
+    const entry = normalEntry(store[id]);
+    const g = found[id];
+    const tr = el("tr", { "data-game": id });
+    if (!g) {
+      tr.classList.add("gone");
+      const when = new Date(entry.created).toLocaleString();
+      const td = el("td", { colspan: 6 });
+      td.append(el("span", { class: "game-id" }, `${id} (${when})`), " — ",
+        el("span", { class: "muted" }, fetched ? "gone: the server no longer knows this game" : "unknown"));
+      const actions = el("td");
+      const forget = el("button", { type: "button", class: "forget", "aria-label": `forget game ${id}` }, "Forget");
+      forget.onclick = () => { forgetEntry(id); showGames(); };
+      actions.append(forget);
+      tr.append(td, actions);
+      body.append(tr);
+      continue;
+    }
+    const when = new Date((g.updated || g.created) * 1000).toLocaleString();
+    const players = (g.players || []).map((p) => {
+      const kind = p.kind === "bot" ? `bot ${p.level}` : "person";
+      return `${LETTERS[p.seat]} ${p.name ? `${p.name} (${kind})` : kind}`;
+    }).join(" · ");
+    tr.append(el("td", {}, `${id} (${when})`), el("td", {}, g.edition),
+      el("td", { class: "players" }, players), el("td", {}, String(g.version)),
+      el("td", {}, (g.players || []).map((p) => p.score).join(" – ")),
       el("td", {}, g.status === "over" ? "finished" : "in play"));
-    const td = el("td");
-    const open = el("a", { href: `#/game/${g.id}`, class: "resume" }, g.status === "over" ? "View" : "Resume");
-    const rep = el("a", { href: `#/replay/${g.id}/1`, class: "replay" }, "Replay");
-    const del = el("button", { type: "button", class: "delete", "aria-label": `delete game ${g.id}` }, "Delete");
-    del.onclick = async () => {
-      if (!confirm(`Delete game ${g.id}? It cannot be resumed or replayed afterwards.`)) return;
-      const r = await fetch(`/api/games/${g.id}`, { method: "DELETE" });
-      if (!r.ok && r.status !== 404) {
-        $("#games-error").textContent = `could not delete game ${g.id} (HTTP ${r.status})`;
-        return;
-      }
-      await loadGames();
-    };
-    td.append(open, " ", rep, " ", del);
+    const td = el("td", { class: "actions" });
+    if (playSecrets(entry).length || entry.creator) {
+      td.append(el("a", { href: `#/play/${id}`, class: "resume" }, g.status === "over" ? "View" : "Resume"), " ");
+    }
+    td.append(el("a", { href: `#/watch/${id}`, class: "watch" }, "Watch"), " ",
+      el("a", { href: `#/replay/${id}/1`, class: "replay" }, "Replay"));
+    if (entry.creator) {
+      const del = el("button", { type: "button", class: "delete", "aria-label": `delete game ${id}` }, "Delete");
+      del.onclick = async () => {
+        if (!confirm(`Delete game ${id}? It cannot be resumed or replayed afterwards, by anyone.`)) return;
+        let r;
+        try {
+          r = await fetch(`/api/games/${encodeURIComponent(id)}`, { method: "DELETE",
+            headers: { Authorization: `Bearer ${entry.creator}` } });
+        } catch (e) {
+          $("#games-error").textContent = `could not delete game ${id}: ${e.message}`;
+          return;
+        }
+        if (!r.ok && r.status !== 404) {
+          $("#games-error").textContent = `could not delete game ${id} (HTTP ${r.status})`;
+          return;
+        }
+        forgetEntry(id);
+        await showGames();
+      };
+      td.append(" ", del);
+    }
     tr.append(td);
     body.append(tr);
   }
-  if (!data.games.length) body.append(el("tr", {}, "No saved games yet."));
+  if (!ids.length) {
+    const tr = el("tr");
+    tr.append(el("td", { colspan: 7 }, "No saved games yet."));
+    body.append(tr);
+  }
 }
 
-// ------------------------------------------------------------------ live game
+// ------------------------------------------------------------------ live game: the socket
 
 function closeSocket() {
   ui.wsWanted = false;
-  if (ui.ws) ui.ws.close();
+  clearTimeout(ui.reconnectTimer);
+  const ws = ui.ws;
   ui.ws = null;
+  if (ws) ws.close();
 }
 
 function status(text) {
   $("#connection").textContent = text;
 }
 
-async function openGame(id) {
-  ui.gameId = id;
-  ui.pending = null;
-  ui.userCam = false;
+function resetGameState() {
   ui.view = null;
-  $("#replay-controls").hidden = true;
-  ui.wsWanted = true;
-  connect(id);
+  ui.table = null;
+  ui.me = { seats: [], creator: false };
+  ui.fatal = null;
+  ui.pending = null;
+  ui.selected = null;
+  ui.sentTurn = null;
+  ui.hints = null;
+  ui.nameKey = null;
+  ui.lobbyNote = null;
+  ui.rotation = 0;
+  ui.userCam = false;
 }
 
-function connect(id) {
+function openGame(id, mode) {
+  resetGameState();
+  ui.gameId = id;
+  ui.mode = mode;
+  ui.retries = 0;
+  $("#replay-controls").hidden = true;
+  showError("");
+  clearBoard();
+  renderAll();
+  ui.wsWanted = true;
+  connect();
+}
+
+function helloMessage() {
+  const entry = ui.mode === "play" ? storeEntry(ui.gameId) : null;
+  const seats = playSecrets(entry);
+  const secrets = seats.slice();
+  if (entry && entry.creator) secrets.push(entry.creator);
+  const msg = { type: "hello", secrets, version: ui.view ? ui.view.version : null };
+  const name = myName();
+  // a name only for a page with one seat: the hotseat creator must not name every seat alike
+  if (name && seats.length === 1) msg.name = name;
+  return msg;
+}
+
+function connect() {
+  const id = ui.gameId;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/${id}`);
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(id)}`);
   ui.ws = ws;
-  status("connecting…");
-  ws.onopen = () => status("connected");
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  if (ui.retries === 0) status("connecting…");
+  ws.onopen = () => {
+    if (ui.ws === ws) ws.send(JSON.stringify(helloMessage()));
+  };
+  ws.onmessage = (ev) => {
+    if (ui.ws !== ws) return;
+    let msg;
+    try { msg = parseJSON(ev.data); } catch (e) { return; }
+    if (!msg || typeof msg !== "object") return;
+    ui.queue = ui.queue.then(() => (ui.ws === ws ? onMessage(msg) : null))
+      .catch((e) => showError(`could not show the game: ${e.message}`));
+  };
   ws.onclose = () => {
     if (ui.ws !== ws) return;
+    ui.ws = null;
+    if (!ui.wsWanted) return;
     status("connection lost — reconnecting…");
-    if (ui.wsWanted) setTimeout(() => { if (ui.wsWanted && ui.gameId === id) connect(id); }, 1000);
+    const delay = Math.min(1000 * 2 ** ui.retries, 4000);
+    ui.retries += 1;
+    clearTimeout(ui.reconnectTimer);
+    ui.reconnectTimer = setTimeout(() => {
+      if (ui.wsWanted && ui.gameId === id && !ui.ws) connect();
+    }, delay);
   };
 }
 
-function send(msg) {
-  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) ui.ws.send(JSON.stringify(msg));
-  else showError("not connected to the server; retrying");
+// start a fresh socket at once (the secrets held changed); the view is kept, so only news arrive
+function reconnect() {
+  if (ui.mode !== "play" && ui.mode !== "watch") return;
+  clearTimeout(ui.reconnectTimer);
+  const old = ui.ws;
+  ui.ws = null;
+  if (old) old.close();
+  ui.wsWanted = true;
+  ui.retries = 0;
+  connect();
 }
 
-function showError(text) {
-  $("#play-error").textContent = text;
+function send(msg) {
+  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) {
+    ui.ws.send(JSON.stringify(msg));
+    return true;
+  }
+  showError("not connected to the server; retrying");
+  return false;
 }
+
+function showError(text, link) {
+  const box = $("#play-error");
+  box.textContent = text;
+  if (link) box.append(" ", el("a", { href: link.href }, link.text));
+}
+
+const FATAL = {
+  unknown_game: () => `There is no game ${ui.gameId} on this server: it may have been deleted.`,
+  deleted: () => "This game was deleted by its creator.",
+  bad_secret: () => "This link does not (or no longer) hold a seat in this game: it may be mistyped, " +
+    "or the seat was handed to a bot.",
+};
 
 async function onMessage(msg) {
-  if (msg.type === "state") {
-    await tileset(msg.edition);
-    const samePly = ui.view && ui.view.ply === msg.ply;
-    const newTile = !ui.view || ui.view.decision.tile !== msg.decision.tile;
-    ui.view = msg;
-    if (!samePly) { ui.pending = null; ui.selected = null; }
-    if (newTile) ui.rotation = 0;
-    showError("");
-    render();
-  } else if (msg.type === "preview") {
-    if (ui.pending && msg.request === ui.previewSeq) {
-      ui.pending.preview = msg;
-      followSuggestion();
+  switch (msg.type) {
+    case "welcome": {
+      ui.me = { seats: Array.isArray(msg.seats) ? msg.seats : [], creator: !!msg.creator };
+      ui.retries = 0;
+      ui.fatal = null;
+      status("connected");
+      rememberGame();
+      renderAll();
+      break;
+    }
+    case "table":
+      ui.table = msg;
+      pruneBotSecrets();
+      renderAll();
+      break;
+    case "snapshot":
+      await tileset(msg.edition);
+      setView(msg);
+      break;
+    case "update":
+      applyUpdate(msg);
+      break;
+    case "ack":
+      if (msg.request === ui.sentTurn) ui.sentTurn = null;
       render();
-    }
-  } else if (msg.type === "hint") {
-    if (ui.hints && msg.request === ui.hintSeq) {
-      ui.hints = { key: ui.hints.key, ply: msg.ply, turns: msg.turns };
-      render();
-    }
-  } else if (msg.type === "error") {
-    if (ui.hints && msg.request === ui.hintSeq && ui.hints.waiting) ui.hints = null;
-    showError(msg.message);
-    if (msg.code === "unknown_game" || msg.code === "deleted") { ui.wsWanted = false; }
-    if (msg.code === "stale") send({ type: "sync" });
-    if (msg.request !== undefined && msg.request !== null && ui.pending && msg.request === ui.previewSeq) {
-      ui.pending = null;
-    }
-    render();
+      break;
+    case "preview":
+      if (ui.pending && msg.request === ui.pending.request) {
+        ui.pending.preview = msg;
+        followSuggestion();
+        render();
+      }
+      break;
+    case "hint":
+      if (ui.hints && msg.request === ui.hints.request) {
+        ui.hints.turns = Array.isArray(msg.turns) ? msg.turns : [];
+        render();
+      }
+      break;
+    case "seat_secret":
+      if (typeof msg.secret === "string" && Number.isInteger(msg.seat)) {
+        const seat = msg.seat;
+        updateEntry(ui.gameId, (e) => {
+          e.seats[String(seat)] = msg.secret;
+          e.handed = e.handed.filter((h) => h !== seat);
+        });
+        reconnect();   // hold the new person seat (hotseat) until its link is handed out
+      }
+      break;
+    case "error":
+      onError(msg);
+      break;
+    default:
+      break;
   }
 }
 
+function onError(msg) {
+  const code = msg.code;
+  if (FATAL[code]) {
+    ui.wsWanted = false;
+    ui.fatal = code;
+    clearTimeout(ui.reconnectTimer);
+    status("not connected");
+    ui.pending = null;
+    showError(FATAL[code](), code === "bad_secret" ? { href: `#/watch/${ui.gameId}`, text: "Watch the game" } : null);
+    renderAll();
+    return;
+  }
+  const req = msg.request;
+  const mine = req !== undefined && req !== null;
+  if (mine && ui.pending && req === ui.pending.request) ui.pending = null;
+  if (mine && ui.hints && req === ui.hints.request) ui.hints = null;
+  if (mine && req === ui.sentTurn) ui.sentTurn = null;
+  if (code === "stale") {
+    ui.pending = null;
+    ui.hints = null;
+    ui.sentTurn = null;
+    if (ui.view) send({ type: "resync", version: ui.view.version });
+    showError("the game moved on meanwhile; showing the latest position");
+  } else {
+    showError(msg.message || code || "error");
+  }
+  render();
+}
+
+// keep the game in this browser's list; place the secrets of an invite link on their seats
+function rememberGame() {
+  const id = ui.gameId;
+  if (!id) return;
+  updateEntry(id, (e) => {
+    if (ui.mode !== "play" || !e.unplaced || !e.unplaced.length) return;
+    const known = new Set(Object.keys(e.seats).map(Number));
+    const fresh = ui.me.seats.filter((s) => !known.has(s)).sort((a, b) => a - b);
+    if (fresh.length === e.unplaced.length) {
+      fresh.forEach((seat, k) => { e.seats[String(seat)] = e.unplaced[k]; });
+      delete e.unplaced;
+    }
+  });
+}
+
+// a seat handed to a bot: its secret no longer works, so it must not go into the next hello
+function pruneBotSecrets() {
+  const t = ui.table;
+  if (!t || !Array.isArray(t.seats) || ui.mode !== "play") return;
+  const bots = t.seats.filter((s) => s.kind === "bot").map((s) => String(s.seat));
+  const entry = storeEntry(ui.gameId);
+  if (!entry || !bots.some((s) => s in entry.seats)) return;
+  updateEntry(ui.gameId, (e) => {
+    for (const s of bots) {
+      delete e.seats[s];
+      e.handed = e.handed.filter((h) => String(h) !== s);
+    }
+  });
+}
+
+function setView(v) {
+  const old = ui.view;
+  if (!Array.isArray(v.board)) v.board = [];
+  if (!Array.isArray(v.log)) v.log = [];
+  ui.view = v;
+  afterChange(old, v);
+}
+
+function applyUpdate(u) {
+  const v = ui.view;
+  if (!v) {
+    reconnect();   // nothing to apply it to: start again with a full snapshot
+    return;
+  }
+  if (u.version <= v.version) return;   // seen already
+  if (u.from !== v.version) {
+    send({ type: "resync", version: v.version });
+    return;
+  }
+  const before = { version: v.version, decision: v.decision };
+  for (const c of u.placed || []) v.board.push(c);
+  for (const e of u.events || []) v.log.push(e);
+  for (const k of ["players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
+    "over", "final", "seed"]) {
+    if (k in u) v[k] = u[k];
+  }
+  v.version = u.version;
+  afterChange(before, v);
+}
+
+function afterChange(old, v) {
+  if (!old || old.version !== v.version) {
+    ui.pending = null;
+    ui.selected = null;
+    ui.sentTurn = null;
+  }
+  if (!old || !old.decision || old.decision.tile !== v.decision.tile) ui.rotation = 0;
+  if (!old || old.version !== v.version) showError("");
+  if (old && old.version !== v.version && ui.lobbyNote) { ui.lobbyNote = null; renderLobby(); }
+  else if (!old || old.over !== v.over) renderLobby();
+  render();
+}
+
+// ------------------------------------------------------------------ turns
+
 function myTurn() {
   const v = ui.view;
-  if (!v || v.over || v.replay) return false;
+  if (!v || v.over || v.replay || ui.replay || !v.decision) return false;
   const p = v.decision.player;
-  return p !== null && v.players[p].kind === "human";
+  return p !== null && p !== undefined && held(p);
 }
 
 function legalPlacements() {
   const v = ui.view;
-  if (!v || v.decision.phase !== "place") return [];
-  return v.legal.map((m) => {
-    const r = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(m);
-    return r ? { move: m, x: +r[2], y: +r[3], rotation: +r[4] } : null;
-  }).filter(Boolean);
+  if (!v || !v.decision || v.decision.phase !== "place" || !Array.isArray(v.legal)) return [];
+  return v.legal.filter((m) => m && m.kind === "place");
 }
 
 function placementsForRotation() {
   return legalPlacements().filter((p) => p.rotation === ui.rotation);
+}
+
+function intent(type, extra) {
+  ui.requestSeq += 1;
+  const ok = send({ type, seat: ui.view.decision.player, version: ui.view.version,
+    request: ui.requestSeq, ...extra });
+  return ok ? ui.requestSeq : null;
 }
 
 function rotate(step) {
@@ -325,7 +800,7 @@ function cycleSpot(step) {
 }
 
 function placeAt(x, y) {
-  if (!myTurn() || ui.pending) return;
+  if (!myTurn() || ui.pending || ui.sentTurn) return;
   let p = placementsForRotation().find((q) => q.x === x && q.y === y);
   if (!p) {
     // a spot legal only in another rotation: turn the tile to the first one that fits there
@@ -336,28 +811,28 @@ function placeAt(x, y) {
     if (!p) return;
     ui.rotation = p.rotation;
   }
-  ui.pending = { moves: [p.move], x, y, rotation: p.rotation, preview: null, choice: null };
+  ui.pending = { moves: [canon(p)], x, y, rotation: p.rotation, request: null, preview: null, choice: null };
   ui.selected = [x, y];
   requestPreview();
   render();
 }
 
 function requestPreview() {
-  ui.previewSeq += 1;
-  ui.pending.preview = null;
-  send({ type: "preview", request: ui.previewSeq, seat: ui.view.decision.player, ply: ui.view.ply,
-    moves: ui.pending.moves });
+  const pend = ui.pending;
+  pend.preview = null;
+  pend.request = intent("preview", { moves: pend.moves });
+  if (pend.request === null) ui.pending = null;
 }
 
 function choose(move) {
   const pend = ui.pending;
   if (!pend || !pend.preview) return;
-  if (pend.preview.decision.phase === "shaman") {
-    pend.moves = pend.moves.concat([move]);
+  if (pend.preview.decision && pend.preview.decision.phase === "shaman") {
+    pend.moves = pend.moves.concat([canon(move)]);
     pend.choice = null;
     requestPreview();
   } else {
-    pend.choice = move;
+    pend.choice = canon(move);
   }
   render();
 }
@@ -368,54 +843,52 @@ function undo() {
   render();
 }
 
+function canConfirm() {
+  const pend = ui.pending;
+  if (!pend || !pend.preview || ui.sentTurn) return false;
+  return !!pend.preview.turn_over || (pend.preview.decision && pend.preview.decision.phase === "occupy");
+}
+
 function confirmTurn() {
   const pend = ui.pending;
-  if (!pend || !pend.preview) return;
+  if (!canConfirm()) return;
   let moves = pend.moves;
-  if (!pend.preview.turn_over) {
-    if (pend.preview.decision.phase === "shaman") return;
-    moves = moves.concat([pend.choice || "-"]);
-  }
-  send({ type: "turn", seat: ui.view.decision.player, ply: ui.view.ply, moves });
-  $("#confirm").disabled = true;
+  if (!pend.preview.turn_over) moves = moves.concat([pend.choice || { kind: "pass" }]);
+  ui.sentTurn = intent("turn", { moves });
+  render();
 }
 
 // ------------------------------------------------------------------ hints
 
 function hintKey() {
-  return JSON.stringify(ui.pending ? ui.pending.moves : []);
+  return `${ui.view ? ui.view.version : ""}|${JSON.stringify(ui.pending ? ui.pending.moves : [])}`;
 }
 
 function currentHints() {
   const h = ui.hints;
-  return h && ui.view && h.ply === ui.view.ply && h.key === hintKey() ? h : null;
+  return h && ui.view && h.key === hintKey() ? h : null;
 }
 
 function requestHint() {
   if (!myTurn() || (ui.pending && !ui.pending.preview)) return;
   if (ui.pending && ui.pending.preview.turn_over) return;
-  const h = currentHints();
-  if (h) return;   // already asked for this very moment of the turn
-  ui.hintSeq += 1;
-  ui.hints = { key: hintKey(), ply: ui.view.ply, waiting: true };
-  send({ type: "hint", request: ui.hintSeq, seat: ui.view.decision.player, ply: ui.view.ply,
-    moves: ui.pending ? ui.pending.moves : [] });
+  if (currentHints()) return;   // already asked for this very moment of the turn
+  const key = hintKey();
+  const request = intent("hint", { moves: ui.pending ? ui.pending.moves : [] });
+  if (request === null) return;
+  ui.hints = { key, request, turns: null };
   render();
 }
 
-function placementOf(m) {
-  const r = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(m);
-  return r ? { x: +r[2], y: +r[3], rotation: +r[4] } : null;
-}
-
 function tryHint(turn) {
-  if (!myTurn()) return;
-  const first = placementOf(turn.moves[0]);
-  if (first && !ui.pending) {
+  if (!myTurn() || !turn.moves || !turn.moves.length) return;
+  const first = turn.moves[0];
+  if (first.kind === "place" && !ui.pending) {
     ui.rotation = first.rotation;
     placeAt(first.x, first.y);
     if (ui.pending) ui.pending.suggest = turn.moves.slice(1);
   } else if (ui.pending && ui.pending.preview) {
+    // a hint asked after the placement: its moves are the rest of the turn
     ui.pending.suggest = turn.moves.slice();
     followSuggestion();
     render();
@@ -427,7 +900,8 @@ function followSuggestion() {
   const pend = ui.pending;
   if (!pend || !pend.preview || !pend.suggest || !pend.suggest.length) return;
   const m = pend.suggest[0];
-  if (!pend.preview.legal.includes(m)) { pend.suggest = null; return; }
+  const legal = pend.preview.legal || [];
+  if (!legal.some((l) => sameMove(l, m))) { pend.suggest = null; return; }
   pend.suggest = pend.suggest.slice(1);
   choose(m);
 }
@@ -436,17 +910,22 @@ function renderHints() {
   const box = $("#hints");
   box.innerHTML = "";
   const h = currentHints();
-  $("#hint").disabled = !myTurn() || !!h || (ui.pending && (!ui.pending.preview || ui.pending.preview.turn_over));
-  if (!h) return;
-  if (h.waiting) {
+  $("#hint").disabled = !myTurn() || !!h || !!(ui.pending && (!ui.pending.preview || ui.pending.preview.turn_over));
+  if (!h || !myTurn()) return;
+  if (!h.turns) {
     box.append(el("p", { class: "muted" }, "the bot is thinking about your turn…"));
+    return;
+  }
+  if (!h.turns.length) {
+    box.append(el("p", { class: "muted" }, "no hint for this moment of the turn"));
     return;
   }
   box.append(el("p", {}, "Hint — the hard bot's best turns (click one to try it):"));
   h.turns.forEach((t, i) => {
-    const b = el("button", { type: "button", class: "hint-turn", "data-moves": t.moves.join(" "),
-      title: "the bot's estimate for you: 0.5 is even, higher is better" },
-      `${i + 1}. ${t.text} — ${t.value.toFixed(2)}`);
+    const value = typeof t.value === "number" ? ` — ${t.value.toFixed(2)}` : "";
+    const b = el("button", { type: "button", class: "hint-turn",
+      "data-moves": JSON.stringify((t.moves || []).map(canon)),
+      title: "the bot's estimate for you: 0.5 is even, higher is better" }, `${i + 1}. ${t.text}${value}`);
     b.onclick = () => tryHint(t);
     box.append(b);
   });
@@ -454,43 +933,77 @@ function renderHints() {
 
 // ------------------------------------------------------------------ replay
 
-async function openReplay(id, ply) {
+async function fetchAt(id, n) {
+  const v = await api(`/api/games/${encodeURIComponent(id)}/at/${n}`);
+  await tileset(v.edition);
+  return v;
+}
+
+async function openReplay(id, n, prefetched) {
+  if (ui.gameId !== id || !ui.replay) {
+    resetGameState();
+    clearBoard();
+  }
   ui.gameId = id;
+  ui.mode = "replay";
   ui.pending = null;
+  ui.hints = null;
   $("#replay-controls").hidden = false;
   try {
-    const v = await api(`/api/games/${id}/at/${ply}`);
-    await tileset(v.edition);
+    const v = prefetched || await fetchAt(id, n);
+    if (ui.mode !== "replay" || ui.gameId !== id) return;
     ui.view = v;
-    ui.replay = { ply: v.ply, total: v.total_ply };
-    render();
+    ui.replay = { version: v.version, total: v.total };
+    showError("");
+    if (!ui.table) loadReplayNames(id);
+    renderAll();
   } catch (e) {
     showError(e.message);
   }
 }
 
-function replayStops() {
-  // positions worth showing: the start, and every position where a player is to move
-  const full = ui.view.full_history || [];
-  const stops = [0];
-  for (let j = 1; j <= full.length; j++) if (j === full.length || !full[j].startsWith("d")) stops.push(j);
-  return stops;
+// the names of the seats, for a replay (no socket, so no `table`)
+async function loadReplayNames(id) {
+  try {
+    const data = await api(`/api/games?ids=${encodeURIComponent(id)}`);
+    const g = (data.games || []).find((x) => x.id === id);
+    if (!g || ui.gameId !== id || ui.mode !== "replay") return;
+    ui.table = { seats: g.players.map((p) => ({ seat: p.seat, kind: p.kind, level: p.level, name: p.name,
+      joined: null, online: null })), watchers: null };
+    render();
+  } catch (e) { /* names are a nicety */ }
 }
 
 function replayStep(step) {
-  if (!ui.replay || !ui.view) return;
-  const stops = replayStops();
-  const cur = ui.replay.ply;
-  let ply;
-  if (step >= 1e9) ply = ui.replay.total;
-  else if (step <= -1e9) ply = 0;
-  else if (step > 0) ply = stops.find((j) => j > cur) ?? ui.replay.total;
-  else ply = [...stops].reverse().find((j) => j < cur) ?? 0;
-  history.replaceState(null, "", `#/replay/${ui.gameId}/${ply}`);
-  openReplay(ui.gameId, ply);
+  ui.replayQueue = ui.replayQueue.then(() => doReplayStep(step)).catch((e) => showError(e.message));
 }
 
-// ------------------------------------------------------------------ rendering
+async function doReplayStep(step) {
+  if (!ui.replay || !ui.view) return;
+  const id = ui.gameId;
+  const { version: cur, total } = ui.replay;
+  let n;
+  let v = null;
+  if (step >= 1e9) n = total;
+  else if (step <= -1e9) n = 0;
+  else {
+    // stop where a player is to move (or at either end), stepping over the draws
+    const dir = step > 0 ? 1 : -1;
+    n = cur + dir;
+    while (n > 0 && n < total) {
+      v = await fetchAt(id, n);
+      if (!v.decision || v.decision.phase !== "draw") break;
+      v = null;
+      n += dir;
+    }
+    n = Math.max(0, Math.min(total, n));
+  }
+  if (n === cur || !ui.replay || ui.gameId !== id) return;
+  history.replaceState(null, "", `#/replay/${id}/${n}`);
+  await openReplay(id, n, v);
+}
+
+// ------------------------------------------------------------------ rendering: the board
 
 function applyCamera() {
   const { x, y, k } = ui.cam;
@@ -526,14 +1039,37 @@ function centreOn(x, y) {
 
 function tileGroup(ts, tile, rotation, x, y) {
   const g = svgEl("g", { transform: `translate(${x * 100} ${y * 100})` });
-  g.innerHTML = ts.tiles[tile].svg[rotation];
+  g.innerHTML = ts.tiles[tile].svg[rotation];   // server-made SVG of the tile, no user text
   return g;
+}
+
+function clearBoard() {
+  delete document.body.dataset.version;
+  $("#viewport").innerHTML = "";
+  $("#choices").innerHTML = "";
+  $("#hints").innerHTML = "";
+  $("#log").innerHTML = "";
+  $("#players tbody").innerHTML = "";
+  $("#final").hidden = true;
+  $("#turn").textContent = "";
+  $("#tile-panel").hidden = true;
+  $("#actions").hidden = true;
+}
+
+function renderAll() {
+  renderLobby();
+  render();
 }
 
 function render() {
   const v = ui.view;
+  updateTitle();
+  renderPresence();
+  renderNameForm();
   if (!v) return;
   const ts = ui.tiles[v.edition];
+  if (!ts) return;
+  document.body.dataset.version = String(v.version);
   $("#defs").innerHTML = ts.defs;
   const vp = $("#viewport");
   vp.innerHTML = "";
@@ -543,27 +1079,27 @@ function render() {
     vp.append(tileGroup(ts, c.tile, c.rotation, c.x, c.y));
   }
   // last move
-  for (const m of v.last) {
+  for (const m of v.last || []) {
     const r = svgEl("rect", { class: "last-move", x: m.x * 100 + 3, y: m.y * 100 + 3, width: 94, height: 94 });
-    const t = svgEl("title"); t.textContent = `last move: ${NAMES[m.player]} placed tile ${m.tile}`;
+    const t = svgEl("title"); t.textContent = `last move: ${who(m.player)} placed tile ${m.tile}`;
     r.append(t);
     vp.append(r);
   }
   // pieces
-  for (const o of v.occupants) {
+  for (const o of v.occupants || []) {
     const c = where[o.tile];
     if (!c) continue;
     const a = ts.tiles[o.tile].anchors[c.rotation][o.zone];
-    const role = o.piece === "hut" ? "hut" : ts.tiles[o.tile].zones[o.zone].role;
+    if (!a) continue;
+    const role = o.role || (o.piece === "hut" ? "hut" : ts.tiles[o.tile].zones[o.zone].role);
     vp.append(pieceSvg(o.player, o.piece, c.x * 100 + a[0], c.y * 100 + a[1], role));
   }
   const mine = myTurn();
   const d = v.decision;
   // legal positions
-  if (mine && d.phase === "place" && !ui.pending) {
-    const all = legalPlacements();
+  if (mine && d.phase === "place" && !ui.pending && !ui.sentTurn) {
     const now = new Set(placementsForRotation().map((p) => `${p.x},${p.y}`));
-    const cells = new Set(all.map((p) => `${p.x},${p.y}`));
+    const cells = new Set(legalPlacements().map((p) => `${p.x},${p.y}`));
     for (const key of cells) {
       const [x, y] = key.split(",").map(Number);
       const sel = ui.selected && ui.selected[0] === x && ui.selected[1] === y;
@@ -581,9 +1117,9 @@ function render() {
   const hints = currentHints();
   if (mine && hints && hints.turns && !ui.pending) {
     hints.turns.forEach((t, i) => {
-      const p = placementOf(t.moves[0]);
-      if (!p) return;
-      const g = svgEl("g", { class: "hint-spot", "data-moves": t.moves.join(" ") });
+      const p = t.moves && t.moves[0];
+      if (!p || p.kind !== "place") return;
+      const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(t.moves.map(canon)) });
       const title = svgEl("title"); title.textContent = `hint ${i + 1}: ${t.text}`; g.append(title);
       g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
       const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58 });
@@ -596,7 +1132,7 @@ function render() {
   // pending placement and occupant spots
   const choiceBox = $("#choices");
   choiceBox.innerHTML = "";
-  if (ui.pending) {
+  if (ui.pending && mine) {
     const p = ui.pending;
     const g = tileGroup(ts, d.tile, p.rotation, p.x, p.y);
     g.setAttribute("id", "pending-tile");
@@ -606,22 +1142,26 @@ function render() {
     if (!pv) {
       choiceBox.append(el("p", { class: "muted" }, "checking…"));
     } else {
-      for (const e of pv.events) choiceBox.append(el("p", { class: "preview-event" }, e.text));
+      for (const e of pv.events || []) choiceBox.append(el("p", { class: "preview-event" }, e.text));
       if (pv.turn_over) {
         choiceBox.append(el("p", {}, "No piece can go on this tile. Confirm to end the turn, or undo."));
       } else {
-        const shaman = pv.decision.phase === "shaman";
+        const shaman = pv.decision && pv.decision.phase === "shaman";
         choiceBox.append(el("p", {}, shaman ? "Shaman: you may take back one of your meeples." :
           "Put a piece on the tile? (choose, then confirm)"));
-        pv.legal.forEach((m, i) => {
+        const legal = (pv.legal || []).filter((m) => canon(m));
+        let n = 0;
+        for (const m of legal) {
+          const key = m.kind === "pass" ? "[0]" : (++n <= 9 ? `[${n}]` : "");
           const label = choiceLabel(ts, m, shaman);
-          const b = el("button", { type: "button", "data-move": m, class: m === p.choice ? "selected" : "",
-            "aria-pressed": m === p.choice ? "true" : "false" }, `${keyFor(i, m)} ${label}`);
+          const chosen = !!p.choice && sameMove(m, p.choice);
+          const b = el("button", { type: "button", ...moveAttrs(m), class: chosen ? "selected" : "",
+            "aria-pressed": chosen ? "true" : "false" }, `${key} ${label}`.trim());
           b.onclick = () => choose(m);
           choiceBox.append(b);
-          const spot = spotFor(ts, m, where, p);
+          const spot = spotFor(ts, m, where, p, d.tile);
           if (spot) {
-            const sg = svgEl("g", { class: `spot${m === p.choice ? " selected" : ""}`, "data-move": m });
+            const sg = svgEl("g", { class: `spot${chosen ? " selected" : ""}`, ...moveAttrs(m) });
             const t = svgEl("title"); t.textContent = label; sg.append(t);
             sg.append(svgEl("circle", { cx: spot.x, cy: spot.y, r: 7 }));
             const tx = svgEl("text", { x: spot.x, y: spot.y + 3 });
@@ -630,7 +1170,7 @@ function render() {
             sg.addEventListener("click", (ev) => { ev.stopPropagation(); choose(m); });
             vp.append(sg);
           }
-        });
+        }
       }
     }
   }
@@ -639,89 +1179,117 @@ function render() {
   renderSide(ts);
 }
 
-function keyFor(i, m) {
-  if (m === "-") return "[0]";
-  return i < 9 ? `[${i + 1}]` : "";
-}
-
 function choiceLabel(ts, m, shaman) {
-  if (m === "-") return shaman ? "take nothing back" : "none: no piece";
-  const r = /^([mhx])(\d+)\.(\d)$/.exec(m);
-  if (!r) return m;
-  const zone = ts.tiles[r[2]].zones[r[3]];
-  if (r[1] === "x") return `take back the meeple from tile ${r[2]} (${zone.kind})`;
-  if (r[1] === "h") return `hut on the ${zone.kind} (zone ${r[3]})`;
-  return `${zone.role} on the ${zone.text} (zone ${r[3]})`;
+  if (m.kind === "pass") return m.text || (shaman ? "take nothing back" : "none: no piece");
+  if (m.text) return m.text;
+  if (m.kind === "takeback") return `take back the meeple from tile ${m.tile}`;
+  const zone = ui.view && ts.tiles[ui.view.decision.tile] && ts.tiles[ui.view.decision.tile].zones[m.zone];
+  if (m.piece === "hut") return `hut on the ${zone ? zone.kind : "water"} (zone ${m.zone})`;
+  return zone ? `${zone.role} on the ${zone.text} (zone ${m.zone})` : `meeple on zone ${m.zone}`;
 }
 
-function spotFor(ts, m, where, p) {
-  const r = /^([mhx])(\d+)\.(\d)$/.exec(m);
-  if (!r) return null;
-  const tile = +r[2], zone = r[3];
-  const cell = r[1] === "x" ? where[tile] : { x: p.x, y: p.y, rotation: p.rotation };
-  if (!cell) return null;
-  const a = ts.tiles[tile].anchors[cell.rotation][zone];
-  const role = r[1] === "h" ? "hut" : r[1] === "x" ? "x" : ts.tiles[tile].zones[zone].role;
-  const letter = role === "x" ? "✕" : ROLE_LETTER[role];
+function spotFor(ts, m, where, p, placedTile) {
+  let cell, tile;
+  if (m.kind === "takeback") { tile = m.tile; cell = where[tile]; }
+  else if (m.kind === "occupy") { tile = placedTile; cell = { x: p.x, y: p.y, rotation: p.rotation }; }
+  else return null;
+  if (!cell || !ts.tiles[tile]) return null;
+  const a = ts.tiles[tile].anchors[cell.rotation][m.zone];
+  if (!a) return null;
+  const zone = ts.tiles[tile].zones[m.zone];
+  let letter;
+  if (m.kind === "takeback") letter = "✕";
+  else if (m.piece === "hut") letter = ROLE_LETTER.hut;
+  else letter = ROLE_LETTER[m.role || (zone && zone.role)] || "•";
   // a hut and a fisher on the same river would overlap: nudge the hut
-  const dx = r[1] === "h" && ts.tiles[tile].zones[zone].kind === "river" ? 13 : 0;
+  const dx = m.kind === "occupy" && m.piece === "hut" && zone && zone.kind === "river" ? 13 : 0;
   return { x: cell.x * 100 + a[0] + dx, y: cell.y * 100 + a[1], letter };
+}
+
+// ------------------------------------------------------------------ rendering: the side panel
+
+function turnText(v) {
+  const d = v.decision;
+  if (v.over) return "Game over";
+  if (v.replay || ui.replay) return `Replay — ${d.text}`;
+  if (d.player === null || d.player === undefined) return d.text;
+  const bonus = d.stack === "bonus" ? ` (${v.bonus_name})` : "";
+  const s = seatInfo(d.player);
+  if (s && s.kind === "bot") return `${who(d.player)}: bot ${s.level} is thinking…${bonus}`;
+  if (held(d.player)) return `${who(d.player)}: your turn${bonus}`;
+  if (s && s.online === false) return `waiting for ${seatName(d.player) || colourOf(d.player)} (offline)${bonus}`;
+  return `${who(d.player)} is to play${bonus}`;
+}
+
+function updateTitle() {
+  document.title = myTurn() ? `● Your turn — ${TITLE}` : TITLE;
+}
+
+function renderPresence() {
+  const w = $("#watching");
+  w.hidden = !(ui.mode === "watch" || ui.mode === "play") || !isWatcher() || !!ui.fatal;
+  w.textContent = ui.mode === "play" && !ui.fatal && storeEntry(ui.gameId) && storeEntry(ui.gameId).creator
+    ? "watching — every seat has been handed out" : "watching — you hold no seat in this game";
 }
 
 function renderSide(ts) {
   const v = ui.view;
   const d = v.decision;
-  let turn;
-  if (v.over) turn = "Game over";
-  else if (v.replay) turn = `Replay — ${d.text}`;
-  else if (d.player !== null) {
-    const p = v.players[d.player];
-    const who = p.kind === "bot" ? `bot ${p.level} is thinking…` : "your turn";
-    turn = `${seatLabel(d.player)}: ${who}${d.stack === "bonus" ? ` (${v.bonus_name})` : ""}`;
-  } else turn = d.text;
-  $("#turn").textContent = turn;
+  const turn = $("#turn");
+  turn.textContent = turnText(v);
+  turn.dataset.player = d.player === null || d.player === undefined ? "" : String(d.player);
+  turn.dataset.mine = myTurn() ? "yes" : "no";
   const body = $("#players tbody");
   body.innerHTML = "";
   for (const p of v.players) {
-    const tr = el("tr", { class: p.seat === d.player && !v.over ? "current" : "" });
-    const name = el("td");
-    name.append(el("span", { class: "swatch", style: `background:${p.rgb}` }, p.letter), ` ${p.colour}`,
-      p.kind === "bot" ? ` (bot ${p.level})` : " (person)");
+    const tr = el("tr", { class: p.seat === d.player && !v.over ? "current" : "", "data-seat": p.seat });
+    const s = seatInfo(p.seat);
+    const name = el("td", { class: held(p.seat) ? "me" : "" });
+    name.append(el("span", { class: "swatch", style: `background:${p.rgb || COLOURS[p.seat]}` }, p.letter || LETTERS[p.seat]),
+      " ", el("span", { class: "player-name" }, who(p.seat)));
+    if (s && s.kind === "bot") name.append(el("span", { class: "muted" }, ` · bot ${s.level}`));
+    if (held(p.seat)) name.append(" ", el("span", { class: "you" }, "you"));
     tr.append(name, el("td", { class: "score" }, String(p.score)), el("td", {}, String(p.meeples)),
       el("td", {}, String(p.huts)));
     body.append(tr);
   }
   // tile to place
   const cur = $("#current-tile");
-  const placing = d.phase === "place" && d.tile !== null && !v.over;
+  const mine = myTurn();
+  const placing = d.phase === "place" && d.tile !== null && d.tile !== undefined && !v.over;
   $("#tile-panel").hidden = !placing && !ui.pending;
   if (placing) {
     const rot = ui.pending ? ui.pending.rotation : ui.rotation;
-    cur.innerHTML = ts.defs + ts.tiles[d.tile].svg[myTurn() ? rot : 0];
+    cur.innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
     $("#tile-text").textContent = `tile ${d.tile}${d.stack === "bonus" ? " (bonus)" : ""}: ${ts.tiles[d.tile].text}`;
   } else {
     cur.innerHTML = "";
     $("#tile-text").textContent = "";
   }
-  const canRotate = myTurn() && d.phase === "place" && !ui.pending;
-  $("#rotate-cw").disabled = !canRotate;
-  $("#rotate-ccw").disabled = !canRotate;
-  $("#next-spot").disabled = !canRotate;
+  const canRotate = mine && d.phase === "place" && !ui.pending;
+  for (const id of ["#rotate-cw", "#rotate-ccw", "#next-spot"]) {
+    $(id).disabled = !canRotate;
+    $(id).hidden = !mine;
+  }
   if (canRotate && !placementsForRotation().length) {
     $("#tile-text").textContent += " — no position for this rotation; turn the tile";
   }
-  const pend = ui.pending;
-  $("#actions").hidden = !myTurn();
-  $("#confirm").disabled = !(pend && pend.preview && (pend.preview.turn_over || pend.preview.decision.phase === "occupy"));
-  $("#undo").disabled = !pend;
+  $("#actions").hidden = !mine;
+  $("#confirm").disabled = !canConfirm();
+  $("#undo").disabled = !ui.pending || !!ui.sentTurn;
   renderHints();
-  $("#remaining-count").textContent = `${v.remaining.length} tiles left`;
-  $("#menhir-count").textContent = `${v.menhirs} ${v.bonus_name}s left`;
+  const left = v.remaining ? v.remaining.length : 0;
+  $("#remaining-count").textContent = `${left} tile${left === 1 ? "" : "s"} left`;
+  $("#menhir-count").textContent = `${v.bonus_left ?? 0} ${v.bonus_name}s left`;
+  const deal = [];
+  if (v.deal === "seeded") deal.push("seeded deal");
+  if (v.seed !== null && v.seed !== undefined) deal.push(`seed ${v.seed}`);
+  $("#deal").textContent = deal.length ? ` · ${deal.join(", ")}` : "";
   const list = $("#remaining-list");
   list.hidden = !$("#show-remaining").checked;
   if (!list.hidden) {
     list.innerHTML = "";
-    for (const t of v.remaining) {
+    for (const t of v.remaining || []) {
       const s = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `tile ${t}` });
       s.innerHTML = ts.tiles[t].svg[0];
       list.append(s);
@@ -737,7 +1305,7 @@ function renderSide(ts) {
   logEl.innerHTML = "";
   for (const e of v.log) {
     if (e.kind === "TileDrawn") continue;
-    const li = el("li", { class: e.kind });
+    const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
     li.textContent = e.text;
     logEl.append(li);
   }
@@ -750,7 +1318,10 @@ function renderSide(ts) {
     table.innerHTML = "";
     const head = el("tr");
     head.append(el("th", {}, "River system / meadow"));
-    for (const p of v.players) head.append(el("th", { class: "num" }, p.letter));
+    for (const p of v.players) {
+      const th = el("th", { class: "num", title: who(p.seat) }, p.letter || LETTERS[p.seat]);
+      head.append(th);
+    }
     table.append(head);
     for (const row of v.final.rows) {
       const tr = el("tr", { class: `row-${row.kind}` });
@@ -766,8 +1337,195 @@ function renderSide(ts) {
     $("#winners").textContent = v.final.winners.length > 1 ? `Winners: ${names} (shared)` : `Winner: ${names}`;
   }
   if (ui.replay) {
-    $("#replay-pos").textContent = `move ${ui.replay.ply} / ${ui.replay.total}`;
+    $("#replay-pos").textContent = `move ${ui.replay.version} / ${ui.replay.total}`;
   }
+}
+
+// ------------------------------------------------------------------ the lobby (the table)
+
+function inviteLink(seat) {
+  const entry = storeEntry(ui.gameId);
+  const secret = entry && entry.seats[String(seat)];
+  return secret ? `${location.origin}${location.pathname}#/play/${ui.gameId}/${secret}` : null;
+}
+
+function watchLink() {
+  return `${location.origin}${location.pathname}#/watch/${ui.gameId}`;
+}
+
+async function copyText(text, input) {
+  if (input) { input.focus(); input.select(); }
+  let ok = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await Promise.race([navigator.clipboard.writeText(text),
+        new Promise((resolve, reject) => setTimeout(() => reject(new Error("timeout")), 1500))]);
+      ok = true;
+    } catch (e) {
+      ok = false;
+    }
+  }
+  if (!ok && input) {
+    // the fallback: the link is selected in its box, ready for Ctrl+C
+    input.focus();
+    input.select();
+  }
+  return ok;
+}
+
+function linkRow(cls, link, label) {
+  const row = el("div", { class: cls });
+  const input = el("input", { type: "text", readonly: "", value: link, "aria-label": label, spellcheck: "false" });
+  input.addEventListener("focus", () => input.select());
+  const copy = el("button", { type: "button", class: "copy-link" }, "Copy");
+  copy.onclick = async () => {
+    const ok = await copyText(link, input);
+    copy.textContent = ok ? "Copied ✓" : "Press Ctrl+C";
+    setTimeout(() => { copy.textContent = "Copy"; }, 2500);
+  };
+  row.append(input, copy);
+  return row;
+}
+
+async function handOut(seat) {
+  const link = inviteLink(seat);
+  if (!link) return;
+  updateEntry(ui.gameId, (e) => { if (!e.handed.includes(seat)) e.handed.push(seat); });
+  // this page stops playing the seat at once; a new socket tells the server
+  ui.me = { ...ui.me, seats: ui.me.seats.filter((s) => s !== seat) };
+  if (ui.pending && ui.view && ui.view.decision.player === seat) ui.pending = null;
+  ui.lobbyNote = { seat, text: "" };
+  reconnect();
+  renderAll();
+  const input = document.querySelector(`#lobby li[data-seat='${seat}'] .invite-link input`);
+  const ok = await copyText(link, input);
+  ui.lobbyNote = { seat, text: ok ? "Link copied: send it to the player of this seat."
+    : "Copy this link (selected) and send it to the player of this seat." };
+  const note = document.querySelector(`#lobby li[data-seat='${seat}'] .lobby-note`);
+  if (note) note.textContent = ui.lobbyNote.text;
+}
+
+function seatToBot(seat, level, select) {
+  const s = seatInfo(seat);
+  if (!held(seat) && s && s.joined) {
+    const n = s.name || colourOf(seat);
+    if (!confirm(`Give ${n}'s seat to a bot (${level})? ${n} will no longer be able to play it.`)) {
+      select.value = "";
+      return;
+    }
+  }
+  send({ type: "seat", seat, kind: "bot", level });
+  select.value = "";
+}
+
+function renderLobby() {
+  const box = $("#lobby");
+  const t = ui.table;
+  box.hidden = !t || !!ui.replay || ui.mode === "replay" || !!ui.fatal;
+  if (box.hidden) return;
+  const list = $("#lobby-seats");
+  // keep the focus of a link box or a select across the re-render
+  const focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement : null;
+  const focusKey = focused ? `${focused.closest("li") && focused.closest("li").dataset.seat}|${focused.className}|${focused.tagName}` : null;
+  list.innerHTML = "";
+  const entry = storeEntry(ui.gameId) || normalEntry({});
+  const creator = ui.me.creator && ui.mode === "play";
+  for (const s of t.seats) {
+    const i = s.seat;
+    const li = el("li", { "data-seat": i, class: held(i) ? "mine" : "" });
+    const line = el("div", { class: "seat-line" });
+    line.append(swatch(i), " ", el("span", { class: "name" }, s.name || colourOf(i)));
+    if (s.name) line.append(" ", el("span", { class: "muted colour" }, `(${colourOf(i)})`));
+    line.append(" ", el("span", { class: "kind" }, s.kind === "bot" ? `bot ${s.level}` : "person"));
+    const online = !!s.online;
+    const word = s.kind === "bot" ? "online" : online ? "online" : s.joined ? "offline" : "not joined yet";
+    const pres = el("span", { class: `presence ${online ? "online" : "offline"}` });
+    pres.append(el("span", { class: "dot", "aria-hidden": "true" }), word);
+    line.append(" ", pres);
+    if (held(i)) line.append(" ", el("span", { class: "you" }, "you"));
+    li.append(line);
+    const secret = entry.seats[String(i)];
+    if (s.kind === "human" && secret && !held(i) && ui.mode === "play") {
+      li.append(linkRow("invite-link", inviteLink(i), `invitation link for ${NAMES[i]}`));
+    }
+    const tools = el("div", { class: "seat-tools" });
+    const over = !!(ui.view && ui.view.over);
+    if (creator && s.kind === "human" && secret && held(i) && !over) {
+      const b = el("button", { type: "button", class: "hand-out",
+        title: "copy this seat's invitation link and stop playing it on this page" }, "Hand out");
+      b.onclick = () => handOut(i);
+      tools.append(b);
+    }
+    if (creator && s.kind === "human" && !over) {
+      const sel = el("select", { class: "seat-bot", "aria-label": `give ${NAMES[i]}'s seat to a bot` });
+      sel.append(el("option", { value: "" }, "give to a bot…"));
+      for (const level of (ui.meta && ui.meta.bot_levels) || []) sel.append(el("option", { value: level }, `bot: ${level}`));
+      sel.onchange = () => { if (sel.value) seatToBot(i, sel.value, sel); };
+      tools.append(sel);
+    }
+    if (creator && s.kind === "bot" && !over) {
+      const b = el("button", { type: "button", class: "make-person" }, "Make it a person seat");
+      b.onclick = () => send({ type: "seat", seat: i, kind: "human" });
+      tools.append(b);
+    }
+    if (tools.childNodes.length) li.append(tools);
+    const note = el("div", { class: "lobby-note muted", "aria-live": "polite" });
+    if (ui.lobbyNote && ui.lobbyNote.seat === i) note.textContent = ui.lobbyNote.text;
+    li.append(note);
+    list.append(li);
+  }
+  const n = t.watchers || 0;
+  $("#lobby-watchers").textContent = `${n} watcher${n === 1 ? "" : "s"}`;
+  $("#lobby-watchers").dataset.count = String(n);
+  const share = $("#watch-share");
+  share.innerHTML = "";
+  share.append(el("span", { class: "muted" }, "Link for watchers:"), linkRow("watch-link", watchLink(), "link for watchers"));
+  if (focusKey) {
+    for (const c of list.querySelectorAll("input, select, button")) {
+      const k = `${c.closest("li") && c.closest("li").dataset.seat}|${c.className}|${c.tagName}`;
+      if (k === focusKey) { c.focus(); break; }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ names
+
+function renderNameForm() {
+  const form = $("#name-form");
+  const unnamed = ui.view && !ui.view.over && ui.table ? heldSeats().filter((s) => !seatName(s)) : [];
+  const key = unnamed.join(",");
+  form.hidden = !unnamed.length || ui.nameSkipped === `${ui.gameId}|${key}`;
+  if (key === ui.nameKey) return;
+  ui.nameKey = key;
+  const fields = $("#name-fields");
+  fields.innerHTML = "";
+  if (!unnamed.length) return;
+  const taken = new Set(((ui.table && ui.table.seats) || []).map((s) => s.name).filter(Boolean));
+  const mine = myName();
+  $("#name-title").textContent = unnamed.length === 1 && heldSeats().length === 1 ? "Your name" : "Names of your seats";
+  unnamed.forEach((seat, k) => {
+    const label = el("label", { class: "name-field" });
+    const input = el("input", { type: "text", maxlength: MAX_NAME, class: "name-input", "data-seat": seat,
+      autocomplete: "nickname", spellcheck: "false", "aria-label": `name for ${NAMES[seat]}` });
+    if (k === 0) input.id = "name-input";
+    if (k === 0 && mine && !taken.has(mine)) input.value = mine;
+    label.append(swatch(seat), " ", input);
+    fields.append(label);
+  });
+}
+
+function submitNames(ev) {
+  ev.preventDefault();
+  const inputs = [...document.querySelectorAll("#name-fields input.name-input")];
+  let sent = 0;
+  for (const input of inputs) {
+    const name = input.value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, MAX_NAME);
+    const seat = parseInt(input.dataset.seat, 10);
+    if (!name || !held(seat)) continue;
+    if (send({ type: "name", seat, name })) sent += 1;
+    if (inputs.length === 1 || input.id === "name-input") setMyName(name);
+  }
+  if (!sent) showError("type a name (1 to 24 characters) first");
 }
 
 // ------------------------------------------------------------------ input
@@ -798,7 +1556,7 @@ function setupBoardInput() {
   }, { passive: false });
   $("#zoom-in").onclick = () => zoom(1.25);
   $("#zoom-out").onclick = () => zoom(0.8);
-  $("#zoom-fit").onclick = () => { ui.userCam = false; fit(); };
+  $("#zoom-fit").onclick = () => { ui.userCam = false; if (ui.view) fit(); };
 }
 
 function zoom(f, px, py) {
@@ -833,12 +1591,13 @@ function setupKeys() {
       if (ui.pending) confirmTurn();
       else if (ui.selected) placeAt(ui.selected[0], ui.selected[1]);
     } else if (/^[0-9]$/.test(k) && ui.pending && ui.pending.preview) {
-      const legal = ui.pending.preview.legal;
-      const m = k === "0" ? "-" : legal[parseInt(k, 10) - 1];
-      if (m && legal.includes(m)) choose(m);
+      const legal = (ui.pending.preview.legal || []).filter((m) => canon(m));
+      const m = k === "0" ? legal.find((x) => x.kind === "pass")
+        : legal.filter((x) => x.kind !== "pass")[parseInt(k, 10) - 1];
+      if (m) choose(m);
     } else if (k === "+" || k === "=") zoom(1.25);
     else if (k === "-") zoom(0.8);
-    else if (k === "f" || k === "F") { ui.userCam = false; fit(); }
+    else if (k === "f" || k === "F") { ui.userCam = false; if (ui.view) fit(); }
     else if (k.startsWith("Arrow")) {
       ui.userCam = true;
       const step = 60;
@@ -863,19 +1622,33 @@ async function main() {
   $("#confirm").onclick = () => confirmTurn();
   $("#undo").onclick = () => undo();
   $("#hint").onclick = () => requestHint();
+  $("#name-form").onsubmit = submitNames;
+  $("#name-skip").onclick = () => {
+    ui.nameSkipped = `${ui.gameId}|${ui.nameKey}`;
+    $("#name-form").hidden = true;
+  };
   $("#show-remaining").checked = localStorage.getItem("hg-show-remaining") === "1";
   $("#show-remaining").onchange = () => {
-    localStorage.setItem("hg-show-remaining", $("#show-remaining").checked ? "1" : "0");
+    try { localStorage.setItem("hg-show-remaining", $("#show-remaining").checked ? "1" : "0"); } catch (e) { /* ignore */ }
     render();
   };
   $("#replay-start").onclick = () => replayStep(-1e9);
   $("#replay-back").onclick = () => replayStep(-1);
   $("#replay-fwd").onclick = () => replayStep(1);
   $("#replay-end").onclick = () => replayStep(1e9);
-  window.addEventListener("hashchange", route);
+  window.addEventListener("hashchange", () => { route(); });
   window.addEventListener("resize", () => { if (ui.view && !ui.userCam) fit(); });
+  // another tab of this browser changed the saved games (a seat handed out there, a game deleted)
+  window.addEventListener("storage", (ev) => {
+    if (ev.key === STORE_KEY && !$("#screen-games").hidden) showGames();
+  });
   document.body.dataset.ready = "1";
   await route();
 }
 
-main();
+main().catch((e) => {
+  const p = document.createElement("p");
+  p.className = "error";
+  p.textContent = `The page could not start: ${e.message}`;
+  document.body.prepend(p);
+});

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's tables (see :mod:`huntgather.server.storage`)."""

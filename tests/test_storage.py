@@ -1,0 +1,104 @@
+"""Storage that fails clearly and recovers: migrations, a newer schema, damaged rows.
+
+``tests/data/games-layout1.sqlite`` was written by the release before online
+play (commit 8b5a461) with its own ``Storage`` and ``build_game``: a finished
+2-player game, a 3-player game in progress with a bot, and a 2002 game just
+started.  It has the first table layout and no ``alembic_version``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("alembic")
+pytest.importorskip("starlette")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from huntgather.cli import main as cli_main
+from huntgather.server import create_app
+from huntgather.server.rooms import GameSetup, restore_game
+from huntgather.server.storage import SCHEMA, SchemaError, Storage
+
+FIXTURE = Path(__file__).parent / "data" / "games-layout1.sqlite"
+
+
+def old_rows(db: Path) -> dict[str, tuple[dict[str, object], list[str], list[int], str]]:
+    """Each game of an old database read with plain SQL: setup, moves, scores, status."""
+    with sqlite3.connect(db) as conn:
+        games = conn.execute("SELECT id, setup, scores, status FROM hg_games").fetchall()
+        return {gid: (json.loads(setup),
+                      [m for (m,) in conn.execute("SELECT move FROM hg_moves WHERE game_id = ? ORDER BY ply",
+                                                  (gid,))],
+                      json.loads(scores), status)
+                for gid, setup, scores, status in games}
+
+
+def test_a_database_of_the_first_layout_is_upgraded_and_loses_no_game(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    shutil.copy(FIXTURE, db)
+    before = old_rows(db)
+    assert set(before) == {"oldfinished", "oldplaying", "old2002"}
+    storage = Storage(str(db))
+    assert storage.schema == "0001"   # recognised as the first layout, then upgraded
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA,)
+    for gid, (_setup, moves, scores, _status) in before.items():
+        stored = storage.load(gid)
+        assert stored is not None and stored.history == moves and stored.seats == []
+        game = restore_game(GameSetup.from_json(stored.setup, stored=True), stored.history)
+        assert list(game.scores) == (scores or [0] * game.players)   # a game with no turn yet stored []
+    storage.close()
+    assert Storage(str(db)).schema == SCHEMA   # a second start changes nothing
+    # the server serves them all: the finished one as it ended, the others playable
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+        for gid, (_setup, moves, scores, status) in before.items():
+            view = c.get(f"/api/games/{gid}").json()
+            assert view["version"] == len(moves)
+            assert [p["score"] for p in view["players"]] == (scores or [0] * len(view["players"]))
+            assert view["over"] is (status == "over")
+        listed = c.get("/api/games?ids=oldfinished,oldplaying,old2002").json()["games"]
+        assert sorted(g["id"] for g in listed) == sorted(before)
+
+
+def test_a_database_of_a_newer_huntgather_is_refused_and_left_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "games.sqlite"
+    Storage(str(db)).close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    with pytest.raises(SchemaError, match="newer huntgather"):
+        Storage(str(db))
+    assert cli_main(["play", "--db", str(db), "--no-browser", "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "newer huntgather" in err and "Traceback" not in err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("9999",)
+
+
+def test_a_damaged_row_affects_only_its_own_game(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    shutil.copy(FIXTURE, db)
+    Storage(str(db)).close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE hg_games SET setup = '{not json' WHERE id = 'oldplaying'")
+        conn.execute("UPDATE hg_moves SET move = 'zzz' WHERE game_id = 'old2002'")
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+        for gid in ("oldplaying", "old2002"):
+            r = c.get(f"/api/games/{gid}")
+            assert r.status_code == 500 and r.json()["code"] == "corrupt_game"
+            assert "zzz" not in r.text and "Traceback" not in r.text
+        assert c.get("/api/games/oldfinished").status_code == 200
+        listed = {g["id"]: g["status"] for g in c.get("/api/games?ids=oldfinished,oldplaying,old2002")
+                  .json()["games"]}
+        assert listed == {"oldfinished": "over", "oldplaying": "damaged", "old2002": "playing"}
+        made = c.post("/api/games", json={"seats": [{"kind": "human"}] * 2})
+        assert made.status_code == 201   # new games are unaffected
