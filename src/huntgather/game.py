@@ -98,6 +98,28 @@ class Game:
         self.events.extend(events)
         return events + self._advance()
 
+    def follow(self, moves: Iterable[Move]) -> list[Event]:
+        """Apply moves made elsewhere, draws included, exactly as given; return their events.
+
+        This is how a second copy of a game (another server process) catches
+        up with the first.  Each move is checked; an illegal one raises
+        :class:`~huntgather.state.IllegalMoveError` after the moves before it.
+
+        >>> a = Game(2, seed=1)
+        >>> b = a.copy()
+        >>> _ = a.play(a.legal_moves()[0])
+        >>> _ = b.follow(a.history[len(b.history):])
+        >>> b.history == a.history and b.decision == a.decision
+        True
+        """
+        events: list[Event] = []
+        for move in moves:
+            new = self.state.apply(move)
+            self.history.append(move)
+            self.events.extend(new)
+            events.extend(new)
+        return events
+
     def _advance(self) -> list[Event]:
         events: list[Event] = []
         state = self.state

@@ -50,7 +50,7 @@ from huntgather.server.seats import (
     new_secret,
     secret_matches,
 )
-from huntgather.server.storage import SeatRow, Storage, StoredGame
+from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
 
@@ -191,6 +191,10 @@ class Room:
     #: version -> number of events at that version, to send a page exactly what it missed
     marks: dict[int, int] = field(default_factory=dict)
     closed: bool = False
+    #: pages on other processes: process id -> (seats held, watchers)
+    remote: dict[str, tuple[set[int], int]] = field(default_factory=dict)
+    #: called when this process's pages change (to tell the other processes)
+    on_presence: Callable[[Room], None] | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -211,11 +215,10 @@ class Room:
         return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal))
 
     def table(self) -> dict[str, Any]:
-        online = set()
-        watchers = 0
-        for conn in self.conns:
-            online |= conn.held
-            watchers += conn.watcher
+        online, watchers = self.presence()
+        for held, count in self.remote.values():   # pages connected to other processes
+            online |= held
+            watchers += count
         seats = [{"seat": i, "kind": str(s.kind), "level": s.level, "name": s.name, "joined": s.joined,
                   "online": s.kind == SeatKind.BOT or i in online} for i, s in enumerate(self.seats)]
         return {"type": "table", "watchers": watchers, "seats": seats}
@@ -273,6 +276,8 @@ class Room:
             self.conns.add(conn)
             catch_up = self._catch_up(since)
         self.broadcast(self.table())
+        if self.on_presence is not None:
+            self.on_presence(self)
         if catch_up is not None:
             conn.push(protocol.dumps(catch_up))
 
@@ -281,6 +286,8 @@ class Room:
             self.conns.discard(conn)
             if not self.closed:
                 self.broadcast(self.table())
+                if self.on_presence is not None:
+                    self.on_presence(self)
 
     async def _store_seat(self, seat: int, new: SeatState, *, required: bool = True) -> None:
         """Store and apply a seat's new state; if storing fails, raise (or, unless ``required``, keep
@@ -385,6 +392,10 @@ class Room:
         try:
             await asyncio.to_thread(self.storage.append, self.id, start, new, status=status,
                                     scores=list(game.scores))
+        except ConflictError:   # another process stored a move first: catch up, then the request is stale
+            await self.follow_storage()
+            raise RequestError("stale", f"the game moved on (it is at version {self.version}); your move "
+                                        f"was not played") from None
         except Exception as exc:  # the database refused: the move does not count
             log.error("game %s: storing moves %s failed: %s", self.id, new, exc)
             raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
@@ -394,6 +405,50 @@ class Room:
         self.marks[self.version] = len(game.events)
         self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:]))
         self.wake_bots()
+
+    async def follow_storage(self) -> None:
+        """Take the moves another process stored (caller holds the lock); push them as an update."""
+        start = self.version
+        new = await asyncio.to_thread(self.storage.history_from, self.id, start)
+        if not new:
+            return
+        if self.setup.deal == Deal.SEEDED:   # rebuilt from the seed, so the next draws follow it too
+            stored = await asyncio.to_thread(self.storage.load, self.id)
+            if stored is None:
+                return
+            game = await asyncio.to_thread(restore_game, self.setup, stored.history)
+        else:
+            game = self.game.copy()
+            game.follow([parse_move(m) for m in new])
+        first = self.marks[start]
+        self.game = game
+        self.marks[self.version] = len(game.events)
+        self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:]))
+        self.wake_bots()
+
+    async def follow_seats(self) -> None:
+        """Take the seats another process changed; pages lose seats whose secret no longer holds."""
+        rows = await asyncio.to_thread(self.storage.load_seats, self.id)
+        async with self.lock:
+            for r in rows:
+                if 0 <= r.seat < len(self.seats):
+                    old = self.seats[r.seat]
+                    self.seats[r.seat] = SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined)
+                    if r.secret_hash != old.secret_hash:
+                        for conn in self.conns:
+                            conn.held.discard(r.seat)
+            self._make_bots()
+        self.broadcast(self.table())
+        self.wake_bots()
+
+    def presence(self) -> tuple[set[int], int]:
+        """The seats held and the watchers on this process."""
+        held: set[int] = set()
+        watchers = 0
+        for conn in self.conns:
+            held |= conn.held
+            watchers += conn.watcher
+        return held, watchers
 
     async def hint(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any]:
         """The hard bot's best turns for the seat to move (after ``moves`` of the turn, if any).
@@ -520,6 +575,8 @@ class Room:
                     await self._commit([move])
                 backoff = 0.5
             except RequestError as exc:
+                if exc.code == "stale":   # another process moved first; its move is followed now
+                    continue
                 if exc.code != "storage_failed":
                     raise
                 # storage is down: try again later, and carry on once it works again
@@ -573,14 +630,91 @@ class Rooms:
         self.draws = draws
         self._rooms: dict[str, Room] = {}
         self._lock = asyncio.Lock()
+        #: this process's name in notifications to the others
+        self.process = new_secret()[:8]
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop_listening: Callable[[], None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ other processes
+
+    def start(self) -> None:
+        """Listen for what other processes store (PostgreSQL); call from the running event loop."""
+        self._loop = asyncio.get_running_loop()
+        self._stop_listening = self.storage.listen(self._notified, self._reconnected)
+
+    def _notified(self, payload: str) -> None:   # from the listening thread
+        if self._loop is not None:
+            with contextlib.suppress(RuntimeError):   # the loop has closed: the server is stopping
+                self._loop.call_soon_threadsafe(self._dispatch, payload)
+
+    def _dispatch(self, payload: str) -> None:
+        self._spawn(self._on_notice(payload))
+
+    def _reconnected(self) -> None:   # notifications may have been missed: catch up every live game
+        for game_id in list(self._rooms):
+            self._notified(f"move {game_id} -1")
+            self._notified(f"seat {game_id}")
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_notice(self, payload: str) -> None:
+        parts = payload.split()
+        if len(parts) < 2:
+            return
+        kind, game_id = parts[0], parts[1]
+        room = self._rooms.get(game_id)
+        if room is None or room.closed:
+            return
+        try:
+            if kind == "move":
+                version = int(parts[2]) if len(parts) > 2 else -1
+                if version < 0 or version > room.version:
+                    async with room.lock:
+                        await room.follow_storage()
+            elif kind == "seat":
+                await room.follow_seats()
+            elif kind == "delete":
+                await self._close_deleted(room)
+            elif kind == "presence" and len(parts) == 5 and parts[2] != self.process:
+                held = {int(x) for x in parts[3].split(",") if x.isdigit()}
+                if held or int(parts[4]):
+                    room.remote[parts[2]] = (held, int(parts[4]))
+                else:
+                    room.remote.pop(parts[2], None)
+                room.broadcast(room.table())
+            elif kind == "ask" and len(parts) == 3 and parts[2] != self.process and room.conns:
+                self._announce(room)
+        except Exception:
+            log.exception("game %s: following another process (%s) failed", game_id, payload)
+
+    def _announce(self, room: Room) -> None:
+        held, watchers = room.presence()
+        payload = f"presence {room.id} {self.process} {','.join(map(str, sorted(held))) or '-'} {watchers}"
+        self._spawn(asyncio.to_thread(self._notify_quietly, payload))
+
+    def _notify_quietly(self, payload: str) -> None:
+        try:
+            self.storage.notify(payload)
+        except Exception as exc:   # presence is a courtesy: never fail a page over it
+            log.warning("telling the other processes failed: %s", type(exc).__name__)
 
     def _room(self, game_id: str, setup: GameSetup, game: Game, seats: list[SeatState],
               creator_hash: str | None, open_access: bool) -> Room:
         room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.executor,
                     self.hints, self.bot_delay)
-        self._rooms[game_id] = room
-        self._evict()
+        self._live(room)
         return room
+
+    def _live(self, room: Room) -> None:
+        room.on_presence = self._announce if self.storage.shared else None
+        self._rooms[room.id] = room
+        self._evict()
+        if self.storage.shared:   # who is connected to this game on the other processes?
+            self._spawn(asyncio.to_thread(self._notify_quietly, f"ask {room.id} {self.process}"))
 
     def _evict(self) -> None:
         for game_id, room in list(self._rooms.items()):   # least recently used first
@@ -644,8 +778,7 @@ class Rooms:
                 log.error("game %s cannot be restored: %s", game_id, exc)
                 raise RequestError("corrupt_game", "this game's stored record cannot be read by this "
                                                    "version of huntgather") from None
-            self._rooms[game_id] = room
-            self._evict()
+            self._live(room)
         room.wake_bots()
         return room
 
@@ -674,12 +807,19 @@ class Rooms:
                 log.error("game %s: deleting failed: %s", game_id, exc)
                 raise RequestError("storage_failed", "the game could not be deleted; try again in "
                                                      "a moment") from None
-            self._rooms.pop(game_id, None)
-            await room.close()
-            room.broadcast({"type": "error", "code": "deleted", "message": "this game has been deleted",
-                            "request": None, "version": room.version})
-            for conn in list(room.conns):
-                conn.finish(CLOSE_GONE, "deleted")
+            await self._close_deleted(room)
+
+    async def _close_deleted(self, room: Room) -> None:
+        """Close a deleted game: every page is told and its socket closed."""
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+        if room.closed:
+            return
+        await room.close()
+        room.broadcast({"type": "error", "code": "deleted", "message": "this game has been deleted",
+                        "request": None, "version": room.version})
+        for conn in list(room.conns):
+            conn.finish(CLOSE_GONE, "deleted")
 
     async def replay_view(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position of a game after its first ``ply`` moves (for step-by-step replay)."""
@@ -693,5 +833,9 @@ class Rooms:
         return view
 
     async def close(self) -> None:
+        if self._stop_listening is not None:
+            self._stop_listening()
+        for task in list(self._tasks):
+            task.cancel()
         for room in list(self._rooms.values()):
             await room.close()

@@ -24,7 +24,10 @@ secrets have no seat rows: :meth:`Storage.load` says so (``seats`` is empty).
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,10 +48,14 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("huntgather.server")
 
 metadata = MetaData()
 
@@ -91,6 +98,14 @@ creators = Table(
 
 class StorageError(RuntimeError):
     """The database refused a write (e.g. a move number already stored)."""
+
+
+class ConflictError(StorageError):
+    """Another process stored moves of this game first: this copy of the game is out of date."""
+
+
+#: the PostgreSQL channel on which processes tell each other what they stored
+CHANNEL = "huntgather"
 
 
 @dataclass(frozen=True)
@@ -225,20 +240,95 @@ class Storage:
                                         secret_hash=row.secret_hash, joined=row.joined)).rowcount
             if not done:
                 raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
+            self._notify(conn, f"seat {game_id}")
 
     def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int]) -> None:
-        """Add ``new`` moves from ply ``start`` on, in one transaction."""
-        with self.engine.begin() as conn:
-            current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
-            if current is None:
-                raise StorageError(f"no stored game {game_id!r}")
-            if current != start:
-                raise StorageError(f"game {game_id} has {current} stored moves, not {start}")
-            if new:
-                conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
-                                             for i, m in enumerate(new)])
-            conn.execute(update(games).where(games.c.id == game_id).values(
-                ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time()))
+        """Add ``new`` moves from ply ``start`` on, in one transaction.
+
+        Optimistic concurrency on (game, ply): if the game no longer has
+        ``start`` moves stored (another process was first), nothing is written
+        and :class:`ConflictError` is raised.  On PostgreSQL the other
+        processes are notified when the transaction commits.
+        """
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(update(games).where(games.c.id == game_id, games.c.ply == start).values(
+                    ply=start + len(new), status=status, scores=json.dumps(scores),
+                    updated=time.time())).rowcount
+                if not done:
+                    current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
+                    if current is None:
+                        raise StorageError(f"no stored game {game_id!r}")
+                    raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
+                if new:
+                    conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
+                                                 for i, m in enumerate(new)])
+                self._notify(conn, f"move {game_id} {start + len(new)}")
+        except IntegrityError:   # a move number another process stored at the same moment
+            raise ConflictError(f"game {game_id}: moves from {start} on were stored by another process") \
+                from None
+
+    def history_from(self, game_id: str, start: int) -> list[str]:
+        """The stored moves of a game from ply ``start`` on (to catch up with another process)."""
+        with self.engine.connect() as conn:
+            return [m for (m,) in conn.execute(select(moves.c.move).where(
+                moves.c.game_id == game_id, moves.c.ply >= start).order_by(moves.c.ply))]
+
+    def load_seats(self, game_id: str) -> list[SeatRow]:
+        with self.engine.connect() as conn:
+            return _seat_rows(conn.execute(select(seats).where(seats.c.game_id == game_id)
+                                           .order_by(seats.c.seat)).all())
+
+    # ------------------------------------------------------------------ several processes
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use this database at the same time (PostgreSQL)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Connection, payload: str) -> None:
+        if self.shared:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+    def notify(self, payload: str) -> None:
+        """Tell the other processes something that is not stored (e.g. who is connected)."""
+        if self.shared:
+            with self.engine.begin() as conn:
+                self._notify(conn, payload)
+
+    def listen(self, callback: Callable[[str], None], on_reconnect: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback(payload)`` from a thread for every notification of any process
+        (PostgreSQL ``LISTEN``); ``on_reconnect()`` after the listening connection was lost and is
+        back (notifications may have been missed).  Returns a function that stops listening.
+        With SQLite (one process) nothing is listened to.
+        """
+        stop = threading.Event()
+        if not self.shared:
+            return stop.set
+        import psycopg
+
+        url = make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+        def run() -> None:
+            delay = 0.2
+            first = True
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(url, autocommit=True) as conn:
+                        conn.execute(f"LISTEN {CHANNEL}")
+                        if not first:
+                            on_reconnect()
+                        first, delay = False, 0.2
+                        while not stop.is_set():
+                            for note in conn.notifies(timeout=0.5):
+                                callback(note.payload)
+                except Exception as exc:   # the database went away: listen again when it is back
+                    log.warning("listening for other processes failed (%s); retrying", type(exc).__name__)
+                    stop.wait(delay)
+                    delay = min(delay * 2, 10.0)
+
+        threading.Thread(target=run, name="hg-listen", daemon=True).start()
+        return stop.set
 
     def load(self, game_id: str) -> StoredGame | None:
         """The setup, move list, seats and creator of a stored game, or None."""
@@ -262,6 +352,7 @@ class Storage:
             conn.execute(delete(seats).where(seats.c.game_id == game_id))
             conn.execute(delete(creators).where(creators.c.game_id == game_id))
             gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
+            self._notify(conn, f"delete {game_id}")
         return bool(gone)
 
     def summaries(self, ids: list[str]) -> list[Summary]:
