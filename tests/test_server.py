@@ -1069,3 +1069,42 @@ def test_play_command_reports_an_unusable_database(capsys: pytest.CaptureFixture
     assert cli_main(["play", "--db", "nosuchdriver://user:pw@x/y", "--no-browser"]) == 1
     err = capsys.readouterr().err
     assert "cannot open the database" in err and "pw" not in err
+
+
+# --------------------------------------------------------------------------- web security
+
+
+def test_only_allowed_host_names_are_served() -> None:
+    app = create_app("sqlite://", bot_delay=0.0, allowed_hosts=("127.0.0.1", "localhost"))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as ok:
+        assert ok.get("/api/editions").status_code == 200
+    with TestClient(app, base_url="http://evil.example:8765") as rebound:   # DNS rebinding
+        r = rebound.get("/api/editions")
+        assert r.status_code == 400
+        assert rebound.post("/api/games", json=HUMANS).status_code == 400
+        with pytest.raises(WebSocketDisconnect):
+            with rebound.websocket_connect("/ws/whatever") as ws:
+                ws.receive_json()
+
+
+def test_a_page_of_another_site_cannot_open_a_game_socket(client: TestClient) -> None:
+    made = create(client)
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect(f"/ws/{made['id']}", headers={"Origin": "https://evil.example"}) as ws:
+            ws.receive_json()
+    assert refused.value.code == 4403
+    with client.websocket_connect(f"/ws/{made['id']}", headers={"Origin": "http://testserver"}) as ws:
+        assert hello(ws, [])["seats"] == []   # a page of this server
+    allowed = create_app("sqlite://", bot_delay=0.0, allowed_origins=("https://games.example.org",))
+    with TestClient(allowed) as c:
+        gid = create(c)["id"]
+        with c.websocket_connect(f"/ws/{gid}", headers={"Origin": "https://games.example.org"}) as ws:
+            assert hello(ws, [])["seats"] == []
+
+
+def test_listening_on_every_address_warns_and_allows_the_lan_addresses() -> None:
+    from huntgather.commands.play import allowed_hosts, lan_addresses
+    names = allowed_hosts("0.0.0.0", ["games.example.org"])
+    assert {"127.0.0.1", "localhost", "games.example.org", *lan_addresses()} <= set(names)
+    assert allowed_hosts("192.0.2.7", [])[-1] == "192.0.2.7"
+    assert allowed_hosts("::", []) == allowed_hosts("0.0.0.0", [])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -61,7 +62,40 @@ def register(sub: Any) -> None:
     parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another origin whose pages may open game sockets, e.g. "
                              "https://games.example.org behind a reverse proxy (repeatable)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another host name (or address) pages may use to reach this server, e.g. "
+                             "games.example.org; loopback names are always allowed (repeatable)")
     parser.set_defaults(run=run)
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+EVERYWHERE = ("0.0.0.0", "::", "")
+
+
+def lan_addresses() -> list[str]:
+    """This machine's non-loopback IPv4 addresses, as far as its own name tells (no traffic is sent)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
+
+
+def allowed_hosts(host: str, extra: list[str]) -> list[str]:
+    """The Host names a request may carry: loopback, the address listened on, what was allowed.
+
+    >>> allowed_hosts("127.0.0.1", ["games.example.org"])
+    ['127.0.0.1', 'localhost', '::1', '[::1]', 'games.example.org']
+    """
+    names = [*LOOPBACK, "[::1]"]
+    if host in EVERYWHERE:
+        names += lan_addresses()
+    elif host not in names:
+        names.append(f"[{host}]" if ":" in host else host)
+    for name in extra:
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--bot-delay cannot be negative")
     db = args.db or default_db()
     try:
-        app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin))
+        app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
+                         allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)))
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database
@@ -101,9 +136,16 @@ def run(args: argparse.Namespace) -> int:
             for sock in s.sockets:
                 port = sock.getsockname()[1]
                 break
-        host = "[" + args.host + "]" if ":" in args.host else args.host
+        everywhere = args.host in EVERYWHERE
+        host = "127.0.0.1" if everywhere else "[" + args.host + "]" if ":" in args.host else args.host
         url = f"http://{host}:{port}/"
         print(f"huntgather: playing at {url}", flush=True)
+        if everywhere or args.host not in LOOPBACK:
+            for lan in lan_addresses() if everywhere else []:
+                print(f"huntgather: others on your network: http://{lan}:{port}/", flush=True)
+            print("huntgather: WARNING: anyone who can reach this machine on that port can create games "
+                  "and watch the games whose links they have; put it behind a reverse proxy with HTTPS "
+                  "(docs/deploy.md) before opening it to the internet", flush=True)
         url_db = app.state.storage.url
         where = url_db.removeprefix("sqlite:///") if url_db.startswith("sqlite:///") else public_url(url_db)
         print(f"huntgather: games are stored in {where}", flush=True)

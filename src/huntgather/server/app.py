@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -183,12 +184,15 @@ RoomsFactory = Callable[[Storage, ThreadPoolExecutor, ThreadPoolExecutor], Rooms
 
 def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: int = 2,
                max_rooms: int = 64, games_per_minute: int = 30, allowed_origins: tuple[str, ...] = (),
+               allowed_hosts: tuple[str, ...] | None = None,
                rooms_factory: RoomsFactory | None = None) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
     one address may create at most ``games_per_minute`` games a minute.
     ``rooms_factory`` builds the :class:`Rooms` (tests use it to script the draws).
+    ``allowed_hosts`` lists the Host names requests may carry (``huntgather play``
+    passes loopback and what ``--allow-host`` adds); None accepts any.
     """
     storage = Storage(db)
     executor = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="hg-bot")
@@ -354,9 +358,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=web_dir()), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders),
-                                               Middleware(GZipMiddleware, minimum_size=2000)],
-                    lifespan=lifespan)
+    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2000)]
+    if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
+        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.storage = storage
     app.state.rooms = rooms
     return app

@@ -288,7 +288,8 @@ class Storage:
 
     def _notify(self, conn: Connection, payload: str) -> None:
         if self.shared:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": payload})
 
     def notify(self, payload: str) -> None:
         """Tell the other processes something that is not stored (e.g. who is connected)."""
