@@ -1,9 +1,33 @@
 """The web server for playing in the browser (needs the ``web`` extra).
 
 ``create_app(db)`` builds the ASGI application; ``huntgather play`` runs it
-with uvicorn.  See ``docs/play.md``.
+with uvicorn.  :func:`app_from_env` builds it from environment variables, for
+uvicorn's own command line (several workers on one PostgreSQL: see
+``docs/deploy.md``).  See ``docs/play.md`` and ``docs/protocol.md``.
 """
+
+from __future__ import annotations
+
+import os
+
+from starlette.applications import Starlette
 
 from huntgather.server.app import create_app
 
-__all__ = ["create_app"]
+__all__ = ["app_from_env", "create_app"]
+
+
+def app_from_env() -> Starlette:
+    """The application configured by ``HUNTGATHER_DB`` (required), ``HUNTGATHER_ALLOW_HOST`` and
+    ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated) and ``HUNTGATHER_BOT_DELAY`` (seconds).
+
+    For ``uvicorn --factory huntgather.server:app_from_env --workers 4 --ws-max-size 65536``.
+    """
+    db = os.environ.get("HUNTGATHER_DB")
+    if not db:
+        raise RuntimeError("set HUNTGATHER_DB to the database URL, e.g. postgresql://huntgather@/games")
+    hosts = [h.strip() for h in os.environ.get("HUNTGATHER_ALLOW_HOST", "").split(",") if h.strip()]
+    origins = [o.strip() for o in os.environ.get("HUNTGATHER_ALLOW_ORIGIN", "").split(",") if o.strip()]
+    return create_app(db, bot_delay=float(os.environ.get("HUNTGATHER_BOT_DELAY", "0.6")),
+                      allowed_hosts=("127.0.0.1", "localhost", "::1", "[::1]", *hosts),
+                      allowed_origins=tuple(origins))

@@ -323,9 +323,18 @@ function seatRow(i, kind = "human") {
   li.append(swatch(i), " ", NAMES[i], " ");
   const sel = el("select", { "aria-label": `${NAMES[i]} is played by`, class: "seat-kind" });
   sel.append(el("option", { value: "human" }, "a person"));
-  for (const level of ui.meta.bot_levels) sel.append(el("option", { value: `bot:${level}` }, `bot: ${level}`));
+  const about = ui.meta.bot_level_text || {};
+  for (const level of ui.meta.bot_levels) {
+    sel.append(el("option", { value: `bot:${level}`, title: about[level] || "" }, `bot: ${level}`));
+  }
   sel.value = kind;
-  li.append(sel);
+  const note = el("span", { class: "muted level-text" });
+  const explain = () => {
+    note.textContent = sel.value.startsWith("bot:") ? ` — ${about[sel.value.slice(4)] || ""}` : "";
+  };
+  sel.addEventListener("change", explain);
+  explain();
+  li.append(sel, note);
   return li;
 }
 
