@@ -563,8 +563,8 @@ class LowestFirst(random.SystemRandom):
 
 
 def _scripted_app(then_highest: bool) -> Any:
-    def rooms(storage: Storage, executor: Any, hints: Any) -> Rooms:
-        return Rooms(storage, executor, 0.0, hint_executor=hints, hint_search=30,   # exact: no time cap
+    def rooms(storage: Storage, workers: Any) -> Rooms:
+        return Rooms(storage, workers, 0.0, hint_search=30,   # exact: no time cap
                      draws=lambda: LowestFirst(3, then_highest))
     return create_app("sqlite://", bot_delay=0.0, rooms_factory=rooms)
 
@@ -1082,16 +1082,16 @@ def test_only_allowed_host_names_are_served() -> None:
         r = rebound.get("/api/editions")
         assert r.status_code == 400
         assert rebound.post("/api/games", json=HUMANS).status_code == 400
-        with pytest.raises(WebSocketDisconnect):
-            with rebound.websocket_connect("/ws/whatever") as ws:
-                ws.receive_json()
+        with pytest.raises(WebSocketDisconnect), rebound.websocket_connect("/ws/whatever") as ws:
+            ws.receive_json()
 
 
 def test_a_page_of_another_site_cannot_open_a_game_socket(client: TestClient) -> None:
     made = create(client)
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with client.websocket_connect(f"/ws/{made['id']}", headers={"Origin": "https://evil.example"}) as ws:
-            ws.receive_json()
+    evil = {"Origin": "https://evil.example"}
+    with pytest.raises(WebSocketDisconnect) as refused, \
+            client.websocket_connect(f"/ws/{made['id']}", headers=evil) as ws:
+        ws.receive_json()
     assert refused.value.code == 4403
     with client.websocket_connect(f"/ws/{made['id']}", headers={"Origin": "http://testserver"}) as ws:
         assert hello(ws, [])["seats"] == []   # a page of this server
@@ -1108,3 +1108,46 @@ def test_listening_on_every_address_warns_and_allows_the_lan_addresses() -> None
     assert {"127.0.0.1", "localhost", "games.example.org", *lan_addresses()} <= set(names)
     assert allowed_hosts("192.0.2.7", [])[-1] == "192.0.2.7"
     assert allowed_hosts("::", []) == allowed_hosts("0.0.0.0", [])
+
+
+# --------------------------------------------------------------------------- fairness
+
+
+def test_games_of_hard_bots_do_not_starve_a_quick_bot() -> None:
+    # Twelve games of five hard bots keep the heavy lane busy (each search up to 2 s); a quick
+    # bot's reply comes from its own lane.  Without lanes it would queue behind ~12 hard searches
+    # (about 12 s on 2 workers); the bound below leaves room for a slow, loaded machine.
+    with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
+        for _ in range(12):
+            create(c, {"seats": [{"kind": "bot", "level": "hard"}] * 5})
+        made = create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "short": 10})
+        with c.websocket_connect(f"/ws/{made['id']}") as ws:
+            view = hello(ws, [made["seats"]["0"]])["snapshot"]
+            time.sleep(1.0)   # the hard bots are all searching now
+            view = play(ws, view)
+            sent = time.monotonic()
+            while view["decision"]["player"] == 0 and not view["over"]:   # a menhir turn of ours first
+                view = play(ws, view)
+                sent = time.monotonic()
+            view = apply_update(view, recv(ws, "update"))   # the greedy bot's move
+            assert any(e["kind"] == "TilePlaced" and e["player"] == 1 for e in view["log"])
+            assert time.monotonic() - sent < 6.0
+
+
+def test_a_flood_of_hints_is_answered_busy() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
+        made = create(c, {"seats": [{"kind": "human"}] * 2})
+        pages = [c.websocket_connect(f"/ws/{made['id']}") for _ in range(6)]
+        try:
+            views = [hello(ws.__enter__(), [made["seats"]["0"]])["snapshot"] for ws in pages]
+            for i, ws in enumerate(pages):
+                ws.send_json({"type": "hint", "request": i, "seat": 0, "version": views[i]["version"],
+                              "moves": []})
+            answers = [recv(ws, "hint", "error") for ws in pages]
+        finally:
+            for ws in pages:
+                ws.__exit__(None, None, None)
+        busy = [a for a in answers if a["type"] == "error"]
+        assert all(a["code"] == "busy" for a in busy)
+        assert len(busy) >= 4   # at most 2 hint searches at once in all
+        assert 1 <= len(answers) - len(busy) <= 2

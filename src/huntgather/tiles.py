@@ -168,6 +168,20 @@ class TileSet:
         self.normal_ids = tuple(sorted(t.id for t in tiles if t.kind == "normal"))
         self.bonus_ids = tuple(sorted(t.id for t in tiles if t.kind == "bonus"))
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """A shipped tile set pickles as its name (a worker process loads its own copy once).
+
+        >>> import pickle
+        >>> pickle.loads(pickle.dumps(load_tileset("2002"))) is load_tileset("2002")
+        True
+        """
+        try:
+            if load_tileset(self.edition) is self:
+                return (load_tileset, (self.edition,))
+        except TileDataError:
+            pass
+        return object.__reduce_ex__(self, protocol)
+
     def __getitem__(self, tile_id: int) -> Tile:
         try:
             return self._tiles[tile_id]

@@ -27,7 +27,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -49,6 +48,7 @@ from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_j
 from huntgather.server.rooms import GAME_ID, Room, Rooms
 from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
+from huntgather.server.workers import Workers
 from huntgather.svg import DEFS, PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, tile_fragment, zone_anchors
 from huntgather.tiles import LAKE, RIVER
 
@@ -179,28 +179,28 @@ def _same_origin(ws: WebSocket, allowed: set[str]) -> bool:
     return netloc == ws.headers.get("host", "").lower() or netloc in allowed
 
 
-RoomsFactory = Callable[[Storage, ThreadPoolExecutor, ThreadPoolExecutor], Rooms]
+RoomsFactory = Callable[[Storage, Workers], Rooms]
 
 
 def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: int = 2,
                max_rooms: int = 64, games_per_minute: int = 30, allowed_origins: tuple[str, ...] = (),
-               allowed_hosts: tuple[str, ...] | None = None,
+               allowed_hosts: tuple[str, ...] | None = None, worker_processes: bool = True,
                rooms_factory: RoomsFactory | None = None) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
     one address may create at most ``games_per_minute`` games a minute.
     ``rooms_factory`` builds the :class:`Rooms` (tests use it to script the draws).
+    Bots and hints search in worker processes (threads with ``worker_processes=False``).
     ``allowed_hosts`` lists the Host names requests may carry (``huntgather play``
     passes loopback and what ``--allow-host`` adds); None accepts any.
     """
     storage = Storage(db)
-    executor = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="hg-bot")
-    hint_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hg-hint")
+    workers = Workers(bot_workers, processes=worker_processes)
     if rooms_factory is None:
-        rooms = Rooms(storage, executor, bot_delay, max_rooms, hint_executor=hint_executor)
+        rooms = Rooms(storage, workers, bot_delay, max_rooms)
     else:
-        rooms = rooms_factory(storage, executor, hint_executor)
+        rooms = rooms_factory(storage, workers)
     creations = RateLimit(games_per_minute)
     origins = {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins}
 
@@ -342,8 +342,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             yield
         finally:
             await rooms.close()
-            executor.shutdown(wait=False, cancel_futures=True)
-            hint_executor.shutdown(wait=False, cancel_futures=True)
+            workers.shutdown()
             storage.close()
 
     routes = [

@@ -26,12 +26,11 @@ import logging
 import random
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from huntgather.bots import make_bot, suggest_turns
-from huntgather.bots.base import Bot, Limits
+from huntgather.bots import make_bot
+from huntgather.bots.base import Limits
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
@@ -51,6 +50,7 @@ from huntgather.server.seats import (
     secret_matches,
 )
 from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame
+from huntgather.server.workers import Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
 
@@ -120,12 +120,6 @@ def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | 
     return game
 
 
-def suggest(state: State, seed: int, limit: Limits | int | None = None
-            ) -> list[tuple[tuple[Move, ...], float, int]]:
-    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`)."""
-    return suggest_turns(state, top=3, limit=limit, seed=seed)
-
-
 def _plan_json(state: State, plan: Sequence[Move]) -> list[dict[str, Any]]:
     walk = state.copy()
     out = []
@@ -163,7 +157,6 @@ class SeatState:
 class Hints:
     """The hint budget shared by every room: a few searches at once in all, one per page."""
 
-    executor: Executor | None = None
     limit: int = 2
     running: int = 0
     #: the search of a hint: the hard level by default, or an exact number of simulations
@@ -182,12 +175,15 @@ class Room:
     creator_hash: str | None
     #: a game stored before seats had secrets: every page holds every person seat
     open_access: bool = False
-    executor: Executor | None = None
+    workers: Workers = field(default_factory=lambda: Workers(processes=False))
     hints: Hints = field(default_factory=Hints)
     bot_delay: float = 0.6
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
+    #: the bot level of each bot seat
+    bots: dict[int, str] = field(default_factory=dict)
+    #: counts seat changes, so a bot's search made for a seat that changed hands is dropped
+    seat_changes: int = 0
     #: version -> number of events at that version, to send a page exactly what it missed
     marks: dict[int, int] = field(default_factory=dict)
     closed: bool = False
@@ -202,8 +198,8 @@ class Room:
         self.marks[self.version] = len(self.game.events)
 
     def _make_bots(self) -> None:
-        self.bots = {i: make_bot(s.level or "easy", seed=self.setup.seed * 7 + i)
-                     for i, s in enumerate(self.seats) if s.kind == SeatKind.BOT}
+        self.bots = {i: s.level or "easy" for i, s in enumerate(self.seats) if s.kind == SeatKind.BOT}
+        self.seat_changes += 1
 
     @property
     def version(self) -> int:
@@ -468,9 +464,8 @@ class Room:
         conn.hinting = True
         self.hints.running += 1
         try:
-            loop = asyncio.get_running_loop()
             # seeded by the position, not the game's secret seed: the same position gets the same hint
-            turns = await loop.run_in_executor(self.hints.executor, suggest, trial, at, self.hints.search)
+            turns = await self.workers.run("hints", suggest, trial, at, self.hints.search)
         finally:
             conn.hinting = False
             self.hints.running -= 1
@@ -551,25 +546,26 @@ class Room:
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
-        loop = asyncio.get_running_loop()
         backoff = 0.5
         while not self.closed and not self.game.is_over and self.game.state.current_player in self.bots:
             player = self.game.state.current_player
             delay = self.bot_delay if self.game.decision.phase == "place" else self.bot_delay / 2
             await asyncio.sleep(delay)
             state = self.game.state.copy()
-            version = self.version
-            bot = self.bots.get(player)
-            if bot is None:
+            version, changes = self.version, self.seat_changes
+            level = self.bots.get(player)
+            if level is None:
                 continue
+            # a seed of this game, seat and moment: the same position always gets the same move
+            seed = (self.setup.seed * 7 + player) * 100_003 + version
             try:
-                move = await loop.run_in_executor(self.executor, bot.choose, state)
+                move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state)
             except Exception:
                 log.exception("game %s: bot %s failed; playing a random move", self.id, player)
                 move = make_bot("random", seed=version).choose(state)
             try:
                 async with self.lock:
-                    if self.version != version or self.closed or self.bots.get(player) is not bot:
+                    if self.version != version or self.closed or self.seat_changes != changes:
                         continue   # the game moved on (or the seat changed hands) while the bot thought
                     state.check(move)
                     await self._commit([move])
@@ -618,13 +614,13 @@ class Rooms:
     secret deal (tests pass a scripted one).
     """
 
-    def __init__(self, storage: Storage, executor: Executor | None = None, bot_delay: float = 0.6,
-                 max_rooms: int = 64, *, hint_executor: Executor | None = None, hint_limit: int = 2,
+    def __init__(self, storage: Storage, workers: Workers | None = None, bot_delay: float = 0.6,
+                 max_rooms: int = 64, *, hint_limit: int = 2,
                  hint_search: Limits | int | None = None,
                  draws: Callable[[], random.Random] = _draws_default) -> None:
         self.storage = storage
-        self.executor = executor
-        self.hints = Hints(hint_executor, hint_limit, search=hint_search)
+        self.workers = workers or Workers(processes=False)
+        self.hints = Hints(hint_limit, search=hint_search)
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
         self.draws = draws
@@ -704,7 +700,7 @@ class Rooms:
 
     def _room(self, game_id: str, setup: GameSetup, game: Game, seats: list[SeatState],
               creator_hash: str | None, open_access: bool) -> Room:
-        room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.executor,
+        room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.workers,
                     self.hints, self.bot_delay)
         self._live(room)
         return room
@@ -793,7 +789,7 @@ class Rooms:
             seats = [SeatState(s.kind, s.level, None, None, False) for s in setup.seats]
             open_access = True
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
-                    self.executor, self.hints, self.bot_delay)
+                    self.workers, self.hints, self.bot_delay)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""
