@@ -883,12 +883,12 @@ def test_a_move_that_cannot_be_stored_does_not_count(client: TestClient,
     gid = made["id"]
     storage = storage_of(client)
 
-    def broken(*args: Any, **kwargs: Any) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> None:
         raise StorageError("INSERT INTO hg_moves failed: disk I/O error")
 
     with client.websocket_connect(f"/ws/{gid}") as ws:
         view = hello(ws, [made["seats"]["0"]])["snapshot"]
-        monkeypatch.setattr(storage, "append", broken)
+        monkeypatch.setattr(storage, "append_async", broken)
         turn = {"type": "turn", "seat": 0, "version": view["version"],
                 "moves": [view["legal"][0], {"kind": "pass"}]}
         ws.send_json(turn)
@@ -906,16 +906,16 @@ def test_a_move_that_cannot_be_stored_does_not_count(client: TestClient,
 def test_bots_wait_for_storage_and_carry_on_when_it_works_again(monkeypatch: pytest.MonkeyPatch) -> None:
     with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
         storage = storage_of(c)
-        real = storage.append
+        real = storage.append_async
         failures = {"left": 3}
 
-        def flaky(*args: Any, **kwargs: Any) -> None:
+        async def flaky(*args: Any, **kwargs: Any) -> None:
             if failures["left"] > 0:
                 failures["left"] -= 1
                 raise StorageError("database is locked")
-            real(*args, **kwargs)
+            await real(*args, **kwargs)
 
-        monkeypatch.setattr(storage, "append", flaky)
+        monkeypatch.setattr(storage, "append_async", flaky)
         made = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3})
         view = wait_for(c, made["id"], lambda v: v["over"])
         assert view["over"] and failures["left"] == 0
@@ -1151,3 +1151,20 @@ def test_a_flood_of_hints_is_answered_busy() -> None:
         assert all(a["code"] == "busy" for a in busy)
         assert len(busy) >= 4   # at most 2 hint searches at once in all
         assert 1 <= len(answers) - len(busy) <= 2
+
+
+def test_a_game_with_an_open_socket_stays_in_memory_even_before_hello() -> None:
+    # the race the load benchmark found: a page between opening its socket and its hello must pin
+    # the game, or a second page would get a second copy and never see the first page's moves
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_rooms=1)) as c:
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        made = create(c)
+        with c.websocket_connect(f"/ws/{made['id']}") as early:
+            for _ in range(3):   # new games push the oldest idle ones out of memory
+                create(c)
+            assert made["id"] in rooms.live
+            with c.websocket_connect(f"/ws/{made['id']}") as ann:
+                view = hello(ann, [made["seats"]["0"]])["snapshot"]
+                watched = hello(early, [])["snapshot"]
+                view = play(ann, view)
+                assert apply_update(watched, recv(early, "update"))["version"] == view["version"]

@@ -307,6 +307,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             await ws.close(code=CLOSE_GONE)
             return
 
+        room.sockets += 1   # from now on the room stays in memory until this socket is gone
+
         async def close(code: int, reason: str) -> None:
             await ws.close(code=code, reason=reason)
 
@@ -330,6 +332,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         finally:
             for task in tasks:
                 task.cancel()
+            room.sockets -= 1
             room.detach(conn)
             conn.finish()
             with contextlib.suppress(Exception):

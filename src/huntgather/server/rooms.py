@@ -187,6 +187,8 @@ class Room:
     #: version -> number of events at that version, to send a page exactly what it missed
     marks: dict[int, int] = field(default_factory=dict)
     closed: bool = False
+    #: open sockets on this game (also before their hello): a room with any is never dropped
+    sockets: int = 0
     #: pages on other processes: process id -> (seats held, watchers)
     remote: dict[str, tuple[set[int], int]] = field(default_factory=dict)
     #: called when this process's pages change (to tell the other processes)
@@ -289,7 +291,7 @@ class Room:
         """Store and apply a seat's new state; if storing fails, raise (or, unless ``required``, keep
         the change in memory only and log it)."""
         try:
-            await asyncio.to_thread(self.storage.set_seat, self.id, new.row(seat))
+            await self.storage.set_seat_async(self.id, new.row(seat))
         except Exception as exc:
             log.error("game %s: storing seat %d failed: %s", self.id, seat, exc)
             if required:
@@ -386,8 +388,7 @@ class Room:
         new = [str(m) for m in game.history[start:]]
         status = "over" if game.is_over else "playing"
         try:
-            await asyncio.to_thread(self.storage.append, self.id, start, new, status=status,
-                                    scores=list(game.scores))
+            await self.storage.append_async(self.id, start, new, status=status, scores=list(game.scores))
         except ConflictError:   # another process stored a move first: catch up, then the request is stale
             await self.follow_storage()
             raise RequestError("stale", f"the game moved on (it is at version {self.version}); your move "
@@ -589,7 +590,7 @@ class Room:
     @property
     def idle(self) -> bool:
         """Nobody connected, no bot thinking, no move in progress: safe to drop from memory."""
-        return not self.conns and (self._bot_task is None or self._bot_task.done()) \
+        return not self.conns and not self.sockets and (self._bot_task is None or self._bot_task.done()) \
             and not self.lock.locked()
 
     async def close(self) -> None:
@@ -625,6 +626,7 @@ class Rooms:
         self.max_rooms = max_rooms
         self.draws = draws
         self._rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
         self._lock = asyncio.Lock()
         #: this process's name in notifications to the others
         self.process = new_secret()[:8]
@@ -713,6 +715,8 @@ class Rooms:
             self._spawn(asyncio.to_thread(self._notify_quietly, f"ask {room.id} {self.process}"))
 
     def _evict(self) -> None:
+        if len(self._rooms) <= self.max_rooms:
+            return
         for game_id, room in list(self._rooms.items()):   # least recently used first
             if len(self._rooms) <= self.max_rooms:
                 return
@@ -736,9 +740,8 @@ class Rooms:
                            hash_secret(secrets_by_seat[i]) if i in secrets_by_seat else None)
                  for i, s in enumerate(setup.seats)]
         try:
-            await asyncio.to_thread(self.storage.create, game_id, setup.to_json(),
-                                    [str(m) for m in game.history],
-                                    [s.row(i) for i, s in enumerate(seats)], hash_secret(creator))
+            await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
+                                            [s.row(i) for i, s in enumerate(seats)], hash_secret(creator))
         except Exception as exc:
             log.error("storing a new game failed: %s", exc)
             raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
@@ -749,33 +752,54 @@ class Rooms:
         return room, creator, secrets_by_seat
 
     async def get(self, game_id: str) -> Room:
-        """The live room of a stored game; raise :class:`RequestError` if there is none."""
-        async with self._lock:
-            room = self._rooms.pop(game_id, None)
-            if room is not None:
-                self._rooms[game_id] = room   # now the most recently used
-                return room
-            if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-                raise RequestError("unknown_game", "there is no such game")
-            try:
-                stored = await asyncio.to_thread(self.storage.load, game_id)
-            except ValueError as exc:   # the row is there, but damaged (its JSON)
-                log.error("game %s cannot be read: %s", game_id, exc)
-                raise RequestError("corrupt_game", "this game's stored record is damaged") from None
-            except Exception as exc:
-                log.error("game %s: loading failed: %s", game_id, exc)
-                raise RequestError("storage_failed", "the game could not be read from storage; try again "
-                                                     "in a moment") from None
-            if stored is None:
-                raise RequestError("unknown_game", "there is no such game")
-            try:
-                room = await asyncio.to_thread(self._restore, game_id, stored)
-            except (ValueError, RequestError, KeyError, TypeError) as exc:
-                log.error("game %s cannot be restored: %s", game_id, exc)
-                raise RequestError("corrupt_game", "this game's stored record cannot be read by this "
-                                                   "version of huntgather") from None
+        """The live room of a stored game; raise :class:`RequestError` if there is none.
+
+        A game is loaded once, however many pages ask for it at the same
+        moment, and loading one game never holds up another.
+        """
+        room = self._rooms.pop(game_id, None)
+        if room is not None:
+            self._rooms[game_id] = room   # now the most recently used
+            return room
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise RequestError("unknown_game", "there is no such game")
+        pending = self._loading.get(game_id)
+        if pending is not None:   # someone else is loading it: wait for the same room
+            return await asyncio.shield(pending)
+        pending = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = pending
+        try:
+            room = await self._load(game_id)
+        except BaseException as exc:
+            pending.set_exception(exc)
+            pending.exception()   # retrieved: the waiters get it, nobody else need
+            raise
+        else:
             self._live(room)
+            pending.set_result(room)
+        finally:
+            del self._loading[game_id]
         room.wake_bots()
+        return room
+
+    async def _load(self, game_id: str) -> Room:
+        try:
+            stored = await asyncio.to_thread(self.storage.load, game_id)
+        except ValueError as exc:   # the row is there, but damaged (its JSON)
+            log.error("game %s cannot be read: %s", game_id, exc)
+            raise RequestError("corrupt_game", "this game's stored record is damaged") from None
+        except Exception as exc:
+            log.error("game %s: loading failed: %s", game_id, exc)
+            raise RequestError("storage_failed", "the game could not be read from storage; try again "
+                                                 "in a moment") from None
+        if stored is None:
+            raise RequestError("unknown_game", "there is no such game")
+        try:
+            room = await asyncio.to_thread(self._restore, game_id, stored)
+        except (ValueError, RequestError, KeyError, TypeError) as exc:
+            log.error("game %s cannot be restored: %s", game_id, exc)
+            raise RequestError("corrupt_game", "this game's stored record cannot be read by this "
+                                               "version of huntgather") from None
         return room
 
     def _restore(self, game_id: str, stored: StoredGame) -> Room:
@@ -798,7 +822,7 @@ class Rooms:
             raise RequestError("not_creator", "only the game's creator can delete it")
         async with self._lock, room.lock:   # let a move in progress finish first
             try:
-                await asyncio.to_thread(self.storage.delete, game_id)
+                await self.storage.delete_async(game_id)
             except Exception as exc:
                 log.error("game %s: deleting failed: %s", game_id, exc)
                 raise RequestError("storage_failed", "the game could not be deleted; try again in "

@@ -23,14 +23,17 @@ secrets have no seat rows: :meth:`Storage.load` says so (``seats`` is empty).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -56,6 +59,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("huntgather.server")
+_T = TypeVar("_T")
 
 metadata = MetaData()
 
@@ -209,38 +213,82 @@ class Storage:
         self.engine: Engine = create_engine(_driver_url(self.url), **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            # SQLAlchemy's recipe for working savepoints with pysqlite: we say BEGIN, not the driver
+            event.listen(self.engine, "begin", _sqlite_begin)
         self.schema = migrate(self.engine)
+        self._writer = Writer(self.engine)
 
     def close(self) -> None:
+        self._writer.stop()
         self.engine.dispose()
+
+    def _write(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(conn, *args)`` in a transaction of its own (the synchronous way to write)."""
+        try:
+            with self.engine.begin() as conn:
+                return fn(conn, *args)
+        except IntegrityError:   # a move number another process stored at the same moment
+            raise ConflictError("another process stored the same rows first") from None
+
+    async def write(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(conn, *args)`` (one of the ``_create``, ``_append``, … bodies) by the writer thread.
+
+        The writer commits the writes waiting for it together (a savepoint
+        each, one commit and one disk sync for all), so that many games
+        writing at once do not fight over the database's write lock.
+        """
+        return await asyncio.wrap_future(self._writer.submit(fn, args))
+
+    async def create_async(self, game_id: str, setup: dict[str, Any], history: list[str],
+                           seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
+        """:meth:`create` by the writer thread."""
+        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash)
+
+    async def append_async(self, game_id: str, start: int, new: list[str], *, status: str,
+                           scores: list[int]) -> None:
+        """:meth:`append` by the writer thread."""
+        await self.write(self._append, game_id, start, new, status, scores)
+
+    async def set_seat_async(self, game_id: str, row: SeatRow) -> None:
+        """:meth:`set_seat` by the writer thread."""
+        await self.write(self._set_seat, game_id, row)
+
+    async def delete_async(self, game_id: str) -> bool:
+        """:meth:`delete` by the writer thread."""
+        return await self.write(self._delete, game_id)
 
     def create(self, game_id: str, setup: dict[str, Any], history: list[str],
                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
         """Store a new game with the moves it already has (its first draws), its seats and creator."""
+        self._write(self._create, game_id, setup, history, seat_rows, creator_hash)
+
+    def _create(self, conn: Connection, game_id: str, setup: dict[str, Any], history: list[str],
+                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
         now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
-                                              status="playing", ply=len(history), scores="[]"))
-            if history:
-                conn.execute(insert(moves), [{"game_id": game_id, "ply": i, "move": m}
-                                             for i, m in enumerate(history)])
-            if seat_rows:
-                conn.execute(insert(seats), [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
-                                              "level": r.level, "name": r.name,
-                                              "secret_hash": r.secret_hash, "joined": r.joined}
-                                             for r in seat_rows])
-            if creator_hash is not None:
-                conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
+        conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
+                                          status="playing", ply=len(history), scores="[]"))
+        if history:
+            conn.execute(insert(moves), [{"game_id": game_id, "ply": i, "move": m}
+                                         for i, m in enumerate(history)])
+        if seat_rows:
+            conn.execute(insert(seats), [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
+                                          "level": r.level, "name": r.name,
+                                          "secret_hash": r.secret_hash, "joined": r.joined}
+                                         for r in seat_rows])
+        if creator_hash is not None:
+            conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
 
     def set_seat(self, game_id: str, row: SeatRow) -> None:
         """Store a seat's new state (a name, a bot taking over, a new secret)."""
-        with self.engine.begin() as conn:
-            done = conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat)
-                                .values(kind=row.kind, level=row.level, name=row.name,
-                                        secret_hash=row.secret_hash, joined=row.joined)).rowcount
-            if not done:
-                raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
-            self._notify(conn, f"seat {game_id}")
+        self._write(self._set_seat, game_id, row)
+
+    def _set_seat(self, conn: Connection, game_id: str, row: SeatRow) -> None:
+        done = conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat)
+                            .values(kind=row.kind, level=row.level, name=row.name,
+                                    secret_hash=row.secret_hash, joined=row.joined)).rowcount
+        if not done:
+            raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
+        self._notify(conn, f"seat {game_id}")
 
     def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int]) -> None:
         """Add ``new`` moves from ply ``start`` on, in one transaction.
@@ -250,23 +298,21 @@ class Storage:
         and :class:`ConflictError` is raised.  On PostgreSQL the other
         processes are notified when the transaction commits.
         """
-        try:
-            with self.engine.begin() as conn:
-                done = conn.execute(update(games).where(games.c.id == game_id, games.c.ply == start).values(
-                    ply=start + len(new), status=status, scores=json.dumps(scores),
-                    updated=time.time())).rowcount
-                if not done:
-                    current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
-                    if current is None:
-                        raise StorageError(f"no stored game {game_id!r}")
-                    raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
-                if new:
-                    conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
-                                                 for i, m in enumerate(new)])
-                self._notify(conn, f"move {game_id} {start + len(new)}")
-        except IntegrityError:   # a move number another process stored at the same moment
-            raise ConflictError(f"game {game_id}: moves from {start} on were stored by another process") \
-                from None
+        self._write(self._append, game_id, start, new, status, scores)
+
+    def _append(self, conn: Connection, game_id: str, start: int, new: list[str], status: str,
+                scores: list[int]) -> None:
+        done = conn.execute(update(games).where(games.c.id == game_id, games.c.ply == start).values(
+            ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time())).rowcount
+        if not done:
+            current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
+            if current is None:
+                raise StorageError(f"no stored game {game_id!r}")
+            raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
+        if new:
+            conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
+                                         for i, m in enumerate(new)])
+        self._notify(conn, f"move {game_id} {start + len(new)}")
 
     def history_from(self, game_id: str, start: int) -> list[str]:
         """The stored moves of a game from ply ``start`` on (to catch up with another process)."""
@@ -348,12 +394,14 @@ class Storage:
 
     def delete(self, game_id: str) -> bool:
         """Remove a game, its moves and seats; False if there was no such game."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(moves).where(moves.c.game_id == game_id))
-            conn.execute(delete(seats).where(seats.c.game_id == game_id))
-            conn.execute(delete(creators).where(creators.c.game_id == game_id))
-            gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
-            self._notify(conn, f"delete {game_id}")
+        return self._write(self._delete, game_id)
+
+    def _delete(self, conn: Connection, game_id: str) -> bool:
+        conn.execute(delete(moves).where(moves.c.game_id == game_id))
+        conn.execute(delete(seats).where(seats.c.game_id == game_id))
+        conn.execute(delete(creators).where(creators.c.game_id == game_id))
+        gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
+        self._notify(conn, f"delete {game_id}")
         return bool(gone)
 
     def summaries(self, ids: list[str]) -> list[Summary]:
@@ -441,11 +489,96 @@ class SchemaError(RuntimeError):
     """The database's tables are of a layout this version cannot use."""
 
 
+class Writer:
+    """One thread that makes every write, committing those that wait for it together.
+
+    Each write runs in a savepoint of the shared transaction, so a write that
+    fails (a conflict) undoes only itself; if the commit fails (a full disk, a
+    read-only file), every write of the batch fails and none is stored.
+    """
+
+    BATCH = 64
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None] = \
+            queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> Future[_T]:
+        future: Future[_T] = Future()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="hg-writer", daemon=True)
+                self._thread.start()
+        self._queue.put((fn, args, future))
+        return future
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                self._queue.put(None)
+                self._thread.join(10)
+                self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]) -> None:
+        outcomes: list[tuple[Future[Any], bool, Any]] = []
+        try:
+            with self.engine.begin() as conn:
+                for fn, args, future in batch:
+                    if not future.set_running_or_notify_cancel():
+                        continue
+                    try:
+                        with conn.begin_nested():
+                            outcomes.append((future, True, fn(conn, *args)))
+                    except IntegrityError:
+                        outcomes.append((future, False, ConflictError("another process stored the same rows "
+                                                                      "first")))
+                    except Exception as exc:
+                        outcomes.append((future, False, exc))
+        except Exception as exc:   # the commit failed: nothing of the batch is stored
+            for _fn, _args, future in batch:
+                if future.running():
+                    future.set_exception(exc)
+            return
+        for future, ok, value in outcomes:
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
 def _seat_rows(rows: Any) -> list[SeatRow]:
     return [SeatRow(r.seat, r.kind, r.level, r.name, r.secret_hash, bool(r.joined)) for r in rows]
 
 
+def _sqlite_begin(conn: Connection) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None   # no implicit BEGIN by the driver (see _sqlite_begin)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     # WAL: readers never wait for the writer; a busy database waits up to 5 s instead of failing
