@@ -102,3 +102,35 @@ def test_a_damaged_row_affects_only_its_own_game(tmp_path: Path) -> None:
         assert listed == {"oldfinished": "over", "oldplaying": "damaged", "old2002": "playing"}
         made = c.post("/api/games", json={"seats": [{"kind": "human"}] * 2})
         assert made.status_code == 201   # new games are unaffected
+
+
+def test_the_writer_commits_together_and_a_bad_write_undoes_only_itself(tmp_path: Path) -> None:
+    import asyncio
+
+    from sqlalchemy import insert
+
+    from huntgather.server.storage import ConflictError, moves
+
+    storage = Storage(str(tmp_path / "games.sqlite"))
+    for gid in ("a", "b", "c"):
+        storage.create(gid, {"edition": "2020"}, ["d1"])
+
+    def half_then_fail(conn: object, game_id: str) -> None:
+        conn.execute(insert(moves).values(game_id=game_id, ply=1, move="1@0,1r0"))  # type: ignore[attr-defined]
+        raise RuntimeError("failed after writing")
+
+    async def at_once() -> list[object]:
+        return await asyncio.gather(
+            storage.append_async("a", 1, ["1@0,1r0", "-"], status="playing", scores=[0, 0]),
+            storage.write(half_then_fail, "b"),
+            storage.append_async("c", 5, ["-"], status="playing", scores=[0, 0]),   # a conflict
+            storage.append_async("c", 1, ["2@0,1r0"], status="playing", scores=[0, 0]),
+            return_exceptions=True)
+
+    results = asyncio.run(at_once())
+    assert results[0] is None and results[3] is None
+    assert isinstance(results[1], RuntimeError) and isinstance(results[2], ConflictError)
+    assert storage.load("a").history == ["d1", "1@0,1r0", "-"]  # type: ignore[union-attr]
+    assert storage.load("b").history == ["d1"]   # its half-write was undone  # type: ignore[union-attr]
+    assert storage.load("c").history == ["d1", "2@0,1r0"]  # type: ignore[union-attr]
+    storage.close()

@@ -710,17 +710,18 @@ class Rooms:
     def _live(self, room: Room) -> None:
         room.on_presence = self._announce if self.storage.shared else None
         self._rooms[room.id] = room
-        self._evict()
+        self._evict(keep=room.id)
         if self.storage.shared:   # who is connected to this game on the other processes?
             self._spawn(asyncio.to_thread(self._notify_quietly, f"ask {room.id} {self.process}"))
 
-    def _evict(self) -> None:
+    def _evict(self, keep: str) -> None:
+        """Drop the least recently used idle rooms beyond ``max_rooms`` (never ``keep``, just added)."""
         if len(self._rooms) <= self.max_rooms:
             return
         for game_id, room in list(self._rooms.items()):   # least recently used first
             if len(self._rooms) <= self.max_rooms:
                 return
-            if room.idle:
+            if room.idle and game_id != keep:
                 del self._rooms[game_id]
 
     @property

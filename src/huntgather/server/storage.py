@@ -233,9 +233,9 @@ class Storage:
     async def write(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(conn, *args)`` (one of the ``_create``, ``_append``, … bodies) by the writer thread.
 
-        The writer commits the writes waiting for it together (a savepoint
-        each, one commit and one disk sync for all), so that many games
-        writing at once do not fight over the database's write lock.
+        The writer commits the writes waiting for it together (one commit and
+        one disk sync for all, see :class:`Writer`), so that many games writing
+        at once do not fight over the database's write lock.
         """
         return await asyncio.wrap_future(self._writer.submit(fn, args))
 
@@ -492,12 +492,44 @@ class SchemaError(RuntimeError):
 class Writer:
     """One thread that makes every write, committing those that wait for it together.
 
-    Each write runs in a savepoint of the shared transaction, so a write that
-    fails (a conflict) undoes only itself; if the commit fails (a full disk, a
-    read-only file), every write of the batch fails and none is stored.
+    The writes waiting for it run in one transaction: one commit, one disk sync
+    for all.  A write refused by its own check (a conflict) has written nothing
+    and fails alone.  If anything else fails part-way, the batch is rolled back
+    and its writes are taken again, each in a savepoint of its own, so a bad
+    write undoes only itself; if the commit fails (a full disk, a read-only
+    file), every write of the batch fails and none is stored.
     """
 
     BATCH = 64
+
+    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]
+               ) -> tuple[Future[Any], bool, Any]:
+        fn, args, future = item
+        try:
+            with self.engine.begin() as conn:
+                return (future, True, fn(conn, *args))
+        except IntegrityError:
+            return (future, False, ConflictError("another process stored the same rows first"))
+        except Exception as exc:
+            return (future, False, exc)
+
+    def _one_by_one(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]
+                    ) -> list[tuple[Future[Any], bool, Any]]:
+        outcomes: list[tuple[Future[Any], bool, Any]] = []
+        try:
+            with self.engine.begin() as conn:
+                for fn, args, future in batch:
+                    try:
+                        with conn.begin_nested():
+                            outcomes.append((future, True, fn(conn, *args)))
+                    except IntegrityError:
+                        outcomes.append((future, False, ConflictError("another process stored the same "
+                                                                      "rows first")))
+                    except Exception as exc:
+                        outcomes.append((future, False, exc))
+        except Exception as exc:   # the commit failed: nothing of the batch is stored
+            return [(future, False, exc) for _fn, _args, future in batch]
+        return outcomes
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -543,25 +575,20 @@ class Writer:
                 return
 
     def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]) -> None:
+        batch = [item for item in batch if item[2].set_running_or_notify_cancel()]
+        if not batch:
+            return
         outcomes: list[tuple[Future[Any], bool, Any]] = []
-        try:
+        try:   # the fast way: the whole batch in one transaction
             with self.engine.begin() as conn:
                 for fn, args, future in batch:
-                    if not future.set_running_or_notify_cancel():
-                        continue
                     try:
-                        with conn.begin_nested():
-                            outcomes.append((future, True, fn(conn, *args)))
-                    except IntegrityError:
-                        outcomes.append((future, False, ConflictError("another process stored the same rows "
-                                                                      "first")))
-                    except Exception as exc:
+                        outcomes.append((future, True, fn(conn, *args)))
+                    except StorageError as exc:   # raised by a check before the write wrote anything
                         outcomes.append((future, False, exc))
-        except Exception as exc:   # the commit failed: nothing of the batch is stored
-            for _fn, _args, future in batch:
-                if future.running():
-                    future.set_exception(exc)
-            return
+        except Exception:
+            # something failed part-way: take each write again (in a savepoint of its own)
+            outcomes = [self._alone(batch[0])] if len(batch) == 1 else self._one_by_one(batch)
         for future, ok, value in outcomes:
             if ok:
                 future.set_result(value)

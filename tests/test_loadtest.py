@@ -1,0 +1,63 @@
+"""``huntgather loadtest``: a short run against a real server process, and its argument checks.
+
+No timing thresholds here: how fast the server is belongs in docs/performance.md, not in tests.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from huntgather.cli import main
+
+pytest.importorskip("websockets")
+pytest.importorskip("uvicorn")
+
+
+def test_short_run_reports_clean_figures() -> None:
+    done = subprocess.run([sys.executable, "-m", "huntgather", "loadtest", "--games", "4", "--seconds", "3",
+                           "--warmup", "1", "--short", "3", "--rate", "2", "--json"],
+                          capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["games"] == 4 and report["processes"] == 1 and report["clean"] is True
+    assert report["turns_acknowledged"] > 0 and report["moves_per_s"] > 0
+    assert report["errors"] == {} and report["error_count"] == 0
+    assert report["updates_missed"] == 0 and report["updates_expected"] >= report["turns_acknowledged"]
+    # three tiles a game: games end and are replaced by new ones during the run
+    assert report["games_finished"] > 0 and report["games_started"] > report["games"]
+    ack = report["ack_latency_ms"]
+    assert 0 <= ack["p50"] <= ack["p95"] <= ack["p99"] <= ack["max"]
+    upd = report["update_latency_ms"]
+    assert 0 <= upd["p50"] <= upd["p95"] <= upd["p99"] <= upd["max"]
+    (server,) = report["server_processes"]
+    assert server["exit_code"] is None and server["url"].startswith("http://127.0.0.1:")
+    assert report["server_cpu_percent"] is not None and report["server_peak_rss_mb"] > 0
+
+
+@pytest.mark.parametrize("argv", [
+    ["--games", "0"],
+    ["--rate", "0"],
+    ["--seconds", "-1"],
+    ["--short", "-2"],
+    ["--processes", "0"],
+    ["--client-workers", "5", "--games", "4"],
+    ["--url", "http://127.0.0.1:1", "--processes", "2"],
+    ["--url", "ftp://127.0.0.1:1"],
+])
+def test_bad_arguments_exit_2_before_starting_anything(argv: list[str],
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", *argv]) == 2
+    assert "huntgather loadtest: error:" in capsys.readouterr().err
+
+
+def test_unreachable_url_is_reported_as_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    # nothing listens on port 1 of loopback: every game fails to start, and the run still ends by itself
+    code = main(["loadtest", "--url", "http://127.0.0.1:1", "--games", "2", "--seconds", "1", "--warmup", "0",
+                 "--timeout", "2", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["clean"] is False
+    assert report["errors"].get("connect_failed", 0) > 0 and report["turns_acknowledged"] == 0
