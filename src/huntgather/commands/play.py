@@ -122,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot open the database {public_url(db)}: {_reason(exc)}", 1) from None
     # frames over 64 KiB are refused by the websocket layer itself (close code 1009)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            ws_max_size=MAX_MESSAGE, ws_max_queue=8, ws_per_message_deflate=False)
+                            ws_max_size=MAX_MESSAGE, ws_max_queue=8, ws_per_message_deflate=False,
+                            # a page that never reads must not keep the server from stopping
+                            timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     opened = threading.Event()
 

@@ -317,7 +317,14 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         tasks: set[asyncio.Task[None]] = set()
         try:
             while not conn.dropped:
-                message = await ws.receive()
+                # wait for the page's next message, or for its writer to end (a page that stopped
+                # reading is dropped even when it sends nothing more)
+                receive = asyncio.ensure_future(ws.receive())
+                await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
+                if not receive.done():
+                    receive.cancel()
+                    break
+                message = receive.result()
                 if message["type"] == "websocket.disconnect":
                     break
                 if message.get("bytes") is not None:

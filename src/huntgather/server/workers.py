@@ -27,6 +27,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -54,8 +57,16 @@ def suggest(state: State, seed: int, limit: Limits | int | None = None
     return suggest_turns(state, top=3, limit=limit, seed=seed)
 
 
-def _warm() -> None:
-    """Import the bots in a new worker before the first search needs them."""
+def _watch_parent() -> None:
+    """In a worker: exit as soon as the server process is gone (even after ``kill -9``)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="hg-parent-watch", daemon=True).start()
 
 
 class Workers:
@@ -71,7 +82,8 @@ class Workers:
         if pool is None:
             size = self._sizes[lane]
             if self.processes:
-                pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"))
+                pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=_watch_parent)
             else:
                 pool = ThreadPoolExecutor(size, thread_name_prefix=f"hg-{lane}")
             self._pools[lane] = pool
@@ -95,6 +107,12 @@ class Workers:
         raise RuntimeError(f"the {lane} workers keep dying")
 
     def shutdown(self) -> None:
+        """Stop every worker now (a search in progress is abandoned)."""
         for pool in self._pools.values():
             pool.shutdown(wait=False, cancel_futures=True)
+            # a search can take seconds: end the workers rather than wait for it
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.join(2)
         self._pools.clear()
