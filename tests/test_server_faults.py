@@ -28,14 +28,13 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from play_server import free_port, launch
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -48,13 +47,6 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 PATIENCE = 30.0
 CLOSE_TOO_SLOW = 4008
 CLOSE_TOO_BIG = 1009
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _start_time(pid: int) -> str | None:
@@ -114,27 +106,7 @@ class Server:
         self.output: list[str] = []
 
     def start(self) -> Server:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        ready = threading.Event()
-        proc = self.proc
-
-        def read() -> None:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                self.output.append(line)
-                if "playing at" in line:
-                    ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        deadline = time.monotonic() + 60
-        while not ready.wait(0.1):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not start:\n" + self.log())
+        self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output)
         return self
 
     @property

@@ -12,16 +12,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from play_server import free_port, launch
 
 pytest.importorskip("websockets")
 from websockets.exceptions import ConnectionClosed
@@ -32,13 +30,6 @@ pytestmark = pytest.mark.skipif(not POSTGRES, reason="set HUNTGATHER_TEST_POSTGR
                                                      "(scripts/test.sh starts one when run as root)")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Process:
     """A ``huntgather play`` process."""
 
@@ -46,24 +37,7 @@ class Process:
         self.port = free_port()
         self.output: list[str] = []
         self.sockets = contextlib.ExitStack()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", db, "--bot-delay", "0.05"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        ready = threading.Event()
-
-        def read() -> None:
-            assert self.proc.stdout is not None
-            for line in self.proc.stdout:
-                self.output.append(line)
-                if "playing at" in line:
-                    ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(60):
-            self.stop()
-            raise RuntimeError("the server did not start:\n" + "".join(self.output))
+        self.proc = launch(db, self.port, output=self.output)
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):

@@ -14,12 +14,8 @@ Skipped when Playwright or chromium is missing (``scripts/test.sh`` installs bot
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import socket
 import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -27,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_server import free_port, launch
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
@@ -38,13 +35,6 @@ ARTIFACTS = REPO / "artifacts"
 TIMEOUT = 20_000   # ms, for one step of the UI (never a measure of speed)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Server:
     """A ``huntgather play`` subprocess."""
 
@@ -54,24 +44,7 @@ class Server:
         self.output: list[str] = []
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", str(self.db), "--bot-delay", "0.05"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        ready = threading.Event()
-
-        def read() -> None:
-            assert self.proc is not None and self.proc.stdout is not None
-            for line in self.proc.stdout:
-                self.output.append(line)
-                if "playing at" in line:
-                    ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(60):
-            self.stop()
-            raise RuntimeError("the server did not start:\n" + "".join(self.output))
+        self.proc = launch(str(self.db), self.port, output=self.output)
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -397,6 +397,11 @@ class Room:
             log.error("game %s: storing moves %s failed: %s", self.id, new, exc)
             raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
                                                  "try again in a moment") from None
+        self._adopt(game, start)
+
+    def _adopt(self, game: Game, start: int) -> None:
+        """Make ``game`` (this game at a later version) the room's game; push what changed since
+        version ``start`` to every page; let the bots move."""
         first = self.marks[start]
         self.game = game
         self.marks[self.version] = len(game.events)
@@ -417,11 +422,7 @@ class Room:
         else:
             game = self.game.copy()
             game.follow([parse_move(m) for m in new])
-        first = self.marks[start]
-        self.game = game
-        self.marks[self.version] = len(game.events)
-        self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:]))
-        self.wake_bots()
+        self._adopt(game, start)
 
     async def follow_seats(self) -> None:
         """Take the seats another process changed; pages lose seats whose secret no longer holds."""

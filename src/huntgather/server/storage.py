@@ -113,19 +113,6 @@ CHANNEL = "huntgather"
 
 
 @dataclass(frozen=True)
-class GameRow:
-    """One line of the saved-games list."""
-
-    id: str
-    created: float
-    updated: float
-    setup: dict[str, Any]
-    status: str
-    ply: int
-    scores: list[int]
-
-
-@dataclass(frozen=True)
 class SeatRow:
     """One seat as stored: who plays it, its name, and the hash of its secret (None for a bot)."""
 
@@ -428,13 +415,6 @@ class Storage:
             out.append(Summary(r.id, r.created, r.updated, setup, status, r.ply, scores,
                                _seat_rows(by_game.get(r.id, []))))
         return out
-
-    def list_games(self, limit: int = 200) -> list[GameRow]:
-        """Stored games, most recently played first (for the command line; no client sees this)."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(games).order_by(games.c.updated.desc()).limit(limit)).all()
-        return [GameRow(r.id, r.created, r.updated, json.loads(r.setup), r.status, r.ply,
-                        json.loads(r.scores)) for r in rows]
 
     def count(self) -> int:
         with self.engine.connect() as conn:
