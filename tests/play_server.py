@@ -47,3 +47,13 @@ def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | No
             proc.wait(5)
             raise RuntimeError("the server did not start:\n" + "".join(lines[-60:]))
     return proc
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM (as Ctrl+C), then SIGKILL if the server has not exited within 15 s."""
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)

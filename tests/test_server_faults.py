@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_server import free_port, launch
+from play_server import free_port, launch, stop
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -133,12 +133,7 @@ class Server:
         if self.proc is None:
             return []
         workers = descendants(self.proc.pid)
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        stop(self.proc)
         self.proc = None
         left = outliving(workers, grace)
         end(workers, left)

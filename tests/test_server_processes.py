@@ -12,14 +12,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from play_server import free_port, launch
+from play_server import free_port, launch, stop
 
 pytest.importorskip("websockets")
 from websockets.exceptions import ConnectionClosed
@@ -42,12 +41,7 @@ class Process:
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self.sockets.close()
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        stop(self.proc)
 
     def http(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_server import free_port, launch
+from play_server import free_port, launch, stop
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
@@ -48,12 +48,7 @@ class Server:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+            stop(self.proc)
             self.proc = None
 
     @property
