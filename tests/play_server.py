@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 
 def free_port() -> int:
@@ -57,3 +58,14 @@ def stop(proc: subprocess.Popen[str]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(5)
+
+
+def whole_turn_after(place: dict[str, object], preview: dict[str, Any]) -> list[dict[str, object]]:
+    """A whole turn from a placement and the server's preview of it: the first piece offered, and
+    with a shaman tile first "take nothing back"."""
+    moves = [place]
+    if not preview["turn_over"]:
+        moves.append(preview["legal"][0])
+        if preview["decision"]["phase"] == "shaman":
+            moves.append({"kind": "pass"})
+    return moves

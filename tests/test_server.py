@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_server import whole_turn_after
 
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
@@ -92,13 +93,7 @@ def whole_turn(ws: Any, view: dict[str, Any], seat: int | None = None) -> list[d
     seat = view["decision"]["player"] if seat is None else seat
     place = view["legal"][0]
     ws.send_json({"type": "preview", "seat": seat, "version": view["version"], "moves": [place]})
-    preview = recv(ws, "preview")
-    moves = [place]
-    if not preview["turn_over"]:
-        moves.append(preview["legal"][0])
-        if preview["decision"]["phase"] == "shaman":
-            moves.append({"kind": "pass"})
-    return moves
+    return whole_turn_after(place, recv(ws, "preview"))
 
 
 def play(ws: Any, view: dict[str, Any], request: int = 1) -> dict[str, Any]:

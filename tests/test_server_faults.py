@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_server import free_port, launch, stop
+from play_server import free_port, launch, stop, whole_turn_after
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -273,12 +273,7 @@ class Page:
         place = view["legal"][0]
         preview = await self.ask({"type": "preview", "seat": seat, "version": version, "moves": [place]},
                                  "preview")
-        moves = [place]
-        if not preview["turn_over"]:
-            moves.append(preview["legal"][0])
-            if preview["decision"]["phase"] == "shaman":
-                moves.append({"kind": "pass"})
-        return moves
+        return whole_turn_after(place, preview)
 
     def turn_message(self, moves: list[dict[str, Any]]) -> dict[str, Any]:
         return {"type": "turn", "seat": self.view["decision"]["player"], "version": self.view["version"],
