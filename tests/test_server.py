@@ -1098,7 +1098,7 @@ def test_a_page_of_another_site_cannot_open_a_game_socket(client: TestClient) ->
 
 
 def test_listening_on_every_address_warns_and_allows_the_lan_addresses() -> None:
-    from huntgather.commands.play import allowed_hosts, lan_addresses
+    from huntgather.server.hosts import allowed_hosts, lan_addresses
     names = allowed_hosts("0.0.0.0", ["games.example.org"])
     assert {"127.0.0.1", "localhost", "games.example.org", *lan_addresses()} <= set(names)
     assert allowed_hosts("192.0.2.7", [])[-1] == "192.0.2.7"
@@ -1163,3 +1163,15 @@ def test_a_game_with_an_open_socket_stays_in_memory_even_before_hello() -> None:
                 watched = hello(early, [])["snapshot"]
                 view = play(ann, view)
                 assert apply_update(watched, recv(early, "update"))["version"] == view["version"]
+
+
+def test_a_worker_whose_server_is_already_gone_exits() -> None:
+    # a worker that starts after its server was killed must not wait forever on a dead pipe: it is
+    # told its server's id and leaves as soon as its parent is another process
+    import subprocess
+    import sys
+    code = ("import time; from huntgather.server.workers import _watch_parent; "
+            "_watch_parent(-1); time.sleep(30)")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], timeout=20, check=False)
+    assert done.returncode == 0 and time.monotonic() - started < 15

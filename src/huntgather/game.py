@@ -81,19 +81,21 @@ class Game:
 
     # ------------------------------------------------------------------ playing
 
-    def play(self, move: Move | str) -> list[Event]:
+    def play(self, move: Move | str, *, trusted: bool = False) -> list[Event]:
         """Apply a player's move (a :class:`Move` or its text); return the events.
 
         The draws that follow are made at once and their events included.
         An illegal move raises :class:`~huntgather.state.IllegalMoveError` and
-        changes nothing.
+        changes nothing.  ``trusted`` skips that check, as in
+        :meth:`State.apply <huntgather.state.State.apply>`: only for a move the
+        caller has just checked on this very position.
         """
         if isinstance(move, str):
             move = parse_move(move)
         if isinstance(move, Draw):
             from huntgather.state import IllegalMoveError
             raise IllegalMoveError("draws are made by the game itself, not played")
-        events = self.state.apply(move)
+        events = self.state.apply(move, trusted=trusted)
         self.history.append(move)
         self.events.extend(events)
         return events + self._advance()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -68,41 +67,12 @@ def register(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-EVERYWHERE = ("0.0.0.0", "::", "")
-
-
-def lan_addresses() -> list[str]:
-    """This machine's non-loopback IPv4 addresses, as far as its own name tells (no traffic is sent)."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return []
-    return sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
-
-
-def allowed_hosts(host: str, extra: list[str]) -> list[str]:
-    """The Host names a request may carry: loopback, the address listened on, what was allowed.
-
-    >>> allowed_hosts("127.0.0.1", ["games.example.org"])
-    ['127.0.0.1', 'localhost', '::1', '[::1]', 'games.example.org']
-    """
-    names = [*LOOPBACK, "[::1]"]
-    if host in EVERYWHERE:
-        names += lan_addresses()
-    elif host not in names:
-        names.append(f"[{host}]" if ":" in host else host)
-    for name in extra:
-        if name not in names:
-            names.append(name)
-    return names
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
         from huntgather.server import create_app
+        from huntgather.server.hosts import EVERYWHERE, LOOPBACK, allowed_hosts, lan_addresses
         from huntgather.server.protocol import MAX_MESSAGE
         from huntgather.server.storage import SchemaError, public_url
     except ImportError as exc:

@@ -43,6 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huntgather.editions import edition_names, get_edition
+from huntgather.server import protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_json
 from huntgather.server.rooms import GAME_ID, Room, Rooms
@@ -302,8 +303,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         try:
             room = await rooms.get(ws.path_params["game_id"])
         except RequestError as exc:
-            await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message,
-                                      "request": None, "version": None}))
+            await ws.send_text(dumps(protocol.error(exc.code, exc.message, None, None)))
             await ws.close(code=CLOSE_GONE)
             return
 
@@ -377,8 +377,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
 
 
 def _error_text(code: str, message: str, request: Any, room: Room) -> str:
-    return dumps({"type": "error", "code": code, "message": message, "request": request,
-                  "version": room.version})
+    return dumps(protocol.error(code, message, request, room.version))
 
 
 async def _handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Task[None]]) -> None:

@@ -115,6 +115,11 @@ def read_json(text: str | bytes) -> Any:
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
 
 
+def error(code: str, message: str, request: Any, version: int | None) -> dict[str, Any]:
+    """An ``error`` message: its code, the reason in words, the request it answers, the game's version."""
+    return {"type": "error", "code": code, "message": message, "request": request, "version": version}
+
+
 def dumps(message: dict[str, Any]) -> str:
     """The text of a message sent to clients (compact, ASCII-safe)."""
     return json.dumps(message, separators=(",", ":"))
@@ -184,7 +189,6 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     if state.is_over or state.is_chance:
         return []
     tiles = state.edition.tiles
-    cells = {t: (x, y) for (x, y), (t, _r) in state.board.cells.items()}
     out = []
     for move in state.legal_moves():
         item = move_to_json(state, move)
@@ -195,7 +199,7 @@ def legal_json(state: State) -> list[dict[str, Any]]:
             item["text"] = f"{role} on the {zone.describe()}"
         elif isinstance(move, TakeBack):
             zone = tiles[move.tile].zones[move.zone]
-            x, y = cells[move.tile]
+            x, y = state.board.where[move.tile]
             words = f"take back your meeple from the {zone.describe()} at ({x}, {y})"
             item |= {"x": x, "y": y, "text": words}
         elif isinstance(move, Pass):
@@ -273,11 +277,10 @@ def players_view(state: State) -> list[dict[str, Any]]:
 
 def occupants_view(state: State) -> list[dict[str, Any]]:
     tiles = state.edition.tiles
-    cells = {t: (x, y) for (x, y), (t, _r) in state.board.cells.items()}
     out = []
     for node, (player, piece) in sorted(state.board.occupants.items()):
         tile, zone = divmod(node, 10)
-        x, y = cells[tile]
+        x, y = state.board.where[tile]
         role = "hut" if piece == HUT else ROLES[tiles[tile].zones[zone].kind]
         out.append({"tile": tile, "zone": zone, "x": x, "y": y, "player": player, "piece": piece,
                     "role": role})

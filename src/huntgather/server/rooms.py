@@ -136,6 +136,11 @@ def _int_field(msg: dict[str, Any], key: str) -> int:
     return value
 
 
+def _version_or_none(msg: dict[str, Any]) -> int | None:
+    """The version a page says it has (``hello``, ``resync``): a whole number, or null for none."""
+    return None if msg.get("version") is None else _int_field(msg, "version")
+
+
 # --------------------------------------------------------------------------- rooms
 
 
@@ -245,9 +250,7 @@ class Room:
         if not isinstance(raw, list) or len(raw) > MAX_SECRETS \
                 or not all(isinstance(s, str) and 0 < len(s) <= 100 for s in raw):
             raise RequestError("bad_request", f"'secrets' must be a list of at most {MAX_SECRETS} secrets")
-        since = msg.get("version")
-        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
-            raise RequestError("bad_request", "'version' must be a whole number or null")
+        since = _version_or_none(msg)
         name = clean_name(msg["name"]) if msg.get("name") not in (None, "") else None
         async with self.lock:
             held: set[int] = set()
@@ -310,21 +313,24 @@ class Room:
                                                 f"{', '.join(map(str, sorted(conn.held)))}")
         return seat
 
-    def _check_turn(self, seat: int | None, version: int) -> None:
-        """The game is on, the request's view is current, and it is ``seat``'s turn (a person's)."""
+    def _check_current(self, version: int) -> None:
+        """The game is on and the request was made at its current version."""
         if self.game.is_over:
             raise RequestError("game_over", "the game is over")
         if version != self.version:
             raise RequestError("stale", f"your view is out of date (version {version}; the game is at "
                                         f"{self.version})")
+
+    def _check_turn(self, seat: int, version: int) -> None:
+        """:meth:`_check_current`, and it is ``seat``'s turn (a person's)."""
+        self._check_current(version)
         player = self.game.state.current_player
-        if seat is not None:
-            if player in self.bots:
-                raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, and a bot "
-                                                    f"plays {PLAYER_NAMES[player]}")
-            if seat != player:
-                raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, not "
-                                                    f"{PLAYER_NAMES[seat]}'s")
+        if player in self.bots:
+            raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, and a bot "
+                                                f"plays {PLAYER_NAMES[player]}")
+        if seat != player:
+            raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, not "
+                                                f"{PLAYER_NAMES[seat]}'s")
 
     def _trial(self, raw: Any) -> tuple[State, list[Move], list[Event]]:
         """The state after the structured ``raw`` moves by the player to move, the moves, their events.
@@ -377,14 +383,16 @@ class Room:
             return self.version
 
     async def _commit(self, parsed: list[Move]) -> None:
-        """Play checked moves on a copy, store them, then make the copy the game and push the update.
+        """Play moves on a copy, store them, then make the copy the game and push the update.
 
-        Called under the lock.  A failed write raises ``storage_failed`` and changes nothing.
+        Called under the lock, with moves the caller has checked on this very
+        position (:meth:`_trial`, ``State.check``), so they are not checked again.
+        A failed write raises ``storage_failed`` and changes nothing.
         """
         game = self.game.copy()
         start = self.version
         for move in parsed:
-            game.play(move)
+            game.play(move, trusted=True)
         new = [str(m) for m in game.history[start:]]
         status = "over" if game.is_over else "playing"
         try:
@@ -486,12 +494,7 @@ class Room:
         """The seat leaves the game: an easy bot plays it from now on, and its secret stops working."""
         seat = self._holder(conn, msg)
         async with self.lock:
-            if self.game.is_over:
-                raise RequestError("game_over", "the game is over")
-            version = _int_field(msg, "version")
-            if version != self.version:
-                raise RequestError("stale", f"your view is out of date (version {version}; the game is "
-                                            f"at {self.version})")
+            self._check_current(_int_field(msg, "version"))
             await self._to_bot(seat, "easy")
         self.broadcast(self.table())
         self.wake_bots()
@@ -530,9 +533,7 @@ class Room:
             other.held.discard(seat)
 
     async def resync(self, conn: Connection, msg: dict[str, Any]) -> None:
-        since = msg.get("version")
-        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
-            raise RequestError("bad_request", "'version' must be a whole number or null")
+        since = _version_or_none(msg)
         async with self.lock:
             catch_up = self._catch_up(since)
         if catch_up is not None:
@@ -584,14 +585,14 @@ class Room:
                 log.error("game %s: bot %s chose an illegal move (%s); playing a random move",
                           self.id, player, exc)
                 async with self.lock:
-                    if self.version == version:
+                    if self.version == version:   # a random bot's move comes from legal_moves()
                         with contextlib.suppress(RequestError):
                             await self._commit([make_bot("random", seed=version).choose(state)])
 
     @property
     def idle(self) -> bool:
-        """Nobody connected, no bot thinking, no move in progress: safe to drop from memory."""
-        return not self.conns and not self.sockets and (self._bot_task is None or self._bot_task.done()) \
+        """No open socket (every page has one), no bot thinking, no move in progress: safe to drop."""
+        return not self.sockets and (self._bot_task is None or self._bot_task.done()) \
             and not self.lock.locked()
 
     async def close(self) -> None:
@@ -600,10 +601,6 @@ class Room:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
-
-
-def _draws_default() -> random.Random:
-    return random.SystemRandom()
 
 
 class Rooms:
@@ -619,7 +616,7 @@ class Rooms:
     def __init__(self, storage: Storage, workers: Workers | None = None, bot_delay: float = 0.6,
                  max_rooms: int = 64, *, hint_limit: int = 2,
                  hint_search: Limits | int | None = None,
-                 draws: Callable[[], random.Random] = _draws_default) -> None:
+                 draws: Callable[[], random.Random] = random.SystemRandom) -> None:
         self.storage = storage
         self.workers = workers or Workers(processes=False)
         self.hints = Hints(hint_limit, search=hint_search)
@@ -838,8 +835,7 @@ class Rooms:
         if room.closed:
             return
         await room.close()
-        room.broadcast({"type": "error", "code": "deleted", "message": "this game has been deleted",
-                        "request": None, "version": room.version})
+        room.broadcast(protocol.error("deleted", "this game has been deleted", None, room.version))
         for conn in list(room.conns):
             conn.finish(CLOSE_GONE, "deleted")
 

@@ -304,13 +304,11 @@ class Storage:
     def history_from(self, game_id: str, start: int) -> list[str]:
         """The stored moves of a game from ply ``start`` on (to catch up with another process)."""
         with self.engine.connect() as conn:
-            return [m for (m,) in conn.execute(select(moves.c.move).where(
-                moves.c.game_id == game_id, moves.c.ply >= start).order_by(moves.c.ply))]
+            return _moves_of(conn, game_id, start)
 
     def load_seats(self, game_id: str) -> list[SeatRow]:
         with self.engine.connect() as conn:
-            return _seat_rows(conn.execute(select(seats).where(seats.c.game_id == game_id)
-                                           .order_by(seats.c.seat)).all())
+            return _seats_of(conn, game_id)
 
     # ------------------------------------------------------------------ several processes
 
@@ -370,10 +368,8 @@ class Storage:
             row = conn.execute(select(games.c.setup).where(games.c.id == game_id)).first()
             if row is None:
                 return None
-            history = [m for (m,) in conn.execute(
-                select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.ply))]
-            seat_rows = _seat_rows(conn.execute(select(seats).where(seats.c.game_id == game_id)
-                                                .order_by(seats.c.seat)).all())
+            history = _moves_of(conn, game_id)
+            seat_rows = _seats_of(conn, game_id)
             creator = conn.execute(select(creators.c.secret_hash)
                                    .where(creators.c.game_id == game_id)).scalar()
         setup: dict[str, Any] = json.loads(row[0])
@@ -574,6 +570,15 @@ class Writer:
                 future.set_result(value)
             else:
                 future.set_exception(value)
+
+
+def _moves_of(conn: Connection, game_id: str, start: int = 0) -> list[str]:
+    return [m for (m,) in conn.execute(select(moves.c.move).where(
+        moves.c.game_id == game_id, moves.c.ply >= start).order_by(moves.c.ply))]
+
+
+def _seats_of(conn: Connection, game_id: str) -> list[SeatRow]:
+    return _seat_rows(conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)))
 
 
 def _seat_rows(rows: Any) -> list[SeatRow]:

@@ -57,9 +57,12 @@ def suggest(state: State, seed: int, limit: Limits | int | None = None
     return suggest_turns(state, top=3, limit=limit, seed=seed)
 
 
-def _watch_parent() -> None:
-    """In a worker: exit as soon as the server process is gone (even after ``kill -9``)."""
-    parent = os.getppid()
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit as soon as the server process ``parent`` is gone (even after ``kill -9``).
+
+    The server passes its own id: a worker that asked for its parent's id itself, after the
+    server had already died, would be told the id of init and watch that forever.
+    """
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -83,7 +86,7 @@ class Workers:
             size = self._sizes[lane]
             if self.processes:
                 pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_watch_parent)
+                                           initializer=_watch_parent, initargs=(os.getpid(),))
             else:
                 pool = ThreadPoolExecutor(size, thread_name_prefix=f"hg-{lane}")
             self._pools[lane] = pool

@@ -61,7 +61,8 @@ function svgEl(tag, attrs = {}) {
   return e;
 }
 
-// JSON.parse, but a seed beyond 2^53 (the server's seeds go up to 2^63) keeps all its digits, as text
+// JSON.parse, but a seed beyond 2^53 (a seed the creator chose may go up to 2^63) keeps all its digits,
+// as text
 function parseJSON(text) {
   const data = JSON.parse(text);
   if (data && typeof data.seed === "number" && !Number.isSafeInteger(data.seed)) {
