@@ -202,59 +202,37 @@ def source_address(worker: int, n: int) -> str:
 # --------------------------------------------------------------------------- HTTP
 
 
-async def post_json(base: str, path: str, body: Any, *, local: str | None, timeout: float) -> tuple[int, Any]:
-    """POST ``body`` as JSON to ``base + path``; the status and the decoded answer.
+_TLS: ssl.SSLContext | None = None
 
-    A minimal HTTP/1.1 client, so that each request can come from its own loopback address.
-    Raises :class:`OSError`, :class:`TimeoutError` or :class:`ValueError` (an unreadable answer).
+
+async def post_json(base: str, path: str, body: Any, *, local: str | None, timeout: float) -> tuple[int, Any]:
+    """POST ``body`` as JSON to ``base + path``, from the loopback address ``local`` if given (so
+    that each request can come from its own address); the status and the decoded answer.
+
+    Proxy settings of the environment are ignored.  Raises :class:`OSError` (no connection, not
+    an HTTP answer) or :class:`TimeoutError`.
     """
-    parts = urlsplit(base)
-    tls = parts.scheme == "https"
-    host = parts.hostname or "127.0.0.1"
-    port = parts.port or (443 if tls else 80)
-    data = json.dumps(body).encode()
-    head = (f"POST {parts.path.rstrip('/')}{path} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
-            f"User-Agent: huntgather-loadtest\r\nConnection: close\r\n\r\n").encode()
-    reader, writer = await asyncio.wait_for(
-        asyncio.open_connection(host, port, ssl=ssl.create_default_context() if tls else None,
-                                local_addr=(local, 0) if local else None), timeout)
+    import httpx
+
+    # one TLS context for every request: building one loads the CA store, which takes milliseconds of
+    # the clients' event loop, and so would show in the latencies measured
+    global _TLS
+    if _TLS is None:
+        _TLS = ssl.create_default_context()
+    transport = httpx.AsyncHTTPTransport(local_address=local, verify=_TLS)
+    async with httpx.AsyncClient(transport=transport, timeout=timeout, trust_env=False) as client:
+        try:
+            r = await client.post(base.rstrip("/") + path, json=body,
+                                  headers={"User-Agent": "huntgather-loadtest"})
+        except httpx.TimeoutException:
+            raise TimeoutError(f"no answer from {base} within {timeout} s") from None
+        except httpx.TransportError as exc:
+            raise OSError(f"{base}: {exc}") from None
     try:
-        writer.write(head + data)
-        raw = await asyncio.wait_for(reader.read(1 << 20), timeout)
-        while not reader.at_eof() and len(raw) < 1 << 20:
-            more = await asyncio.wait_for(reader.read(1 << 20), timeout)
-            if not more:
-                break
-            raw += more
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer.wait_closed(), 1.0)
-    header, _, payload = raw.partition(b"\r\n\r\n")
-    lines = header.decode("latin-1").split("\r\n")
-    status_line = lines[0].split(" ", 2)
-    if len(status_line) < 2 or not status_line[1].isdigit():
-        raise ValueError("not an HTTP answer")
-    if any(line.lower().replace(" ", "") == "transfer-encoding:chunked" for line in lines[1:]):
-        payload = _unchunk(payload)
-    try:
-        answer = json.loads(payload) if payload else None
+        answer = r.json() if r.content else None
     except ValueError:
         answer = None
-    return int(status_line[1]), answer
-
-
-def _unchunk(data: bytes) -> bytes:
-    out = bytearray()
-    while data:
-        size_text, _, rest = data.partition(b"\r\n")
-        size = int(size_text.split(b";")[0] or b"0", 16)
-        if size == 0:
-            break
-        out += rest[:size]
-        data = rest[size + 2:]
-    return bytes(out)
+    return r.status_code, answer
 
 
 # --------------------------------------------------------------------------- clients
@@ -538,7 +516,7 @@ class Client:
         except TimeoutError:
             self.error("no_answer")
             return None
-        except (OSError, ValueError):
+        except OSError:
             self.error("connect_failed")
             return None
         if status != 201 or not isinstance(answer, dict):
@@ -1080,6 +1058,7 @@ def _raise_file_limit(needed: int) -> None:
 def run(args: argparse.Namespace) -> int:
     _check(args)
     try:
+        import httpx  # noqa: F401
         import websockets  # noqa: F401
 
         from huntgather.server.storage import public_url
