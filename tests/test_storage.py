@@ -9,10 +9,12 @@ started.  It has the first table layout and no ``alembic_version``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,4 +135,60 @@ def test_the_writer_commits_together_and_a_bad_write_undoes_only_itself(tmp_path
     assert storage.load("a").history == ["d1", "1@0,1r0", "-"]  # type: ignore[union-attr]
     assert storage.load("b").history == ["d1"]   # its half-write was undone  # type: ignore[union-attr]
     assert storage.load("c").history == ["d1", "2@0,1r0"]  # type: ignore[union-attr]
+    storage.close()
+
+
+POSTGRES = os.environ.get("HUNTGATHER_TEST_POSTGRES")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
+def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_conflict_fails_alone(
+        tmp_path: Path, kind: str) -> None:
+    import threading
+    import time
+    import uuid
+    from concurrent.futures import Future
+
+    from sqlalchemy import event
+
+    from huntgather.server.storage import ConflictError
+
+    storage = Storage(str(tmp_path / "games.sqlite") if kind == "sqlite" else str(POSTGRES))
+    a, b, c = (f"{name}-{uuid.uuid4().hex[:8]}" for name in "abc")   # PostgreSQL's database is shared
+    for gid in (a, b, c):
+        storage.create(gid, {"edition": "2020"}, ["d1"])
+    heard: list[str] = []
+    all_heard = threading.Event()
+
+    def hear(payload: str) -> None:
+        heard.append(payload)
+        if len([p for p in heard if p.split()[1] in (a, b, c)]) >= 5:
+            all_heard.set()
+
+    stop_listening = storage.listen(hear, lambda: None) if storage.shared else None
+    time.sleep(0.5 if storage.shared else 0)   # the listening connection is up
+    statements: list[str] = []
+    event.listen(storage.engine, "before_cursor_execute",
+                 lambda _conn, _cursor, sql, *_rest: statements.append(sql.split()[0]))
+
+    def call(gid: str, start: int, new: list[str]) -> tuple[Any, tuple[Any, ...], Future[Any]]:
+        return (storage._append, (gid, start, new, "playing", [0, 0]), Future())
+
+    batch = [call(a, 1, ["1@0,1r0", "-"]), call(b, 1, ["-"]), call(c, 1, ["2@0,1r0"])]
+    storage._writer._commit(batch)
+    assert [future.result() for _fn, _args, future in batch] == [None, None, None]
+    assert statements.count("UPDATE") == 1 and statements.count("INSERT") == 1
+    # b is at 2 moves, not 7: its call fails alone, the others are stored
+    batch = [call(a, 3, ["d4"]), call(b, 7, ["-"]), call(c, 2, ["-", "d9"])]
+    storage._writer._commit(batch)
+    assert batch[0][2].result() is None and batch[2][2].result() is None
+    assert isinstance(batch[1][2].exception(), ConflictError)
+    assert [storage.load(g).history for g in (a, b, c)] == [  # type: ignore[union-attr]
+        ["d1", "1@0,1r0", "-", "d4"], ["d1", "-"], ["d1", "2@0,1r0", "-", "d9"]]
+    if stop_listening is not None:   # every stored append was announced, with the game's new version
+        assert all_heard.wait(5)
+        assert sorted(p for p in heard if p.split()[1] in (a, b, c)) == sorted(
+            [f"move {a} 3", f"move {b} 2", f"move {c} 2", f"move {a} 4", f"move {c} 4"])
+        stop_listening()
     storage.close()

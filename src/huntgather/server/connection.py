@@ -93,7 +93,8 @@ class Connection:
                 if item is _STOP or self.dropped:
                     break
                 assert isinstance(item, str)
-                await asyncio.wait_for(self._send(item), self.timeout)
+                async with asyncio.timeout(self.timeout):   # no task per message, unlike wait_for
+                    await self._send(item)
         except TimeoutError:
             log.info("dropping a page whose socket took over %.1f s to take a message", self.timeout)
             self.dropped = True

@@ -372,27 +372,51 @@ class Room:
                     "events": [protocol.event_view(e) for e in events]}
 
     async def submit(self, conn: Connection, msg: dict[str, Any]) -> int:
-        """Check, store, then apply and push a person's moves; return the new version."""
+        """Check, store, then apply and push a person's moves; return the new version.
+
+        The moves are checked and played once, on a copy of the game (the draws
+        that end the turn included); the copy becomes the game once it is stored.
+        """
         seat = self._holder(conn, msg)
         async with self.lock:
             self._check_turn(seat, _int_field(msg, "version"))
-            _, parsed, _ = self._trial(msg.get("moves"))
-            if not parsed:
+            raw = msg.get("moves")
+            if not isinstance(raw, list) or len(raw) > 4:
+                raise RequestError("bad_request", "'moves' must be a list of at most one turn's moves")
+            if not raw:
                 raise RequestError("bad_request", "'moves' is empty")
-            await self._commit(parsed)
+            game = self.game.copy()
+            start = self.version
+            for data in raw:
+                drawn = len(game.history) > start and isinstance(game.history[-1], Draw)
+                if game.is_over or drawn or game.state.current_player != seat:
+                    raise RequestError("illegal_move", "the turn is already over: too many moves")
+                try:
+                    game.play(move_from_json(game.state, data))
+                except ProtocolError as exc:
+                    raise RequestError(exc.code, exc.message) from None
+                except IllegalMoveError as exc:
+                    raise RequestError("illegal_move", str(exc)) from None
+            await self._store(game, start)
             return self.version
 
     async def _commit(self, parsed: list[Move]) -> None:
-        """Play moves on a copy, store them, then make the copy the game and push the update.
+        """Play moves checked on this very position (a bot's) on a copy, store them, adopt the copy.
 
         Called under the lock, with moves the caller has checked on this very
-        position (:meth:`_trial`, ``State.check``), so they are not checked again.
-        A failed write raises ``storage_failed`` and changes nothing.
+        position (``State.check``), so they are not checked again.
         """
         game = self.game.copy()
         start = self.version
         for move in parsed:
             game.play(move, trusted=True)
+        await self._store(game, start)
+
+    async def _store(self, game: Game, start: int) -> None:
+        """Store the moves ``game`` has beyond version ``start``, then make it the room's game.
+
+        A failed write raises ``storage_failed`` and changes nothing.
+        """
         new = [str(m) for m in game.history[start:]]
         status = "over" if game.is_over else "playing"
         try:

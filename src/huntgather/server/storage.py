@@ -45,6 +45,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -60,6 +61,7 @@ from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("huntgather.server")
 _T = TypeVar("_T")
+_Bulk = Callable[[Connection, list[tuple[Any, ...]]], list[Any]]
 
 metadata = MetaData()
 
@@ -203,7 +205,7 @@ class Storage:
             # SQLAlchemy's recipe for working savepoints with pysqlite: we say BEGIN, not the driver
             event.listen(self.engine, "begin", _sqlite_begin)
         self.schema = migrate(self.engine)
-        self._writer = Writer(self.engine)
+        self._writer = Writer(self.engine, bulk={self._append: self._append_many})
 
     def close(self) -> None:
         self._writer.stop()
@@ -300,6 +302,33 @@ class Storage:
             conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
                                          for i, m in enumerate(new)])
         self._notify(conn, f"move {game_id} {start + len(new)}")
+
+    def _append_many(self, conn: Connection, calls: list[tuple[Any, ...]]) -> list[None]:
+        """:meth:`_append` for several games at once: one UPDATE and one INSERT for all of them.
+
+        If any game no longer has the moves its call expects, :class:`MixedBatch`
+        is raised before anything is committed, and the writer takes the calls one
+        by one (so that only those calls fail).
+        """
+        now = time.time()
+        done = conn.execute(
+            update(games).where(games.c.id == bindparam("b_id"), games.c.ply == bindparam("b_start"))
+            .values(ply=bindparam("b_ply"), status=bindparam("b_status"), scores=bindparam("b_scores"),
+                    updated=now),
+            [{"b_id": game_id, "b_start": start, "b_ply": start + len(new), "b_status": status,
+              "b_scores": json.dumps(scores)} for game_id, start, new, status, scores in calls]).rowcount
+        if done != len(calls):
+            raise MixedBatch(f"{len(calls) - done} of {len(calls)} games had other moves stored")
+        rows = [{"game_id": game_id, "ply": start + i, "move": m}
+                for game_id, start, new, _status, _scores in calls for i, m in enumerate(new)]
+        if rows:
+            conn.execute(insert(moves), rows)
+        if self.shared:
+            conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+                         {"channel": CHANNEL,
+                          "payloads": [f"move {game_id} {start + len(new)}"
+                                       for game_id, start, new, _status, _scores in calls]})
+        return [None] * len(calls)
 
     def history_from(self, game_id: str, start: int) -> list[str]:
         """The stored moves of a game from ply ``start`` on (to catch up with another process)."""
@@ -461,6 +490,10 @@ def migrate(engine: Engine) -> str:
     return before or "new"
 
 
+class MixedBatch(Exception):
+    """A bulk write found that some of its calls cannot be made together (see :class:`Writer`)."""
+
+
 class SchemaError(RuntimeError):
     """The database's tables are of a layout this version cannot use."""
 
@@ -469,10 +502,13 @@ class Writer:
     """One thread that makes every write, committing those that wait for it together.
 
     The writes waiting for it run in one transaction: one commit, one disk sync
-    for all.  A write refused by its own check (a conflict) has written nothing
-    and fails alone.  If anything else fails part-way, the batch is rolled back
-    and its writes are taken again, each in a savepoint of its own, so a bad
-    write undoes only itself; if the commit fails (a full disk, a read-only
+    for all.  Consecutive calls of a write that has a bulk form (the moves of
+    many games, :meth:`Storage._append_many`) are made as one statement per
+    table, for the SQL layer's cost is mostly per statement.  A write refused
+    by its own check (a conflict) has written nothing and fails alone.  If
+    anything else fails part-way (or a bulk write raises :class:`MixedBatch`),
+    the batch is rolled back and its writes are taken again, each in a
+    savepoint of its own, so a bad write undoes only itself; if the commit fails (a full disk, a read-only
     file), every write of the batch fails and none is stored.
     """
 
@@ -507,8 +543,12 @@ class Writer:
             return [(future, False, exc) for _fn, _args, future in batch]
         return outcomes
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, bulk: dict[Callable[..., Any], _Bulk] | None = None) -> None:
+        """``bulk`` maps a write function to one that makes several calls of it at once
+        (``bulk_fn(conn, [args, ...])`` returns their results, or raises
+        :class:`MixedBatch` when they cannot all be made together)."""
         self.engine = engine
+        self.bulk = dict(bulk or {})
         self._queue: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None] = \
             queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -555,13 +595,26 @@ class Writer:
         if not batch:
             return
         outcomes: list[tuple[Future[Any], bool, Any]] = []
-        try:   # the fast way: the whole batch in one transaction
+        try:   # the fast way: the whole batch in one transaction, runs of one bulk write as one call
             with self.engine.begin() as conn:
-                for fn, args, future in batch:
-                    try:
-                        outcomes.append((future, True, fn(conn, *args)))
-                    except StorageError as exc:   # raised by a check before the write wrote anything
-                        outcomes.append((future, False, exc))
+                i = 0
+                while i < len(batch):
+                    fn, args, future = batch[i]
+                    bulk = self.bulk.get(fn)
+                    run = 1
+                    while bulk is not None and i + run < len(batch) and batch[i + run][0] == fn:
+                        run += 1
+                    if run > 1:
+                        assert bulk is not None
+                        results = bulk(conn, [args for _fn, args, _future in batch[i:i + run]])
+                        outcomes.extend((future, True, result) for (_fn, _args, future), result
+                                        in zip(batch[i:i + run], results, strict=True))
+                    else:
+                        try:
+                            outcomes.append((future, True, fn(conn, *args)))
+                        except StorageError as exc:   # raised by a check before the write wrote anything
+                            outcomes.append((future, False, exc))
+                    i += run
         except Exception:
             # something failed part-way: take each write again (in a savepoint of its own)
             outcomes = [self._alone(batch[0])] if len(batch) == 1 else self._one_by_one(batch)
