@@ -24,6 +24,7 @@ secrets have no seat rows: :meth:`Storage.load` says so (``seats`` is empty).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -226,7 +227,9 @@ class Storage:
         one disk sync for all, see :class:`Writer`), so that many games writing
         at once do not fight over the database's write lock.
         """
-        return await asyncio.wrap_future(self._writer.submit(fn, args))
+        waiter: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._writer.submit(fn, args, waiter)
+        return await waiter
 
     async def create_async(self, game_id: str, setup: dict[str, Any], history: list[str],
                            seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
@@ -498,6 +501,11 @@ class SchemaError(RuntimeError):
     """The database's tables are of a layout this version cannot use."""
 
 
+_Waiter = Future[Any] | asyncio.Future[Any]
+_Item = tuple[Callable[..., Any], tuple[Any, ...], _Waiter]
+_Outcome = tuple[_Waiter, bool, Any]
+
+
 class Writer:
     """One thread that makes every write, committing those that wait for it together.
 
@@ -508,40 +516,17 @@ class Writer:
     by its own check (a conflict) has written nothing and fails alone.  If
     anything else fails part-way (or a bulk write raises :class:`MixedBatch`),
     the batch is rolled back and its writes are taken again, each in a
-    savepoint of its own, so a bad write undoes only itself; if the commit fails (a full disk, a read-only
-    file), every write of the batch fails and none is stored.
+    savepoint of its own, so a bad write undoes only itself; if the commit
+    fails (a full disk, a read-only file), every write of the batch fails and
+    none is stored.
+
+    The writer keeps one connection open between batches (a new one after any
+    failure).  Each write is awaited through a waiter: an asyncio future (all
+    those of one batch are settled by one call into their event loop) or a
+    ``concurrent.futures.Future``.
     """
 
     BATCH = 64
-
-    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]
-               ) -> tuple[Future[Any], bool, Any]:
-        fn, args, future = item
-        try:
-            with self.engine.begin() as conn:
-                return (future, True, fn(conn, *args))
-        except IntegrityError:
-            return (future, False, ConflictError("another process stored the same rows first"))
-        except Exception as exc:
-            return (future, False, exc)
-
-    def _one_by_one(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]
-                    ) -> list[tuple[Future[Any], bool, Any]]:
-        outcomes: list[tuple[Future[Any], bool, Any]] = []
-        try:
-            with self.engine.begin() as conn:
-                for fn, args, future in batch:
-                    try:
-                        with conn.begin_nested():
-                            outcomes.append((future, True, fn(conn, *args)))
-                    except IntegrityError:
-                        outcomes.append((future, False, ConflictError("another process stored the same "
-                                                                      "rows first")))
-                    except Exception as exc:
-                        outcomes.append((future, False, exc))
-        except Exception as exc:   # the commit failed: nothing of the batch is stored
-            return [(future, False, exc) for _fn, _args, future in batch]
-        return outcomes
 
     def __init__(self, engine: Engine, bulk: dict[Callable[..., Any], _Bulk] | None = None) -> None:
         """``bulk`` maps a write function to one that makes several calls of it at once
@@ -549,19 +534,21 @@ class Writer:
         :class:`MixedBatch` when they cannot all be made together)."""
         self.engine = engine
         self.bulk = dict(bulk or {})
-        self._queue: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None] = \
-            queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._conn: Connection | None = None
 
-    def submit(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> Future[_T]:
-        future: Future[_T] = Future()
+    def submit(self, fn: Callable[..., Any], args: tuple[Any, ...], waiter: _Waiter) -> None:
+        """Queue ``fn(conn, *args)``; its result or exception goes to ``waiter``.
+
+        A waiter cancelled before its write starts is not written.
+        """
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="hg-writer", daemon=True)
                 self._thread.start()
-        self._queue.put((fn, args, future))
-        return future
+        self._queue.put((fn, args, waiter))
 
     def stop(self) -> None:
         with self._lock:
@@ -571,58 +558,128 @@ class Writer:
                 self._thread = None
 
     def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            stop = False
-            while len(batch) < self.BATCH:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            self._commit(batch)
-            if stop:
-                return
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    return
+                batch = [item]
+                stop = False
+                while len(batch) < self.BATCH:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                self._commit(batch)
+                if stop:
+                    return
+        finally:
+            self._drop_connection()
 
-    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]) -> None:
-        batch = [item for item in batch if item[2].set_running_or_notify_cancel()]
+    def _connection(self) -> Connection:
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+    def _commit(self, batch: list[_Item]) -> None:
+        batch = [item for item in batch if _start(item[2])]
         if not batch:
             return
-        outcomes: list[tuple[Future[Any], bool, Any]] = []
+        outcomes: list[_Outcome] = []
         try:   # the fast way: the whole batch in one transaction, runs of one bulk write as one call
-            with self.engine.begin() as conn:
+            conn = self._connection()
+            with conn.begin():
                 i = 0
                 while i < len(batch):
-                    fn, args, future = batch[i]
+                    fn, args, waiter = batch[i]
                     bulk = self.bulk.get(fn)
                     run = 1
                     while bulk is not None and i + run < len(batch) and batch[i + run][0] == fn:
                         run += 1
                     if run > 1:
                         assert bulk is not None
-                        results = bulk(conn, [args for _fn, args, _future in batch[i:i + run]])
-                        outcomes.extend((future, True, result) for (_fn, _args, future), result
+                        results = bulk(conn, [args for _fn, args, _waiter in batch[i:i + run]])
+                        outcomes.extend((waiter, True, result) for (_fn, _args, waiter), result
                                         in zip(batch[i:i + run], results, strict=True))
                     else:
                         try:
-                            outcomes.append((future, True, fn(conn, *args)))
+                            outcomes.append((waiter, True, fn(conn, *args)))
                         except StorageError as exc:   # raised by a check before the write wrote anything
-                            outcomes.append((future, False, exc))
+                            outcomes.append((waiter, False, exc))
                     i += run
         except Exception:
             # something failed part-way: take each write again (in a savepoint of its own)
+            self._drop_connection()
             outcomes = [self._alone(batch[0])] if len(batch) == 1 else self._one_by_one(batch)
-        for future, ok, value in outcomes:
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
+        _settle(outcomes)
+
+    def _alone(self, item: _Item) -> _Outcome:
+        fn, args, waiter = item
+        try:
+            with self.engine.begin() as conn:
+                return (waiter, True, fn(conn, *args))
+        except IntegrityError:
+            return (waiter, False, ConflictError("another process stored the same rows first"))
+        except Exception as exc:
+            return (waiter, False, exc)
+
+    def _one_by_one(self, batch: list[_Item]) -> list[_Outcome]:
+        outcomes: list[_Outcome] = []
+        try:
+            with self.engine.begin() as conn:
+                for fn, args, waiter in batch:
+                    try:
+                        with conn.begin_nested():
+                            outcomes.append((waiter, True, fn(conn, *args)))
+                    except IntegrityError:
+                        outcomes.append((waiter, False, ConflictError("another process stored the same "
+                                                                      "rows first")))
+                    except Exception as exc:
+                        outcomes.append((waiter, False, exc))
+        except Exception as exc:   # the commit failed: nothing of the batch is stored
+            return [(waiter, False, exc) for _fn, _args, waiter in batch]
+        return outcomes
+
+
+def _start(waiter: _Waiter) -> bool:
+    """Whether a write is still wanted (its waiter was not cancelled); from then on it cannot be."""
+    if isinstance(waiter, Future):
+        return waiter.set_running_or_notify_cancel()
+    return not waiter.cancelled()
+
+
+def _settle(outcomes: list[_Outcome]) -> None:
+    """Hand each write's result to its waiter: one call into each event loop for all its waiters."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
+    for outcome in outcomes:
+        waiter = outcome[0]
+        if isinstance(waiter, Future):
+            _resolve([outcome])
+        else:
+            by_loop.setdefault(waiter.get_loop(), []).append(outcome)
+    for loop, some in by_loop.items():
+        with contextlib.suppress(RuntimeError):   # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_resolve, some)
+
+
+def _resolve(outcomes: list[_Outcome]) -> None:
+    for waiter, ok, value in outcomes:
+        if waiter.done():   # cancelled meanwhile
+            continue
+        if ok:
+            waiter.set_result(value)
+        else:
+            waiter.set_exception(value)
 
 
 def _moves_of(conn: Connection, game_id: str, start: int = 0) -> list[str]:
