@@ -924,11 +924,14 @@ def test_describe_turn_in_words() -> None:
     from huntgather.server.protocol import describe_turn
     game = Game(2, seed=0, normal_order=[44])   # tile 44: forest (1 menhir) · forest · meadow (deer)
     state = game.state
+    # unturned: forest 0 on the north and west sides, forest 1 east, meadow 2 south.  Turned 180°
+    # the west side faces east and the north side south: forest 0 covers the compass points
+    # north-east, east, south-east, south and south-west.  No ids or coordinates in the words.
     assert describe_turn(state, [Place(44, 1, 0, 2), Occupy(44, 0, "meeple")]) == \
-        "tile 44 at (1, 0), turned 180°; gatherer on the forest (1 menhir)"
+        "the tile turned 180°; gatherer on the forest from north-east to south-west (1 menhir)"
     assert describe_turn(state, [Place(44, 0, -1, 0), Occupy(44, 2, "meeple")]) == \
-        "tile 44 at (0, -1); hunter on the meadow (deer)"
-    assert describe_turn(state, [Place(44, 0, 1, 1), Pass()]) == "tile 44 at (0, 1), turned 90°; no piece"
+        "the tile as drawn; hunter on the meadow to the south (a deer)"
+    assert describe_turn(state, [Place(44, 0, 1, 1), Pass()]) == "the tile turned 90°; no piece"
     assert game.history == [parse_move("d44")]   # describing changed nothing
 
 
@@ -956,7 +959,8 @@ def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> No
         for turn in hint["turns"]:
             complete_turn(reference_game(client, gid), turn["moves"])
             place = turn["moves"][0]
-            assert turn["text"].startswith(f"tile {view['decision']['tile']} at ({place['x']}, {place['y']})")
+            turned = f"turned {90 * place['rotation']}°" if place["rotation"] else "as drawn"
+            assert turn["text"].startswith(f"the tile {turned}; ")
             assert 0 < turn["value"] < 1 and turn["visits"] >= 0
         # mid-turn: after a placement, the hint is the rest of the turn (an occupant or none)
         place = view["legal"][0]

@@ -161,10 +161,24 @@ def scores(page: Any) -> list[int]:
 
 
 def check_final_table(page: Any) -> None:
+    """The final table: its totals are the scores, every column adds up to its total, and its
+    first row is what the game's own events scored during play (read from the server)."""
     page.wait_for_selector("#final:not([hidden])")
     players = scores(page)
     total = page.locator("#final-table tr.total td.num").all_inner_texts()
     assert [int(t) for t in total] == players
+    rows = page.locator("#final-table tr:not(.total)").all()[1:]   # after the heading
+    cells = [[int(t) for t in r.locator("td.num").all_inner_texts()] for r in rows]
+    assert all(len(c) == len(players) for c in cells)
+    assert [sum(c[i] for c in cells) for i in range(len(players))] == players
+    with urllib.request.urlopen(page.url.split("#")[0] + "api/games/" + game_id_of(page)) as r:
+        view = json.load(r)
+    during = [0] * len(players)
+    for e in view["log"]:
+        if e["kind"] == "FeatureScored":
+            during = [a + b for a, b in zip(during, e["points"], strict=True)]
+    assert rows[0].locator("td").first.inner_text() == "Points scored during play"
+    assert cells[0] == during
     winners = page.inner_text("#winners")
     best = max(players)
     letters = "YRGBV"
@@ -204,7 +218,7 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     assert turns >= 2
     check_final_table(page)
     assert page.title() == "Hunters & Gatherers"
-    log = page.locator("#log li").all_inner_texts()
+    log = page.locator("#log li .text").all_inner_texts()
     assert any("places" in line and line.startswith("red") for line in log), "the bot never played"
     assert any(line.startswith("final scoring") for line in log)
     page.screenshot(path=str(ARTIFACTS / "ui-final.png"), full_page=True)
@@ -276,14 +290,27 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     buttons = page.locator("#hints button.hint-turn")
     assert 1 <= buttons.count() <= 3
     assert page.locator("#hint").is_disabled()   # asked already for this moment of the turn
-    # each hinted placement is marked on the board with its number
-    assert page.locator("g.hint-spot").count() == buttons.count()
+    # best first: the estimates shown never rise down the list
+    values = [float(t.rsplit(" — ", 1)[1]) for t in buttons.all_inner_texts()]
+    assert values == sorted(values, reverse=True)
+    # each hinted placement is marked on the board with its number, one mark per square: hints
+    # on the same square share a mark ("1 · 3") instead of printing over each other
+    marks = page.locator("g.hint-spot")
+    squares = [(m.locator("rect").get_attribute("x"), m.locator("rect").get_attribute("y"))
+               for m in marks.all()]
+    assert len(set(squares)) == len(squares)
+    numbers = sorted(int(n) for m in marks.all() for n in (m.get_attribute("data-hints") or "").split(","))
+    placing = [json.loads(b.get_attribute("data-moves") or "[]")[0]["kind"] == "place" for b in buttons.all()]
+    assert numbers == [i + 1 for i, p in enumerate(placing) if p]
+    for m in marks.all():
+        assert m.locator("text").text_content() == " · ".join((m.get_attribute("data-hints") or "").split(","))
     page.screenshot(path=str(ARTIFACTS / "ui-hint.png"))
     moves = json.loads(buttons.first.get_attribute("data-moves") or "[]")
     place = moves[0]
     assert place["kind"] == "place"
     x, y = place["x"], place["y"]
-    assert buttons.first.inner_text().startswith(f"1. tile {tile} at ({x}, {y})")
+    turned = f"the tile turned {90 * place['rotation']}°" if place["rotation"] else "the tile as drawn"
+    assert buttons.first.inner_text().startswith(f"1. {turned}; ")
     # trying the hint places the tile there and picks the suggested piece; confirming plays it
     tiles = board_tiles(page)
     buttons.first.click()
@@ -455,6 +482,22 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         ann.goto(server.url + f"#/game/{game_id}")
         ann.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
         ann.wait_for_selector("rect.target")
+        assert ann.inner_text("#connection") == "connected"
+        # a wrong game link after a game shows nothing of the previous game
+        ann.goto(server.url + "#/play/nosuchgame000")
+        ann.wait_for_function("() => /no game/.test(document.querySelector('#play-error').textContent)")
+        assert ann.locator("#viewport > *").count() == 0
+        assert ann.locator("#players tbody tr").count() == 0
+        assert ann.locator("#log li").count() == 0
+        assert ann.inner_text("#turn") == ""
+        assert ann.locator("#tile-panel").is_hidden() and ann.locator("#actions").is_hidden()
+        # pages without a game say nothing about a connection
+        for screen in ("#/games", "#/new", "#/help"):
+            ann.goto(server.url + screen)
+            ann.wait_for_selector(f"#screen-{screen[2:]}:not([hidden])")
+            assert ann.inner_text("#connection") == ""
+        ann.goto(server.url + f"#/play/{game_id}")
+        ann.wait_for_selector("rect.target")
 
         other = open_page(contexts[1], errors, "other")
         other.goto(server.url + f"#/play/{game_id}/AAAAAAAAAAAAAAAAAAAAAA")   # a secret of no seat
@@ -489,3 +532,45 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         for ctx in contexts:
             ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_no_two_occupant_spots_on_a_tile_overlap(server: Server, page: Any) -> None:
+    """Every spot a player may tap stays a target of its own, on every tile of both editions.
+
+    The worst case of one turn: a meeple on every zone of the placed tile and a hut on every
+    water zone, in all four rotations.  Spots are circles of radius 7, so centres at least
+    16 px apart never touch, and each stays inside its 100 px tile (8 px from the edge).
+    """
+    page.goto(server.url)
+    page.wait_for_selector("body[data-ready='1']")
+    found = page.evaluate("""async () => {
+      const { clearOf } = await import('/static/app.js');
+      const bad = [];
+      let tiles = 0;
+      for (const edition of ['2020', '2002']) {
+        const ts = await (await fetch('/api/tiles/' + edition)).json();
+        for (const [id, t] of Object.entries(ts.tiles)) {
+          for (let r = 0; r < 4; r++) {
+            const placed = [];
+            for (const [zone, a] of Object.entries(t.anchors[r])) {
+              const pieces = t.zones[zone].water ? ['meeple', 'hut'] : ['meeple'];
+              for (const piece of pieces) {
+                const spot = { x: 300 + a[0], y: 500 + a[1], zone, piece };
+                clearOf(spot, placed);
+                placed.push(spot);
+              }
+            }
+            tiles++;
+            for (const s of placed) {
+              if (s.x < 308 || s.x > 392 || s.y < 508 || s.y > 592) bad.push([edition, id, r, 'outside', s]);
+              for (const q of placed) {
+                if (q !== s && Math.hypot(q.x - s.x, q.y - s.y) < 16) bad.push([edition, id, r, s, q]);
+              }
+            }
+          }
+        }
+      }
+      return { bad: bad.slice(0, 5), tiles };
+    }""")
+    assert found["tiles"] == 4 * (95 + 91)   # every tile of both editions, in 4 rotations
+    assert found["bad"] == []

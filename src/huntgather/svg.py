@@ -89,7 +89,7 @@ _SPECIALS = {
     "shaman": ("Sh", "#6a1b9a", "#fff"),
     "hunting_trap": ("HT", "#795548", "#fff"),
     "pit_trap": ("PT", "#263238", "#ffeb3b"),
-    "wild_fire": ("F", "#e53935", "#fff59d"),
+    "wild_fire": ("WF", "#e53935", "#fff59d"),   # not "F": that is the fisher
     "shrine": ("Sr", "#eceff1", "#37474f"),
     "logboat": ("LB", "#8d6e63", "#fff"),
     "raft": ("Ra", "#a1887f", "#fff"),
@@ -255,8 +255,9 @@ def _symbols(zone: Zone) -> list[tuple[str, str]]:
 _SYMBOL_TITLES = {"menhir": "menhir", "mushroom": "mushrooms", "gold": "gold nugget"}
 
 
-def tile_fragment(tile: Tile, rotation: int = 0) -> str:
-    """The SVG elements of ``tile`` turned ``rotation`` times, in a 0–100 box.
+def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile") -> str:
+    """The SVG elements of ``tile`` turned ``rotation`` times, in a 0–100 box; a bonus tile's
+    frame is titled ``bonus_name`` (the edition's word: "menhir tile" in 2020).
 
     The fragment refers to the symbols of :data:`DEFS`, which must be in the
     same document.
@@ -361,7 +362,7 @@ def tile_fragment(tile: Tile, rotation: int = 0) -> str:
         out.extend(items)
     if tile.is_bonus:
         out.append('<rect x="1.5" y="1.5" width="97" height="97" fill="none" stroke="#d4a017" '
-                   'stroke-width="3"><title>bonus tile</title></rect>')
+                   f'stroke-width="3"><title>{escape(bonus_name)}</title></rect>')
     out.append('<rect x="0" y="0" width="100" height="100" fill="none" stroke="#4a3b28" '
                'stroke-width="0.8"/>')
     out.append("</g>")

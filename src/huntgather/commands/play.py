@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from huntgather.server import create_app
+        from huntgather.server.gc_tuning import tune_gc
         from huntgather.server.hosts import EVERYWHERE, LOOPBACK, allowed_hosts, lan_addresses
         from huntgather.server.protocol import MAX_MESSAGE
         from huntgather.server.storage import SchemaError, public_url
@@ -128,5 +129,6 @@ def run(args: argparse.Namespace) -> int:
                 webbrowser.open(url)
 
     threading.Thread(target=announce, daemon=True).start()
+    tune_gc()   # after the app is built: what exists now is frozen out of every collection
     server.run()
     return 0

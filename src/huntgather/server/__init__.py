@@ -13,6 +13,7 @@ import os
 from starlette.applications import Starlette
 
 from huntgather.server.app import create_app
+from huntgather.server.gc_tuning import tune_gc
 from huntgather.server.hosts import allowed_hosts
 
 __all__ = ["app_from_env", "create_app"]
@@ -29,6 +30,8 @@ def app_from_env() -> Starlette:
         raise RuntimeError("set HUNTGATHER_DB to the database URL, e.g. postgresql://huntgather@/games")
     hosts = [h.strip() for h in os.environ.get("HUNTGATHER_ALLOW_HOST", "").split(",") if h.strip()]
     origins = [o.strip() for o in os.environ.get("HUNTGATHER_ALLOW_ORIGIN", "").split(",") if o.strip()]
-    return create_app(db, bot_delay=float(os.environ.get("HUNTGATHER_BOT_DELAY", "0.6")),
-                      allowed_hosts=tuple(allowed_hosts("127.0.0.1", hosts)),
-                      allowed_origins=tuple(origins))
+    app = create_app(db, bot_delay=float(os.environ.get("HUNTGATHER_BOT_DELAY", "0.6")),
+                     allowed_hosts=tuple(allowed_hosts("127.0.0.1", hosts)),
+                     allowed_origins=tuple(origins))
+    tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
+    return app

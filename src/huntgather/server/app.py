@@ -49,6 +49,7 @@ from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_j
 from huntgather.server.rooms import GAME_ID, Room, Rooms
 from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
+from huntgather.server.words import tile_summary, zone_summary
 from huntgather.server.workers import Workers
 from huntgather.svg import DEFS, PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, tile_fragment, zone_anchors
 from huntgather.tiles import LAKE, RIVER
@@ -69,11 +70,11 @@ def tiles_payload(edition: str) -> bytes:
     for tile in ed.tiles:
         tiles[str(tile.id)] = {
             "kind": tile.kind,
-            "svg": [tile_fragment(tile, r) for r in range(4)],
+            "svg": [tile_fragment(tile, r, ed.bonus_name) for r in range(4)],
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
-            "zones": {str(z.id): {"kind": z.kind, "role": ROLES[z.kind], "text": z.describe(),
+            "zones": {str(z.id): {"kind": z.kind, "role": ROLES[z.kind], "text": zone_summary(z),
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
-            "text": tile.summary(),
+            "text": tile_summary(tile),
         }
     return json.dumps({"edition": edition, "defs": DEFS, "tiles": tiles}).encode()
 
@@ -343,7 +344,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             room.detach(conn)
             conn.finish()
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, conn.timeout + 2)
+                async with asyncio.timeout(conn.timeout + 2):
+                    await writer
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -98,9 +98,11 @@ class Connection:
         except TimeoutError:
             log.info("dropping a page whose socket took over %.1f s to take a message", self.timeout)
             self.dropped = True
-        except Exception:   # the socket is gone: nothing more to send
+        except Exception:   # the socket is gone: nothing more to send, and nothing to close
             self.dropped = True
+            return
         close = (CLOSE_TOO_SLOW, "too_slow") if self.dropped else self._close_with
         if close is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._close(*close), 1.0)
+                async with asyncio.timeout(1.0):
+                    await self._close(*close)

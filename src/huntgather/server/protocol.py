@@ -33,12 +33,14 @@ from huntgather.events import (
     GameOver,
     MeepleTakenBack,
     OccupantPlaced,
+    OccupantsReturned,
     TileDiscarded,
     TileDrawn,
     TilePlaced,
 )
 from huntgather.game import Game
 from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.server.words import occupant_phrase, zone_phrase
 from huntgather.state import OCCUPY, PLACE, ROLES, SHAMAN, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
@@ -196,11 +198,10 @@ def legal_json(state: State) -> list[dict[str, Any]]:
             zone = tiles[move.tile].zones[move.zone]
             role = "hut" if move.piece == HUT else ROLES[zone.kind]
             item["role"] = role
-            item["text"] = f"{role} on the {zone.describe()}"
+            item["text"] = f"{role} on {_zone_words(state, move.tile, move.zone)}"
         elif isinstance(move, TakeBack):
-            zone = tiles[move.tile].zones[move.zone]
             x, y = state.board.where[move.tile]
-            words = f"take back your meeple from the {zone.describe()} at ({x}, {y})"
+            words = f"take back your meeple from {_zone_words(state, move.tile, move.zone)}"
             item |= {"x": x, "y": y, "text": words}
         elif isinstance(move, Pass):
             item["text"] = "take nothing back" if state.phase == SHAMAN else "no piece"
@@ -208,8 +209,17 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     return out
 
 
+def _zone_words(state: State, tile: int, zone: int) -> str:
+    """A zone of a tile on the board, in words (``'the river to the north (1 fish)'``)."""
+    rotation = state.board.cells[state.board.where[tile]][1]
+    return zone_phrase(state.edition.tiles[tile], zone, rotation)
+
+
 def describe_turn(state: State, moves: Sequence[Move]) -> str:
-    """Words for a turn, e.g. ``'tile 30 at (1, 0), turned 90°; gatherer on the forest (1 menhir)'``."""
+    """Words for a turn, e.g. ``'the tile turned 90°; gatherer on the forest to the east (1 menhir)'``.
+
+    No ids or coordinates: the page marks the square on the board.
+    """
     tiles = state.edition.tiles
     parts = []
     walk = state.copy()
@@ -217,14 +227,13 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
         phase = walk.phase
         walk.apply(move)
         if isinstance(move, Place):
-            turned = f", turned {90 * move.rotation}°" if move.rotation else ""
-            parts.append(f"tile {move.tile} at ({move.x}, {move.y}){turned}")
+            parts.append(f"the tile turned {90 * move.rotation}°" if move.rotation else "the tile as drawn")
         elif isinstance(move, TakeBack):
-            parts.append(f"shaman: take back the meeple from tile {move.tile}")
+            parts.append(f"shaman: take back the meeple from {_zone_words(walk, move.tile, move.zone)}")
         elif isinstance(move, Occupy):
             zone = tiles[move.tile].zones[move.zone]
             who = "hut" if move.piece == HUT else ROLES[zone.kind]
-            parts.append(f"{who} on the {zone.describe()}")
+            parts.append(f"{who} on {_zone_words(walk, move.tile, move.zone)}")
         elif phase == SHAMAN:
             parts.append("shaman: take nothing back")
         else:
@@ -235,9 +244,32 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
 # --------------------------------------------------------------------------- views
 
 
-def event_view(e: Event) -> dict[str, Any]:
-    """One log entry: event kind, text, and the facts a page draws from it."""
-    out: dict[str, Any] = {"kind": type(e).__name__, "text": e.describe()}
+def event_text(e: Event, state: State) -> str:
+    """A log line in a player's words (no tile or zone ids, no coordinates); ``state`` is any
+    state of the game from the event on (it only looks up where tiles lie and the edition)."""
+    bonus = state.edition.bonus_name
+    if isinstance(e, TileDrawn):
+        return f"a {bonus} is drawn" if e.stack == "bonus" else "a tile is drawn"
+    if isinstance(e, TileDiscarded):
+        return "the tile drawn fits nowhere: it is put out of the game and another one is drawn"
+    if isinstance(e, TilePlaced):
+        return f"{PLAYER_NAMES[e.player]} places a {bonus if e.bonus else 'tile'}"
+    if isinstance(e, OccupantPlaced):
+        tile = state.edition.tiles[e.tile]
+        rotation = state.board.cells[state.board.where[e.tile]][1]
+        return f"{PLAYER_NAMES[e.player]} puts {occupant_phrase(tile, e.zone, rotation, e.role)}"
+    if isinstance(e, MeepleTakenBack):
+        return (f"shaman: {PLAYER_NAMES[e.player]} takes back the meeple from "
+                f"{_zone_words(state, e.tile, e.zone)}, without scoring")
+    if isinstance(e, OccupantsReturned):
+        back = "; ".join(f"{PLAYER_NAMES[p]} from {_zone_words(state, t, z)}" for p, t, z in e.returned)
+        return f"meeples go back to their owners ({e.reason}): {back}"
+    return e.describe()
+
+
+def event_view(e: Event, state: State) -> dict[str, Any]:
+    """One log entry: event kind, text (see :func:`event_text`), and the facts a page draws from it."""
+    out: dict[str, Any] = {"kind": type(e).__name__, "text": event_text(e, state)}
     if isinstance(e, TilePlaced):
         out |= {"player": e.player, "tile": e.tile, "x": e.x, "y": e.y, "rotation": e.rotation,
                 "bonus": e.bonus}
@@ -263,10 +295,22 @@ def final_view(events: Sequence[Event]) -> dict[str, Any] | None:
             "scores": list(over.scores), "winners": list(over.winners), "text": over.describe()}
 
 
+def decision_text(state: State) -> str:
+    """The decision in a player's words: ``'red to place a menhir tile'`` (no tile ids)."""
+    d = state.decision
+    name = PLAYER_NAMES[d.player] if d.player is not None else ""
+    if d.phase == PLACE:
+        what = f"a {state.edition.bonus_name}" if d.stack == "bonus" else "the tile drawn"
+        return f"{name} to place {what}"
+    if d.phase == OCCUPY:
+        return f"{name} may put a meeple or a hut on the tile just placed"
+    return state.describe_decision()
+
+
 def decision_view(state: State) -> dict[str, Any]:
     d = state.decision
     return {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack,
-            "text": state.describe_decision()}
+            "text": decision_text(state)}
 
 
 def players_view(state: State) -> list[dict[str, Any]]:
@@ -324,7 +368,7 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
            "bonus_name": state.edition.bonus_name, "deal": deal,
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
                      for (x, y), (t, r) in state.board.cells.items()],
-           "log": [event_view(e) for e in game.events], "replay": replay}
+           "log": [event_view(e, state) for e in game.events], "replay": replay}
     out |= _changing(game, seed)
     if replay:
         out["legal"] = []
@@ -334,7 +378,7 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
 def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event]) -> dict[str, Any]:
     """What changed since version ``start``: the new events and tiles, and the new decision."""
     out = {"type": "update", "game": game_id, "from": start, "version": len(game.history),
-           "events": [event_view(e) for e in new_events],
+           "events": [event_view(e, game.state) for e in new_events],
            "placed": [{"x": e.x, "y": e.y, "tile": e.tile, "rotation": e.rotation}
                       for e in new_events if isinstance(e, TilePlaced)]}
     out |= _changing(game, seed)

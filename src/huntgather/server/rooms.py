@@ -369,7 +369,7 @@ class Room:
                     "decision": None if turn_over else protocol.decision_view(trial),
                     "legal": [] if turn_over else protocol.legal_json(trial),
                     "turn_over": turn_over,
-                    "events": [protocol.event_view(e) for e in events]}
+                    "events": [protocol.event_view(e, trial) for e in events]}
 
     async def submit(self, conn: Connection, msg: dict[str, Any]) -> int:
         """Check, store, then apply and push a person's moves; return the new version.
@@ -503,9 +503,10 @@ class Room:
         finally:
             conn.hinting = False
             self.hints.running -= 1
+        best_first = sorted(turns, key=lambda t: (-t[1], -t[2]))   # by the estimate shown, then visits
         return {"type": "hint", "version": at, "player": seat,
                 "turns": [{"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
-                           "value": round(value, 3), "visits": visits} for plan, value, visits in turns]}
+                           "value": round(value, 3), "visits": visits} for plan, value, visits in best_first]}
 
     async def set_name(self, conn: Connection, msg: dict[str, Any]) -> None:
         seat = self._holder(conn, msg)
@@ -738,13 +739,17 @@ class Rooms:
 
     def _evict(self, keep: str) -> None:
         """Drop the least recently used idle rooms beyond ``max_rooms`` (never ``keep``, just added)."""
-        if len(self._rooms) <= self.max_rooms:
+        excess = len(self._rooms) - self.max_rooms
+        if excess <= 0:
             return
-        for game_id, room in list(self._rooms.items()):   # least recently used first
-            if len(self._rooms) <= self.max_rooms:
-                return
+        victims = []
+        for game_id, room in self._rooms.items():   # least recently used first; stops when enough
             if room.idle and game_id != keep:
-                del self._rooms[game_id]
+                victims.append(game_id)
+                if len(victims) == excess:
+                    break
+        for game_id in victims:
+            del self._rooms[game_id]
 
     @property
     def live(self) -> list[str]:

@@ -373,14 +373,29 @@ function setupNewForm() {
       start_player: parseInt($("#start-player").value, 10),
     };
     if (name && setup.seats[0].kind === "human") setup.seats[0].name = name;
+    // the browser takes "1e30" or "7.5" as numbers: only plain whole numbers are sent, exactly
     const seed = $("#seed").value.trim();
-    if (seed !== "") setup.seed = parseInt(seed, 10);
+    if ($("#seed").validity.badInput || (seed !== "" && !(/^\d{1,19}$/.test(seed) && BigInt(seed) < 2n ** 63n))) {
+      $("#new-error").textContent = "The seed must be a whole number from 0 to 9223372036854775807 " +
+        "(digits only), or empty for a secret random deal.";
+      $("#seed").focus();
+      return;
+    }
     const short = $("#short").value.trim();
+    if ($("#short").validity.badInput || (short !== "" && !(/^\d{1,3}$/.test(short) && +short >= 1))) {
+      $("#new-error").textContent = "A short game needs a whole number of tiles (digits only, at least 1), " +
+        "or leave it empty for the whole stack.";
+      $("#short").focus();
+      return;
+    }
     if (short !== "") setup.short = parseInt(short, 10);
     $("#start-game").disabled = true;
     try {
+      // a seed may be larger than a JavaScript number holds exactly: its digits go into the JSON as they are
+      let body = JSON.stringify(setup);
+      if (seed !== "") body = body.replace(/}$/, `,"seed":${seed}}`);
       const res = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(setup) });
+        body });
       if (!res || !ID_RE.test(res.id)) throw new Error("the server answered without a game id");
       const all = loadStore();
       all[res.id] = { creator: res.creator, seats: { ...(res.seats || {}) }, handed: [], created: Date.now() };
@@ -1095,14 +1110,23 @@ function render() {
     r.append(t);
     vp.append(r);
   }
-  // pieces
+  // pieces: those on one tile moved apart where their zones' anchors lie close (a hut on a lake
+  // and a fisher on the river into it), so that every piece can be seen and counted
+  const onTile = new Map();
   for (const o of v.occupants || []) {
     const c = where[o.tile];
     if (!c) continue;
     const a = ts.tiles[o.tile].anchors[c.rotation][o.zone];
     if (!a) continue;
     const role = o.role || (o.piece === "hut" ? "hut" : ts.tiles[o.tile].zones[o.zone].role);
-    vp.append(pieceSvg(o.player, o.piece, c.x * 100 + a[0], c.y * 100 + a[1], role));
+    if (!onTile.has(o.tile)) onTile.set(o.tile, []);
+    const placed = onTile.get(o.tile);
+    const spot = { x: c.x * 100 + a[0], y: c.y * 100 + a[1] };
+    clearOf(spot, placed);
+    placed.push(spot);
+    const piece = pieceSvg(o.player, o.piece, spot.x, spot.y, role);
+    piece.dataset.tile = String(o.tile);
+    vp.append(piece);
   }
   const mine = myTurn();
   const d = v.decision;
@@ -1126,18 +1150,30 @@ function render() {
   // hinted placements, numbered
   const hints = currentHints();
   if (mine && hints && hints.turns && !ui.pending) {
+    // one mark per position: hints that put the tile on the same square share it ("1 · 3")
+    const byCell = new Map();
     hints.turns.forEach((t, i) => {
       const p = t.moves && t.moves[0];
       if (!p || p.kind !== "place") return;
-      const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(t.moves.map(canon)) });
-      const title = svgEl("title"); title.textContent = `hint ${i + 1}: ${t.text}`; g.append(title);
-      g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
-      const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58 });
-      tx.textContent = String(i + 1);
-      g.append(tx);
-      g.addEventListener("click", (ev) => { ev.stopPropagation(); tryHint(t); });
-      vp.append(g);
+      const key = `${p.x},${p.y}`;
+      if (!byCell.has(key)) byCell.set(key, { p, items: [] });
+      byCell.get(key).items.push({ t, n: i + 1 });
     });
+    for (const { p, items } of byCell.values()) {
+      const best = items[0].t;
+      const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
+        "data-hints": items.map((h) => h.n).join(",") });
+      const title = svgEl("title");
+      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.text}`).join("\n");
+      g.append(title);
+      g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
+      const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,
+        style: `font-size:${items.length > 2 ? 20 : items.length > 1 ? 24 : 30}px` });
+      tx.textContent = items.map((h) => h.n).join(" · ");
+      g.append(tx);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); tryHint(best); });
+      vp.append(g);
+    }
   }
   // pending placement and occupant spots
   const choiceBox = $("#choices");
@@ -1161,6 +1197,7 @@ function render() {
           "Put a piece on the tile? (choose, then confirm)"));
         const legal = (pv.legal || []).filter((m) => canon(m));
         let n = 0;
+        const placed = [];   // spots drawn so far, so that no two overlap
         for (const m of legal) {
           const key = m.kind === "pass" ? "[0]" : (++n <= 9 ? `[${n}]` : "");
           const label = choiceLabel(ts, m, shaman);
@@ -1171,6 +1208,8 @@ function render() {
           choiceBox.append(b);
           const spot = spotFor(ts, m, where, p, d.tile);
           if (spot) {
+            clearOf(spot, placed);
+            placed.push(spot);
             const sg = svgEl("g", { class: `spot${chosen ? " selected" : ""}`, ...moveAttrs(m) });
             const t = svgEl("title"); t.textContent = label; sg.append(t);
             sg.append(svgEl("circle", { cx: spot.x, cy: spot.y, r: 7 }));
@@ -1192,10 +1231,11 @@ function render() {
 function choiceLabel(ts, m, shaman) {
   if (m.kind === "pass") return m.text || (shaman ? "take nothing back" : "none: no piece");
   if (m.text) return m.text;
-  if (m.kind === "takeback") return `take back the meeple from tile ${m.tile}`;
+  // the server words every legal move; this is only a fallback, without ids
+  if (m.kind === "takeback") return "take back this meeple";
   const zone = ui.view && ts.tiles[ui.view.decision.tile] && ts.tiles[ui.view.decision.tile].zones[m.zone];
-  if (m.piece === "hut") return `hut on the ${zone ? zone.kind : "water"} (zone ${m.zone})`;
-  return zone ? `${zone.role} on the ${zone.text} (zone ${m.zone})` : `meeple on zone ${m.zone}`;
+  if (m.piece === "hut") return `hut on the ${zone ? zone.kind : "water"}`;
+  return zone ? `${zone.role} on the ${zone.text}` : "meeple";
 }
 
 function spotFor(ts, m, where, p, placedTile) {
@@ -1211,9 +1251,26 @@ function spotFor(ts, m, where, p, placedTile) {
   if (m.kind === "takeback") letter = "✕";
   else if (m.piece === "hut") letter = ROLE_LETTER.hut;
   else letter = ROLE_LETTER[m.role || (zone && zone.role)] || "•";
-  // a hut and a fisher on the same river would overlap: nudge the hut
-  const dx = m.kind === "occupy" && m.piece === "hut" && zone && zone.kind === "river" ? 13 : 0;
-  return { x: cell.x * 100 + a[0] + dx, y: cell.y * 100 + a[1], letter };
+  return { x: cell.x * 100 + a[0], y: cell.y * 100 + a[1], letter };
+}
+
+const SPOT_GAP = 16;   // two spots (radius 7) closer than this would overlap
+
+// Move a spot off the spots already drawn: the nearest free place on widening rings around
+// its anchor, kept inside its tile, so that every choice stays a target of its own.
+export function clearOf(spot, placed) {
+  const free = (x, y) => placed.every((q) => Math.hypot(q.x - x, q.y - y) >= SPOT_GAP);
+  if (free(spot.x, spot.y)) return;
+  const left = Math.floor(spot.x / 100) * 100, top = Math.floor(spot.y / 100) * 100;
+  for (let r = SPOT_GAP; r <= 120; r += SPOT_GAP / 2) {
+    const n = Math.max(8, Math.round(2 * Math.PI * r / 8));
+    for (let k = 0; k < n; k++) {
+      const x = spot.x + Math.round(r * Math.cos(2 * Math.PI * k / n));
+      const y = spot.y + Math.round(r * Math.sin(2 * Math.PI * k / n));
+      if (x < left + 8 || x > left + 92 || y < top + 8 || y > top + 92) continue;
+      if (free(x, y)) { spot.x = x; spot.y = y; return; }
+    }
+  }
 }
 
 // ------------------------------------------------------------------ rendering: the side panel
@@ -1249,6 +1306,9 @@ function renderSide(ts) {
   turn.textContent = turnText(v);
   turn.dataset.player = d.player === null || d.player === undefined ? "" : String(d.player);
   turn.dataset.mine = myTurn() ? "yes" : "no";
+  const mover = d.player === null || d.player === undefined || v.over ? null : v.players[d.player];
+  const colour = mover ? mover.rgb || COLOURS[d.player] : "transparent";
+  turn.style.borderLeft = `.5em solid ${colour}`;
   const body = $("#players tbody");
   body.innerHTML = "";
   for (const p of v.players) {
@@ -1271,7 +1331,7 @@ function renderSide(ts) {
   if (placing) {
     const rot = ui.pending ? ui.pending.rotation : ui.rotation;
     cur.innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
-    $("#tile-text").textContent = `tile ${d.tile}${d.stack === "bonus" ? " (bonus)" : ""}: ${ts.tiles[d.tile].text}`;
+    $("#tile-text").textContent = `${d.stack === "bonus" ? `A ${v.bonus_name}` : "The tile"}: ${ts.tiles[d.tile].text}`;
   } else {
     cur.innerHTML = "";
     $("#tile-text").textContent = "";
@@ -1313,10 +1373,11 @@ function renderSide(ts) {
   // log
   const logEl = $("#log");
   logEl.innerHTML = "";
+  let n = 0;
   for (const e of v.log) {
     if (e.kind === "TileDrawn") continue;
     const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
-    li.textContent = e.text;
+    li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, e.text));
     logEl.append(li);
   }
   logEl.scrollTop = logEl.scrollHeight;
@@ -1333,6 +1394,12 @@ function renderSide(ts) {
       head.append(th);
     }
     table.append(head);
+    // what was scored during play, so that every column adds up to its total
+    const during = v.final.scores.map((total, i) => total - v.final.rows.reduce((sum, r) => sum + (r.points[i] || 0), 0));
+    const first = el("tr", { class: "row-play" });
+    first.append(el("td", {}, "Points scored during play"));
+    for (const pts of during) first.append(el("td", { class: "num" }, String(pts)));
+    table.append(first);
     for (const row of v.final.rows) {
       const tr = el("tr", { class: `row-${row.kind}` });
       tr.append(el("td", {}, row.explanation));

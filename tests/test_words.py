@@ -1,0 +1,65 @@
+"""What players read: zones named by where they lie, never by the engine's ids."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from huntgather.editions import edition_names
+from huntgather.game import Game
+from huntgather.server.protocol import event_view, legal_json
+from huntgather.server.words import where, zone_phrase
+from huntgather.tiles import load_tileset
+
+#: what the engine's own texts look like: "zone 3", "tile 24", "lake 8", "(1, -2)", "37.0"
+ENGINE_WORDS = re.compile(r"\bzone \d|\btile \d|\blake \d|\(-?\d+, ?-?\d+\)|\b\d+\.\d\b")
+
+
+@pytest.mark.parametrize("edition", edition_names())
+def test_no_two_zones_of_a_tile_read_alike(edition: str) -> None:
+    """The bug: a tile with two rivers offered "fisher on the river" twice."""
+    tiles = load_tileset(edition)
+    for tile in tiles:
+        for rotation in range(4):
+            phrases = [zone_phrase(tile, z, rotation) for z in tile.zones]
+            assert len(set(phrases)) == len(phrases), (tile.id, rotation, phrases)
+            for p in phrases:
+                assert not ENGINE_WORDS.search(p), p
+
+
+def test_a_crossroads_of_four_rivers_into_two_lakes() -> None:
+    # tile 83 (2020): a river on every side.  Going clockwise along each side: north (meadow 0,
+    # river 1, meadow 2), east (2, river 3, 0), south (0, river 4, meadow 5), west (5, river 6, 0).
+    # So meadow 0 holds the north-west and south-east corners, meadow 2 the north-east one;
+    # rivers 1 and 3 run into lake 8, rivers 4 and 6 into lake 9 (the tile data says so).
+    tile = load_tileset("2020")[83]
+    assert zone_phrase(tile, 0, 0) == "the meadow to the north-west and south-east (2 deer)"
+    assert zone_phrase(tile, 2, 0) == "the meadow to the north-east"
+    assert zone_phrase(tile, 1, 0) == "the river to the north"
+    assert zone_phrase(tile, 8, 0) == "the lake fed from the north and the east (2 fish)"
+    assert zone_phrase(tile, 9, 0) == "the lake fed from the south and the west (2 fish)"
+    # turned once clockwise, what faced north faces east
+    assert zone_phrase(tile, 8, 1) == "the lake fed from the east and the south (2 fish)"
+    assert where(tile, 8, 0) == ""   # a lake touches no side
+
+
+@pytest.mark.parametrize("edition", edition_names())
+def test_log_lines_and_choices_of_a_whole_game_use_no_engine_ids(edition: str) -> None:
+    rng = random.Random(7)
+    game = Game(3, edition=edition, seed=11)
+    while not game.is_over:
+        state = game.state
+        for item in legal_json(state):
+            assert not ENGINE_WORDS.search(item.get("text", "")), item
+        game.play(rng.choice(list(state.legal_moves())))
+    kinds = set()
+    for e in game.events:
+        view = event_view(e, game.state)
+        kinds.add(view["kind"])
+        assert not ENGINE_WORDS.search(view["text"]), view["text"]
+    assert {"TilePlaced", "OccupantPlaced", "OccupantsReturned"} <= kinds
+    bonus = game.state.edition.bonus_name
+    texts = [event_view(e, game.state)["text"] for e in game.events]
+    assert any(t.endswith(f"places a {bonus}") for t in texts) or "BonusTurn" not in kinds
