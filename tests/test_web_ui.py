@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 from play_server import free_port, launch, stop
 
+from huntgather.game import Game
+
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -86,7 +88,7 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def start_game(page: Any, url: str, seats: list[str], short: int, seed: int | None = None,
+def start_game(page: Any, url: str, seats: list[str], short: int | None, seed: int | None = None,
                name: str | None = None) -> None:
     """Fill in the new-game screen: ``seats`` are option values ('human', 'bot:easy' ...)."""
     page.goto(url + "#/new")
@@ -96,7 +98,7 @@ def start_game(page: Any, url: str, seats: list[str], short: int, seed: int | No
     for i, kind in enumerate(seats):
         page.locator("#seats select").nth(i).select_option(kind)
     page.fill("#seed", "" if seed is None else str(seed))
-    page.fill("#short", str(short))
+    page.fill("#short", "" if short is None else str(short))
     if name is not None:
         page.fill("#your-name", name)
     page.click("#start-game")
@@ -303,7 +305,8 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     placing = [json.loads(b.get_attribute("data-moves") or "[]")[0]["kind"] == "place" for b in buttons.all()]
     assert numbers == [i + 1 for i, p in enumerate(placing) if p]
     for m in marks.all():
-        assert m.locator("text").text_content() == " · ".join((m.get_attribute("data-hints") or "").split(","))
+        label = " · ".join((m.get_attribute("data-hints") or "").split(","))
+        assert m.locator("text").text_content() == label
     page.screenshot(path=str(ARTIFACTS / "ui-hint.png"))
     moves = json.loads(buttons.first.get_attribute("data-moves") or "[]")
     place = moves[0]
@@ -574,3 +577,220 @@ def test_no_two_occupant_spots_on_a_tile_overlap(server: Server, page: Any) -> N
     }""")
     assert found["tiles"] == 4 * (95 + 91)   # every tile of both editions, in 4 rotations
     assert found["bad"] == []
+
+
+# ---------------------------------------------------------------------------- phones and layout
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+TOUCH_TARGET = 44   # px: the smallest target a finger hits reliably
+
+
+def on_screen(page: Any, box: dict[str, float] | None) -> bool:
+    """Whether ``box`` lies wholly inside the board's visible area."""
+    board = page.locator("#board").bounding_box()
+    return bool(box and board and box["x"] >= board["x"] and box["y"] >= board["y"]
+                and box["x"] + box["width"] <= board["x"] + board["width"]
+                and box["y"] + box["height"] <= board["y"] + board["height"])
+
+
+def camera_scale(page: Any) -> float:
+    transform = page.get_attribute("#viewport", "transform") or ""
+    return float(transform.split("scale(")[1].rstrip(")"))
+
+
+def pinch(page: Any, centre: tuple[float, float], start: float, end: float) -> None:
+    """Two fingers on the screen ``start`` px apart, moved to ``end`` px apart (Chrome's touch input)."""
+    cdp = page.context.new_cdp_session(page)
+    cx, cy = centre
+
+    def touch(kind: str, gap: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": cx - gap / 2, "y": cy, "id": 1},
+                                                {"x": cx + gap / 2, "y": cy, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", start)
+    for i in range(1, 6):
+        touch("touchMove", start + (end - start) * i / 5)
+    touch("touchEnd", end)
+    cdp.detach()
+
+
+def test_a_turn_on_a_phone_held_upright_by_touch(server: Server, browser: Any) -> None:
+    """390×844, touch only: the board fills the screen, squares and spots are finger-sized, a tap
+    places the tile, a tap on it turns it, a tap elsewhere moves it (no undo), two fingers zoom."""
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    try:
+        page = open_page(context, errors, "phone")
+        start_game(page, server.url, ["human", "bot:easy"], short=6, seed=4)
+        page.wait_for_selector("rect.target")
+        page.screenshot(path=str(ARTIFACTS / "phone-start.png"))
+        # the page fits the phone: nothing to scroll, and the board has most of the screen
+        assert page.evaluate("document.documentElement.scrollHeight") <= 844
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        board = page.locator("#board").bounding_box()
+        assert board is not None and board["width"] >= 380 and board["height"] >= 0.5 * 844
+        assert on_screen(page, page.locator("#turn").bounding_box()) is False   # the banner is below
+        assert page.locator("#turn").is_visible() and page.locator("#confirm").is_visible()
+        # every legal square in view is a finger-sized target, and at least one is in view
+        targets = [t for t in page.locator("rect.target").all() if on_screen(page, t.bounding_box())]
+        assert targets
+        for t in targets:
+            box = t.bounding_box()
+            assert box is not None and min(box["width"], box["height"]) >= TOUCH_TARGET, box
+        for button in ("#confirm", "#undo", "#hint", "#sheet-toggle"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["height"] >= TOUCH_TARGET, (button, box)
+        # tap a square: the tile goes there and is shown large, its spots finger-sized
+        tiles = board_tiles(page)
+        targets[0].tap()
+        page.wait_for_selector("#pending-tile")
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+        frame = page.locator("rect.pending-frame")
+        first = (frame.get_attribute("x"), frame.get_attribute("y"))
+        spots = page.locator("g.spot").all()
+        for spot in spots:
+            box = spot.bounding_box()
+            assert box is not None and min(box["width"], box["height"]) >= TOUCH_TARGET, box
+        page.screenshot(path=str(ARTIFACTS / "phone-pending.png"))
+        # tap the tile: it turns to its next rotation that fits there (if it has another)
+        if page.locator("#pending-tile.turnable").count():
+            before = page.inner_html("#pending-tile")
+            page.locator("#pending-tile").tap()
+            page.wait_for_function("(b) => document.querySelector('#pending-tile') && "
+                                   "document.querySelector('#pending-tile').innerHTML !== b", arg=before)
+            assert (frame.get_attribute("x"), frame.get_attribute("y")) == first
+        # tap another square: the tile moves there, without undo
+        page.locator("#zoom-fit").tap()
+        others = [t for t in page.locator("rect.target").all() if on_screen(page, t.bounding_box())]
+        if others:
+            others[0].tap()
+            page.wait_for_function("(f) => { const r = document.querySelector('rect.pending-frame'); "
+                                   "return r && (r.getAttribute('x') + ',' + r.getAttribute('y')) !== f }",
+                                   arg=",".join(str(v) for v in first))
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+        # a spot, by touch, then confirm
+        spot = page.locator("g.spot").first
+        if spot.count():
+            spot.tap()
+            page.wait_for_selector("#choices button.selected")
+        page.locator("#confirm").tap()
+        page.wait_for_function("(n) => document.querySelectorAll('#viewport > g > g.hg-tile').length > n"
+                               " && !document.querySelector('#pending-tile')", arg=tiles)
+        # two fingers spread apart zoom in
+        page.locator("#zoom-fit").tap()
+        before_k = camera_scale(page)
+        pinch(page, (board["x"] + board["width"] / 2, board["y"] + board["height"] / 2), 60, 180)
+        assert camera_scale(page) > before_k * 1.5
+        # the panel slides up for the scores and the log, and down again
+        assert page.locator("#log").is_hidden()
+        page.locator("#sheet-toggle").tap()
+        page.wait_for_selector("#log", state="visible")
+        page.wait_for_timeout(300)   # the slide
+        page.screenshot(path=str(ARTIFACTS / "phone-panel.png"))
+        assert page.locator("#players").is_visible()
+        page.locator("#sheet-toggle").tap()
+        page.wait_for_selector("#log", state="hidden")
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.mark.parametrize("size", [(844, 390), (1366, 768), (1920, 1080), (390, 844)])
+def test_the_table_fits_the_window_and_the_turn_stays_in_view(server: Server, browser: Any,
+                                                               size: tuple[int, int]) -> None:
+    """At every size: no page scroll bar, the board usable, and the turn banner in view however far
+    the panel is scrolled (the bug: it scrolled away)."""
+    width, height = size
+    phone = width < 1000
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone,
+                                  has_touch=phone)
+    try:
+        page = open_page(context, errors, f"{width}x{height}")
+        start_game(page, server.url, ["human", "bot:easy"], short=30, seed=9)
+        page.wait_for_selector("rect.target")
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        board = page.locator("#board").bounding_box()
+        assert board is not None and board["width"] >= 0.5 * width and board["height"] >= 0.4 * height
+        if page.locator("#sheet-toggle").is_visible():
+            page.locator("#sheet-toggle").click()
+        page.check("#show-remaining")   # a long panel
+        page.locator("#side").evaluate("s => { s.scrollTop = s.scrollHeight; }")
+        page.wait_for_timeout(300)
+        turn = page.locator("#turn").bounding_box()
+        assert turn is not None and turn["y"] >= 0 and turn["y"] + turn["height"] <= height
+        hit = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#turn')",
+                            [turn["x"] + 5, turn["y"] + turn["height"] / 2])
+        assert hit, "something covers the turn banner"
+        page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_every_character_the_page_shows_has_a_glyph_in_debians_fonts() -> None:
+    """⏮ and ⏭ showed as empty boxes: every non-ASCII character of the page must be in an
+    installed font (fontconfig comes with Debian's chromium)."""
+    fc_list = shutil.which("fc-list")
+    assert fc_list is not None, "fontconfig's fc-list is missing"
+    web = REPO / "src" / "huntgather" / "web"
+    chars = {c for name in ("index.html", "app.js") for c in (web / name).read_text(encoding="utf-8")
+             if ord(c) > 127}
+    assert chars   # the page does use some (· — ▲ …)
+    missing = [c for c in sorted(chars)
+               if not subprocess.run([fc_list, f":charset={ord(c):x}", "family"], capture_output=True,
+                                     text=True, check=True).stdout.strip()]
+    assert missing == [], f"no installed font draws {missing}"
+
+
+def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Server, page: Any) -> None:
+    """Two bots play a whole game while the page watches: log numbers of three digits show whole
+    (the bug: "00."), and no two pieces on one tile overlap."""
+    start_game(page, server.url, ["bot:random", "bot:random"], short=None, seed=5)
+    page.wait_for_selector("#final:not([hidden])", timeout=120_000)
+    numbers = page.locator("#log li .n")
+    count = numbers.count()
+    assert count >= 100, count
+    page.locator("#log li").nth(99).scroll_into_view_if_needed()
+    log_box = page.locator("#log").bounding_box()
+    hundredth = page.locator("#log li").nth(99)
+    assert hundredth.locator(".n").inner_text() == "100."
+    box = hundredth.locator(".n").bounding_box()
+    assert log_box is not None and box is not None and box["x"] >= log_box["x"]
+    width = hundredth.locator(".n").evaluate("n => n.scrollWidth <= n.clientWidth + 1")
+    assert width, "the number is cut off"
+    centres = page.evaluate("""() => [...document.querySelectorAll('#viewport g.piece')].map(g => {
+        const b = g.getBBox(); return [g.dataset.tile, b.x + b.width / 2, b.y + b.height / 2]; })""")
+    assert len(centres) > 0
+    for i, (tile, x, y) in enumerate(centres):
+        for other, x2, y2 in centres[i + 1:]:
+            if other == tile:
+                assert ((x - x2) ** 2 + (y - y2) ** 2) ** 0.5 >= 15.9, (tile, x, y, x2, y2)
+    check_final_table(page)
+
+
+def test_a_seed_that_is_not_a_plain_whole_number_is_refused(server: Server, page: Any) -> None:
+    """The bug: "1e30" silently became seed 1."""
+    page.goto(server.url + "#/new")
+    page.wait_for_selector("body[data-ready='1']")
+    for bad in ("1e30", "7.5", "-3", "99999999999999999999"):
+        page.fill("#seed", bad)
+        page.click("#start-game")
+        page.wait_for_function("() => /seed must be/.test(document.querySelector('#new-error').textContent)")
+        assert page.evaluate("location.hash") == "#/new", bad
+        page.evaluate("document.querySelector('#new-error').textContent = ''")
+    assert page.evaluate("Object.keys(JSON.parse(localStorage.getItem('hg-games') || '{}')).length") == 0
+    # the largest seed is sent exactly (a JavaScript number would round it): the game deals as
+    # the engine does from that very seed
+    largest = 2 ** 63 - 1
+    page.fill("#seed", str(largest))
+    page.click("#start-game")
+    page.wait_for_selector("#screen-play:not([hidden])")
+    page.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+        view = json.load(r)
+    assert view["deal"] == "seeded"
+    assert view["decision"]["tile"] == Game(2, seed=largest).decision.tile

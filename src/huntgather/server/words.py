@@ -135,8 +135,21 @@ def _facts(z: Zone) -> list[str]:
     return facts
 
 
+#: phrases made so far, by (tile, zone, rotation); tiles never change, and each entry keeps its
+#: tile alive, so that no other tile can take its id
+_PHRASES: dict[tuple[int, int, int], tuple[Tile, str]] = {}
+
+
 def zone_phrase(tile: Tile, zone: int, rotation: int) -> str:
     """``'the river to the north (1 fish)'``: a zone of a placed tile, as a player would say it."""
+    key = (id(tile), zone, rotation)
+    known = _PHRASES.get(key)
+    if known is None:
+        known = _PHRASES[key] = (tile, _zone_phrase(tile, zone, rotation))
+    return known[1]
+
+
+def _zone_phrase(tile: Tile, zone: int, rotation: int) -> str:
     z = tile.zones[zone]
     place = where(tile, zone, rotation)
     if z.kind == LAKE:

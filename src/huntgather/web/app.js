@@ -824,8 +824,28 @@ function cycleSpot(step) {
   render();
 }
 
+// tap the tile waiting for confirmation: turn it to the next rotation that fits on its square
+function turnPending() {
+  const pend = ui.pending;
+  if (!pend || ui.sentTurn || !myTurn()) return;
+  const fits = legalPlacements().filter((q) => q.x === pend.x && q.y === pend.y).map((q) => q.rotation);
+  for (let k = 1; k < 4; k++) {
+    const r = (pend.rotation + k) % 4;
+    if (fits.includes(r)) {
+      ui.rotation = r;
+      ui.pending = null;
+      placeAt(pend.x, pend.y);
+      return;
+    }
+  }
+}
+
 function placeAt(x, y) {
-  if (!myTurn() || ui.pending || ui.sentTurn) return;
+  if (!myTurn() || ui.sentTurn) return;
+  if (ui.pending) {
+    if (ui.pending.x === x && ui.pending.y === y) return;
+    ui.pending = null;   // another square: the tile moves there, no undo needed
+  }
   let p = placementsForRotation().find((q) => q.x === x && q.y === y);
   if (!p) {
     // a spot legal only in another rotation: turn the tile to the first one that fits there
@@ -839,6 +859,7 @@ function placeAt(x, y) {
   ui.pending = { moves: [canon(p)], x, y, rotation: p.rotation, request: null, preview: null, choice: null };
   ui.selected = [x, y];
   requestPreview();
+  zoomToPending();
   render();
 }
 
@@ -1048,7 +1069,44 @@ function fit() {
   if (box.width < 20 || box.height < 20) return;   // not laid out yet
   const w = (b.x1 - b.x0 + 1) * 100, h = (b.y1 - b.y0 + 1) * 100;
   const k = Math.min(box.width / w, box.height / h, 2.2);
-  ui.cam = { k, x: (box.width - w * k) / 2 - b.x0 * 100 * k, y: (box.height - h * k) / 2 - b.y0 * 100 * k };
+  if (TOUCH() && k < MIN_TOUCH_ZOOM) {
+    // a whole board would make squares too small to tap: show what matters at a tappable size
+    const focus = focusCell();
+    ui.cam = { k: MIN_TOUCH_ZOOM, x: 0, y: 0 };
+    ui.cam.x = box.width / 2 - (focus[0] * 100 + 50) * MIN_TOUCH_ZOOM;
+    ui.cam.y = box.height / 2 - (focus[1] * 100 + 50) * MIN_TOUCH_ZOOM;
+  } else {
+    ui.cam = { k, x: (box.width - w * k) / 2 - b.x0 * 100 * k, y: (box.height - h * k) / 2 - b.y0 * 100 * k };
+  }
+  applyCamera();
+}
+
+// a square is 100 units: at this zoom a legal square (92 units) is a target of 44 px or more
+const MIN_TOUCH_ZOOM = 0.5;
+// when a tile waits to be confirmed on a touch screen, it is shown this large: its piece spots
+// (16 units apart, tap circles of radius 8) become 45 px targets
+const PENDING_TOUCH_ZOOM = 2.8;
+const TOUCH = () => window.matchMedia("(pointer: coarse)").matches;
+
+// the square a touch screen centres on: the middle of the legal squares, else the last move
+function focusCell() {
+  const cells = myTurn() ? legalPlacements() : [];
+  if (cells.length) {
+    const mx = cells.reduce((a, c) => a + c.x, 0) / cells.length, my = cells.reduce((a, c) => a + c.y, 0) / cells.length;
+    const near = cells.reduce((best, c) => (Math.hypot(c.x - mx, c.y - my) < Math.hypot(best.x - mx, best.y - my) ? c : best));
+    return [near.x, near.y];
+  }
+  const last = ui.view && ui.view.last && ui.view.last[0];
+  return last ? [last.x, last.y] : [0, 0];
+}
+
+// on a touch screen, show the tile that waits for confirmation large enough to tap its spots
+function zoomToPending() {
+  if (!TOUCH() || !ui.pending) return;
+  const box = $("#board").getBoundingClientRect();
+  const k = Math.min(PENDING_TOUCH_ZOOM, box.width / 110, box.height / 110);
+  ui.userCam = true;
+  ui.cam = { k, x: box.width / 2 - (ui.pending.x * 100 + 50) * k, y: box.height / 2 - (ui.pending.y * 100 + 50) * k };
   applyCamera();
 }
 
@@ -1131,9 +1189,10 @@ function render() {
   const mine = myTurn();
   const d = v.decision;
   // legal positions
-  if (mine && d.phase === "place" && !ui.pending && !ui.sentTurn) {
+  if (mine && d.phase === "place" && !ui.sentTurn && !(ui.pending && ui.pending.moves.length > 1)) {
     const now = new Set(placementsForRotation().map((p) => `${p.x},${p.y}`));
     const cells = new Set(legalPlacements().map((p) => `${p.x},${p.y}`));
+    if (ui.pending) cells.delete(`${ui.pending.x},${ui.pending.y}`);
     for (const key of cells) {
       const [x, y] = key.split(",").map(Number);
       const sel = ui.selected && ui.selected[0] === x && ui.selected[1] === y;
@@ -1182,6 +1241,12 @@ function render() {
     const p = ui.pending;
     const g = tileGroup(ts, d.tile, p.rotation, p.x, p.y);
     g.setAttribute("id", "pending-tile");
+    const turns = new Set(legalPlacements().filter((q) => q.x === p.x && q.y === p.y).map((q) => q.rotation));
+    if (turns.size > 1 && p.moves.length === 1 && !ui.sentTurn) {
+      g.classList.add("turnable");
+      const t = svgEl("title"); t.textContent = "tap or click the tile to turn it"; g.append(t);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); turnPending(); });
+    }
     vp.append(g);
     vp.append(svgEl("rect", { class: "pending-frame", x: p.x * 100 + 1, y: p.y * 100 + 1, width: 98, height: 98 }));
     const pv = p.preview;
@@ -1212,6 +1277,7 @@ function render() {
             placed.push(spot);
             const sg = svgEl("g", { class: `spot${chosen ? " selected" : ""}`, ...moveAttrs(m) });
             const t = svgEl("title"); t.textContent = label; sg.append(t);
+            sg.append(svgEl("circle", { class: "hit", cx: spot.x, cy: spot.y, r: SPOT_GAP / 2 }));
             sg.append(svgEl("circle", { cx: spot.x, cy: spot.y, r: 7 }));
             const tx = svgEl("text", { x: spot.x, y: spot.y + 3 });
             tx.textContent = spot.letter;
@@ -1609,31 +1675,68 @@ function submitNames(ev) {
 
 function setupBoardInput() {
   const svg = $("#board");
-  let drag = null;
+  // pointers down on the board: one drags the view, two pinch it (zoom about their midpoint)
+  const down = new Map();
+  let drag = null, pinch = null;
+  const local = (ev) => { const box = svg.getBoundingClientRect(); return [ev.clientX - box.left, ev.clientY - box.top]; };
+  const startPinch = () => {
+    const [a, b] = [...down.values()];
+    pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]) || 1, mx: (a[0] + b[0]) / 2, my: (a[1] + b[1]) / 2 };
+    drag = null;
+  };
   svg.addEventListener("pointerdown", (ev) => {
-    if (ev.target.closest(".target, .spot, .hint-spot")) return;
-    drag = { x: ev.clientX, y: ev.clientY, cx: ui.cam.x, cy: ui.cam.y, moved: false };
+    if (ev.target.closest(".target, .spot, .hint-spot, #pending-tile") && !down.size) return;
+    down.set(ev.pointerId, local(ev));
     svg.setPointerCapture(ev.pointerId);
+    if (down.size === 2) startPinch();
+    else if (down.size === 1) drag = { x: ev.clientX, y: ev.clientY, cx: ui.cam.x, cy: ui.cam.y };
     svg.classList.add("dragging");
   });
   svg.addEventListener("pointermove", (ev) => {
+    if (!down.has(ev.pointerId)) return;
+    down.set(ev.pointerId, local(ev));
+    if (pinch && down.size >= 2) {
+      const [a, b] = [...down.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
+      const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
+      ui.cam.x += mx - pinch.mx;   // the fingers' midpoint carries the board along
+      ui.cam.y += my - pinch.my;
+      zoom(d / pinch.d, mx, my);
+      pinch = { d, mx, my };
+      return;
+    }
     if (!drag) return;
     ui.cam.x = drag.cx + ev.clientX - drag.x;
     ui.cam.y = drag.cy + ev.clientY - drag.y;
     if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 3) ui.userCam = true;
     applyCamera();
   });
-  const end = () => { drag = null; svg.classList.remove("dragging"); };
+  const end = (ev) => {
+    down.delete(ev.pointerId);
+    if (down.size < 2) pinch = null;
+    if (down.size === 1) {   // one finger stays: it drags on from here
+      const [p] = [...down.values()];
+      const box = svg.getBoundingClientRect();
+      drag = { x: p[0] + box.left, y: p[1] + box.top, cx: ui.cam.x, cy: ui.cam.y };
+    }
+    if (!down.size) { drag = null; svg.classList.remove("dragging"); }
+  };
   svg.addEventListener("pointerup", end);
   svg.addEventListener("pointercancel", end);
   svg.addEventListener("wheel", (ev) => {
     ev.preventDefault();
-    const box = svg.getBoundingClientRect();
-    zoom(ev.deltaY < 0 ? 1.15 : 1 / 1.15, ev.clientX - box.left, ev.clientY - box.top);
+    const [px, py] = local(ev);
+    zoom(ev.deltaY < 0 ? 1.15 : 1 / 1.15, px, py);
   }, { passive: false });
   $("#zoom-in").onclick = () => zoom(1.25);
   $("#zoom-out").onclick = () => zoom(0.8);
   $("#zoom-fit").onclick = () => { ui.userCam = false; if (ui.view) fit(); };
+  $("#sheet-toggle").onclick = () => {
+    const side = $("#side");
+    const open = side.classList.toggle("expanded");
+    $("#sheet-toggle").setAttribute("aria-expanded", String(open));
+    $("#sheet-toggle").textContent = open ? "Back to the board ▼" : "Scores, log and tiles ▲";
+  };
 }
 
 function zoom(f, px, py) {
