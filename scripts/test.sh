@@ -20,6 +20,12 @@ if ! command -v chromium >/dev/null 2>&1 && is_root; then
   apt_install chromium
 fi
 
+# The page's characters must all be in an installed font (test_web_ui asks fontconfig).
+if ! command -v fc-list >/dev/null 2>&1 && is_root; then
+  echo "== installing fontconfig and the DejaVu fonts"
+  apt_install fontconfig fonts-dejavu-core
+fi
+
 # The storage tests run against PostgreSQL too when HUNTGATHER_TEST_POSTGRES names a server.
 if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
   if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then

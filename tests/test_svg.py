@@ -74,3 +74,24 @@ def test_board_picture_shows_every_tile_and_piece() -> None:
     assert len(tiles) == len(state.board.cells)
     pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "hg-piece"]
     assert len(pieces) == len(state.board.occupants)
+
+
+def test_no_badge_letter_means_two_things() -> None:
+    """The bug: "F" marked both a fisher (a piece) and the wild fire (a special)."""
+    from huntgather.svg import _ANIMALS, _SPECIALS
+
+    pieces = {"F", "G", "H"}   # fisher, gatherer, hunter, as the page marks occupant spots
+    letters = [letter for letter, _, _ in (*_ANIMALS.values(), *_SPECIALS.values())]
+    assert len(set(letters)) == len(letters)
+    assert not pieces & set(letters)
+
+
+def test_a_bonus_tile_is_titled_with_the_editions_word() -> None:
+    from huntgather.editions import get_edition
+    from huntgather.svg import tile_fragment
+
+    for name, word in (("2020", "menhir tile"), ("2002", "bonus tile")):
+        edition = get_edition(name)
+        assert edition.bonus_name == word
+        bonus = next(t for t in edition.tiles if t.is_bonus)
+        assert f"<title>{word}</title>" in tile_fragment(bonus, 0, edition.bonus_name)

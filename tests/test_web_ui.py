@@ -770,6 +770,27 @@ def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Ser
             if other == tile:
                 assert ((x - x2) ** 2 + (y - y2) ** 2) ** 0.5 >= 15.9, (tile, x, y, x2, y2)
     check_final_table(page)
+    # scoring you can see: every feature scored with points floated "+N" as it happened (the
+    # page watched from the first move), and a log line or final row lights up its squares
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+        log = json.load(r)["log"]
+    scored = [e for e in log if e["kind"] == "FeatureScored" and any(p > 0 for p in e["points"])]
+    assert page.evaluate("Number(document.body.dataset.scoreFloats || 0)") == len(scored)
+    lines = page.locator("#log li.has-feature")
+    assert lines.count() == sum(1 for e in log if e["kind"] == "FeatureScored" and e["tiles"])
+    if lines.count():
+        line = lines.first
+        line.hover()
+        tiles = set((line.get_attribute("data-tiles") or "").split(","))
+        assert page.locator("#overlay rect.scored-hl").count() == len(tiles)
+        page.mouse.move(1, 1)
+        page.locator("#log").hover(position={"x": 1, "y": 1})
+    rows = page.locator("#final-table tr.has-feature")
+    if rows.count():
+        rows.first.hover()
+        tiles = set((rows.first.get_attribute("data-tiles") or "").split(","))
+        assert page.locator("#overlay rect.scored-hl").count() == len(tiles)
+    page.screenshot(path=str(ARTIFACTS / "ui-scoring-highlight.png"))
 
 
 def test_a_seed_that_is_not_a_plain_whole_number_is_refused(server: Server, page: Any) -> None:

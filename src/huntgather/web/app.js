@@ -759,6 +759,65 @@ function applyUpdate(u) {
   }
   v.version = u.version;
   afterChange(before, v);
+  showScoring(u.events || []);
+}
+
+// ------------------------------------------------------------------ scoring you can see
+
+// light up the squares of a scored feature (a log line or a final-table row under the pointer)
+function highlightTiles(tiles, cls = "scored-hl") {
+  clearHighlight(cls);
+  const v = ui.view;
+  if (!v || !tiles || !tiles.length) return;
+  const at = new Map(v.board.map((c) => [c.tile, c]));
+  const vp = $("#overlay");
+  for (const t of tiles) {
+    const c = at.get(t);
+    if (!c) continue;
+    vp.append(svgEl("rect", { class: cls, x: c.x * 100 + 2, y: c.y * 100 + 2, width: 96, height: 96 }));
+  }
+}
+
+function clearHighlight(cls = "scored-hl") {
+  for (const r of document.querySelectorAll(`#overlay rect.${cls}`)) r.remove();
+}
+
+// points scored during play float up from their feature, in the scorer's colour
+function showScoring(events) {
+  const v = ui.view;
+  for (const e of events) {
+    if (e.kind !== "FeatureScored" || !Array.isArray(e.points) || !Array.isArray(e.tiles)) continue;
+    const cells = v.board.filter((c) => e.tiles.includes(c.tile));
+    if (!cells.length) continue;
+    const cx = cells.reduce((a, c) => a + c.x, 0) / cells.length * 100 + 50;
+    const cy = cells.reduce((a, c) => a + c.y, 0) / cells.length * 100 + 50;
+    const scorers = e.points.map((p, seat) => [p, seat]).filter(([p]) => p > 0);
+    if (!scorers.length) continue;
+    highlightTiles(e.tiles, "scored-now");
+    scorers.forEach(([p, seat], i) => {
+      const t = svgEl("text", { class: "score-float", x: cx, y: cy - 16 * i,
+        fill: (v.players[seat] && v.players[seat].rgb) || COLOURS[seat] });
+      t.textContent = `+${p}`;
+      $("#overlay").append(t);
+      setTimeout(() => t.remove(), 2400);
+    });
+    document.body.dataset.scoreFloats = String(Number(document.body.dataset.scoreFloats || 0) + 1);
+    setTimeout(() => clearHighlight("scored-now"), 2400);
+  }
+}
+
+function hoverable(node, tiles) {
+  if (!Array.isArray(tiles) || !tiles.length) return;
+  node.dataset.tiles = tiles.join(",");
+  node.tabIndex = 0;
+  node.classList.add("has-feature");
+  node.title = "shows this feature on the board";
+  const on = () => highlightTiles(tiles);
+  node.addEventListener("mouseenter", on);
+  node.addEventListener("focus", on);
+  node.addEventListener("click", on);
+  node.addEventListener("mouseleave", () => clearHighlight());
+  node.addEventListener("blur", () => clearHighlight());
 }
 
 function afterChange(old, v) {
@@ -1054,6 +1113,7 @@ async function doReplayStep(step) {
 function applyCamera() {
   const { x, y, k } = ui.cam;
   $("#viewport").setAttribute("transform", `translate(${x} ${y}) scale(${k})`);
+  $("#overlay").setAttribute("transform", `translate(${x} ${y}) scale(${k})`);   // highlights, floating points
 }
 
 function boardBounds() {
@@ -1129,6 +1189,7 @@ function tileGroup(ts, tile, rotation, x, y) {
 function clearBoard() {
   delete document.body.dataset.version;
   $("#viewport").innerHTML = "";
+  $("#overlay").innerHTML = "";
   $("#choices").innerHTML = "";
   $("#hints").innerHTML = "";
   $("#log").innerHTML = "";
@@ -1444,6 +1505,7 @@ function renderSide(ts) {
     if (e.kind === "TileDrawn") continue;
     const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
     li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, e.text));
+    if (e.kind === "FeatureScored") hoverable(li, e.tiles);
     logEl.append(li);
   }
   logEl.scrollTop = logEl.scrollHeight;
@@ -1470,6 +1532,7 @@ function renderSide(ts) {
       const tr = el("tr", { class: `row-${row.kind}` });
       tr.append(el("td", {}, row.explanation));
       for (const pts of row.points) tr.append(el("td", { class: "num" }, String(pts)));
+      hoverable(tr, row.tiles);
       table.append(tr);
     }
     const tot = el("tr", { class: "total" });
