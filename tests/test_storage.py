@@ -186,9 +186,10 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     assert isinstance(batch[1][2].exception(), ConflictError)
     assert [storage.load(g).history for g in (a, b, c)] == [  # type: ignore[union-attr]
         ["d1", "1@0,1r0", "-", "d4"], ["d1", "-"], ["d1", "2@0,1r0", "-", "d9"]]
-    if stop_listening is not None:   # every stored append was announced, with the game's new version
-        assert all_heard.wait(5)
+    if stop_listening is not None:   # every stored append was announced, with the game's new
+        assert all_heard.wait(5)     # version, where it started and the moves themselves
         assert sorted(p for p in heard if p.split()[1] in (a, b, c)) == sorted(
-            [f"move {a} 3", f"move {b} 2", f"move {c} 2", f"move {a} 4", f"move {c} 4"])
+            [f"move {a} 3 1 1@0,1r0 -", f"move {b} 2 1 -", f"move {c} 2 1 2@0,1r0",
+             f"move {a} 4 3 d4", f"move {c} 4 2 - d9"])
         stop_listening()
     storage.close()

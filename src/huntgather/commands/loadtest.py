@@ -663,6 +663,9 @@ async def run_clients(plan: Plan, worker: int, slots: Sequence[int],
     client = Client(plan, worker, should_stop)
     loop = asyncio.get_running_loop()
     client.tally.event_loop = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
+    from huntgather.server import gc_tuning
+    if gc_tuning.tuned():   # a client process of its own (see _worker_main)
+        gc_tuning.collect_young_every()
     watcher = loop.create_task(client.watch_loop())
     tasks = [loop.create_task(client.run_slot(slot)) for slot in slots]
     # every step waits at most the timeout, and the end waits for the last answers
@@ -696,6 +699,9 @@ def run_loop(coro: Coroutine[Any, Any, T]) -> T:
 def _worker_main(plan: Plan, worker: int, slots: list[int], stop: Any, results: Any) -> None:
     """A client process: play ``slots``, put ``(worker, tally)`` on ``results``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops the run
+    # the clients' own collector pauses would count as the server's latency: tuned as the server is
+    from huntgather.server import gc_tuning
+    gc_tuning.tune_gc()
     try:
         tally = run_loop(run_clients(plan, worker, slots, stop.is_set))
     except BaseException:

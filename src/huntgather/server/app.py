@@ -43,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huntgather.editions import edition_names, get_edition
-from huntgather.server import protocol
+from huntgather.server import gc_tuning, protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_json
 from huntgather.server.rooms import GAME_ID, Room, Rooms
@@ -314,30 +314,49 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             await ws.close(code=code, reason=reason)
 
         conn = Connection(ws.send_text, close)
-        writer = asyncio.get_running_loop().create_task(conn.run())
         tasks: set[asyncio.Task[None]] = set()
+
+        idle = asyncio.Event()   # set while the reader waits for a message (not while it handles one)
+        idle.set()
+
+        async def read() -> None:
+            """The page's messages, one after the other, until it goes or the game closes."""
+            with contextlib.suppress(WebSocketDisconnect):
+                while not conn.dropped:
+                    message = await ws.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    if message.get("bytes") is not None:
+                        conn.push(_error_text("binary_not_accepted", "send text frames (JSON), not binary "
+                                                                     "ones", None, room))
+                        continue
+                    idle.clear()
+                    try:
+                        await _handle(room, conn, message.get("text") or "", tasks)
+                    finally:
+                        idle.set()
+                    if room.closed:
+                        return
+
+        # Two tasks for the life of the socket (not one per message): the reader, and the writer
+        # that sends the page's queue.  Whichever ends first ends both: a page that stopped reading
+        # is dropped by its writer even when it sends nothing more.
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(conn.run())
+        reader = loop.create_task(read())
         try:
-            while not conn.dropped:
-                # wait for the page's next message, or for its writer to end (a page that stopped
-                # reading is dropped even when it sends nothing more)
-                receive = asyncio.ensure_future(ws.receive())
-                await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
-                if not receive.done():
-                    receive.cancel()
-                    break
-                message = receive.result()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if message.get("bytes") is not None:
-                    conn.push(_error_text("binary_not_accepted", "send text frames (JSON), not binary ones",
-                                          None, room))
-                    continue
-                await _handle(room, conn, message.get("text") or "", tasks)
-                if room.closed:
-                    break
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+            failure = reader.exception() if reader.done() and not reader.cancelled() else None
+            if failure is not None:
+                raise failure   # a bug: let the server log it
         finally:
+            # a message being handled is finished first (its move may be stored already); the
+            # reader is stopped only while it waits for the next one
+            while not reader.done():
+                await idle.wait()
+                if idle.is_set():
+                    reader.cancel()
+                    await asyncio.wait({reader})
             for task in tasks:
                 task.cancel()
             room.sockets -= 1
@@ -350,6 +369,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         rooms.start()
+        if gc_tuning.tuned():   # a serving process (huntgather play, app_from_env), not a test
+            gc_tuning.collect_young_every()
         try:
             yield
         finally:

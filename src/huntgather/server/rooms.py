@@ -440,10 +440,17 @@ class Room:
         self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:]))
         self.wake_bots()
 
-    async def follow_storage(self) -> None:
-        """Take the moves another process stored (caller holds the lock); push them as an update."""
+    async def follow_storage(self, carried: tuple[int, list[str]] | None = None) -> None:
+        """Take the moves another process stored (caller holds the lock); push them as an update.
+
+        ``carried`` is ``(start, moves)`` from the notification; they are used without reading the
+        database when they start at this room's version.
+        """
         start = self.version
-        new = await asyncio.to_thread(self.storage.history_from, self.id, start)
+        if carried is not None and carried[0] == start:
+            new = carried[1]
+        else:
+            new = await asyncio.to_thread(self.storage.history_from, self.id, start)
         if not new:
             return
         if self.setup.deal == Deal.SEEDED:   # rebuilt from the seed, so the next draws follow it too
@@ -694,8 +701,10 @@ class Rooms:
             if kind == "move":
                 version = int(parts[2]) if len(parts) > 2 else -1
                 if version < 0 or version > room.version:
+                    # the moves ride along (storage.move_notice) unless they were too long
+                    carried = (int(parts[3]), parts[4:]) if len(parts) > 4 else None
                     async with room.lock:
-                        await room.follow_storage()
+                        await room.follow_storage(carried)
             elif kind == "seat":
                 await room.follow_seats()
             elif kind == "delete":

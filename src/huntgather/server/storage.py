@@ -113,6 +113,23 @@ class ConflictError(StorageError):
 
 #: the PostgreSQL channel on which processes tell each other what they stored
 CHANNEL = "huntgather"
+#: PostgreSQL refuses notifications of 8000 bytes or more
+MAX_NOTICE = 7900
+
+
+def move_notice(game_id: str, start: int, new: list[str]) -> str:
+    """The notification of moves stored: ``move ID VERSION [START MOVE...]``.
+
+    The moves themselves ride along when they fit, so that the other processes
+    need not read them back from the database; they never contain spaces.
+
+    >>> move_notice("abc", 4, ["d17", "17@-1,0r3"])
+    'move abc 6 4 d17 17@-1,0r3'
+    >>> move_notice("abc", 4, ["x" * 8000])
+    'move abc 5'
+    """
+    full = f"move {game_id} {start + len(new)} {start} {' '.join(new)}"
+    return full if len(full.encode()) <= MAX_NOTICE else f"move {game_id} {start + len(new)}"
 
 
 @dataclass(frozen=True)
@@ -304,7 +321,7 @@ class Storage:
         if new:
             conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
                                          for i, m in enumerate(new)])
-        self._notify(conn, f"move {game_id} {start + len(new)}")
+        self._notify(conn, move_notice(game_id, start, new))
 
     def _append_many(self, conn: Connection, calls: list[tuple[Any, ...]]) -> list[None]:
         """:meth:`_append` for several games at once: one UPDATE and one INSERT for all of them.
@@ -329,7 +346,7 @@ class Storage:
         if self.shared:
             conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
                          {"channel": CHANNEL,
-                          "payloads": [f"move {game_id} {start + len(new)}"
+                          "payloads": [move_notice(game_id, start, new)
                                        for game_id, start, new, _status, _scores in calls]})
         return [None] * len(calls)
 
