@@ -213,6 +213,20 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
         page.wait_for_function(WAIT_TURN_OR_END)
         if not page.locator("#final").is_hidden():
             break
+        if turns == 1:
+            # my turn again: the tiles the bot placed since my last one are framed in its colour
+            with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+                log = json.load(r)["log"]
+            placed = [e for e in log if e["kind"] == "TilePlaced"]
+            since = []
+            for e in reversed(placed):
+                if e["player"] == 0:
+                    break
+                since.append(str(e["tile"]))
+            assert since, "the bot placed a tile"
+            frames = page.locator("rect.since-mine")
+            assert sorted(f.get_attribute("data-tile") or "" for f in frames.all()) == sorted(since)
+            assert all(f.get_attribute("stroke") == "#D55E00" for f in frames.all())   # red's colour
         play_turn(page, keyboard=turns % 2 == 1)
         if turns == 0:
             page.screenshot(path=str(ARTIFACTS / "ui-after-first-turn.png"))

@@ -1222,6 +1222,24 @@ function render() {
     where[c.tile] = c;
     vp.append(tileGroup(ts, c.tile, c.rotation, c.x, c.y));
   }
+  // on my turn: the tiles the others placed since my last tile, framed in their colours
+  if (myTurn()) {
+    const mine = new Set(heldSeats());
+    const since = [];
+    for (let i = v.log.length - 1; i >= 0; i--) {
+      const e = v.log[i];
+      if (e.kind !== "TilePlaced") continue;
+      if (mine.has(e.player)) break;
+      since.push(e);
+    }
+    for (const e of since) {
+      const r = svgEl("rect", { class: "since-mine", x: e.x * 100 + 6, y: e.y * 100 + 6, width: 88, height: 88,
+        stroke: (v.players[e.player] && v.players[e.player].rgb) || COLOURS[e.player], "data-tile": e.tile });
+      const t = svgEl("title"); t.textContent = `placed by ${who(e.player)} since your last turn`;
+      r.append(t);
+      vp.append(r);
+    }
+  }
   // last move
   for (const m of v.last || []) {
     const r = svgEl("rect", { class: "last-move", x: m.x * 100 + 3, y: m.y * 100 + 3, width: 94, height: 94 });
