@@ -247,8 +247,10 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     page.wait_for_function("() => document.querySelectorAll('#viewport > g > g.hg-tile').length === 1")
     page.click("#replay-fwd")
     page.wait_for_function("() => document.querySelectorAll('#viewport > g > g.hg-tile').length === 2")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => /move [1-9]/.test(document.querySelector('#replay-pos').textContent)")
+    before = page.inner_text("#replay-pos")
+    page.keyboard.press("ArrowRight")   # a step by key: the position moves on
+    page.wait_for_function("(b) => /move [1-9]/.test(document.querySelector('#replay-pos').textContent)"
+                           " && document.querySelector('#replay-pos').textContent !== b", arg=before)
     assert page.locator("rect.target").count() == 0
     # and it can be deleted from the list (this browser created it), after a confirmation
     page.goto(server.url + "#/games")

@@ -1103,7 +1103,9 @@ async function doReplayStep(step) {
     }
     n = Math.max(0, Math.min(total, n));
   }
-  if (n === cur || !ui.replay || ui.gameId !== id) return;
+  // the page may have left the replay while the step was loading: then the address is not ours
+  // to change (replacing it before the hashchange event fires would route back to the replay)
+  if (n === cur || !ui.replay || ui.gameId !== id || !location.hash.startsWith(`#/replay/${id}/`)) return;
   history.replaceState(null, "", `#/replay/${id}/${n}`);
   await openReplay(id, n, v);
 }
