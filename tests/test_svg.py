@@ -32,8 +32,9 @@ def test_every_tile_shows_what_its_data_says(edition: str, tile: Tile) -> None:
         assert names.count("gold nugget") == sum(z.gold_nuggets for z in zones)
         assert names.count("river") == sum(z.kind == RIVER for z in zones)
         assert sum(n.startswith("lake ") for n in names) == sum(z.kind == LAKE for z in zones)
-        for special in tile.specials():
-            assert special.replace("_", " ") in names
+        for special in tile.specials():   # named, and said what it does ("Pit trap: at the end, …")
+            word = special.replace("_", " ")
+            assert any(n.lower().startswith(word + ": ") and len(n) > len(word) + 20 for n in names), word
         assert ("bonus tile" in names) == tile.is_bonus
 
 
@@ -95,3 +96,36 @@ def test_a_bonus_tile_is_titled_with_the_editions_word() -> None:
         assert edition.bonus_name == word
         bonus = next(t for t in edition.tiles if t.is_bonus)
         assert f"<title>{word}</title>" in tile_fragment(bonus, 0, edition.bonus_name)
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_a_piece_stands_out_on_every_terrain() -> None:
+    """Pieces are drawn with a white halo under a black outline (web/app.js, pieceSvg; the page
+    is checked in test_web_ui): on each terrain colour one of the two has a contrast of at least
+    3:1, which the player colours alone do not (blue on a forest: 1.9:1)."""
+    from huntgather.svg import (
+        FOREST_DARK,
+        FOREST_FILL,
+        MEADOW_DARK,
+        MEADOW_FILL,
+        PLAYER_COLOURS,
+        WATER,
+        WATER_DARK,
+        WATER_LIGHT,
+    )
+
+    terrains = [FOREST_FILL, FOREST_DARK, MEADOW_FILL, MEADOW_DARK, WATER, WATER_LIGHT, WATER_DARK]
+    assert min(_contrast(c, FOREST_FILL) for c in PLAYER_COLOURS) < 3   # why the outline is needed
+    for terrain in terrains:
+        assert max(_contrast("#ffffff", terrain), _contrast("#000000", terrain)) >= 3, terrain

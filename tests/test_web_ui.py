@@ -192,6 +192,13 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
     page.wait_for_function(WAIT_TURN_OR_END)
     page.screenshot(path=str(ARTIFACTS / "ui-start.png"))
+    # the board in words for screen readers: the tile to place and how many squares it fits
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+        view = json.load(r)
+    squares = {(m["x"], m["y"]) for m in view["legal"] if m["kind"] == "place"}
+    label = page.get_attribute("#board", "aria-label") or ""
+    assert label.startswith(f"Board of {len(view['board'])} tile")
+    assert f"It fits on {len(squares)} square" in label and "Your tile: " in label
     assert page.title() == "● Your turn — Hunters & Gatherers"
     assert page.locator("#watching").is_hidden()
     # the remaining tiles can be shown (and hidden again): 5 in the stack, 1 drawn
@@ -781,6 +788,8 @@ def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Ser
     centres = page.evaluate("""() => [...document.querySelectorAll('#viewport g.piece')].map(g => {
         const b = g.getBBox(); return [g.dataset.tile, b.x + b.width / 2, b.y + b.height / 2]; })""")
     assert len(centres) > 0
+    halos = page.locator("#viewport g.piece path.halo[stroke='#fff']")   # see test_svg: contrast
+    assert halos.count() == len(centres)
     for i, (tile, x, y) in enumerate(centres):
         for other, x2, y2 in centres[i + 1:]:
             if other == tile:

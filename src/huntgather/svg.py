@@ -95,6 +95,22 @@ _SPECIALS = {
     "raft": ("Ra", "#a1887f", "#fff"),
 }
 
+#: what each special does, in a sentence (the badge's tooltip); docs/rules.md has the details
+SPECIAL_TITLES = {
+    "shaman": "Shaman: whoever places this tile may take one of their meeples back from the "
+              "board, without scoring it",
+    "hunting_trap": "Hunting trap: whoever places this tile scores at once the animals of this "
+                    "meadow on this tile and the 8 around it (a tiger cancels a deer); those "
+                    "animals then leave the game",
+    "pit_trap": "Pit trap: at the end, the animals of this meadow on this tile and the 8 around it "
+                "score double",
+    "wild_fire": "Wild fire: at the end, the tigers of this meadow are ignored",
+    "shrine": "Shrine: at the end, a hunter on this meadow takes it alone",
+    "logboat": "Logboat: whoever places this tile scores 2 points at once for each lake of this "
+               "river system",
+    "raft": "Raft: at the end, the huts' majority on this river system scores 1 more point per lake",
+}
+
 
 def _rot(p: Point, r: int) -> Point:
     """``p`` turned ``r`` quarter turns clockwise about the tile's centre."""
@@ -356,7 +372,7 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
                 items.append(_badge(p, letter, fill, ink, name))
             elif kind == "special":
                 letter, fill, ink = _SPECIALS[name]
-                items.append(_badge(p, letter, fill, ink, name.replace("_", " "), 7.4))
+                items.append(_badge(p, letter, fill, ink, SPECIAL_TITLES[name], 7.4))
             else:
                 items.append(_use(name, p, _SYMBOL_TITLES[name], 13.0))
         out.extend(items)

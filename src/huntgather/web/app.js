@@ -224,8 +224,12 @@ function pieceSvg(player, piece, x, y, role) {
   const t = svgEl("title");
   t.textContent = `${who(player)}: ${role || piece}`;
   g.append(t);
-  g.append(svgEl("path", { d: piece === "hut" ? hutPath(x, y, 1.15) : meeplePath(x, y, 1.15),
-    fill: COLOURS[player], stroke: "#000", "stroke-width": 1.2 }));
+  const d = piece === "hut" ? hutPath(x, y, 1.15) : meeplePath(x, y, 1.15);
+  // a white halo under a black outline: one of the two stands out on every terrain, whatever
+  // the player's colour (blue or green on a forest was 1.2–1.9:1)
+  g.append(svgEl("path", { class: "halo", d, fill: "none", stroke: "#fff", "stroke-width": 3.4,
+    "stroke-linejoin": "round" }));
+  g.append(svgEl("path", { d, fill: COLOURS[player], stroke: "#000", "stroke-width": 1.2 }));
   const txt = svgEl("text", { x, y: y + 4, "font-size": 7, "font-weight": "bold",
     "text-anchor": "middle", "font-family": "sans-serif", fill: "#000" });
   txt.textContent = LETTERS[player];
@@ -1373,6 +1377,27 @@ function render() {
   if (!ui.userCam && v.board.length) fit();
   else applyCamera();
   renderSide(ts);
+  describeBoard(ts);
+}
+
+// the board in words, for screen readers: what lies there, the tile to place and where it fits
+function describeBoard(ts) {
+  const v = ui.view;
+  const d = v.decision;
+  const parts = [`Board of ${v.board.length} tile${v.board.length === 1 ? "" : "s"}.`];
+  if (myTurn() && d.phase === "place" && ts.tiles[d.tile]) {
+    const squares = new Set(legalPlacements().map((p) => `${p.x},${p.y}`)).size;
+    const here = new Set(placementsForRotation().map((p) => `${p.x},${p.y}`)).size;
+    parts.push(`Your tile: ${ts.tiles[d.tile].text}.`,
+      `It fits on ${squares} square${squares === 1 ? "" : "s"}, ${here} of them as it is turned now.`,
+      ui.pending ? "Placed: choose a piece or none, then confirm with Enter; U takes it back."
+        : "N and P move between them, R turns the tile, Enter places it.");
+  } else if (v.over) {
+    parts.push("The game is over.");
+  } else if (d.text) {
+    parts.push(`${d.text}.`);
+  }
+  $("#board").setAttribute("aria-label", parts.join(" "));
 }
 
 function choiceLabel(ts, m, shaman) {
