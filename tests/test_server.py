@@ -1179,3 +1179,18 @@ def test_a_worker_whose_server_is_already_gone_exits() -> None:
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code], timeout=20, check=False)
     assert done.returncode == 0 and time.monotonic() - started < 15
+
+
+def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -> None:
+    page = client.get("/api/rules/2020").json()
+    titles = [s["title"] for s in page["sections"]]
+    assert titles[0] == "A turn" and titles[-1] == "The end"
+    forest = next(s for s in page["sections"] if s["title"] == "Forests and gatherers")
+    # 2020 rulebook: a forest scores 2 per tile, 3 per mushroom group; the diagram's forest of
+    # 3 tiles scores 3 × 2 = 6 for red's gatherer, and yellow, who closed it, plays a menhir tile
+    assert "2 points per tile and 3 per group of mushrooms" in forest["paragraphs"][0]
+    assert forest["diagram"].startswith("<svg") and "6 points (3 tiles × 2)" in forest["caption"]
+    missing = client.get("/api/rules/1999")
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown_edition"
+    old = client.get("/api/rules/2002").json()
+    assert old["edition"] == "2002" and all("diagram" not in s for s in old["sections"])

@@ -840,3 +840,30 @@ def test_a_seed_that_is_not_a_plain_whole_number_is_refused(server: Server, page
         view = json.load(r)
     assert view["deal"] == "seeded"
     assert view["decision"]["tile"] == Game(2, seed=largest).decision.tile
+
+
+def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server, page: Any) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#nav-help")
+    page.wait_for_selector("#rules[data-edition='2020'] figure.diagram svg")
+    text = page.inner_text("#rules")
+    # 2020 rulebook: forests 2 per tile and 3 per mushroom group; mammoth 3, aurochs 2, deer 1
+    assert "2 points per tile and 3 per group of mushrooms" in text
+    assert "mammoth 3, aurochs 2, deer 1" in text
+    # rulebook example 5: a river of 3 tiles with 2 fish scores 3 + 2 = 5 for the fisher
+    captions = page.locator("#rules figcaption").all_inner_texts()
+    assert any("scores 5 points for the river of 3 tiles (3 tiles + 2 fish)" in c for c in captions)
+    # the forest of 3 tiles with a menhir: 3 × 2 = 6, and the closer plays a menhir tile
+    assert any("scores 6 points (3 tiles × 2)" in c and "plays a menhir tile" in c for c in captions)
+    assert page.locator("#rules figure.diagram svg g.hg-tile").count() == 6   # 3 + 3 tiles
+    for special in ("Shaman:", "Pit trap:", "Logboat:"):
+        assert special in text
+    page.screenshot(path=str(ARTIFACTS / "rules-2020.png"), full_page=True)
+    page.click("#rules-editions button[data-edition='2002']")
+    page.wait_for_selector("#rules[data-edition='2002']")
+    text = page.inner_text("#rules")
+    # 2002 rulebook: mushrooms 2 per group, every animal 2, gold nuggets earn a bonus tile
+    assert "2 points per tile and 2 per group of mushrooms" in text
+    assert "mammoth 2, aurochs 2, deer 2" in text and "gold nugget" in text and "bonus tile" in text
+    assert "Logboat:" not in text and "Shrine:" in text

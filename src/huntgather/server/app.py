@@ -6,6 +6,7 @@ The protocol (every route, every message, every error code) is documented in
 ================================  ==============================================
 ``GET  /api/editions``            editions, player ranges, bot levels, colours
 ``GET  /api/tiles/{edition}``     tile pictures (4 rotations) and occupant anchors
+``GET  /api/rules/{edition}``     the rules in short sections, with diagrams of real positions
 ``GET  /api/games?ids=a,b``       summaries of the games a page knows (no listing of all)
 ``POST /api/games``               new game; answers its id, creator and seat secrets
 ``GET  /api/games/{id}``          the public view (what a watcher sees)
@@ -47,6 +48,7 @@ from huntgather.server import gc_tuning, protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_json
 from huntgather.server.rooms import GAME_ID, Room, Rooms
+from huntgather.server.rules_page import rules_payload
 from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
 from huntgather.server.words import tile_summary, zone_summary
@@ -226,6 +228,14 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         return Response(body, media_type="application/json",
                         headers={"Cache-Control": "max-age=3600"})
 
+    async def rules(request: Request) -> Response:
+        edition = request.path_params["edition"]
+        if edition not in edition_names():
+            return _error("unknown_edition", "there is no such edition", 404)
+        body = await asyncio.to_thread(rules_payload, edition)
+        return Response(body, media_type="application/json",
+                        headers={"Cache-Control": "max-age=3600"})
+
     async def list_games(request: Request) -> Response:
         ids = [i for i in request.query_params.get("ids", "").split(",") if GAME_ID.fullmatch(i)]
         if len(ids) > 100:
@@ -382,6 +392,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         Route("/", index),
         Route("/api/editions", editions),
         Route("/api/tiles/{edition}", tiles),
+        Route("/api/rules/{edition}", rules),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game, methods=["GET"]),

@@ -20,6 +20,7 @@ const MAX_NAME = 24;
 const ui = {
   meta: null,          // /api/editions
   tiles: {},           // edition -> tile payload
+  rulesEdition: null,  // the edition whose rules the Rules screen shows
   view: null,          // the game as last seen: a snapshot with the updates applied
   table: null,         // the latest `table` message (seats, names, who is online, watchers)
   me: { seats: [], creator: false },   // from `welcome`: the seats this page holds
@@ -300,6 +301,7 @@ async function route() {
     await showGames();
   } else if (parts[0] === "help") {
     show("help");
+    await showRules(ui.rulesEdition || "2020");
   } else {
     show("new");
   }
@@ -411,6 +413,41 @@ function setupNewForm() {
       $("#start-game").disabled = false;
     }
   };
+}
+
+// ------------------------------------------------------------------ rules
+
+// the rules of an edition, in the server's words, with its diagrams of real positions
+async function showRules(edition) {
+  ui.rulesEdition = edition;
+  for (const b of document.querySelectorAll("#rules-editions button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.edition === edition));
+  }
+  const box = $("#rules");
+  let page;
+  try {
+    page = await api(`/api/rules/${encodeURIComponent(edition)}`);
+  } catch (e) {
+    box.textContent = `could not load the rules: ${e.message}`;
+    return;
+  }
+  if (ui.rulesEdition !== edition) return;   // another edition was asked for meanwhile
+  box.innerHTML = "";
+  box.dataset.edition = edition;
+  box.append(el("p", { class: "muted" }, page.title || ""));
+  for (const s of page.sections || []) {
+    const part = el("section", { class: "rule" });
+    part.append(el("h3", {}, s.title));
+    for (const text of s.paragraphs || []) part.append(el("p", {}, text));
+    if (s.diagram) {
+      const fig = el("figure", { class: "diagram" });
+      const pic = el("div", { class: "picture" });
+      pic.innerHTML = s.diagram;   // drawn by the server from a real position, no user text
+      fig.append(pic, el("figcaption", {}, s.caption || ""));
+      part.append(fig);
+    }
+    box.append(part);
+  }
 }
 
 // ------------------------------------------------------------------ saved games
@@ -1910,6 +1947,7 @@ async function main() {
   $("#confirm").onclick = () => confirmTurn();
   $("#undo").onclick = () => undo();
   $("#hint").onclick = () => requestHint();
+  for (const b of document.querySelectorAll("#rules-editions button")) b.onclick = () => showRules(b.dataset.edition);
   $("#name-form").onsubmit = submitNames;
   $("#name-skip").onclick = () => {
     ui.nameSkipped = `${ui.gameId}|${ui.nameKey}`;
