@@ -40,6 +40,7 @@ from huntgather.events import (
 )
 from huntgather.game import Game
 from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.outlook import stuck_meeples
 from huntgather.server.words import occupant_phrase, zone_phrase
 from huntgather.state import OCCUPY, PLACE, ROLES, SHAMAN, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
@@ -320,14 +321,17 @@ def players_view(state: State) -> list[dict[str, Any]]:
 
 
 def occupants_view(state: State) -> list[dict[str, Any]]:
+    """The pieces on the board; ``stuck`` marks a fisher or gatherer whose river or forest no
+    tile left can complete (:func:`huntgather.outlook.stuck_meeples`)."""
     tiles = state.edition.tiles
+    stuck = {node for _player, node in stuck_meeples(state)}
     out = []
     for node, (player, piece) in sorted(state.board.occupants.items()):
         tile, zone = divmod(node, 10)
         x, y = state.board.where[tile]
         role = "hut" if piece == HUT else ROLES[tiles[tile].zones[zone].kind]
         out.append({"tile": tile, "zone": zone, "x": x, "y": y, "player": player, "piece": piece,
-                    "role": role})
+                    "role": role, "stuck": node in stuck})
     return out
 
 

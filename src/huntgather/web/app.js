@@ -1306,6 +1306,18 @@ function render() {
     placed.push(spot);
     const piece = pieceSvg(o.player, o.piece, spot.x, spot.y, role);
     piece.dataset.tile = String(o.tile);
+    if (o.stuck) {
+      // its forest or river can no longer be completed: the meeple will score nothing
+      piece.classList.add("stuck");
+      const mark = svgEl("g", { class: "stuck-mark" });
+      mark.append(svgEl("circle", { cx: spot.x + 7, cy: spot.y - 8, r: 4.5 }));
+      const bang = svgEl("text", { x: spot.x + 7, y: spot.y - 5.6 });
+      bang.textContent = "!";
+      mark.append(bang);
+      piece.append(mark);
+      piece.querySelector("title").textContent +=
+        ` — stuck: no tile left can complete this ${o.role === "fisher" ? "river" : "forest"}, so it will score nothing`;
+    }
     vp.append(piece);
   }
   const mine = myTurn();
