@@ -12,17 +12,10 @@ it does not call stuck may still be impossible (two open squares wanting the
 same last tile, say).
 
 >>> from huntgather.record import load_position
->>> state = load_position('''huntgather record 1
-... edition 2020
-... players 2
-... tile 35 0,0 r0
-... tile 40 1,0 r0
-... occupant 40.1 meeple 1
-... normal 48
-... bonus
-... moves
-... ''')
->>> stuck_meeples(state)            # tile 48 has no forest side: the forest's end stays open
+>>> forest = "tile 35 0,0 r0\\ntile 40 1,0 r0\\noccupant 40.1 meeple 1"   # red's gatherer
+>>> left = "normal 48\\nbonus"      # tile 48 has no forest side; the menhir stack is empty
+>>> state = load_position(f"huntgather record 1\\nedition 2020\\nplayers 2\\n{forest}\\n{left}\\nmoves\\n")
+>>> stuck_meeples(state)            # the forest's open end faces a square no tile left fits
 [(1, 401)]
 """
 

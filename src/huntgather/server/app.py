@@ -220,21 +220,20 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                              "colours": [{"name": n, "rgb": c, "letter": le} for n, c, le
                                          in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)]})
 
-    async def tiles(request: Request) -> Response:
+    async def per_edition(request: Request, payload: Callable[[str], bytes]) -> Response:
+        """A cached JSON document of the edition named in the path (tiles, rules)."""
         edition = request.path_params["edition"]
         if edition not in edition_names():
             return _error("unknown_edition", "there is no such edition", 404)
-        body = await asyncio.to_thread(tiles_payload, edition)
+        body = await asyncio.to_thread(payload, edition)
         return Response(body, media_type="application/json",
                         headers={"Cache-Control": "max-age=3600"})
 
+    async def tiles(request: Request) -> Response:
+        return await per_edition(request, tiles_payload)
+
     async def rules(request: Request) -> Response:
-        edition = request.path_params["edition"]
-        if edition not in edition_names():
-            return _error("unknown_edition", "there is no such edition", 404)
-        body = await asyncio.to_thread(rules_payload, edition)
-        return Response(body, media_type="application/json",
-                        headers={"Cache-Control": "max-age=3600"})
+        return await per_edition(request, rules_payload)
 
     async def list_games(request: Request) -> Response:
         ids = [i for i in request.query_params.get("ids", "").split(",") if GAME_ID.fullmatch(i)]
