@@ -207,6 +207,15 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     assert page.locator("#remaining-list svg").count() == 4
     page.uncheck("#show-remaining")
     assert page.locator("#remaining-list").is_hidden()
+    # with a mouse, the tile shows faintly on the legal square under the pointer
+    target = page.locator("rect.target[data-fits='yes']").first
+    target.hover()
+    page.wait_for_selector("#hover-preview")
+    preview = page.locator("#hover-preview")
+    assert (preview.get_attribute("data-x"), preview.get_attribute("data-y")) == (
+        target.get_attribute("data-x"), target.get_attribute("data-y"))
+    page.mouse.move(1, 1)
+    page.wait_for_selector("#hover-preview", state="detached")
     # the undo button takes a placement back before it counts
     before = board_tiles(page)
     page.click("rect.target >> nth=0")

@@ -819,6 +819,29 @@ function highlightTiles(tiles, cls = "scored-hl") {
   }
 }
 
+// the tile to place, shown faintly on a legal square under the mouse (in the first rotation,
+// from the current one, that fits there)
+function previewAt(ts, x, y) {
+  clearPreview();
+  const d = ui.view && ui.view.decision;
+  if (!d || !myTurn() || ui.pending || d.phase !== "place" || !ts.tiles[d.tile]) return;
+  const fits = new Set(legalPlacements().filter((q) => q.x === x && q.y === y).map((q) => q.rotation));
+  let rotation = null;
+  for (let k = 0; k < 4 && rotation === null; k++) if (fits.has((ui.rotation + k) % 4)) rotation = (ui.rotation + k) % 4;
+  if (rotation === null) return;
+  const g = tileGroup(ts, d.tile, rotation, x, y);
+  g.setAttribute("id", "hover-preview");
+  g.dataset.x = String(x);
+  g.dataset.y = String(y);
+  g.dataset.rotation = String(rotation);
+  $("#overlay").append(g);
+}
+
+function clearPreview() {
+  const old = document.getElementById("hover-preview");
+  if (old) old.remove();
+}
+
 function clearHighlight(cls = "scored-hl") {
   for (const r of document.querySelectorAll(`#overlay rect.${cls}`)) r.remove();
 }
@@ -1260,6 +1283,7 @@ function render() {
   $("#defs").innerHTML = ts.defs;
   const vp = $("#viewport");
   vp.innerHTML = "";
+  clearPreview();
   const where = {};
   for (const c of v.board) {
     where[c.tile] = c;
@@ -1337,6 +1361,9 @@ function render() {
       t.textContent = now.has(key) ? `place here (${x}, ${y})` : `fits here in another rotation (${x}, ${y})`;
       r.append(t);
       r.addEventListener("click", (ev) => { ev.stopPropagation(); placeAt(x, y); });
+      // with a mouse, the tile shows where the pointer is, turned as it would be placed there
+      r.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") previewAt(ts, x, y); });
+      r.addEventListener("pointerleave", () => clearPreview());
       vp.append(r);
     }
   }
