@@ -45,6 +45,8 @@ from huntgather.scoring import (
     forest_points,
     hut_points,
     majority,
+    meadow_points,
+    meadow_winners,
     plural,
     river_points,
     who_scores,
@@ -533,46 +535,15 @@ class State:
 
     def _final_hunters(self) -> list[ScoreRow]:
         board = self.board
-        tiles = self.edition.tiles
-        honours = self.edition.honours
-        groups: dict[int, list[int]] = {}
-        for node in board.nodes_of_kind(MEADOW):
-            root = board.find(node)
-            if board.features[root].meeples:
-                groups.setdefault(root, []).append(node)
         rows = []
-        for root in sorted(groups):
+        for root in sorted(r for r, f in board.features.items() if f.kind == MEADOW and f.meeples):
             f = board.features[root]
-            nodes = groups[root]
-            pit_area: set[int] = set()
-            shrine_nodes = []
-            for n in nodes:
-                special = tiles[n // 10].zones[n % 10].special
-                if special == "pit_trap" and honours(special):
-                    pit_area.update(board.area(*board.where[n // 10]))
-                elif special == "shrine" and honours(special):
-                    shrine_nodes.append(n)
-            inside: dict[str, int] = {}
-            outside: dict[str, int] = {}
-            for n in nodes:
-                if n in self.removed_animals:
-                    continue
-                bucket = inside if (n // 10) in pit_area else outside
-                for animal in tiles[n // 10].zones[n % 10].animals:
-                    bucket[animal] = bucket.get(animal, 0) + 1
-            fire = "wild_fire" in f.specials and honours("wild_fire")
-            points, text = animal_points(self.edition, outside, inside, ignore_tigers=fire,
-                                         factor=self.edition.pit_trap_factor)
-            counts = count_pieces(p for p, _ in f.meeples)
-            winners = majority(counts)
-            shrine = ""
-            for n in shrine_nodes:
-                occupant = board.occupants.get(n)
-                if occupant is not None:
-                    winners = (occupant[0],)
-                    shrine = f" (shrine: {player_name(occupant[0])}'s hunter takes the meadow alone)"
+            points, text = meadow_points(board, self.edition, root, self.removed_animals)
+            winners, counts, shrine = meadow_winners(board, self.edition, root)
+            note = "" if shrine is None else \
+                f" (shrine: {player_name(shrine)}'s hunter takes the meadow alone)"
             rows.append(ScoreRow("hunters", award(points, winners, self.players),
                                  f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "
-                                 f"{who_scores(winners, counts, 'hunter')}{shrine}",
+                                 f"{who_scores(winners, counts, 'hunter')}{note}",
                                  tuple(sorted(f.tiles))))
         return rows

@@ -31,7 +31,14 @@ from collections.abc import Sequence
 
 from huntgather.features import SYSTEM
 from huntgather.moves import HUT
-from huntgather.scoring import animal_points, majority
+from huntgather.scoring import (
+    forest_points,
+    hut_points,
+    majority,
+    meadow_points,
+    meadow_winners,
+    river_points,
+)
 from huntgather.state import BONUS, DRAW, State
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
 
@@ -92,30 +99,33 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     board = state.board
     edition = state.edition
     f = board.features[root]
+    # the points come from huntgather.scoring, as the engine's own scoring does
     if root >= SYSTEM:
         if not f.huts:
             return []
         raft = "raft" in f.specials and edition.honours("raft")
-        points = float(f.fish + (len(f.lakes) if raft else 0))
+        points = float(hut_points(f.fish, len(f.lakes), raft, explain=False)[0])
         winners = majority(_counts(f.huts))
     elif not f.meeples:
         return []
     elif f.kind == MEADOW:
-        winners = _meadow_winners(state, root, _counts(f.meeples))
+        winners = meadow_winners(board, edition, root)[0]
         if memo is None:
-            points = float(_meadow_points(state, root))
+            points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
         else:
             key = (root, f.tiles)
             cached = memo.get(key)
             if cached is None:
-                cached = memo[key] = _meadow_points(state, root)
+                cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
+                                                   explain=False)[0]
             points = float(cached)
     else:
         winners = majority(_counts(f.meeples))
         if f.kind == FOREST:
-            points = float(len(f.tiles) * edition.forest_tile_points + f.mushrooms * edition.mushroom_points)
+            points = float(forest_points(edition, len(f.tiles), f.mushrooms, explain=False)[0])
         else:
-            points = float(len(f.tiles) * edition.river_tile_points + f.fish + board.lake_fish(f.lakes))
+            lakes = board.lake_fish(f.lakes)
+            points = float(river_points(edition, len(f.tiles), f.fish, lakes, len(f.lakes), explain=False)[0])
         points *= completion_chance(f.open, len(state.normal))
     return [(w, points) for w in winners]
 
@@ -200,77 +210,6 @@ def _tile_nodes(state: State, tile_id: int) -> tuple[int, ...]:
                 nodes.append(SYSTEM + node)
         found = _NODES[key] = tuple(nodes)
     return found
-
-
-_MEADOWS: dict[tuple[str, int], tuple[tuple[int, tuple[str, ...], str | None], ...]] = {}
-
-
-def _meadow_zones(state: State, tile_id: int) -> tuple[tuple[int, tuple[str, ...], str | None], ...]:
-    """``(node, animals, special)`` of the meadow zones of a tile (memoised)."""
-    key = (state.edition.name, tile_id)
-    found = _MEADOWS.get(key)
-    if found is None:
-        tile = state.edition.tiles[tile_id]
-        found = tuple((tile_id * 10 + z.id, z.animals, z.special) for z in tile.zones.values()
-                      if z.kind == MEADOW)
-        _MEADOWS[key] = found
-    return found
-
-
-def _meadow_winners(state: State, root: int, counts: dict[int, int]) -> tuple[int, ...]:
-    board = state.board
-    f = board.features[root]
-    if "shrine" in f.specials and state.edition.honours("shrine"):
-        for tile_id in f.tiles:
-            for node, _, special in _meadow_zones(state, tile_id):
-                if special == "shrine" and board.find(node) == root:
-                    occupant = board.occupants.get(node)
-                    if occupant is not None:
-                        return (occupant[0],)
-    return majority(counts)
-
-
-def _meadow_points(state: State, root: int) -> int:
-    """The meadow's animals as final scoring would count them now."""
-    board = state.board
-    edition = state.edition
-    f = board.features[root]
-    find = board.find
-    removed = state.removed_animals
-    pit = "pit_trap" in f.specials and edition.honours("pit_trap")
-    found: list[tuple[int, tuple[str, ...], str | None]] = []
-    for tile_id in f.tiles:
-        for zone in _meadow_zones(state, tile_id):
-            if (zone[1] or pit) and find(zone[0]) == root and zone[0] not in removed:
-                found.append(zone)
-    fire = "wild_fire" in f.specials and edition.honours("wild_fire")
-    if not pit:
-        values = edition.animal_points
-        points = 0
-        tigers = deer = 0
-        for _, animals, _ in found:
-            for animal in animals:
-                if animal == "tiger":
-                    tigers += 1
-                else:
-                    points += values[animal]
-                    if animal == "deer":
-                        deer += 1
-        if not fire:
-            points -= min(tigers, deer) * values["deer"]
-        return points
-    pit_area: set[int] = set()
-    for node, _, special in found:
-        if special == "pit_trap":
-            pit_area.update(board.area(*board.where[node // 10]))
-    inside: dict[str, int] = {}
-    outside: dict[str, int] = {}
-    for node, animals, _ in found:
-        bucket = inside if (node // 10) in pit_area else outside
-        for animal in animals:
-            bucket[animal] = bucket.get(animal, 0) + 1
-    points, _ = animal_points(edition, outside, inside, ignore_tigers=fire, factor=edition.pit_trap_factor)
-    return points
 
 
 def advantage(values: Sequence[float], player: int) -> float:
