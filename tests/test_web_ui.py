@@ -831,6 +831,13 @@ def test_a_seed_that_is_not_a_plain_whole_number_is_refused(server: Server, page
     """The bug: "1e30" silently became seed 1."""
     page.goto(server.url + "#/new")
     page.wait_for_selector("body[data-ready='1']")
+    # (the seats' colours and letters are the server's, not a copy in the page)
+    from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS
+    swatches = page.locator("#seats .swatch")
+    for i in range(swatches.count()):
+        r, g, b = (int(PLAYER_COLOURS[i][k:k + 2], 16) for k in (1, 3, 5))
+        assert swatches.nth(i).evaluate("e => getComputedStyle(e).backgroundColor") == f"rgb({r}, {g}, {b})"
+        assert swatches.nth(i).inner_text() == PLAYER_LETTERS[i]
     for bad in ("1e30", "7.5", "-3", "99999999999999999999"):
         page.fill("#seed", bad)
         page.click("#start-game")

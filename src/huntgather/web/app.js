@@ -6,9 +6,11 @@
 
 const $ = (sel) => document.querySelector(sel);
 const SVGNS = "http://www.w3.org/2000/svg";
-const COLOURS = ["#F0E442", "#D55E00", "#009E73", "#0072B2", "#CC79A7"];
-const LETTERS = ["Y", "R", "G", "B", "V"];
-const NAMES = ["yellow", "red", "green", "blue", "violet"];
+// the players' colours, letters and names come from the server (GET /api/editions), the one
+// place that defines them (huntgather.svg); filled in by main() before anything is drawn
+const COLOURS = [];
+const LETTERS = [];
+const NAMES = [];
 const ROLE_LETTER = { fisher: "F", gatherer: "G", hunter: "H", hut: "⌂" };
 const TITLE = "Hunters & Gatherers";
 const STORE_KEY = "hg-games";
@@ -1977,6 +1979,11 @@ function setupKeys() {
 
 async function main() {
   ui.meta = await api("/api/editions");
+  for (const c of ui.meta.colours || []) {
+    COLOURS.push(c.rgb);
+    LETTERS.push(c.letter);
+    NAMES.push(c.name);
+  }
   setupNewForm();
   setupBoardInput();
   setupKeys();
