@@ -129,3 +129,17 @@ def test_a_piece_stands_out_on_every_terrain() -> None:
     assert min(_contrast(c, FOREST_FILL) for c in PLAYER_COLOURS) < 3   # why the outline is needed
     for terrain in terrains:
         assert max(_contrast("#ffffff", terrain), _contrast("#000000", terrain)) >= 3, terrain
+
+
+def test_a_special_the_renderer_does_not_know_still_draws() -> None:
+    """A new special (a house rule's tile) must not take down the tile pictures: it gets a plain
+    "?" badge titled with its name."""
+    import dataclasses
+
+    tile = load_tileset("2020")[79]   # a menhir tile
+    meadow = next(z for z in tile.zones.values() if z.kind == "meadow")
+    zones = dict(tile.zones)
+    zones[meadow.id] = dataclasses.replace(meadow, special="flood")
+    flooded = Tile(tile.id, tile.kind, tile.sides, zones)
+    names = titles(ET.fromstring(tile_svg(flooded, 0)))
+    assert "flood" in names

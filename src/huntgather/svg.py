@@ -371,8 +371,10 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
                 letter, fill, ink = _ANIMALS[name]
                 items.append(_badge(p, letter, fill, ink, name))
             elif kind == "special":
-                letter, fill, ink = _SPECIALS[name]
-                items.append(_badge(p, letter, fill, ink, SPECIAL_TITLES[name], 7.4))
+                # a special this renderer does not know yet (a new tile, a house rule) still draws
+                letter, fill, ink = _SPECIALS.get(name, ("?", "#9e9e9e", "#000"))
+                title = SPECIAL_TITLES.get(name, name.replace("_", " "))
+                items.append(_badge(p, letter, fill, ink, title, 7.4))
             else:
                 items.append(_use(name, p, _SYMBOL_TITLES[name], 13.0))
         out.extend(items)

@@ -53,10 +53,9 @@ from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
 from huntgather.server.words import tile_summary, zone_summary
 from huntgather.server.workers import Workers
+from huntgather.state import ROLES
 from huntgather.svg import DEFS, PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, tile_fragment, zone_anchors
 from huntgather.tiles import LAKE, RIVER
-
-ROLES = {"forest": "gatherer", "meadow": "hunter", "river": "fisher", "lake": "hut"}
 
 
 def web_dir() -> str:
@@ -74,7 +73,7 @@ def tiles_payload(edition: str) -> bytes:
             "kind": tile.kind,
             "svg": [tile_fragment(tile, r, ed.bonus_name) for r in range(4)],
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
-            "zones": {str(z.id): {"kind": z.kind, "role": ROLES[z.kind], "text": zone_summary(z),
+            "zones": {str(z.id): {"kind": z.kind, "role": ROLES.get(z.kind, "hut"), "text": zone_summary(z),
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
             "text": tile_summary(tile),
         }
