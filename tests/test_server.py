@@ -1193,4 +1193,10 @@ def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -
     missing = client.get("/api/rules/1999")
     assert missing.status_code == 404 and missing.json()["code"] == "unknown_edition"
     old = client.get("/api/rules/2002").json()
-    assert old["edition"] == "2002" and all("diagram" not in s for s in old["sections"])
+    forest = next(s for s in old["sections"] if s["title"] == "Forests and gatherers")
+    # 2002 rulebook: 2 per forest tile, 2 per mushroom group; a forest with a gold nugget earns
+    # its closer a bonus tile.  The diagram's forest of 3 tiles: 3 × 2 = 6.
+    assert old["edition"] == "2002"
+    assert "2 points per tile and 2 per group of mushrooms" in forest["paragraphs"][0]
+    assert "6 points (3 tiles × 2)" in forest["caption"]
+    assert "gold nugget, plays a bonus tile" in forest["caption"]

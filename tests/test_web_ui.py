@@ -883,3 +883,7 @@ def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server
     assert "2 points per tile and 2 per group of mushrooms" in text
     assert "mammoth 2, aurochs 2, deer 2" in text and "gold nugget" in text and "bonus tile" in text
     assert "Logboat:" not in text and "Shrine:" in text
+    # its diagram: a forest of 3 tiles with a gold nugget, 3 × 2 = 6, and a bonus tile for the closer
+    page.wait_for_selector("#rules[data-edition='2002'] figure.diagram svg")
+    captions = page.locator("#rules figcaption").all_inner_texts()
+    assert any("6 points (3 tiles × 2)" in c and "plays a bonus tile" in c for c in captions)

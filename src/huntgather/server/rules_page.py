@@ -56,6 +56,9 @@ def _play(edition: str, ex: Example) -> tuple[str, list[Event]]:
 RIVER_2020 = Example("tile 56 0,0 r0\ntile 48 -1,0 r0\noccupant 48.1 meeple 0\nplayer 1", "d24 24@-2,0r1 -")
 #: red's gatherer in a forest of two tiles, one with a menhir; yellow closes it with a third
 FOREST_2020 = Example("tile 35 0,0 r0\ntile 40 1,0 r0\noccupant 40.1 meeple 1", "d34 34@2,0r0 -")
+#: the same in 2002: tile 4 (forest to the east), tile 9 (forest west and east, a gold nugget) with
+#: red's gatherer; yellow closes it with tile 5 turned once (its southern forest side faces west)
+FOREST_2002 = Example("tile 4 0,0 r0\ntile 9 1,0 r0\noccupant 9.1 meeple 1", "d5 5@2,0r1 -")
 
 
 def _cap(name: int) -> str:
@@ -136,6 +139,9 @@ def _sections(name: str) -> list[dict[str, Any]]:
         svg, events = _play(name, RIVER_2020)
         sections[1] |= {"diagram": svg, "caption": _river_caption(events, e)}
         svg, events = _play(name, FOREST_2020)
+        sections[2] |= {"diagram": svg, "caption": _forest_caption(events, e)}
+    elif name == "2002":
+        svg, events = _play(name, FOREST_2002)
         sections[2] |= {"diagram": svg, "caption": _forest_caption(events, e)}
     return sections
 
