@@ -150,6 +150,40 @@ class State:
         new.turn = self.turn
         return new
 
+    def _key(self) -> tuple[object, ...]:
+        board = self.board
+        return (self.edition.name, self.players, self.phase, self.player, self.tile, self.stack,
+                self.bonus_turn, self.turn, tuple(self.scores), tuple(self.meeples), tuple(self.huts),
+                tuple(sorted(self.normal)), tuple(sorted(self.bonus)), tuple(sorted(self.discarded)),
+                self.removed_animals, board.cells, board.occupants)
+
+    def __eq__(self, other: object) -> bool:
+        """The same position: edition, decision, scores, supplies, stacks' contents, turn count,
+        tiles on the board and pieces on them (the board's internal bookkeeping aside).
+
+        >>> a = State.new(players=2); b = a.copy()
+        >>> a == b, a == State.new(players=3)
+        (True, False)
+        """
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]   # a state changes: it cannot be a dict key
+
+    def __repr__(self) -> str:
+        """``<State 2020, 2 players, turn 0: a tile is to be drawn …; scores [0, 0], 1 tile on the
+        board, 78 + 16 left>``
+
+        >>> State.new(players=2)
+        <State 2020, 2 players, turn 0: a tile is to be drawn from the normal stack for yellow;
+         scores [0, 0], 1 tile on the board, 78 + 16 left>
+        """
+        tiles = len(self.board.cells)
+        return (f"<State {self.edition.name}, {self.players} players, turn {self.turn}: "
+                f"{self.describe_decision()}; scores {self.scores}, {tiles} tile{'s' if tiles != 1 else ''} "
+                f"on the board, {len(self.normal)} + {len(self.bonus)} left>")
+
     # ------------------------------------------------------------------ queries
 
     @property
