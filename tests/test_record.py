@@ -243,6 +243,14 @@ MALFORMED = [
     (HEAD + "score 0 5\nscore 0 6\nmoves\n", 5, "the score of seat 0 is given twice"),
     (HEAD + "supply 0 meeples 4\nmoves\n", 4, "expected 'supply SEAT meeples N huts M'"),
     (HEAD + "supply 0 meeples -1 huts 2\nmoves\n", 4, "a supply cannot be negative"),
+    # 2020 gives 5 meeples and 3 huts: 6 in supply, or 4 on the board + 2 in supply, is one too many
+    (HEAD + "supply 0 meeples 6 huts 3\nmoves\n", 4,
+     "yellow (seat 0) would have 6 meeples (6 in supply + 0 on the board), but the 2020 edition gives 5"),
+    (HEAD + "tile 56 0,0 r0\ntile 34 1,0 r0\noccupant 56.0 meeple 0\noccupant 56.1 meeple 0\n"
+            "occupant 34.0 meeple 0\noccupant 34.1 meeple 0\nsupply 0 meeples 2 huts 3\nmoves\n", 10,
+     "would have 6 meeples (2 in supply + 4 on the board)"),
+    (HEAD + "supply 1 meeples 5 huts 4\nmoves\n", 4, "red (seat 1) would have 4 huts"),
+    (HEAD + "score 1 -2\nmoves\n", 4, "a score cannot be negative"),
     (HEAD + "normal 0 1 x\nmoves\n", 4, "expected a tile id (a whole number), got 'x'"),
     (HEAD + "normal 0 80\nmoves\n", 4, "tile 80 is a bonus tile, so it cannot be in the normal stack"),
     (HEAD + "normal 0 0\nmoves\n", 4, "tile 0 is listed twice"),
@@ -283,6 +291,9 @@ def test_more_pieces_than_the_edition_has() -> None:
     # header 3 lines + 2 tile lines + 6 occupants: the sixth occupant is line 11
     with pytest.raises(RecordError, match=r"^line 11: yellow \(seat 0\) has only 5 meeples in the 2020"):
         load_position(HEAD + tiles + six + "moves\n")
-    # with a supply line the pieces in hand are as given, whatever is on the board
-    state = load_position(HEAD + tiles + "supply 0 meeples 0 huts 1\n" + six + "moves\n")
+    # with a supply line the pieces in hand are as given, as long as supply and board together
+    # hold no more than the edition's pieces (5 on the board + 0 in hand = 5)
+    state = load_position(HEAD + tiles + "supply 0 meeples 0 huts 1\n" + five + "moves\n")
     assert (state.meeples, state.huts) == ([0, 5], [1, 3])
+    with pytest.raises(RecordError, match=r"^line 6: yellow \(seat 0\) would have 6 meeples"):
+        load_position(HEAD + tiles + "supply 0 meeples 0 huts 1\n" + six + "moves\n")

@@ -271,7 +271,7 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
     tiles = edition.tiles
     board = state.board
     stacks_given: dict[str, tuple[int, list[int]]] = {}
-    supply_given: dict[int, tuple[int, int]] = {}
+    supply_given: dict[int, tuple[int, int, int]] = {}   # seat -> (meeples, huts, line)
     used: dict[tuple[int, str], list[int]] = {}  # (seat, piece) -> lines of the pieces on the board
     seen: dict[str, int] = {}
     scores_given: set[int] = set()
@@ -328,7 +328,10 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
             if seat in scores_given:
                 raise RecordError(number, f"the score of seat {seat} is given twice")
             scores_given.add(seat)
-            state.scores[seat] = _int(words[2], number, "points")
+            points = _int(words[2], number, "points")
+            if points < 0:
+                raise RecordError(number, "a score cannot be negative")
+            state.scores[seat] = points
         elif key == "supply":
             if len(words) != 6 or words[2] != "meeples" or words[4] != "huts":
                 raise RecordError(number, f"expected 'supply SEAT meeples N huts M', got {' '.join(words)!r}")
@@ -339,7 +342,7 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
             huts = _int(words[5], number, "a number of huts")
             if meeples < 0 or huts < 0:
                 raise RecordError(number, "a supply cannot be negative")
-            supply_given[seat] = (meeples, huts)
+            supply_given[seat] = (meeples, huts, number)
         elif key in ("normal", "bonus", "discarded"):
             if key in stacks_given:
                 raise RecordError(number, f"the {key} line is given twice")
@@ -380,7 +383,15 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
     # Supplies: what the edition gives minus the pieces on the board, unless given.
     for seat in range(state.players):
         if seat in supply_given:
-            state.meeples[seat], state.huts[seat] = supply_given[seat]
+            meeples, huts, line = supply_given[seat]
+            for piece, kept, total in ((MEEPLE, meeples, edition.meeples), (HUT, huts, edition.huts)):
+                placed_here = len(used.get((seat, piece), []))
+                if kept + placed_here > total:
+                    raise RecordError(line, f"{player_name(seat)} (seat {seat}) would have "
+                                            f"{kept + placed_here} {piece}s ({kept} in supply + "
+                                            f"{placed_here} on the board), but the {edition.name} "
+                                            f"edition gives {total}")
+            state.meeples[seat], state.huts[seat] = meeples, huts
             continue
         for piece, total in ((MEEPLE, edition.meeples), (HUT, edition.huts)):
             lines = used.get((seat, piece), [])
