@@ -527,3 +527,14 @@ def test_the_menhir_turn_of_the_last_normal_tile_is_played_then_the_game_ends(ru
     assert isinstance(events[-1], GameOver)
     assert sum(isinstance(e, FinalScoring) for e in events) == 1
     assert state.is_over and state.legal_moves() == []
+
+
+def test_a_hunting_trap_over_tigers_only_says_it_takes_them(rules):
+    # Ex23's position, its mammoth and deer already taken by an earlier trap (removed-animals):
+    # in the area only the tiger of 31 is left.  Tigers are worth nothing: 0 points, but the
+    # trap still removes it, and the explanation says so instead of "no animals".
+    state, events = hunting_trap_events(rules, "removed-animals 61.0 62.0 37.1\n")
+    (trap,) = rules.scored(events, "hunting_trap")
+    assert trap.points == (0, 0)
+    assert trap.explanation == "Hunting trap: 1 tiger and no deer = 0 → yellow; these animals are removed"
+    assert 311 in state.removed_animals

@@ -10,6 +10,8 @@ Each returns ``(points, text)``; the text shows the arithmetic.
 (8, '4 tiles ×2 = 8')
 >>> animal_points(e, {"mammoth": 2, "aurochs": 2, "deer": 2, "tiger": 1})
 (11, '2 mammoths ×3 + 2 aurochs ×2 + 2 deer − 1 eaten by a tiger ×1 = 11')
+>>> animal_points(e, {"tiger": 2})      # a hunting trap over tigers only: they are still taken
+(0, '2 tigers and no deer = 0')
 >>> majority({0: 1, 2: 1, 1: 0})
 (0, 2)
 """
@@ -141,6 +143,9 @@ def animal_points(edition: Edition, outside: Mapping[str, int],
     if ignore_tigers and fire_tigers:
         parts.append(f"{plural(fire_tigers, 'tiger')} chased away by fire")
     if not parts:
+        tigers_only = outside.get("tiger", 0) + inside.get("tiger", 0)
+        if tigers_only and not ignore_tigers:   # tigers are worth nothing, but they are there
+            return 0, f"{plural(tigers_only, 'tiger', 'tigers')} and no deer = 0"
         return 0, "no animals = 0"
     return points, f"{' + '.join(parts)} = {points}"
 
