@@ -207,6 +207,7 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     assert page.locator("#remaining-list svg").count() == 4
     page.uncheck("#show-remaining")
     assert page.locator("#remaining-list").is_hidden()
+    page.check("#sound")   # a chime when the turn comes back (kept in this browser)
     # with a mouse, the tile shows faintly on the legal square under the pointer
     target = page.locator("rect.target[data-fits='yes']").first
     target.hover()
@@ -243,6 +244,8 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
             frames = page.locator("rect.since-mine")
             assert sorted(f.get_attribute("data-tile") or "" for f in frames.all()) == sorted(since)
             assert all(f.get_attribute("stroke") == "#D55E00" for f in frames.all())   # red's colour
+            # the turn came back after the bot's move: the page chimed once
+            assert page.evaluate("Number(document.body.dataset.chimes || 0)") == 1
         play_turn(page, keyboard=turns % 2 == 1)
         if turns == 0:
             page.screenshot(path=str(ARTIFACTS / "ui-after-first-turn.png"))
@@ -254,6 +257,9 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     assert any("places" in line and line.startswith("red") for line in log), "the bot never played"
     assert any(line.startswith("final scoring") for line in log)
     page.screenshot(path=str(ARTIFACTS / "ui-final.png"), full_page=True)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.is_checked("#sound")   # the choice is remembered
     # the finished game is in the saved list and replays move by move
     page.goto(server.url + "#/games")
     page.wait_for_selector("#games-table a.replay")

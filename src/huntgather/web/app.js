@@ -23,6 +23,8 @@ const ui = {
   meta: null,          // /api/editions
   tiles: {},           // edition -> tile payload
   rulesEdition: null,  // the edition whose rules the Rules screen shows
+  wasMyTurn: false,    // whether the last render showed this page's turn (for the chime)
+  audio: null,         // the AudioContext of the chime, made on first use
   view: null,          // the game as last seen: a snapshot with the updates applied
   table: null,         // the latest `table` message (seats, names, who is online, watchers)
   me: { seats: [], creator: false },   // from `welcome`: the seats this page holds
@@ -1539,7 +1541,33 @@ function turnText(v) {
 }
 
 function updateTitle() {
-  document.title = myTurn() ? `● Your turn — ${TITLE}` : TITLE;
+  const mine = myTurn();
+  document.title = mine ? `● Your turn — ${TITLE}` : TITLE;
+  // a short chime when the turn comes to this page (if the player asked for it)
+  if (mine && !ui.wasMyTurn && localStorage.getItem(SOUND_KEY) === "on") chime();
+  ui.wasMyTurn = mine;
+}
+
+const SOUND_KEY = "hg-sound";
+
+function chime() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    ui.audio = ui.audio || new Ctx();
+    const ctx = ui.audio;
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.35);
+    document.body.dataset.chimes = String(Number(document.body.dataset.chimes || 0) + 1);
+  } catch (e) {
+    // no sound available: the tab title still says whose turn it is
+  }
 }
 
 function renderPresence() {
@@ -1994,6 +2022,8 @@ async function main() {
   $("#undo").onclick = () => undo();
   $("#hint").onclick = () => requestHint();
   for (const b of document.querySelectorAll("#rules-editions button")) b.onclick = () => showRules(b.dataset.edition);
+  $("#sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+  $("#sound").onchange = () => localStorage.setItem(SOUND_KEY, $("#sound").checked ? "on" : "off");
   $("#name-form").onsubmit = submitNames;
   $("#name-skip").onclick = () => {
     ui.nameSkipped = `${ui.gameId}|${ui.nameKey}`;
