@@ -79,10 +79,10 @@ def test_board_picture_shows_every_tile_and_piece() -> None:
 
 def test_no_badge_letter_means_two_things() -> None:
     """The bug: "F" marked both a fisher (a piece) and the wild fire (a special)."""
-    from huntgather.svg import _ANIMALS, _SPECIALS
+    from huntgather.svg import _SPECIALS
 
     pieces = {"F", "G", "H"}   # fisher, gatherer, hunter, as the page marks occupant spots
-    letters = [letter for letter, _, _ in (*_ANIMALS.values(), *_SPECIALS.values())]
+    letters = [letter for letter, _, _ in _SPECIALS.values()]   # (animals are silhouettes)
     assert len(set(letters)) == len(letters)
     assert not pieces & set(letters)
 
@@ -143,3 +143,14 @@ def test_a_special_the_renderer_does_not_know_still_draws() -> None:
     flooded = Tile(tile.id, tile.kind, tile.sides, zones)
     names = titles(ET.fromstring(tile_svg(flooded, 0)))
     assert "flood" in names
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_animals_are_drawn_as_their_silhouettes(edition: str) -> None:
+    """Each animal of the tile data is a silhouette symbol of its own kind, not a letter."""
+    for tile in load_tileset(edition):
+        svg = tile_svg(tile, 0)
+        for animal in ("mammoth", "aurochs", "deer", "tiger"):
+            expected = sum(z.animals.count(animal) for z in tile.zones.values())
+            assert svg.count(f'href="#hg-{animal}"') == expected, (tile.id, animal)
+            assert f'<symbol id="hg-{animal}"' in svg

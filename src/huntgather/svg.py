@@ -76,15 +76,37 @@ DEFS = (
     '<symbol id="hg-tree" viewBox="-4 -4 8 8" overflow="visible">'
     '<path d="M0 -3.8 L3 2 L-3 2 Z" fill="#1d4a1a"/><rect x="-0.5" y="2" width="1" height="1.6" '
     'fill="#4e342e"/></symbol>'
+    # the animals, facing west, on a pale disc so that they read on meadow and forest alike
+    '<symbol id="hg-mammoth" viewBox="-7 -7 14 14" overflow="visible">'
+    '<circle r="6.6" fill="#fffdf5" fill-opacity="0.85" stroke="#6d4c41" stroke-width="0.5"/>'
+    '<path d="M-2.6 -3.6 C0 -5.6 4.6 -4.8 5.2 -1.2 L5.2 3.6 L3.8 3.6 L3.6 1.2 L1 1.3 L0.9 3.6 '
+    'L-0.5 3.6 L-0.6 1.2 L-2.2 1.4 L-3.4 3.9 Q-4.6 4.5 -4.9 3.3 L-4.3 0.6 Q-5.2 -2.6 -2.6 -3.6 Z" '
+    'fill="#6d4c41"/><path d="M-3.9 0.9 Q-5.8 1.6 -6 -0.4" fill="none" stroke="#fff" '
+    'stroke-width="0.7" stroke-linecap="round"/><circle cx="-3" cy="-1.6" r="0.4" fill="#fff"/></symbol>'
+    '<symbol id="hg-aurochs" viewBox="-7 -7 14 14" overflow="visible">'
+    '<circle r="6.6" fill="#fffdf5" fill-opacity="0.85" stroke="#212121" stroke-width="0.5"/>'
+    '<path d="M-3.6 -1.2 L-2.4 -2.6 L3.4 -2.8 Q5.3 -2.6 5.3 -0.6 L5.3 3.6 L4.3 3.6 L4.1 0.9 '
+    'L-0.4 0.9 L-0.7 3.6 L-1.7 3.6 L-1.9 0.8 L-3 1.7 L-4.6 1.4 L-5 0 Z" fill="#212121"/>'
+    '<path d="M-3.2 -1.8 Q-3.6 -4.4 -1.8 -4.6 M-3.6 -1.6 Q-5.8 -2.6 -5.6 -4.3" fill="none" '
+    'stroke="#e0d6c2" stroke-width="0.7" stroke-linecap="round"/></symbol>'
+    '<symbol id="hg-deer" viewBox="-7 -7 14 14" overflow="visible">'
+    '<circle r="6.6" fill="#fffdf5" fill-opacity="0.85" stroke="#8d6e63" stroke-width="0.5"/>'
+    '<path d="M-3.4 -1.6 L-2.4 -0.4 L3.2 -0.6 Q4.5 -0.6 4.5 0.6 L4.3 4 L3.6 4 L3.4 1.4 L-1.1 1.4 '
+    'L-1.4 4 L-2.1 4 L-2.3 0.8 L-3.1 -0.2 L-4.6 -0.9 L-5.3 -1.6 L-4.2 -2.3 Z" fill="#b07a45" '
+    'stroke="#5d4037" stroke-width="0.3"/><path d="M-3.7 -2.2 L-3.1 -4.4 M-3.4 -3.3 L-2.2 -4.1 '
+    'M-4.1 -2.3 L-5 -4.3 M-4.6 -3.5 L-5.8 -3.8" fill="none" stroke="#5d4037" stroke-width="0.5" '
+    'stroke-linecap="round"/></symbol>'
+    '<symbol id="hg-tiger" viewBox="-7 -7 14 14" overflow="visible">'
+    '<circle r="6.6" fill="#fffdf5" fill-opacity="0.85" stroke="#e65100" stroke-width="0.5"/>'
+    '<path d="M-5.2 -0.6 L-4.2 -2.2 L-3 -1.6 L3.4 -1.6 Q4.8 -1.6 4.9 -0.2 L4.8 3.2 L3.9 3.2 '
+    'L3.7 1.2 L-1.3 1.2 L-1.5 3.2 L-2.4 3.2 L-2.6 0.9 L-3.6 0.6 L-5 0.4 Z" fill="#f57c00" '
+    'stroke="#3e2723" stroke-width="0.3"/><path d="M4.7 -0.8 Q6.4 -1.6 6 -3.6" fill="none" '
+    'stroke="#f57c00" stroke-width="0.8" stroke-linecap="round"/><path d="M-1.6 -1.5 L-1.2 0.4 '
+    'M0.3 -1.5 L0.6 0.6 M2.1 -1.5 L2.4 0.6 M-3.2 -1.4 L-3 0" fill="none" stroke="#1b1b1b" '
+    'stroke-width="0.5"/></symbol>'
     "</defs>"
 )
 
-_ANIMALS = {
-    "mammoth": ("M", "#6d4c41", "#fff"),
-    "aurochs": ("A", "#212121", "#fff"),
-    "deer": ("D", "#d7a86e", "#3e2723"),
-    "tiger": ("T", "#f57c00", "#000"),
-}
 _SPECIALS = {
     "shaman": ("Sh", "#6a1b9a", "#fff"),
     "hunting_trap": ("HT", "#795548", "#fff"),
@@ -362,14 +384,13 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
         if not count:
             continue
         where = lay.deco(zone)
-        step = 10.5 if zone.kind in (LAKE, RIVER) else 14.0
+        step = 10.5 if zone.kind in (LAKE, RIVER) else 15.5
         spots = [_rot(p, rotation) for p in _spread(where, count, step)]
         for k in range(fish):
             items.append(_use("fish", spots[k], "fish", 12.0))
         for (kind, name), p in zip(syms, spots[fish:], strict=True):
-            if kind == "animal":
-                letter, fill, ink = _ANIMALS[name]
-                items.append(_badge(p, letter, fill, ink, name))
+            if kind == "animal":   # a silhouette (symbols hg-mammoth, hg-aurochs, …)
+                items.append(_use(name, p, name, 15.0))
             elif kind == "special":
                 # a special this renderer does not know yet (a new tile, a house rule) still draws
                 letter, fill, ink = _SPECIALS.get(name, ("?", "#9e9e9e", "#000"))
