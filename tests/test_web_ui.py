@@ -805,6 +805,10 @@ def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Ser
     assert len(centres) > 0
     halos = page.locator("#viewport g.piece path.halo[stroke='#fff']")   # see test_svg: contrast
     assert halos.count() == len(centres)
+    # hunters lie down (turned a quarter), the other pieces stand
+    for piece in page.locator("#viewport g.piece").all():
+        lying = piece.locator("g[transform^='rotate(90']").count() == 1
+        assert lying == (piece.get_attribute("data-role") == "hunter")
     for i, (tile, x, y) in enumerate(centres):
         for other, x2, y2 in centres[i + 1:]:
             if other == tile:

@@ -225,16 +225,19 @@ function hutPath(x, y, s = 1) {
 }
 
 function pieceSvg(player, piece, x, y, role) {
-  const g = svgEl("g", { class: "piece" });
+  const g = svgEl("g", { class: "piece", "data-role": role || piece });
   const t = svgEl("title");
   t.textContent = `${who(player)}: ${role || piece}`;
   g.append(t);
   const d = piece === "hut" ? hutPath(x, y, 1.15) : meeplePath(x, y, 1.15);
+  // hunters lie down in their meadow, as on the table (fishers and gatherers stand)
+  const shape = svgEl("g", role === "hunter" ? { transform: `rotate(90 ${x} ${y})` } : {});
+  g.append(shape);
   // a white halo under a black outline: one of the two stands out on every terrain, whatever
   // the player's colour (blue or green on a forest was 1.2–1.9:1)
-  g.append(svgEl("path", { class: "halo", d, fill: "none", stroke: "#fff", "stroke-width": 3.4,
+  shape.append(svgEl("path", { class: "halo", d, fill: "none", stroke: "#fff", "stroke-width": 3.4,
     "stroke-linejoin": "round" }));
-  g.append(svgEl("path", { d, fill: COLOURS[player], stroke: "#000", "stroke-width": 1.2 }));
+  shape.append(svgEl("path", { d, fill: COLOURS[player], stroke: "#000", "stroke-width": 1.2 }));
   const txt = svgEl("text", { x, y: y + 4, "font-size": 7, "font-weight": "bold",
     "text-anchor": "middle", "font-family": "sans-serif", fill: "#000" });
   txt.textContent = LETTERS[player];
