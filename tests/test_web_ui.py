@@ -897,3 +897,18 @@ def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server
     page.wait_for_selector("#rules[data-edition='2002'] figure.diagram svg")
     captions = page.locator("#rules figcaption").all_inner_texts()
     assert any("6 points (3 tiles × 2)" in c and "plays a bonus tile" in c for c in captions)
+
+
+def test_the_tile_sheet_shows_every_tile_of_both_editions(server: Server, page: Any) -> None:
+    page.goto(server.url + "#/help")
+    page.wait_for_selector("#rules figure")
+    page.click("#to-tiles")
+    page.wait_for_selector("#tile-sheet[data-done='1']")
+    for edition, count in (("2020", 95), ("2002", 91)):   # the rulebooks' tile counts
+        tiles = page.locator(f"#tile-sheet section[data-edition='{edition}'] figure.sheet-tile")
+        assert tiles.count() == count
+        assert tiles.locator("svg g.hg-tile").count() == count
+    # the 2020 start tile, with its contents in words
+    caption = page.inner_text("#tile-sheet section[data-edition='2020'] figure[data-tile='56'] figcaption")
+    assert caption == "56 · start · meadow (an aurochs) · forest (1 menhir) · meadow · river · lake (1 fish)"
+    page.screenshot(path=str(ARTIFACTS / "tile-sheet.png"))

@@ -306,6 +306,9 @@ async function route() {
   } else if (parts[0] === "games") {
     show("games");
     await showGames();
+  } else if (parts[0] === "tiles") {
+    show("tiles");
+    await showTileSheet();
   } else if (parts[0] === "help") {
     show("help");
     await showRules(ui.rulesEdition || "2020");
@@ -455,6 +458,37 @@ async function showRules(edition) {
     }
     box.append(part);
   }
+}
+
+// ------------------------------------------------------------------ the tile sheet
+
+// every tile of both editions as the board draws it, with its id and contents, for review
+async function showTileSheet() {
+  const box = $("#tile-sheet");
+  if (box.dataset.done === "1") return;
+  box.innerHTML = "";
+  for (const edition of (ui.meta.editions || []).map((e) => e.name)) {
+    let ts;
+    try {
+      ts = await tileset(edition);
+    } catch (e) {
+      box.append(el("p", { class: "error" }, `could not load the ${edition} tiles: ${e.message}`));
+      return;
+    }
+    const part = el("section", { class: "sheet", "data-edition": edition });
+    part.append(el("h3", {}, `${edition} edition: ${Object.keys(ts.tiles).length} tiles`));
+    const grid = el("div", { class: "sheet-grid" });
+    for (const [id, t] of Object.entries(ts.tiles)) {
+      const fig = el("figure", { class: "sheet-tile", "data-tile": id });
+      const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `tile ${id}: ${t.text}` });
+      pic.innerHTML = ts.defs + t.svg[0];   // server-made SVG of the tile, no user text
+      fig.append(pic, el("figcaption", {}, `${id} · ${t.kind} · ${t.text}`));
+      grid.append(fig);
+    }
+    part.append(grid);
+    box.append(part);
+  }
+  box.dataset.done = "1";
 }
 
 // ------------------------------------------------------------------ saved games
