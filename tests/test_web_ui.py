@@ -208,6 +208,7 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     page.uncheck("#show-remaining")
     assert page.locator("#remaining-list").is_hidden()
     page.check("#sound")   # a chime when the turn comes back (kept in this browser)
+    page.select_option("#animation", "slow")   # the bot's tiles slide in, slowly
     # with a mouse, the tile shows faintly on the legal square under the pointer
     target = page.locator("rect.target[data-fits='yes']").first
     target.hover()
@@ -226,6 +227,7 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     page.wait_for_selector("#pending-tile", state="detached")
     assert board_tiles(page) == before
     turns = 0
+    arrivals_before_off, checked_off = -1, False
     while page.locator("#final").is_hidden():
         page.wait_for_function(WAIT_TURN_OR_END)
         if not page.locator("#final").is_hidden():
@@ -246,11 +248,19 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
             assert all(f.get_attribute("stroke") == "#D55E00" for f in frames.all())   # red's colour
             # the turn came back after the bot's move: the page chimed once
             assert page.evaluate("Number(document.body.dataset.chimes || 0)") == 1
+            # every tile the bot placed came in animated, and none of mine
+            bot_tiles = sum(1 for e in placed if e["player"] == 1)
+            assert page.evaluate("Number(document.body.dataset.arrivals || 0)") == bot_tiles
+            page.select_option("#animation", "off")
+            arrivals_before_off = bot_tiles
+        if turns == 2:   # animations off: the bot's next tiles came in at once
+            assert page.evaluate("Number(document.body.dataset.arrivals || 0)") == arrivals_before_off
+            checked_off = True
         play_turn(page, keyboard=turns % 2 == 1)
         if turns == 0:
             page.screenshot(path=str(ARTIFACTS / "ui-after-first-turn.png"))
         turns += 1
-    assert turns >= 2
+    assert turns >= 3 and checked_off
     check_final_table(page)
     assert page.title() == "Hunters & Gatherers"
     log = page.locator("#log li .text").all_inner_texts()

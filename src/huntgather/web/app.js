@@ -23,6 +23,7 @@ const ui = {
   meta: null,          // /api/editions
   tiles: {},           // edition -> tile payload
   rulesEdition: null,  // the edition whose rules the Rules screen shows
+  arrived: null,       // tiles of the update being rendered, to animate (a Set) or null
   wasMyTurn: false,    // whether the last render showed this page's turn (for the chime)
   audio: null,         // the AudioContext of the chime, made on first use
   view: null,          // the game as last seen: a snapshot with the updates applied
@@ -834,6 +835,10 @@ function applyUpdate(u) {
   }
   const before = { version: v.version, decision: v.decision };
   for (const c of u.placed || []) v.board.push(c);
+  // tiles placed by others (not the one this page just confirmed) are animated once, unless off
+  const own = ui.sentTurn !== null && ui.pending ? ui.pending.moves[0] : null;
+  ui.arrived = animation() === "off" ? null
+    : new Set((u.placed || []).filter((c) => !own || c.x !== own.x || c.y !== own.y).map((c) => c.tile));
   for (const e of u.events || []) v.log.push(e);
   for (const k of ["players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
     "over", "final", "seed"]) {
@@ -841,7 +846,23 @@ function applyUpdate(u) {
   }
   v.version = u.version;
   afterChange(before, v);
+  ui.arrived = null;   // animated by that render only
   showScoring(u.events || []);
+}
+
+const ANIM_KEY = "hg-animation";
+
+// "normal", "slow" or "off" (the default is off when the system asks for reduced motion)
+function animation() {
+  const chosen = localStorage.getItem(ANIM_KEY);
+  if (chosen === "normal" || chosen === "slow" || chosen === "off") return chosen;
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : "normal";
+}
+
+function applyAnimation() {
+  const a = animation();
+  document.body.dataset.animation = a;
+  $("#animation").value = a;
 }
 
 // ------------------------------------------------------------------ scoring you can see
@@ -1328,7 +1349,16 @@ function render() {
   const where = {};
   for (const c of v.board) {
     where[c.tile] = c;
-    vp.append(tileGroup(ts, c.tile, c.rotation, c.x, c.y));
+    const g = tileGroup(ts, c.tile, c.rotation, c.x, c.y);
+    if (ui.arrived && ui.arrived.has(c.tile)) {
+      // a tile another page placed just now slides in (the group's own transform places it, so
+      // the animation moves an inner group)
+      const inner = svgEl("g", { class: "arrive" });
+      inner.append(...g.childNodes);
+      g.append(inner);
+      document.body.dataset.arrivals = String(Number(document.body.dataset.arrivals || 0) + 1);
+    }
+    vp.append(g);
   }
   // on my turn: the tiles the others placed since my last tile, framed in their colours
   if (myTurn()) {
@@ -2060,6 +2090,8 @@ async function main() {
   $("#hint").onclick = () => requestHint();
   for (const b of document.querySelectorAll("#rules-editions button")) b.onclick = () => showRules(b.dataset.edition);
   $("#sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+  applyAnimation();
+  $("#animation").onchange = () => { localStorage.setItem(ANIM_KEY, $("#animation").value); applyAnimation(); };
   $("#sound").onchange = () => localStorage.setItem(SOUND_KEY, $("#sound").checked ? "on" : "off");
   $("#name-form").onsubmit = submitNames;
   $("#name-skip").onclick = () => {
