@@ -117,15 +117,15 @@ def test_a_piece_stands_out_on_every_terrain() -> None:
     from huntgather.svg import (
         FOREST_DARK,
         FOREST_FILL,
-        MEADOW_DARK,
         MEADOW_FILL,
+        MEADOW_HEDGE,
         PLAYER_COLOURS,
         WATER,
         WATER_DARK,
         WATER_LIGHT,
     )
 
-    terrains = [FOREST_FILL, FOREST_DARK, MEADOW_FILL, MEADOW_DARK, WATER, WATER_LIGHT, WATER_DARK]
+    terrains = [FOREST_FILL, FOREST_DARK, MEADOW_FILL, MEADOW_HEDGE, WATER, WATER_LIGHT, WATER_DARK]
     assert min(_contrast(c, FOREST_FILL) for c in PLAYER_COLOURS) < 3   # why the outline is needed
     for terrain in terrains:
         assert max(_contrast("#ffffff", terrain), _contrast("#000000", terrain)) >= 3, terrain
@@ -154,3 +154,14 @@ def test_animals_are_drawn_as_their_silhouettes(edition: str) -> None:
             expected = sum(z.animals.count(animal) for z in tile.zones.values())
             assert svg.count(f'href="#hg-{animal}"') == expected, (tile.id, animal)
             assert f'<symbol id="hg-{animal}"' in svg
+
+
+def test_separate_meadows_on_one_tile_are_parted_by_a_hedge() -> None:
+    """The bug: separate meadows of a tile were split by hairlines.  Tile 4 (2002) has three
+    meadows, north (zone 0), south (2) and west (3), and a forest east: the west meadow meets the
+    north one at the north-west corner and the south one at the south-west corner, so two hedges;
+    the start tile of 2020 has its two meadows apart (the river runs between them): none."""
+    from huntgather.svg import tile_fragment
+
+    assert tile_fragment(load_tileset("2002")[4]).count('class="hg-hedge"') == 2
+    assert tile_fragment(load_tileset("2020")[56]).count('class="hg-hedge"') == 0

@@ -47,7 +47,8 @@ PLAYER_NAMES = ("yellow", "red", "green", "blue", "violet")
 FOREST_FILL = "#2f6b2a"
 FOREST_DARK = "#1d4a1a"
 MEADOW_FILL = "#b5d67a"
-MEADOW_DARK = "#7d9c4a"
+#: the line between two separate meadows of one tile
+MEADOW_HEDGE = "#4e6b22"
 WATER = "#3b8fd9"
 WATER_LIGHT = "#8cc4f0"
 WATER_DARK = "#1f5f9a"
@@ -323,8 +324,11 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
     for i, (zid, _a, b) in enumerate(segs):
         nxt = segs[(i + 1) % len(segs)][0]
         if nxt != zid and b not in river_mids:
-            dark = FOREST_DARK if FOREST in (kinds[zid], kinds[nxt]) else MEADOW_DARK
-            out.append(f'<path d="M{P(_O)} L{P(b)}" stroke="{dark}" stroke-width="1.4"/>')
+            if FOREST in (kinds[zid], kinds[nxt]):
+                out.append(f'<path d="M{P(_O)} L{P(b)}" stroke="{FOREST_DARK}" stroke-width="1.4"/>')
+            else:   # two meadows that do not join: a hedge, clearer than a hairline
+                out.append(f'<path class="hg-hedge" d="M{P(_O)} L{P(b)}" stroke="{MEADOW_HEDGE}" '
+                           f'stroke-width="2.6" stroke-dasharray="5 2.5"/>')
     # joins through the centre for zones on non-adjacent sides
     for kind in (MEADOW, FOREST):
         for zid in sorted({z for z, _, _ in segs if kinds[z] == kind}):
