@@ -77,14 +77,19 @@ def test_board_picture_shows_every_tile_and_piece() -> None:
     assert len(pieces) == len(state.board.occupants)
 
 
-def test_no_badge_letter_means_two_things() -> None:
-    """The bug: "F" marked both a fisher (a piece) and the wild fire (a special)."""
-    from huntgather.svg import _SPECIALS
+def test_no_letter_on_a_tile_means_two_things() -> None:
+    """The bug: "F" marked both a fisher (a piece) and the wild fire (a special).  Animals and
+    specials are now pictures, each its own symbol, so a tile carries no letters at all (the
+    page's F, G and H mark only pieces)."""
+    from huntgather.svg import SPECIAL_TITLES
 
-    pieces = {"F", "G", "H"}   # fisher, gatherer, hunter, as the page marks occupant spots
-    letters = [letter for letter, _, _ in _SPECIALS.values()]   # (animals are silhouettes)
-    assert len(set(letters)) == len(letters)
-    assert not pieces & set(letters)
+    for edition in ("2020", "2002"):
+        for tile in load_tileset(edition):
+            svg = tile_svg(tile, 0)
+            assert "<text" not in svg, tile.id
+            for special in tile.specials():
+                assert svg.count(f'href="#hg-{special}"') == tile.specials().count(special)
+    assert len({f"hg-{s}" for s in SPECIAL_TITLES}) == len(SPECIAL_TITLES)
 
 
 def test_a_bonus_tile_is_titled_with_the_editions_word() -> None:

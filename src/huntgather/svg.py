@@ -105,18 +105,49 @@ DEFS = (
     'stroke="#f57c00" stroke-width="0.8" stroke-linecap="round"/><path d="M-1.6 -1.5 L-1.2 0.4 '
     'M0.3 -1.5 L0.6 0.6 M2.1 -1.5 L2.4 0.6 M-3.2 -1.4 L-3 0" fill="none" stroke="#1b1b1b" '
     'stroke-width="0.5"/></symbol>'
+    # the specials, each a small picture of what it does, on a disc of its colour
+    '<symbol id="hg-shaman" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#6a1b9a" stroke="#000" stroke-width="0.5"/>'
+    '<circle cx="0" cy="-3.6" r="1.5" fill="#fff"/><path d="M-2.6 4.8 L-1.6 -1.6 L1.6 -1.6 L2.6 4.8 Z" '
+    'fill="#fff"/><path d="M3.6 -4.6 L3.6 5" stroke="#ffd54f" stroke-width="0.8"/>'
+    '<path d="M-1.2 -5 L-2.6 -6.8 M0 -5.2 L0 -7 M1.2 -5 L2.6 -6.8" stroke="#ffd54f" stroke-width="0.6"/>'
+    '</symbol>'
+    '<symbol id="hg-hunting_trap" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#795548" stroke="#000" stroke-width="0.5"/>'
+    '<path d="M-5 2.5 L5 2.5 M-4 2.5 L-3 -3 L-2 2.5 M-1 2.5 L0 -3 L1 2.5 M2 2.5 L3 -3 L4 2.5" '
+    'fill="none" stroke="#fff" stroke-width="0.8" stroke-linejoin="round"/></symbol>'
+    '<symbol id="hg-pit_trap" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#263238" stroke="#000" stroke-width="0.5"/>'
+    '<path d="M-5.5 -1 L-3.5 4 L3.5 4 L5.5 -1" fill="#000" stroke="#ffeb3b" stroke-width="0.7"/>'
+    '<path d="M-2 4 L-1.4 0.4 M0 4 L0 0 M2 4 L1.4 0.4" stroke="#ffeb3b" stroke-width="0.6"/>'
+    '<path d="M-6 -1 L6 -1" stroke="#ffeb3b" stroke-width="0.7" stroke-dasharray="1.2 0.8"/></symbol>'
+    '<symbol id="hg-wild_fire" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#fff3e0" stroke="#bf360c" stroke-width="0.6"/>'
+    '<path d="M0 -5.6 C2.6 -2.6 4 -0.6 3.4 2 C3 4.2 1.4 5.2 0 5.2 C-1.4 5.2 -3 4.2 -3.4 2 '
+    'C-3.8 -0.4 -2 -1.6 -1.6 -3.4 C-0.8 -2 -0.4 -1.2 0 -0.6 C0.6 -2 0.8 -3.8 0 -5.6 Z" fill="#e53935"/>'
+    '<path d="M0 0.6 C1.4 1.6 1.8 2.8 1.2 3.8 C0.6 4.6 -0.6 4.6 -1.2 3.8 C-1.6 3 -1.2 2 0 0.6 Z" '
+    'fill="#ffca28"/></symbol>'
+    '<symbol id="hg-shrine" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#eceff1" stroke="#37474f" stroke-width="0.6"/>'
+    '<path d="M-4.6 -1.6 L0 -5.4 L4.6 -1.6 Z M-3.6 -1.2 L-3.6 4.2 M-1.2 -1.2 L-1.2 4.2 M1.2 -1.2 '
+    'L1.2 4.2 M3.6 -1.2 L3.6 4.2 M-4.8 4.6 L4.8 4.6" fill="#90a4ae" stroke="#37474f" '
+    'stroke-width="0.8"/></symbol>'
+    '<symbol id="hg-logboat" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#d7ecfb" stroke="#1f5f9a" stroke-width="0.6"/>'
+    '<path d="M-6 -0.6 L6 -0.6 Q4.8 3.2 0 3.2 Q-4.8 3.2 -6 -0.6 Z" fill="#8d6e63" stroke="#3e2723" '
+    'stroke-width="0.5"/><path d="M-1 -4.8 L2.8 1.6" stroke="#3e2723" stroke-width="0.7"/>'
+    '<path d="M2.2 0.6 L3.6 2.8" stroke="#3e2723" stroke-width="1.4"/></symbol>'
+    '<symbol id="hg-raft" viewBox="-8 -8 16 16" overflow="visible">'
+    '<circle r="7.4" fill="#d7ecfb" stroke="#1f5f9a" stroke-width="0.6"/>'
+    '<rect x="-5" y="-3.2" width="10" height="1.8" rx="0.9" fill="#a1887f" stroke="#4e342e" '
+    'stroke-width="0.4"/>'
+    '<rect x="-5" y="-1.0" width="10" height="1.8" rx="0.9" fill="#a1887f" stroke="#4e342e" '
+    'stroke-width="0.4"/>'
+    '<rect x="-5" y="1.2" width="10" height="1.8" rx="0.9" fill="#a1887f" stroke="#4e342e" '
+    'stroke-width="0.4"/>'
+    '<path d="M-3 -3.6 L-3 3.4 M3 -3.6 L3 3.4" stroke="#4e342e" stroke-width="0.5"/></symbol>'
     "</defs>"
 )
-
-_SPECIALS = {
-    "shaman": ("Sh", "#6a1b9a", "#fff"),
-    "hunting_trap": ("HT", "#795548", "#fff"),
-    "pit_trap": ("PT", "#263238", "#ffeb3b"),
-    "wild_fire": ("WF", "#e53935", "#fff59d"),   # not "F": that is the fisher
-    "shrine": ("Sr", "#eceff1", "#37474f"),
-    "logboat": ("LB", "#8d6e63", "#fff"),
-    "raft": ("Ra", "#a1887f", "#fff"),
-}
 
 #: what each special does, in a sentence (the badge's tooltip); docs/rules.md has the details
 SPECIAL_TITLES = {
@@ -396,10 +427,11 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
             if kind == "animal":   # a silhouette (symbols hg-mammoth, hg-aurochs, …)
                 items.append(_use(name, p, name, 15.0))
             elif kind == "special":
-                # a special this renderer does not know yet (a new tile, a house rule) still draws
-                letter, fill, ink = _SPECIALS.get(name, ("?", "#9e9e9e", "#000"))
                 title = SPECIAL_TITLES.get(name, name.replace("_", " "))
-                items.append(_badge(p, letter, fill, ink, title, 7.4))
+                if name in SPECIAL_TITLES:   # a picture of what it does (symbol hg-<name>)
+                    items.append(_use(name, p, title, 15.0))
+                else:   # a special this renderer does not know yet (a new tile, a house rule)
+                    items.append(_badge(p, "?", "#9e9e9e", "#000", title, 7.4))
             else:
                 items.append(_use(name, p, _SYMBOL_TITLES[name], 13.0))
         out.extend(items)
