@@ -107,12 +107,6 @@ def animal_points(edition: Edition, outside: Mapping[str, int],
     tigers (counted in both) cancel deer outside that area first.  With
     ``ignore_tigers`` (wild fire) no deer is cancelled.
     """
-    if not explain and not inside:   # the bots' hot path: one area, no words (the same sums)
-        values = edition.animal_points
-        points = sum(values[a] * n for a, n in outside.items() if a != "tiger")
-        if not ignore_tigers:
-            points -= min(outside.get("tiger", 0), outside.get("deer", 0)) * values["deer"]
-        return points, ""
     inside = inside or {}
     tigers = 0 if ignore_tigers else outside.get("tiger", 0) + inside.get("tiger", 0)
     deer_out, deer_in = outside.get("deer", 0), inside.get("deer", 0)

@@ -124,8 +124,9 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
         if f.kind == FOREST:
             points = float(forest_points(edition, len(f.tiles), f.mushrooms, explain=False)[0])
         else:
-            lakes = board.lake_fish(f.lakes)
-            points = float(river_points(edition, len(f.tiles), f.fish, lakes, len(f.lakes), explain=False)[0])
+            lake_fish = board.lake_fish(f.lakes)
+            points = float(river_points(edition, len(f.tiles), f.fish, lake_fish, len(f.lakes),
+                                        explain=False)[0])
         points *= completion_chance(f.open, len(state.normal))
     return [(w, points) for w in winners]
 

@@ -210,10 +210,14 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     return out
 
 
+def _rotation(state: State, tile: int) -> int:
+    """How far the tile ``tile`` on the board is turned."""
+    return state.board.cells[state.board.where[tile]][1]
+
+
 def _zone_words(state: State, tile: int, zone: int) -> str:
     """A zone of a tile on the board, in words (``'the river to the north (1 fish)'``)."""
-    rotation = state.board.cells[state.board.where[tile]][1]
-    return zone_phrase(state.edition.tiles[tile], zone, rotation)
+    return zone_phrase(state.edition.tiles[tile], zone, _rotation(state, tile))
 
 
 def describe_turn(state: State, moves: Sequence[Move]) -> str:
@@ -256,9 +260,8 @@ def event_text(e: Event, state: State) -> str:
     if isinstance(e, TilePlaced):
         return f"{PLAYER_NAMES[e.player]} places a {bonus if e.bonus else 'tile'}"
     if isinstance(e, OccupantPlaced):
-        tile = state.edition.tiles[e.tile]
-        rotation = state.board.cells[state.board.where[e.tile]][1]
-        return f"{PLAYER_NAMES[e.player]} puts {occupant_phrase(tile, e.zone, rotation, e.role)}"
+        phrase = occupant_phrase(state.edition.tiles[e.tile], e.zone, _rotation(state, e.tile), e.role)
+        return f"{PLAYER_NAMES[e.player]} puts {phrase}"
     if isinstance(e, MeepleTakenBack):
         return (f"shaman: {PLAYER_NAMES[e.player]} takes back the meeple from "
                 f"{_zone_words(state, e.tile, e.zone)}, without scoring")

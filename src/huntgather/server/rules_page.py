@@ -61,18 +61,13 @@ FOREST_2020 = Example("tile 35 0,0 r0\ntile 40 1,0 r0\noccupant 40.1 meeple 1", 
 FOREST_2002 = Example("tile 4 0,0 r0\ntile 9 1,0 r0\noccupant 9.1 meeple 1", "d5 5@2,0r1 -")
 
 
-def _cap(name: int) -> str:
-    word = PLAYER_NAMES[name]
-    return word[0].upper() + word[1:]
-
-
 def _river_caption(events: list[Event], e: Edition) -> str:
     scored = next(x for x in events if isinstance(x, FeatureScored) and x.kind == "river")
     winner = max(range(len(scored.points)), key=lambda i: scored.points[i])
     tiles = len(scored.tiles)
     fish = scored.points[winner] - tiles * e.river_tile_points
-    return (f"{_cap(winner)}’s fisher scores {scored.points[winner]} points for the river of {tiles} "
-            f"tiles ({tiles} tiles + {fish} fish); the meeple goes back.")
+    return (f"{PLAYER_NAMES[winner].capitalize()}’s fisher scores {scored.points[winner]} points for "
+            f"the river of {tiles} tiles ({tiles} tiles + {fish} fish); the meeple goes back.")
 
 
 def _forest_caption(events: list[Event], e: Edition) -> str:
@@ -80,9 +75,10 @@ def _forest_caption(events: list[Event], e: Edition) -> str:
     winner = max(range(len(scored.points)), key=lambda i: scored.points[i])
     bonus = next(x for x in events if isinstance(x, BonusTurn))
     tiles = len(scored.tiles)
-    return (f"{_cap(bonus.player)} closes the forest: {PLAYER_NAMES[winner]}’s gatherer scores "
+    closer = PLAYER_NAMES[bonus.player]
+    return (f"{closer.capitalize()} closes the forest: {PLAYER_NAMES[winner]}’s gatherer scores "
             f"{scored.points[winner]} points ({tiles} tiles × {e.forest_tile_points}), and "
-            f"{PLAYER_NAMES[bonus.player]}, who closed a forest with a {e.bonus_counter_label}, "
+            f"{closer}, who closed a forest with a {e.bonus_counter_label}, "
             f"plays a {e.bonus_name} at once.")
 
 

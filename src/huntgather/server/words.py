@@ -40,7 +40,7 @@ from huntgather.tiles import LAKE, RIVER, Tile, Zone
 #: the eight compass points, clockwise from the north-west
 POINTS = ("north-west", "north", "north-east", "east", "south-east", "south", "south-west", "west")
 
-#: what a special printed on a tile does, in a few words (tooltips and rules)
+#: how a special reads among a zone's facts (what each does is in svg.SPECIAL_TITLES, the tooltips)
 SPECIAL_WORDS = {
     "shaman": "a shaman (take one of your meeples back)",
     "hunting_trap": "a hunting trap",
@@ -85,7 +85,7 @@ def _runs(points: list[int]) -> list[list[int]]:
         p = (start + step) % 8
         if p not in present:
             continue
-        if runs and (p - 1) % 8 in present and runs[-1][-1] == (p - 1) % 8:
+        if runs and runs[-1][-1] == (p - 1) % 8:
             runs[-1].append(p)
         else:
             runs.append([p])

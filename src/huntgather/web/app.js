@@ -887,10 +887,9 @@ function previewAt(ts, x, y) {
   clearPreview();
   const d = ui.view && ui.view.decision;
   if (!d || !myTurn() || ui.pending || d.phase !== "place" || !ts.tiles[d.tile]) return;
-  const fits = new Set(legalPlacements().filter((q) => q.x === x && q.y === y).map((q) => q.rotation));
-  let rotation = null;
-  for (let k = 0; k < 4 && rotation === null; k++) if (fits.has((ui.rotation + k) % 4)) rotation = (ui.rotation + k) % 4;
-  if (rotation === null) return;
+  const p = placementAt(x, y, ui.rotation);
+  if (!p) return;
+  const rotation = p.rotation;
   const g = tileGroup(ts, d.tile, rotation, x, y);
   g.setAttribute("id", "hover-preview");
   g.dataset.x = String(x);
@@ -978,6 +977,16 @@ function placementsForRotation() {
   return legalPlacements().filter((p) => p.rotation === ui.rotation);
 }
 
+// the legal placement at (x, y) in the first rotation, from `from` on clockwise, that fits there
+function placementAt(x, y, from) {
+  const here = legalPlacements().filter((q) => q.x === x && q.y === y);
+  for (let k = 0; k < 4; k++) {
+    const p = here.find((q) => q.rotation === (from + k) % 4);
+    if (p) return p;
+  }
+  return null;
+}
+
 function intent(type, extra) {
   ui.requestSeq += 1;
   const ok = send({ type, seat: ui.view.decision.player, version: ui.view.version,
@@ -1013,15 +1022,11 @@ function cycleSpot(step) {
 function turnPending() {
   const pend = ui.pending;
   if (!pend || ui.sentTurn || !myTurn()) return;
-  const fits = legalPlacements().filter((q) => q.x === pend.x && q.y === pend.y).map((q) => q.rotation);
-  for (let k = 1; k < 4; k++) {
-    const r = (pend.rotation + k) % 4;
-    if (fits.includes(r)) {
-      ui.rotation = r;
-      ui.pending = null;
-      placeAt(pend.x, pend.y);
-      return;
-    }
+  const next = placementAt(pend.x, pend.y, pend.rotation + 1);
+  if (next && next.rotation !== pend.rotation) {
+    ui.rotation = next.rotation;
+    ui.pending = null;
+    placeAt(pend.x, pend.y);
   }
 }
 
@@ -1031,16 +1036,10 @@ function placeAt(x, y) {
     if (ui.pending.x === x && ui.pending.y === y) return;
     ui.pending = null;   // another square: the tile moves there, no undo needed
   }
-  let p = placementsForRotation().find((q) => q.x === x && q.y === y);
-  if (!p) {
-    // a spot legal only in another rotation: turn the tile to the first one that fits there
-    for (let k = 1; k < 4 && !p; k++) {
-      const r = (ui.rotation + k) % 4;
-      p = legalPlacements().find((q) => q.x === x && q.y === y && q.rotation === r);
-    }
-    if (!p) return;
-    ui.rotation = p.rotation;
-  }
+  // the tile as turned now, or else turned to the first rotation that fits there
+  const p = placementAt(x, y, ui.rotation);
+  if (!p) return;
+  ui.rotation = p.rotation;
   ui.pending = { moves: [canon(p)], x, y, rotation: p.rotation, request: null, preview: null, choice: null };
   ui.selected = [x, y];
   requestPreview();
