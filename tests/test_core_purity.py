@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "huntgather"
-CORE = ["tiles", "board", "features", "state", "scoring", "moves", "events", "game", "record",
-        "editions/__init__", "editions/e2020", "editions/e2002"]
+CORE = ["kinds", "tiles", "board", "features", "state", "scoring", "specials", "moves", "events", "game",
+        "record", "editions/__init__", "editions/e2020", "editions/e2002"]
 CORE_MODULES = {"huntgather"} | {"huntgather." + name.replace("/__init__", "").replace("/", ".")
                                  for name in CORE} | {"huntgather.data"}
 #: module-level functions of `random` that use the hidden global generator

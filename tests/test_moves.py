@@ -31,7 +31,6 @@ def test_examples() -> None:
     assert parse_move("h17.8") == Occupy(17, 8, "hut")
     assert parse_move(" x23.0 ") == TakeBack(23, 0)
     assert parse_move("d5") == Draw(5)
-    assert Occupy(17, 1).node == 171
 
 
 @pytest.mark.parametrize("text", ["", "17@2,-1", "17@2,-1r4", "m17", "q17.1", "17@a,br0", "d", "--"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from huntgather.board import ZoneRef
 from huntgather.outlook import open_squares, stuck_meeples
 from huntgather.record import load_position
 from huntgather.server.protocol import occupants_view
@@ -21,8 +22,8 @@ FOREST = "tile 35 0,0 r0\ntile 40 1,0 r0\noccupant 40.1 meeple 1\n"
 def test_a_forest_whose_open_end_no_tile_left_fits_is_stuck() -> None:
     # tile 48 has meadow and river sides only, and the menhir stack is empty
     state = position(FOREST + "normal 48\nbonus")
-    assert open_squares(state, state.board.find(401)) == {(2, 0)}
-    assert stuck_meeples(state) == [(1, 401)]
+    assert open_squares(state, state.board.feature_id(40, 1)) == {(2, 0)}
+    assert stuck_meeples(state) == [(1, ZoneRef(40, 1))]
     assert [o["stuck"] for o in occupants_view(state)] == [True]
 
 
@@ -38,7 +39,7 @@ def test_a_river_and_its_fisher() -> None:
     # end at (-2,0) is open and needs a river side facing east.  Tile 35 has none; tile 24 (a
     # lake tile) closes it.
     river = "tile 56 0,0 r0\ntile 48 -1,0 r0\noccupant 48.1 meeple 0\n"
-    assert stuck_meeples(position(river + "normal 35\nbonus")) == [(0, 481)]
+    assert stuck_meeples(position(river + "normal 35\nbonus")) == [(0, ZoneRef(48, 1))]
     assert stuck_meeples(position(river + "normal 24\nbonus")) == []
 
 

@@ -29,6 +29,7 @@ from huntgather.features import SYSTEM
 from huntgather.game import Game, random_game
 from huntgather.moves import HUT, MEEPLE, Draw, Move
 from huntgather.record import position_lines, read_record, write_record
+from huntgather.specials import Logboat, PitTrap
 from huntgather.state import DRAW, NORMAL, OVER, PLACE, State
 from huntgather.tiles import FOREST, LAKE, RIVER
 
@@ -56,7 +57,9 @@ def score_bound(edition: str) -> int:
     ed = get_edition(edition)
     tiles = list(ed.tiles)
     lakes = sum(1 for t in tiles for z in t.zones.values() if z.kind == LAKE)
-    best_animal = max(ed.animal_points.values()) * max(ed.pit_trap_factor, 1)
+    pit = ed.special("pit_trap")
+    best_animal = max(ed.animal_points.values()) * (pit.factor if isinstance(pit, PitTrap) else 1)
+    logboat = ed.special("logboat")
     bound = 0
     for t in tiles:
         for z in t.zones.values():
@@ -68,8 +71,8 @@ def score_bound(edition: str) -> int:
                 bound += z.fish  # huts
             elif z.kind == LAKE:
                 bound += z.fish + 1  # huts, raft
-                if z.special == "logboat":
-                    bound += ed.logboat_points_per_lake * lakes
+                if z.special == "logboat" and isinstance(logboat, Logboat):
+                    bound += logboat.points_per_lake * lakes
             bound += best_animal * len(z.animals)
     return bound
 

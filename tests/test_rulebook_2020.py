@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import pytest
 
+from huntgather.board import ZoneRef
 from huntgather.events import FinalScoring, GameOver, OccupantPlaced, TilePlaced
 from huntgather.moves import parse_move
 from huntgather.record import RecordError, parse_record
@@ -465,7 +466,7 @@ def test_ex23_hunting_trap_scores_4_and_its_animals_leave_final_scoring(rules):
     # 3 + (2 - 1) x 1 = 4.  The mammoth of 53 is on another meadow and does not count.
     assert trap.points == (4, 0)
     assert trap.tiles == (31, 37, 61, 62)
-    assert state.removed_animals == frozenset({311, 371, 610, 620})
+    assert state.removed_animals == {ZoneRef(31, 1), ZoneRef(37, 1), ZoneRef(61, 0), ZoneRef(62, 0)}
     # Final scoring of the trap's meadow (your hunter on 94): only the aurochs of 36 is
     # left: 2.  (Without the removal it would be 3 + 1 + 2 = 6.)
     rows = rules.final_rows(events)
@@ -537,4 +538,4 @@ def test_a_hunting_trap_over_tigers_only_says_it_takes_them(rules):
     (trap,) = rules.scored(events, "hunting_trap")
     assert trap.points == (0, 0)
     assert trap.explanation == "Hunting trap: 1 tiger and no deer = 0 → yellow; these animals are removed"
-    assert 311 in state.removed_animals
+    assert ZoneRef(31, 1) in state.removed_animals

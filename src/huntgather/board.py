@@ -14,14 +14,55 @@ placements costs one dictionary look-up per frontier cell.
 [(-1, 0), (0, -1), (0, 1), (1, 0)]
 >>> b.frontier[(1, 0)]   # the start tile's east side is forest
 (None, None, None, 'forest')
+
+Zones on the board are named by :class:`ZoneRef` (tile id and zone id, written
+``56.1``).  Features are reached through the board's methods
+(:meth:`Board.feature_at`, :meth:`Board.system_at`, :meth:`Board.zones_in` ...),
+which hide how the board numbers zones and joins them: nothing outside this
+module and :mod:`huntgather.features` needs to know.
+
+>>> b.feature_at(56, 1).kind, len(b.system_at(56, 8).lakes), b.occupant(56, 1)
+('forest', 1, None)
+>>> b.add_occupant(56, 1, 0, "meeple"); b.pieces()
+[(ZoneRef(tile=56, zone=1), 0, 'meeple')]
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from huntgather.features import SYSTEM, Feature
-from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Tile, TileSet
+from huntgather.kinds import Piece
+from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Tile, TileSet, Zone
 
 Pos = tuple[int, int]
+
+
+class ZoneRef(NamedTuple):
+    """A zone of a placed tile: the tile's id and the zone's id on it; prints as ``17.1``.
+
+    >>> str(ZoneRef(17, 1)), ZoneRef.parse("17.1")
+    ('17.1', ZoneRef(tile=17, zone=1))
+    """
+
+    tile: int
+    zone: int
+
+    def __str__(self) -> str:
+        return f"{self.tile}.{self.zone}"
+
+    @classmethod
+    def parse(cls, text: str) -> ZoneRef:
+        """``'17.1'`` → ``ZoneRef(17, 1)``; :class:`ValueError` for anything else."""
+        tile, dot, zone = text.partition(".")
+        if not (dot and tile.isdigit() and zone.isdigit() and len(zone) == 1):
+            raise ValueError(f"expected a zone as TILE.ZONE (e.g. 17.1), got {text!r}")
+        return cls(int(tile), int(zone))
+
+
+def _ref(node: int) -> ZoneRef:
+    """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
+    return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
 _EMPTY: Constraint = (None, None, None, None)
 
@@ -108,6 +149,19 @@ def _template(tile: Tile) -> _Template:
     return template
 
 
+_MARKED: dict[int, tuple[Tile, tuple[Zone, ...]]] = {}
+
+
+def _marked(tile: Tile) -> tuple[Zone, ...]:
+    """The meadow zones of ``tile`` that show animals or a special (memoised per tile)."""
+    entry = _MARKED.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    zones = tuple(z for z in tile.zones.values() if z.kind == MEADOW and (z.animals or z.special))
+    _MARKED[id(tile)] = (tile, zones)
+    return zones
+
+
 class Board:
     """Placed tiles and their features.  ``copy()`` is a handful of dict copies."""
 
@@ -122,8 +176,8 @@ class Board:
         self.frontier: dict[Pos, Constraint] = {}
         self.parent: dict[int, int] = {}
         self.features: dict[int, Feature] = {}
-        #: node -> (player, "meeple" | "hut")
-        self.occupants: dict[int, tuple[int, str]] = {}
+        #: node -> (player, piece); read it through occupant() and pieces()
+        self.occupants: dict[int, tuple[int, Piece]] = {}
 
     def copy(self) -> Board:
         new = Board.__new__(Board)
@@ -265,49 +319,139 @@ class Board:
             else:
                 join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind == FOREST else 0)
 
+    # ------------------------------------------------------------------ features by zone
+
+    def feature_id(self, tile: int, zone: int) -> int:
+        """An id of the forest, meadow or river that zone ``tile.zone`` belongs to.
+
+        Ids are for comparing and for :meth:`feature_by_id`; they stay valid while
+        the board grows (a merged feature answers to the ids of all its parts).
+        """
+        return self.find(tile * 10 + zone)
+
+    def system_id(self, tile: int, zone: int) -> int:
+        """An id of the river system (rivers joined through lakes) of a river or lake zone."""
+        return self.find(SYSTEM + tile * 10 + zone)
+
+    def current_id(self, fid: int) -> int:
+        """The id that the feature with id ``fid`` goes by now (features merge as tiles join them)."""
+        return self.find(fid)
+
+    def feature_by_id(self, fid: int) -> Feature:
+        """The feature (or river system) with id ``fid``."""
+        return self.features[self.find(fid)]
+
+    def feature_at(self, tile: int, zone: int) -> Feature:
+        """The forest, meadow or river that zone ``tile.zone`` belongs to."""
+        return self.features[self.find(tile * 10 + zone)]
+
+    def system_at(self, tile: int, zone: int) -> Feature:
+        """The river system of river or lake zone ``tile.zone``."""
+        return self.features[self.find(SYSTEM + tile * 10 + zone)]
+
+    def is_system(self, fid: int) -> bool:
+        """Whether ``fid`` is the id of a river system (rather than of a forest, meadow or river)."""
+        return fid >= SYSTEM
+
+    def feature_ids(self, kind: str | None = None) -> list[int]:
+        """The ids of every forest, meadow and river (of ``kind`` only, if given), in id order."""
+        return sorted(r for r, f in self.features.items()
+                      if r < SYSTEM and (kind is None or f.kind == kind))
+
+    def tile_feature_ids(self, tile: Tile) -> list[int]:
+        """The ids of the features a placed tile's zones belong to, and of its river systems."""
+        base = tile.id * 10
+        find = self.find
+        out: dict[int, None] = {}
+        for z in tile.zones.values():
+            if z.kind != LAKE:
+                out[find(base + z.id)] = None
+            if z.kind == RIVER or z.kind == LAKE:
+                out[find(SYSTEM + base + z.id)] = None
+        return list(out)
+
+    def zones_in(self, fid: int, kind: str | None = None) -> list[tuple[ZoneRef, Zone]]:
+        """The zones (of ``kind``, if given) of feature or river system ``fid``."""
+        root = self.find(fid)
+        water = root >= SYSTEM
+        find = self.find
+        out = []
+        for tile_id in self.features[root].tiles:
+            for z in self.tiles[tile_id].zones.values():
+                if kind is not None and z.kind != kind:
+                    continue
+                if water:
+                    if (z.kind == RIVER or z.kind == LAKE) and find(SYSTEM + tile_id * 10 + z.id) == root:
+                        out.append((ZoneRef(tile_id, z.id), z))
+                elif z.kind != LAKE and find(tile_id * 10 + z.id) == root:
+                    out.append((ZoneRef(tile_id, z.id), z))
+        return out
+
+    def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
+        """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
+        (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
+        root = self.find(fid)
+        find = self.find
+        out = []
+        for tile_id in self.features[root].tiles:
+            for z in _marked(self.tiles[tile_id]):
+                if find(tile_id * 10 + z.id) == root:
+                    out.append((tile_id, z))
+        return out
+
+    def holders(self, fid: int) -> list[tuple[int, ZoneRef]]:
+        """``(seat, zone)`` of each meeple (for a river system: each hut) on feature ``fid``."""
+        root = self.find(fid)
+        f = self.features[root]
+        return [(p, _ref(n)) for p, n in (f.huts if root >= SYSTEM else f.meeples)]
+
     # ------------------------------------------------------------------ occupants
 
-    def add_occupant(self, node: int, player: int, piece: str) -> None:
-        """Record a meeple or hut on zone ``node`` and in its feature."""
-        self.occupants[node] = (player, piece)
-        if piece == "hut":
+    def occupant(self, tile: int, zone: int) -> tuple[int, Piece] | None:
+        """``(seat, piece)`` standing on zone ``tile.zone``, or None."""
+        return self.occupants.get(tile * 10 + zone)
+
+    def pieces(self) -> list[tuple[ZoneRef, int, Piece]]:
+        """Every piece on the board as ``(zone, seat, piece)``, in the order they were put there."""
+        return [(_ref(n), p, piece) for n, (p, piece) in self.occupants.items()]
+
+    def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> None:
+        """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules)."""
+        node = tile * 10 + zone
+        if piece == Piece.HUT:
+            self.occupants[node] = (player, Piece.HUT)
             root = self.find(SYSTEM + node)
             f = self.features[root]
             self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
         else:
+            self.occupants[node] = (player, Piece.MEEPLE)
             root = self.find(node)
             f = self.features[root]
             self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
 
-    def remove_meeple(self, node: int) -> int:
-        """Take the meeple off zone ``node``; return its owner."""
+    def remove_meeple(self, tile: int, zone: int) -> int:
+        """Take the meeple off zone ``tile.zone``; return its owner."""
+        node = tile * 10 + zone
         player, _ = self.occupants.pop(node)
         root = self.find(node)
         f = self.features[root]
         self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
         return player
 
-    def clear_meeples(self, root: int) -> tuple[tuple[int, int], ...]:
-        """Remove every meeple of the feature at ``root``; return ``(player, node)`` pairs."""
+    def clear_meeples(self, fid: int) -> list[tuple[int, ZoneRef]]:
+        """Remove every meeple of feature ``fid``; return ``(seat, zone)`` of each."""
+        root = self.find(fid)
         f = self.features[root]
         for _, node in f.meeples:
             del self.occupants[node]
         self.features[root] = f.with_pieces((), f.huts)
-        return f.meeples
+        return [(p, _ref(n)) for p, n in f.meeples]
 
     # ------------------------------------------------------------------ queries
 
-    def zone_kind(self, node: int) -> str:
-        return self.tiles[node // 10].zones[node % 10].kind
-
-    def nodes_of_kind(self, kind: str) -> list[int]:
-        """Every placed zone node of ``kind``, in placement order."""
-        out = []
-        for tile_id in self.where:
-            for z in self.tiles[tile_id].zones.values():
-                if z.kind == kind:
-                    out.append(tile_id * 10 + z.id)
-        return out
+    def zone(self, tile: int, zone: int) -> Zone:
+        """The printed zone ``tile.zone``."""
+        return self.tiles[tile].zones[zone]
 
     def area(self, x: int, y: int) -> list[int]:
         """Tile ids on ``(x, y)`` and the 8 cells around it."""
@@ -320,5 +464,7 @@ class Board:
                     out.append(cell[0])
         return out
 
-    def lake_fish(self, lakes: frozenset[int]) -> int:
-        return sum(self.tiles[n // 10].zones[n % 10].fish for n in lakes)
+    def lake_fish(self, feature: Feature) -> int:
+        """The fish in the lakes at the ends of river ``feature`` (or in a river system's lakes)."""
+        tiles = self.tiles
+        return sum(tiles[n // 10].zones[n % 10].fish for n in feature.lakes)

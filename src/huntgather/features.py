@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from huntgather.kinds import Kind
+
 #: offset of the river-system partition's nodes
 SYSTEM = 1000
 
@@ -26,7 +28,7 @@ class Feature(NamedTuple):
     ``huts`` are ``(player, node)`` pairs.
     """
 
-    kind: str
+    kind: Kind
     tiles: frozenset[int]
     open: int = 0
     meeples: tuple[tuple[int, int], ...] = ()
@@ -70,6 +72,15 @@ class Feature(NamedTuple):
         return self.open == 0
 
     def counter(self, name: str) -> int:
-        """A forest counter by name (``"menhirs"``, ``"gold_nuggets"``, ``"mushrooms"``)."""
-        value: int = getattr(self, name)
-        return value
+        """A forest counter by name (``"menhirs"``, ``"gold_nuggets"``, ``"mushrooms"``).
+
+        >>> Feature("forest", frozenset({3}), gold_nuggets=2).counter("gold_nuggets")
+        2
+        """
+        if name == "menhirs":
+            return self.menhirs
+        if name == "gold_nuggets":
+            return self.gold_nuggets
+        if name == "mushrooms":
+            return self.mushrooms
+        raise ValueError(f"a forest counts menhirs, gold_nuggets or mushrooms, not {name!r}")

@@ -25,10 +25,11 @@ True
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
-MEEPLE: Literal["meeple"] = "meeple"
-HUT: Literal["hut"] = "hut"
+from huntgather.kinds import Piece
+
+MEEPLE, HUT = Piece.MEEPLE, Piece.HUT
 _T = TypeVar("_T")
 
 
@@ -80,11 +81,7 @@ class Occupy(NamedTuple):
 
     tile: int
     zone: int
-    piece: Literal["meeple", "hut"] = MEEPLE
-
-    @property
-    def node(self) -> int:
-        return self.tile * 10 + self.zone
+    piece: Piece = MEEPLE
 
     def __str__(self) -> str:
         return f"{'m' if self.piece == MEEPLE else 'h'}{self.tile}.{self.zone}"
@@ -96,10 +93,6 @@ class TakeBack(NamedTuple):
 
     tile: int
     zone: int
-
-    @property
-    def node(self) -> int:
-        return self.tile * 10 + self.zone
 
     def __str__(self) -> str:
         return f"x{self.tile}.{self.zone}"

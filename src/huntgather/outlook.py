@@ -16,12 +16,13 @@ same last tile, say).
 >>> left = "normal 48\\nbonus"      # tile 48 has no forest side; the menhir stack is empty
 >>> state = load_position(f"huntgather record 1\\nedition 2020\\nplayers 2\\n{forest}\\n{left}\\nmoves\\n")
 >>> stuck_meeples(state)            # the forest's open end faces a square no tile left fits
-[(1, 401)]
+[(1, ZoneRef(tile=40, zone=1))]
 """
 
 from __future__ import annotations
 
-from huntgather.board import fitting_rotations
+from huntgather.board import ZoneRef, fitting_rotations
+from huntgather.kinds import Piece
 from huntgather.state import State
 from huntgather.tiles import DELTAS, FOREST, RIVER
 
@@ -29,10 +30,11 @@ from huntgather.tiles import DELTAS, FOREST, RIVER
 _SIDE_ZONE = {FOREST: 0, RIVER: 1}
 
 
-def open_squares(state: State, root: int) -> set[tuple[int, int]]:
-    """The empty squares that the open sides of the forest or river ``root`` face."""
+def open_squares(state: State, fid: int) -> set[tuple[int, int]]:
+    """The empty squares that the open sides of the forest or river ``fid`` face."""
     board = state.board
-    feature = board.features[root]
+    feature = board.feature_by_id(fid)
+    root = board.current_id(fid)
     tiles = state.edition.tiles
     out: set[tuple[int, int]] = set()
     for tile_id in feature.tiles:
@@ -45,29 +47,29 @@ def open_squares(state: State, root: int) -> set[tuple[int, int]]:
             if part is None or side.kind != feature.kind:
                 continue
             square = (x + dx, y + dy)
-            if square not in board.cells and board.find(tile_id * 10 + side.zones[part]) == root:
+            if square not in board.cells and board.feature_id(tile_id, side.zones[part]) == root:
                 out.add(square)
     return out
 
 
-def stuck_meeples(state: State) -> list[tuple[int, int]]:
-    """``(player, node)`` of every fisher and gatherer on a feature no tile left can complete."""
+def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
+    """``(seat, zone)`` of every fisher and gatherer on a feature no tile left can complete."""
     board = state.board
     tiles = state.edition.tiles
     left = [tiles[t] for t in set(state.normal) | set(state.bonus)]
     verdict: dict[int, bool] = {}
-    out: list[tuple[int, int]] = []
-    for node, (player, piece) in sorted(board.occupants.items()):
-        if piece != "meeple":
+    out: list[tuple[int, ZoneRef]] = []
+    for where, player, piece in sorted(board.pieces()):
+        if piece != Piece.MEEPLE:
             continue
-        root = board.find(node)
-        feature = board.features[root]
+        fid = board.feature_id(*where)
+        feature = board.feature_by_id(fid)
         if feature.kind not in (FOREST, RIVER) or feature.open == 0:
             continue
-        if root not in verdict:
-            verdict[root] = any(
+        if fid not in verdict:
+            verdict[fid] = any(
                 not any(fitting_rotations(tile, board.frontier[square]) for tile in left)
-                for square in open_squares(state, root))
-        if verdict[root]:
-            out.append((player, node))
+                for square in open_squares(state, fid))
+        if verdict[fid]:
+            out.append((player, where))
     return out

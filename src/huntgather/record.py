@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from huntgather.board import ZoneRef
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.events import Event, player_name
 from huntgather.game import Game
@@ -132,11 +133,11 @@ def _int(text: str, line: int, what: str) -> int:
         raise RecordError(line, f"expected {what} (a whole number), got {text!r}") from None
 
 
-def _zone_ref(text: str, line: int) -> tuple[int, int]:
-    m = re.fullmatch(r"(\d+)\.(\d)", text)
-    if not m:
-        raise RecordError(line, f"expected a zone as TILE.ZONE (e.g. 17.1), got {text!r}")
-    return int(m[1]), int(m[2])
+def _zone_ref(text: str, line: int) -> ZoneRef:
+    try:
+        return ZoneRef.parse(text)
+    except ValueError as err:
+        raise RecordError(line, str(err)) from None
 
 
 def _rows(text: str) -> list[tuple[int, list[str]]]:
@@ -312,14 +313,13 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
             if zone is None:
                 raise RecordError(number, f"tile {tile_id} has no zone {zone_id} (it has zones "
                                           f"{', '.join(map(str, tiles[tile_id].zones))})")
-            node = tile_id * 10 + zone_id
-            if node in board.occupants:
+            if board.occupant(tile_id, zone_id) is not None:
                 raise RecordError(number, f"zone {tile_id}.{zone_id} already holds a piece")
             if words[2] == MEEPLE and zone.kind == LAKE:
                 raise RecordError(number, "meeples cannot go on a lake (only huts can)")
             if words[2] == HUT and zone.kind not in (RIVER, LAKE):
                 raise RecordError(number, f"huts go on a river or a lake, not on a {zone.kind}")
-            board.add_occupant(node, seat, words[2])
+            board.add_occupant(tile_id, zone_id, seat, words[2])
             used.setdefault((seat, words[2]), []).append(number)
         elif key == "score":
             if len(words) != 3:
@@ -366,7 +366,7 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
                 zone = tiles[t].zones.get(z)
                 if zone is None or zone.kind != MEADOW:
                     raise RecordError(number, f"{t}.{z} is not a meadow zone")
-                nodes.append(t * 10 + z)
+                nodes.append(ZoneRef(t, z))
             state.removed_animals = frozenset(nodes)
         elif key == "player":
             if len(words) != 2:
@@ -479,8 +479,8 @@ def position_lines(state: State) -> list[str]:
         lines.append(f"tile {tile_id} {x},{y} r{rotation}")
     on_board: dict[tuple[int, str], int] = {(seat, piece): 0 for seat in range(state.players)
                                             for piece in (MEEPLE, HUT)}
-    for node, (seat, piece) in board.occupants.items():
-        lines.append(f"occupant {node // 10}.{node % 10} {piece} {seat}")
+    for where, seat, piece in board.pieces():
+        lines.append(f"occupant {where} {piece} {seat}")
         on_board[(seat, piece)] += 1
     for seat, score in enumerate(state.scores):
         if score:
@@ -494,8 +494,7 @@ def position_lines(state: State) -> list[str]:
     if state.discarded:
         lines.append(" ".join(["discarded", *map(str, state.discarded)]))
     if state.removed_animals:
-        nodes = sorted(state.removed_animals)
-        lines.append("removed-animals " + " ".join(f"{n // 10}.{n % 10}" for n in nodes))
+        lines.append("removed-animals " + " ".join(map(str, sorted(state.removed_animals))))
     lines.append(f"player {state.player}")
     if state.turn:
         lines.append(f"turn {state.turn}")

@@ -1,6 +1,11 @@
-"""Pure scoring functions that explain themselves.
+"""Pure scoring functions that explain themselves: the one place that says what scores what.
 
-Each returns ``(points, text)``; the text shows the arithmetic.
+The value functions return ``(points, text)``, the text showing the arithmetic;
+the feature functions (:func:`score_completed`, :func:`score_system`,
+:func:`score_meadow`) return the event or table row for a whole feature.  The
+engine applies what they return; the bots' estimates call the same functions
+with ``explain=False``.  Special tiles change meadows and river systems through
+their hooks (:mod:`huntgather.specials`), which these functions call.
 
 >>> from huntgather.editions import get_edition
 >>> e = get_edition("2020")
@@ -18,18 +23,62 @@ Each returns ``(points, text)``; the text shows the arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
-from huntgather.editions import Edition
-from huntgather.events import player_name
-from huntgather.tiles import MEADOW
+from huntgather.board import ZoneRef
+from huntgather.events import FeatureScored, ScoreRow, player_name
+from huntgather.kinds import Animal, Kind
 
 if TYPE_CHECKING:
     from huntgather.board import Board
+    from huntgather.editions import Edition
+    from huntgather.features import Feature
+    from huntgather.specials import Special
 
 _PLURAL = {"mammoth": "mammoths", "aurochs": "aurochs", "deer": "deer", "tiger": "tigers"}
-SCORING_ANIMALS = ("mammoth", "aurochs", "deer")
+SCORING_ANIMALS = (Animal.MAMMOTH, Animal.AUROCHS, Animal.DEER)
+
+
+class Term(NamedTuple):
+    """Points with the words that explain them, one part of a sum (``3 fish``)."""
+
+    points: int
+    text: str
+
+
+@dataclass
+class AnimalGroup:
+    """Animals of a meadow that score ``factor`` times, on ``tiles``, named by ``label``."""
+
+    label: str
+    factor: int
+    tiles: set[int] = field(default_factory=set)
+
+
+@dataclass
+class MeadowTally:
+    """How the animals of one meadow are to be counted at final scoring.
+
+    Specials change it (:meth:`huntgather.specials.Special.adjust_meadow`): ``groups``
+    are areas whose animals score a multiple (the first group holding a tile takes
+    its animals; tigers eat the deer of the plain meadow first, then of the groups
+    in order), ``tigers_gone`` a reason why the tigers eat nothing
+    (``"chased away by fire"``).
+    """
+
+    groups: list[AnimalGroup] = field(default_factory=list)
+    tigers_gone: str | None = None
+
+    def group(self, label: str, factor: int) -> AnimalGroup:
+        """The group called ``label`` that scores ``factor`` times (made if new)."""
+        for g in self.groups:
+            if g.label == label and g.factor == factor:
+                return g
+        made = AnimalGroup(label, factor)
+        self.groups.append(made)
+        return made
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -107,16 +156,30 @@ def animal_points(edition: Edition, outside: Mapping[str, int],
     tigers (counted in both) cancel deer outside that area first.  With
     ``ignore_tigers`` (wild fire) no deer is cancelled.
     """
-    inside = inside or {}
-    tigers = 0 if ignore_tigers else outside.get("tiger", 0) + inside.get("tiger", 0)
-    deer_out, deer_in = outside.get("deer", 0), inside.get("deer", 0)
-    eaten_out = min(tigers, deer_out)
-    eaten_in = min(tigers - eaten_out, deer_in)
+    groups = [("", outside, 1), (" in the pit trap's area", inside or {}, factor)]
+    return tally_animals(edition, groups, "chased away by fire" if ignore_tigers else None,
+                         explain=explain)
+
+
+def tally_animals(edition: Edition, groups: Sequence[tuple[str, Mapping[str, int], int]],
+                  tigers_gone: str | None = None, *, explain: bool = True) -> tuple[int, str]:
+    """Animals in ``groups`` of ``(label, counts, factor)``: each animal scores the edition's value
+    times its group's factor; every tiger (of any group) cancels a deer, in the first groups first,
+    unless ``tigers_gone`` says why they do not.
+
+    >>> from huntgather.editions import get_edition
+    >>> tally_animals(get_edition("2020"), [("", {"deer": 1, "tiger": 2}, 1), (" here", {"deer": 3}, 2)])
+    (4, '1 deer − 1 eaten by a tiger ×1 + 3 deer − 1 eaten by a tiger here ×2 = 4')
+    """
+    all_tigers = sum(counts.get("tiger", 0) for _, counts, _ in groups)
+    tigers = 0 if tigers_gone else all_tigers
     values = edition.animal_points
     points = 0
     parts: list[str] = []
-    for area, counts, eaten, mult in (("", outside, eaten_out, 1),
-                                      (" in the pit trap's area", inside, eaten_in, factor)):
+    for area, counts, mult in groups:
+        deer = counts.get("deer", 0)
+        eaten = min(tigers, deer)
+        tigers -= eaten
         for animal in SCORING_ANIMALS:
             n = counts.get(animal, 0)
             if not n:
@@ -133,93 +196,129 @@ def animal_points(edition: Edition, outside: Mapping[str, int],
             parts.append(f"{text}{area} ×{value}")
     if not explain:
         return points, ""
-    fire_tigers = outside.get("tiger", 0) + inside.get("tiger", 0)
-    if ignore_tigers and fire_tigers:
-        parts.append(f"{plural(fire_tigers, 'tiger')} chased away by fire")
+    if tigers_gone and all_tigers:
+        parts.append(f"{plural(all_tigers, 'tiger')} {tigers_gone}")
     if not parts:
-        tigers_only = outside.get("tiger", 0) + inside.get("tiger", 0)
-        if tigers_only and not ignore_tigers:   # tigers are worth nothing, but they are there
-            return 0, f"{plural(tigers_only, 'tiger', 'tigers')} and no deer = 0"
+        if all_tigers:   # tigers are worth nothing, but they are there
+            return 0, f"{plural(all_tigers, 'tiger', 'tigers')} and no deer = 0"
         return 0, "no animals = 0"
     return points, f"{' + '.join(parts)} = {points}"
 
 
-def hut_points(fish: int, lakes: int, raft: bool, *, explain: bool = True) -> tuple[int, str]:
-    """A river system at final scoring: its fish, plus its lakes with the raft."""
-    points = fish + (lakes if raft else 0)
+# --------------------------------------------------------------------------- whole features
+
+
+def completed_points(board: Board, edition: Edition, feature: Feature, *,
+                     explain: bool = True) -> tuple[int, str]:
+    """What a forest or river is worth when complete (its value now, for an open one)."""
+    tiles = len(feature.tiles)
+    if feature.kind == Kind.FOREST:
+        return forest_points(edition, tiles, feature.mushrooms, explain=explain)
+    return river_points(edition, tiles, feature.fish, board.lake_fish(feature), len(feature.lakes),
+                        explain=explain)
+
+
+def score_completed(board: Board, edition: Edition, fid: int, players: int) -> FeatureScored:
+    """The scoring of the completed forest or river ``fid``: its points to its meeples' majority.
+
+    >>> from huntgather.record import load_position
+    >>> s = load_position("huntgather record 1\\nplayers 2\\ntile 56 0,0 r0\\ntile 34 1,0 r0\\n"
+    ...                   "tile 37 0,1 r0\\noccupant 34.3 meeple 1\\nmoves")
+    >>> score_completed(s.board, s.edition, s.board.feature_id(34, 3), 2).explanation
+    'Forest of 3 tiles: 3 tiles ×2 = 6 → red (1 gatherer)'
+    """
+    f = board.feature_by_id(fid)
+    points, text = completed_points(board, edition, f)
+    title, role = ("Forest", "gatherer") if f.kind == Kind.FOREST else ("River", "fisher")
+    counts = count_pieces(p for p, _ in f.meeples)
+    winners = majority(counts)
+    return FeatureScored(f.kind, award(points, winners, players),
+                         f"{title} of {plural(len(f.tiles), 'tile')}: {text} "
+                         f"{who_scores(winners, counts, role)}", tuple(sorted(f.tiles)))
+
+
+def _honoured(edition: Edition, names: frozenset[str]) -> list[Special]:
+    """The specials among ``names`` that ``edition`` honours, by name."""
+    if not names:
+        return []
+    found = [edition.special(name) for name in sorted(names)]
+    return [special for special in found if special is not None]
+
+
+def system_points(board: Board, edition: Edition, fid: int, *, explain: bool = True) -> tuple[int, str]:
+    """A river system at final scoring: its fish, as its specials change them (the raft adds a
+    point per lake)."""
+    f = board.feature_by_id(fid)
+    terms = [Term(f.fish, f"{f.fish} fish")]
+    for special in _honoured(edition, f.specials):
+        special.adjust_system(terms, f.fish, len(f.lakes))
+    points = sum(t.points for t in terms)
     if not explain:
         return points, ""
-    text = f"{fish} fish"
-    if raft:
-        text += f" + {plural(lakes, 'lake')} (raft)"
-    return points, f"{text} = {points}"
+    return points, f"{' + '.join(t.text for t in terms)} = {points}"
 
 
-# --------------------------------------------------------------------------- meadows
-
-#: (edition, tile) -> ``(node, animals, special)`` of the tile's meadow zones
-_MEADOW_ZONES: dict[tuple[str, int], tuple[tuple[int, tuple[str, ...], str | None], ...]] = {}
-
-
-def meadow_zones(edition: Edition, tile_id: int) -> tuple[tuple[int, tuple[str, ...], str | None], ...]:
-    """``(node, animals, special)`` of each meadow zone of a tile (memoised)."""
-    key = (edition.name, tile_id)
-    found = _MEADOW_ZONES.get(key)
-    if found is None:
-        tile = edition.tiles[tile_id]
-        found = _MEADOW_ZONES[key] = tuple((tile_id * 10 + z.id, z.animals, z.special)
-                                           for z in tile.zones.values() if z.kind == MEADOW)
-    return found
+def score_system(board: Board, edition: Edition, fid: int, players: int) -> ScoreRow:
+    """The final-scoring row of river system ``fid``: its points to its huts' majority."""
+    f = board.feature_by_id(fid)
+    points, text = system_points(board, edition, fid)
+    counts = count_pieces(p for p, _ in f.huts)
+    winners = majority(counts)
+    return ScoreRow("huts", award(points, winners, players),
+                    f"River system of {plural(len(f.tiles), 'tile')}: {text} "
+                    f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles)))
 
 
-def _meadow_nodes(board: Board, edition: Edition,
-                  root: int) -> list[tuple[int, tuple[str, ...], str | None]]:
-    find = board.find
-    return [z for tile_id in board.features[root].tiles for z in meadow_zones(edition, tile_id)
-            if find(z[0]) == root]
-
-
-def meadow_points(board: Board, edition: Edition, root: int, removed: Collection[int] = (), *,
+def meadow_points(board: Board, edition: Edition, fid: int, removed: Collection[tuple[int, int]] = (), *,
                   explain: bool = True) -> tuple[int, str]:
-    """The animals of the meadow ``root`` as final scoring counts them: pit trap, wild fire and
-    the animals a hunting trap took (``removed`` zones) included.  The one place that says so:
-    the engine's final scoring and the bots' estimates both call it."""
-    f = board.features[root]
-    find = board.find
-    pit = "pit_trap" in f.specials and edition.honours("pit_trap")
-    # only the zones that matter (animals, or the pit trap itself), and find() only for those
-    zones = [z for tile_id in f.tiles for z in meadow_zones(edition, tile_id)
-             if (z[1] or (pit and z[2] == "pit_trap")) and find(z[0]) == root]
-    pit_area: set[int] = set()
-    if pit:
-        for node, _, special in zones:
-            if special == "pit_trap":
-                pit_area.update(board.area(*board.where[node // 10]))
-    inside: dict[str, int] = {}
-    outside: dict[str, int] = {}
-    for node, animals, _ in zones:
-        if not animals or node in removed:
+    """The animals of meadow ``fid`` as final scoring counts them: its specials (pit trap, wild
+    fire ...) and the animals a hunting trap took (``removed`` zones) included.  The one place
+    that says so: the engine's final scoring and the bots' estimates both call it."""
+    f = board.feature_by_id(fid)
+    zones = board.marked_zones(fid)
+    tally = MeadowTally()
+    for special in _honoured(edition, f.specials):
+        special.adjust_meadow(tally, board, [t for t, z in zones if z.special == special.name])
+    plain: dict[str, int] = {}
+    grouped: list[dict[str, int]] = [{} for _ in tally.groups]
+    for tile_id, z in zones:
+        if not z.animals or (tile_id, z.id) in removed:
             continue
-        bucket = inside if pit_area and (node // 10) in pit_area else outside
-        for animal in animals:
+        bucket = plain
+        for g, counts in zip(tally.groups, grouped, strict=True):
+            if tile_id in g.tiles:
+                bucket = counts
+                break
+        for animal in z.animals:
             bucket[animal] = bucket.get(animal, 0) + 1
-    fire = "wild_fire" in f.specials and edition.honours("wild_fire")
-    return animal_points(edition, outside, inside, ignore_tigers=fire, factor=edition.pit_trap_factor,
-                         explain=explain)
+    groups = [("", plain, 1), *((g.label, c, g.factor) for g, c in zip(tally.groups, grouped, strict=True))]
+    return tally_animals(edition, groups, tally.tigers_gone, explain=explain)
 
 
 def meadow_winners(board: Board, edition: Edition,
-                   root: int) -> tuple[tuple[int, ...], dict[int, int], int | None]:
-    """Who scores the meadow ``root``: ``(winners, hunters per seat, shrine holder or None)``.
+                   fid: int) -> tuple[tuple[int, ...], dict[int, int], str | None]:
+    """Who scores meadow ``fid``: ``(winners, hunters per seat, why or None)``.
 
-    The hunters' majority, unless a hunter stands on a shrine zone of the meadow: its owner
-    alone scores it (2002).
+    The hunters' majority, unless a special of the meadow gives it to one seat (the 2002
+    shrine: a hunter on it takes the meadow alone), saying why.
     """
-    f = board.features[root]
+    f = board.feature_by_id(fid)
     counts = count_pieces(p for p, _ in f.meeples)
-    if "shrine" in f.specials and edition.honours("shrine"):
-        for node, _, special in sorted(_meadow_nodes(board, edition, root)):
-            occupant = board.occupants.get(node) if special == "shrine" else None
-            if occupant is not None:
-                return (occupant[0],), counts, occupant[0]
+    for special in _honoured(edition, f.specials):
+        zones = [ZoneRef(t, z.id) for t, z in board.marked_zones(fid) if z.special == special.name]
+        held = special.meadow_holder(board, zones)
+        if held is not None:
+            return (held[0],), counts, held[1]
     return majority(counts), counts, None
+
+
+def score_meadow(board: Board, edition: Edition, fid: int, removed: Collection[tuple[int, int]],
+                 players: int) -> ScoreRow:
+    """The final-scoring row of meadow ``fid``: its animals to its hunters' majority."""
+    f = board.feature_by_id(fid)
+    points, text = meadow_points(board, edition, fid, removed)
+    winners, counts, why = meadow_winners(board, edition, fid)
+    note = "" if why is None else f" ({why})"
+    return ScoreRow("hunters", award(points, winners, players),
+                    f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "
+                    f"{who_scores(winners, counts, 'hunter')}{note}", tuple(sorted(f.tiles)))

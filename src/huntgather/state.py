@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from huntgather.board import Board
+from huntgather.board import Board, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.events import (
     BonusTurn,
     Event,
-    FeatureScored,
     FinalScoring,
     GameOver,
     MeepleTakenBack,
@@ -36,26 +35,14 @@ from huntgather.events import (
     TilePlaced,
     player_name,
 )
-from huntgather.features import SYSTEM, Feature
-from huntgather.moves import HUT, MEEPLE, Draw, Move, Occupy, Pass, Place, TakeBack
-from huntgather.scoring import (
-    animal_points,
-    award,
-    count_pieces,
-    forest_points,
-    hut_points,
-    majority,
-    meadow_points,
-    meadow_winners,
-    plural,
-    river_points,
-    who_scores,
-)
+from huntgather.kinds import Phase, Piece, Stack, role_of
+from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
+from huntgather.scoring import score_completed, score_meadow, score_system
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
 
-DRAW, PLACE, SHAMAN, OCCUPY, OVER = "draw", "place", "shaman", "occupy", "over"
-NORMAL, BONUS = "normal", "bonus"
-ROLES = {FOREST: "gatherer", RIVER: "fisher", MEADOW: "hunter"}
+DRAW, PLACE, SHAMAN, OCCUPY, OVER = Phase.DRAW, Phase.PLACE, Phase.SHAMAN, Phase.OCCUPY, Phase.OVER
+NORMAL, BONUS = Stack.NORMAL, Stack.BONUS
+MEEPLE, HUT = Piece.MEEPLE, Piece.HUT
 #: the kinds of move that answer each decision
 _ANSWERS: dict[str, tuple[type, ...]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
                                          OCCUPY: (Occupy, Pass)}
@@ -81,10 +68,10 @@ class Decision:
     placement comes from the normal or the bonus (menhir) stack.
     """
 
-    phase: str
+    phase: Phase
     player: int | None
     tile: int | None
-    stack: str
+    stack: Stack
 
 
 class State:
@@ -104,11 +91,11 @@ class State:
         self.normal: tuple[int, ...] = tiles.normal_ids
         self.bonus: tuple[int, ...] = tiles.bonus_ids
         self.discarded: tuple[int, ...] = ()
-        #: meadow nodes whose animals a hunting trap took
-        self.removed_animals: frozenset[int] = frozenset()
-        self.phase = DRAW
+        #: meadow zones whose animals a hunting trap took
+        self.removed_animals: frozenset[ZoneRef] = frozenset()
+        self.phase: Phase = DRAW
         self.player = 0
-        self.stack = NORMAL
+        self.stack: Stack = NORMAL
         self.tile: int | None = None
         self.bonus_turn = False
         #: number of turns begun so far
@@ -234,22 +221,21 @@ class State:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
-        tile = self.edition.tiles[t]
-        base = t * 10
+        zones = self.edition.tiles[t].zones.values()
         out: list[Move] = []
         if self.meeples[p] > 0:
-            for z in tile.zones.values():
-                if z.kind != LAKE and not board.feature(base + z.id).meeples:
+            for z in zones:
+                if z.kind != LAKE and not board.feature_at(t, z.id).meeples:
                     out.append(Occupy(t, z.id, MEEPLE))
         if self.huts[p] > 0:
-            for z in tile.zones.values():
-                if (z.kind == RIVER or z.kind == LAKE) and not board.feature(SYSTEM + base + z.id).huts:
+            for z in zones:
+                if (z.kind == RIVER or z.kind == LAKE) and not board.system_at(t, z.id).huts:
                     out.append(Occupy(t, z.id, HUT))
         return out
 
     def _takeback_options(self) -> list[Move]:
         p = self.player
-        return [TakeBack(n // 10, n % 10) for n, (owner, piece) in self.board.occupants.items()
+        return [TakeBack(where.tile, where.zone) for where, owner, piece in self.board.pieces()
                 if owner == p and piece == MEEPLE]
 
     # ------------------------------------------------------------------ checking
@@ -260,6 +246,8 @@ class State:
         if phase == OVER:
             raise IllegalMoveError("the game is over")
         if not isinstance(move, _ANSWERS[phase]):
+            if isinstance(move, Occupy):
+                self._check_skipped_occupy(move)
             raise IllegalMoveError(f"{move} does not answer this decision: {self.describe_decision()}")
         if isinstance(move, Draw):
             stack = self.chance_outcomes()
@@ -274,8 +262,7 @@ class State:
         elif isinstance(move, Occupy):
             self._check_occupy(move)
         elif isinstance(move, TakeBack):
-            node = move.node
-            occupant = self.board.occupants.get(node)
+            occupant = self.board.occupant(move.tile, move.zone)
             if occupant is None:
                 raise IllegalMoveError(f"there is no piece on zone {move.zone} of tile {move.tile}")
             owner, piece = occupant
@@ -284,6 +271,20 @@ class State:
             if owner != self.player:
                 raise IllegalMoveError(f"the meeple on {move.tile}.{move.zone} belongs to "
                                        f"{player_name(owner)}, not to {player_name(self.player)}")
+
+    def _check_skipped_occupy(self, move: Occupy) -> None:
+        """An occupant for the tile just placed, after the game skipped that decision: say why
+        when the placer had no such piece left (else the caller's general message stands)."""
+        board = self.board
+        if self.phase == PLACE or not board.where or move.tile != next(reversed(board.where)):
+            return
+        # the placer: still to move in a bonus turn or once the game is over, else the seat before
+        placer = self.player if self.stack == BONUS or self.phase == OVER \
+            else (self.player - 1) % self.players
+        supply = self.huts if move.piece == HUT else self.meeples
+        if move.piece in (MEEPLE, HUT) and supply[placer] == 0:
+            raise IllegalMoveError(f"{player_name(placer)} has no {move.piece} left, so nothing could "
+                                   f"go on tile {move.tile}; the turn went on without it")
 
     def _check_occupy(self, move: Occupy) -> None:
         if move.piece not in (MEEPLE, HUT):
@@ -301,7 +302,7 @@ class State:
                 raise IllegalMoveError("meeples cannot go on a lake (only huts can)")
             if self.meeples[p] == 0:
                 raise IllegalMoveError(f"{player_name(p)} has no meeple left in supply")
-            holders = board.feature(move.node).meeples
+            holders = board.feature_at(move.tile, move.zone).meeples
             if holders:
                 owners = " and ".join(sorted({player_name(o) for o, _ in holders}))
                 raise IllegalMoveError(f"that {zone.kind} already holds a meeple ({owners})")
@@ -310,7 +311,7 @@ class State:
                 raise IllegalMoveError(f"huts go on a river or a lake, not on a {zone.kind}")
             if self.huts[p] == 0:
                 raise IllegalMoveError(f"{player_name(p)} has no hut left in supply")
-            holders = board.feature(SYSTEM + move.node).huts
+            holders = board.system_at(move.tile, move.zone).huts
             if holders:
                 owners = " and ".join(sorted({player_name(o) for o, _ in holders}))
                 raise IllegalMoveError(f"that river system already holds a hut ({owners})")
@@ -345,7 +346,7 @@ class State:
         if isinstance(move, Place):
             return self._place(move)
         if isinstance(move, TakeBack):
-            owner = self.board.remove_meeple(move.node)
+            owner = self.board.remove_meeple(move.tile, move.zone)
             self.meeples[owner] += 1
             events: list[Event] = [MeepleTakenBack(owner, move.tile, move.zone)]
             return events + self._after_actions()
@@ -377,23 +378,19 @@ class State:
     def _place(self, move: Place) -> list[Event]:
         board = self.board
         board.put(move.tile, move.x, move.y, move.rotation)
-        player = self.player
-        events: list[Event] = [TilePlaced(player, move.tile, move.x, move.y, move.rotation,
+        events: list[Event] = [TilePlaced(self.player, move.tile, move.x, move.y, move.rotation,
                                           self.stack == BONUS)]
-        tile = self.edition.tiles[move.tile]
-        base = move.tile * 10
-        honours = self.edition.honours
-        shaman = False
-        for z in tile.zones.values():
-            if not honours(z.special):
+        edition = self.edition
+        takeback = False
+        for z in edition.tiles[move.tile].zones.values():
+            if z.special is None:
                 continue
-            if z.special == "logboat":
-                events.append(self._logboat(base + z.id))
-            elif z.special == "hunting_trap":
-                events.append(self._hunting_trap(base + z.id, move.x, move.y))
-            elif z.special == "shaman":
-                shaman = True
-        if shaman and self._takeback_options():
+            special = edition.special(z.special)
+            if special is None:   # printed, but not a rule of this edition
+                continue
+            events.extend(special.on_placed(self, ZoneRef(move.tile, z.id), move.x, move.y))
+            takeback = takeback or special.takeback
+        if takeback and self._takeback_options():
             self.phase = SHAMAN
             return events
         events.extend(self._after_actions())
@@ -408,52 +405,16 @@ class State:
 
     def _occupy(self, move: Occupy) -> list[Event]:
         p = self.player
-        if move.piece == MEEPLE:
+        piece = HUT if move.piece == HUT else MEEPLE
+        if piece == MEEPLE:
             self.meeples[p] -= 1
         else:
             self.huts[p] -= 1
-        self.board.add_occupant(move.node, p, move.piece)
+        self.board.add_occupant(move.tile, move.zone, p, piece)
         kind = self.edition.tiles[move.tile].zones[move.zone].kind
-        role = "hut" if move.piece == HUT else ROLES[kind]
-        events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, move.piece, role)]
+        events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, piece, role_of(kind, piece))]
         events.extend(self._score_turn())
         return events
-
-    # ------------------------------------------------------------------ immediate actions
-
-    def _logboat(self, lake_node: int) -> FeatureScored:
-        system = self.board.feature(SYSTEM + lake_node)
-        per = self.edition.logboat_points_per_lake
-        lakes = len(system.lakes)
-        points = lakes * per
-        p = self.player
-        self.scores[p] += points
-        text = (f"Logboat: {plural(lakes, 'lake')} in the river system ×{per} = {points} "
-                f"→ {player_name(p)}")
-        return FeatureScored("logboat", award(points, (p,), self.players), text,
-                             tuple(sorted(system.tiles)))
-
-    def _hunting_trap(self, meadow_node: int, x: int, y: int) -> FeatureScored:
-        board = self.board
-        root = board.find(meadow_node)
-        taken: list[int] = []
-        counts: dict[str, int] = {}
-        for tile_id in board.area(x, y):
-            for z in self.edition.tiles[tile_id].zones.values():
-                node = tile_id * 10 + z.id
-                if z.kind != MEADOW or node in self.removed_animals or board.find(node) != root:
-                    continue
-                if z.animals:
-                    taken.append(node)
-                for animal in z.animals:
-                    counts[animal] = counts.get(animal, 0) + 1
-        points, text = animal_points(self.edition, counts)
-        p = self.player
-        self.scores[p] += points
-        self.removed_animals = self.removed_animals | frozenset(taken)
-        return FeatureScored("hunting_trap", award(points, (p,), self.players),
-                             f"Hunting trap: {text} → {player_name(p)}; these animals are removed",
-                             tuple(sorted({n // 10 for n in taken})))
 
     # ------------------------------------------------------------------ scoring
 
@@ -461,28 +422,30 @@ class State:
         """Score what the placement completed, then grant a bonus turn or end the turn."""
         assert self.tile is not None
         board = self.board
-        tile = self.edition.tiles[self.tile]
-        base = self.tile * 10
+        t = self.tile
         events: list[Event] = []
         seen: set[int] = set()
         bonus_earned = False
         counter = self.edition.bonus_counter
-        for z in tile.zones.values():
+        for z in self.edition.tiles[t].zones.values():
             if z.kind != FOREST and z.kind != RIVER:
                 continue
-            root = board.find(base + z.id)
-            if root in seen:
+            fid = board.feature_id(t, z.id)
+            if fid in seen:
                 continue
-            seen.add(root)
-            f = board.features[root]
+            seen.add(fid)
+            f = board.feature_by_id(fid)
             if f.open:
                 continue
-            events.append(self._score_feature(f))
+            scored = score_completed(board, self.edition, fid, self.players)
+            events.append(scored)
+            self._add(scored.points)
             if f.meeples:
-                for p, _ in board.clear_meeples(root):
+                returned = board.clear_meeples(fid)
+                for p, _ in returned:
                     self.meeples[p] += 1
-                events.append(OccupantsReturned(
-                    tuple((p, n // 10, n % 10) for p, n in f.meeples), f"{f.kind} scored"))
+                events.append(OccupantsReturned(tuple((p, where.tile, where.zone) for p, where in returned),
+                                                f"{f.kind} scored"))
             if f.kind == FOREST and f.counter(counter) > 0:
                 bonus_earned = True
         if bonus_earned and not self.bonus_turn:
@@ -501,24 +464,10 @@ class State:
         events.extend(self._end_turn())
         return events
 
-    def _score_feature(self, f: Feature) -> FeatureScored:
-        edition = self.edition
-        tiles = len(f.tiles)
-        if f.kind == FOREST:
-            points, text = forest_points(edition, tiles, f.mushrooms)
-            role = "gatherer"
-            title = f"Forest of {plural(tiles, 'tile')}"
-        else:
-            points, text = river_points(edition, tiles, f.fish, self.board.lake_fish(f.lakes), len(f.lakes))
-            role = "fisher"
-            title = f"River of {plural(tiles, 'tile')}"
-        counts = count_pieces(p for p, _ in f.meeples)
-        winners = majority(counts)
-        for w in winners:
-            self.scores[w] += points
-        return FeatureScored(f.kind, award(points, winners, self.players),
-                             f"{title}: {text} {who_scores(winners, counts, role)}",
-                             tuple(sorted(f.tiles)))
+    def _add(self, points: tuple[int, ...]) -> None:
+        scores = self.scores
+        for i, pts in enumerate(points):
+            scores[i] += pts
 
     def _end_turn(self) -> list[Event]:
         self.bonus_turn = False
@@ -535,49 +484,28 @@ class State:
         """End of the game: fishers and gatherers leave, then huts and hunters score."""
         board = self.board
         events: list[Event] = []
-        leaving = [(n, p) for n, (p, piece) in board.occupants.items()
-                   if piece == MEEPLE and board.zone_kind(n) != MEADOW]
-        for node, p in leaving:
-            board.remove_meeple(node)
+        leaving = [(where, p) for where, p, piece in board.pieces()
+                   if piece == MEEPLE and board.zone(where.tile, where.zone).kind != MEADOW]
+        for where, p in leaving:
+            board.remove_meeple(where.tile, where.zone)
             self.meeples[p] += 1
         if leaving:
-            events.append(OccupantsReturned(tuple((p, n // 10, n % 10) for n, p in leaving),
+            events.append(OccupantsReturned(tuple((p, w.tile, w.zone) for w, p in leaving),
                                             "end of the game, without scoring"))
-        rows = self._final_huts() + self._final_hunters()
+        rows = self.final_rows()
         for row in rows:
-            for i, pts in enumerate(row.points):
-                self.scores[i] += pts
+            self._add(row.points)
         events.append(FinalScoring(tuple(rows)))
         self.phase = OVER
         events.append(GameOver(tuple(self.scores), self.winners()))
         return events
 
-    def _final_huts(self) -> list[ScoreRow]:
+    def final_rows(self) -> list[ScoreRow]:
+        """What final scoring would give now: each river system with huts, then each meadow with
+        hunters (fishers and gatherers still on the board are not counted: they leave first)."""
         board = self.board
-        rows = []
-        for root in sorted({board.find(SYSTEM + n) for n, (_, piece) in board.occupants.items()
-                            if piece == HUT}):
-            f = board.features[root]
-            raft = "raft" in f.specials and self.edition.honours("raft")
-            points, text = hut_points(f.fish, len(f.lakes), raft)
-            counts = count_pieces(p for p, _ in f.huts)
-            winners = majority(counts)
-            rows.append(ScoreRow("huts", award(points, winners, self.players),
-                                 f"River system of {plural(len(f.tiles), 'tile')}: {text} "
-                                 f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles))))
-        return rows
-
-    def _final_hunters(self) -> list[ScoreRow]:
-        board = self.board
-        rows = []
-        for root in sorted(r for r, f in board.features.items() if f.kind == MEADOW and f.meeples):
-            f = board.features[root]
-            points, text = meadow_points(board, self.edition, root, self.removed_animals)
-            winners, counts, shrine = meadow_winners(board, self.edition, root)
-            note = "" if shrine is None else \
-                f" (shrine: {player_name(shrine)}'s hunter takes the meadow alone)"
-            rows.append(ScoreRow("hunters", award(points, winners, self.players),
-                                 f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "
-                                 f"{who_scores(winners, counts, 'hunter')}{note}",
-                                 tuple(sorted(f.tiles))))
-        return rows
+        systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in board.pieces() if piece == HUT})
+        meadows = [fid for fid in board.feature_ids(MEADOW) if board.feature_by_id(fid).meeples]
+        return ([score_system(board, self.edition, fid, self.players) for fid in systems]
+                + [score_meadow(board, self.edition, fid, self.removed_animals, self.players)
+                   for fid in meadows])

@@ -32,6 +32,9 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from huntgather.board import ZoneRef
+from huntgather.kinds import Piece
+from huntgather.specials import known_specials, special_named
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile, Zone
 
 if TYPE_CHECKING:
@@ -57,8 +60,7 @@ _O: Point = (50.0, 50.0)
 _CORNERS: tuple[Point, ...] = ((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0))
 
 #: symbols used by the tiles, each drawn around (0, 0) in about a 10 × 10 box
-DEFS = (
-    "<defs>"
+_SYMBOLS = (
     '<symbol id="hg-fish" viewBox="-6 -4 12 8" overflow="visible">'
     '<ellipse cx="-0.5" cy="0" rx="3.6" ry="2" fill="#e8f3fc" stroke="#123d66" stroke-width="0.6"/>'
     '<path d="M2.6 0 L5 -2 L5 2 Z" fill="#e8f3fc" stroke="#123d66" stroke-width="0.6"/>'
@@ -105,65 +107,21 @@ DEFS = (
     'stroke="#f57c00" stroke-width="0.8" stroke-linecap="round"/><path d="M-1.6 -1.5 L-1.2 0.4 '
     'M0.3 -1.5 L0.6 0.6 M2.1 -1.5 L2.4 0.6 M-3.2 -1.4 L-3 0" fill="none" stroke="#1b1b1b" '
     'stroke-width="0.5"/></symbol>'
-    # the specials, each a small picture of what it does, on a disc of its colour
-    '<symbol id="hg-shaman" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#6a1b9a" stroke="#000" stroke-width="0.5"/>'
-    '<circle cx="0" cy="-3.6" r="1.5" fill="#fff"/><path d="M-2.6 4.8 L-1.6 -1.6 L1.6 -1.6 L2.6 4.8 Z" '
-    'fill="#fff"/><path d="M3.6 -4.6 L3.6 5" stroke="#ffd54f" stroke-width="0.8"/>'
-    '<path d="M-1.2 -5 L-2.6 -6.8 M0 -5.2 L0 -7 M1.2 -5 L2.6 -6.8" stroke="#ffd54f" stroke-width="0.6"/>'
-    '</symbol>'
-    '<symbol id="hg-hunting_trap" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#795548" stroke="#000" stroke-width="0.5"/>'
-    '<path d="M-5 2.5 L5 2.5 M-4 2.5 L-3 -3 L-2 2.5 M-1 2.5 L0 -3 L1 2.5 M2 2.5 L3 -3 L4 2.5" '
-    'fill="none" stroke="#fff" stroke-width="0.8" stroke-linejoin="round"/></symbol>'
-    '<symbol id="hg-pit_trap" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#263238" stroke="#000" stroke-width="0.5"/>'
-    '<path d="M-5.5 -1 L-3.5 4 L3.5 4 L5.5 -1" fill="#000" stroke="#ffeb3b" stroke-width="0.7"/>'
-    '<path d="M-2 4 L-1.4 0.4 M0 4 L0 0 M2 4 L1.4 0.4" stroke="#ffeb3b" stroke-width="0.6"/>'
-    '<path d="M-6 -1 L6 -1" stroke="#ffeb3b" stroke-width="0.7" stroke-dasharray="1.2 0.8"/></symbol>'
-    '<symbol id="hg-wild_fire" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#fff3e0" stroke="#bf360c" stroke-width="0.6"/>'
-    '<path d="M0 -5.6 C2.6 -2.6 4 -0.6 3.4 2 C3 4.2 1.4 5.2 0 5.2 C-1.4 5.2 -3 4.2 -3.4 2 '
-    'C-3.8 -0.4 -2 -1.6 -1.6 -3.4 C-0.8 -2 -0.4 -1.2 0 -0.6 C0.6 -2 0.8 -3.8 0 -5.6 Z" fill="#e53935"/>'
-    '<path d="M0 0.6 C1.4 1.6 1.8 2.8 1.2 3.8 C0.6 4.6 -0.6 4.6 -1.2 3.8 C-1.6 3 -1.2 2 0 0.6 Z" '
-    'fill="#ffca28"/></symbol>'
-    '<symbol id="hg-shrine" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#eceff1" stroke="#37474f" stroke-width="0.6"/>'
-    '<path d="M-4.6 -1.6 L0 -5.4 L4.6 -1.6 Z M-3.6 -1.2 L-3.6 4.2 M-1.2 -1.2 L-1.2 4.2 M1.2 -1.2 '
-    'L1.2 4.2 M3.6 -1.2 L3.6 4.2 M-4.8 4.6 L4.8 4.6" fill="#90a4ae" stroke="#37474f" '
-    'stroke-width="0.8"/></symbol>'
-    '<symbol id="hg-logboat" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#d7ecfb" stroke="#1f5f9a" stroke-width="0.6"/>'
-    '<path d="M-6 -0.6 L6 -0.6 Q4.8 3.2 0 3.2 Q-4.8 3.2 -6 -0.6 Z" fill="#8d6e63" stroke="#3e2723" '
-    'stroke-width="0.5"/><path d="M-1 -4.8 L2.8 1.6" stroke="#3e2723" stroke-width="0.7"/>'
-    '<path d="M2.2 0.6 L3.6 2.8" stroke="#3e2723" stroke-width="1.4"/></symbol>'
-    '<symbol id="hg-raft" viewBox="-8 -8 16 16" overflow="visible">'
-    '<circle r="7.4" fill="#d7ecfb" stroke="#1f5f9a" stroke-width="0.6"/>'
-    '<rect x="-5" y="-3.2" width="10" height="1.8" rx="0.9" fill="#a1887f" stroke="#4e342e" '
-    'stroke-width="0.4"/>'
-    '<rect x="-5" y="-1.0" width="10" height="1.8" rx="0.9" fill="#a1887f" stroke="#4e342e" '
-    'stroke-width="0.4"/>'
-    '<rect x="-5" y="1.2" width="10" height="1.8" rx="0.9" fill="#a1887f" stroke="#4e342e" '
-    'stroke-width="0.4"/>'
-    '<path d="M-3 -3.6 L-3 3.4 M3 -3.6 L3 3.4" stroke="#4e342e" stroke-width="0.5"/></symbol>'
-    "</defs>"
 )
 
-#: what each special does, in a sentence (the badge's tooltip); docs/rules.md has the details
-SPECIAL_TITLES = {
-    "shaman": "Shaman: whoever places this tile may take one of their meeples back from the "
-              "board, without scoring it",
-    "hunting_trap": "Hunting trap: whoever places this tile scores at once the animals of this "
-                    "meadow on this tile and the 8 around it (a tiger cancels a deer); those "
-                    "animals then leave the game",
-    "pit_trap": "Pit trap: at the end, the animals of this meadow on this tile and the 8 around it "
-                "score double",
-    "wild_fire": "Wild fire: at the end, the tigers of this meadow are ignored",
-    "shrine": "Shrine: at the end, a hunter on this meadow takes it alone",
-    "logboat": "Logboat: whoever places this tile scores 2 points at once for each lake of this "
-               "river system",
-    "raft": "Raft: at the end, the huts' majority on this river system scores 1 more point per lake",
-}
+
+def defs() -> str:
+    """The ``<defs>`` of every picture: the symbols above and one per known special
+    (:mod:`huntgather.specials`: a special draws itself)."""
+    specials = "".join(f'<symbol id="hg-{s.name}" viewBox="-8 -8 16 16" overflow="visible">'
+                       f'{s.symbol}</symbol>' for s in known_specials() if s.symbol)
+    return f"<defs>{_SYMBOLS}{specials}</defs>"
+
+
+def special_title(name: str) -> str:
+    """What the special ``name`` does, in a sentence (its tooltip), or its name if unknown."""
+    special = special_named(name)
+    return special.rule() if special is not None else name.replace("_", " ")
 
 
 def _rot(p: Point, r: int) -> Point:
@@ -329,7 +287,7 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
     """The SVG elements of ``tile`` turned ``rotation`` times, in a 0–100 box; a bonus tile's
     frame is titled ``bonus_name`` (the edition's word: "menhir tile" in 2020).
 
-    The fragment refers to the symbols of :data:`DEFS`, which must be in the
+    The fragment refers to the symbols of :func:`defs`, which must be in the
     same document.
 
     >>> from huntgather.tiles import load_tileset
@@ -423,14 +381,15 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
         spots = [_rot(p, rotation) for p in _spread(where, count, step)]
         for k in range(fish):
             items.append(_use("fish", spots[k], "fish", 12.0))
-        for (kind, name), p in zip(syms, spots[fish:], strict=True):
-            if kind == "animal":   # a silhouette (symbols hg-mammoth, hg-aurochs, …)
+        for (what, name), p in zip(syms, spots[fish:], strict=True):
+            if what == "animal":   # a silhouette (symbols hg-mammoth, hg-aurochs, …)
                 items.append(_use(name, p, name, 15.0))
-            elif kind == "special":
-                title = SPECIAL_TITLES.get(name, name.replace("_", " "))
-                if name in SPECIAL_TITLES:   # a picture of what it does (symbol hg-<name>)
+            elif what == "special":
+                special = special_named(name)
+                title = special_title(name)
+                if special is not None and special.symbol:   # a picture of what it does (hg-<name>)
                     items.append(_use(name, p, title, 15.0))
-                else:   # a special this renderer does not know yet (a new tile, a house rule)
+                else:   # a special with no picture of its own
                     items.append(_badge(p, "?", "#9e9e9e", "#000", title, 7.4))
             else:
                 items.append(_use(name, p, _SYMBOL_TITLES[name], 13.0))
@@ -455,7 +414,7 @@ def tile_svg(tile: Tile, rotation: int = 0, size: int = 100) -> str:
     """A standalone SVG picture of ``tile`` (``size`` pixels square)."""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
             f'viewBox="0 0 100 100" role="img" aria-label="tile {tile.id}: '
-            f'{escape(tile.describe())}">{DEFS}{tile_fragment(tile, rotation)}</svg>')
+            f'{escape(tile.describe())}">{defs()}{tile_fragment(tile, rotation)}</svg>')
 
 
 def meeple_path(x: float, y: float, scale: float = 1.0) -> str:
@@ -510,18 +469,20 @@ def board_svg(state: State, highlight: Iterable[int] = (), cell: int = 100) -> s
     x0, y0 = min(xs), min(ys)
     w, h = (max(xs) - x0 + 1) * 100, (max(ys) - y0 + 1) * 100
     marked = set(highlight)
+    pieces: dict[int, list[tuple[ZoneRef, int, Piece]]] = {}
+    for where, player, piece in board.pieces():
+        pieces.setdefault(where.tile, []).append((where, player, piece))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0 * 100} {y0 * 100} {w} {h}" '
              f'width="{w * cell // 100}" height="{h * cell // 100}" role="img" '
-             f'aria-label="board of {len(board.cells)} tiles">', DEFS]
+             f'aria-label="board of {len(board.cells)} tiles">', defs()]
     for (x, y), (tid, rot) in sorted(board.cells.items()):
         parts.append(f'<g transform="translate({x * 100} {y * 100})">{tile_fragment(tiles[tid], rot)}')
         if tid in marked:
             parts.append('<rect x="2" y="2" width="96" height="96" fill="none" stroke="#ff1744" '
                          'stroke-width="4"/>')
         anchors = zone_anchors(tiles[tid], rot)
-        for zid, (player, piece) in sorted((n % 10, o) for n, o in board.occupants.items()
-                                           if n // 10 == tid):
-            parts.append(piece_svg(player, piece, anchors[zid]))
+        for where, player, piece in sorted(pieces.get(tid, ())):
+            parts.append(piece_svg(player, piece, anchors[where.zone]))
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)

@@ -13,6 +13,9 @@ is the tuple of side kinds after ``r`` clockwise quarter turns, and
 ('start', ('meadow', 'forest', 'forest', 'river'))
 >>> tiles[56].side_kinds[1]
 ('river', 'meadow', 'forest', 'forest')
+
+Tiles, zones and tile sets are immutable and hashable (their tables are
+:class:`FrozenDict`).  Kinds of zone and animals are :mod:`huntgather.kinds` enums.
 """
 
 from __future__ import annotations
@@ -21,19 +24,17 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NoReturn, TypeVar
+
+from huntgather.kinds import Animal, Kind
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 DIRECTIONS = "NESW"
 #: (dx, dy) of the neighbour on each side; y grows towards the south.
 DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
-FOREST, MEADOW, RIVER, LAKE = "forest", "meadow", "river", "lake"
-ZONE_KINDS = (FOREST, MEADOW, RIVER, LAKE)
+FOREST, MEADOW, RIVER, LAKE = Kind.FOREST, Kind.MEADOW, Kind.RIVER, Kind.LAKE
 SIDE_KINDS = (FOREST, MEADOW, RIVER)
-ANIMALS = ("mammoth", "aurochs", "deer", "tiger")
-MEADOW_SPECIALS = ("shaman", "hunting_trap", "pit_trap", "wild_fire", "shrine")
-LAKE_SPECIALS = ("logboat", "raft")
 TILE_KINDS = ("start", "normal", "bonus")
 TILE_FORMAT = "huntgather-tiles"
 TILE_FORMAT_VERSION = 1
@@ -41,6 +42,36 @@ TILE_FORMAT_VERSION = 1
 
 class TileDataError(ValueError):
     """The tile data is malformed; the message names the tile and the problem."""
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class FrozenDict(dict[_K, _V]):
+    """A dict that cannot change, and so can be hashed (tables inside frozen values).
+
+    >>> d = FrozenDict({"a": 1}); hash(d) == hash(FrozenDict({"a": 1})), d["a"]
+    (True, 1)
+    >>> d["b"] = 2
+    Traceback (most recent call last):
+    ...
+    TypeError: a FrozenDict cannot change
+    """
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def _frozen(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("a FrozenDict cannot change")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _frozen
+    __ior__ = _frozen
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +83,13 @@ class Zone:
     """
 
     id: int
-    kind: str
+    kind: Kind
     fish: int = 0
     lake: int | None = None
     menhirs: int = 0
     gold_nuggets: int = 0
     mushrooms: int = 0
-    animals: tuple[str, ...] = ()
+    animals: tuple[Animal, ...] = ()
     special: str | None = None
 
     def describe(self) -> str:
@@ -88,7 +119,7 @@ class Side:
     order, so that where two tiles touch meadow1 of one meets meadow2 of the other.
     """
 
-    kind: str
+    kind: Kind
     zones: tuple[int, ...]
 
 
@@ -99,16 +130,17 @@ class Tile:
     id: int
     kind: str
     sides: tuple[Side, Side, Side, Side]
-    zones: dict[int, Zone]
+    zones: FrozenDict[int, Zone]
     confidence: str | None = None
     uncertainty: str | None = None
     decoration: tuple[str, ...] = ()
     #: ``side_kinds[r][d]``: kind of the side facing direction ``d`` after ``r`` turns.
-    side_kinds: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
+    side_kinds: tuple[tuple[Kind, ...], ...] = field(init=False, repr=False, compare=False)
     #: ``zone_sides[z]``: how many side slots zone ``z`` fills (forest/river: open ends).
-    zone_sides: dict[int, int] = field(init=False, repr=False, compare=False)
+    zone_sides: FrozenDict[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "zones", FrozenDict(self.zones))
         kinds = tuple(s.kind for s in self.sides)
         rotated = tuple(tuple(kinds[(d - r) % 4] for d in range(4)) for r in range(4))
         object.__setattr__(self, "side_kinds", rotated)
@@ -118,7 +150,7 @@ class Tile:
                 counts[side.zones[1]] += 1
             else:
                 counts[side.zones[0]] += 1
-        object.__setattr__(self, "zone_sides", counts)
+        object.__setattr__(self, "zone_sides", FrozenDict(counts))
 
     def side_at(self, rotation: int, direction: int) -> Side:
         """The side facing ``direction`` when the tile is turned ``rotation`` times."""
@@ -214,9 +246,10 @@ def parse_zone(text: str, where: str) -> Zone:
     if len(words) < 2:
         raise TileDataError(f"{where}: zone {text!r} needs an id and a kind")
     zid = _parse_int(words[0], where)
-    kind = words[1]
-    if kind not in ZONE_KINDS:
-        raise TileDataError(f"{where}: zone {zid} has unknown kind {kind!r}")
+    try:
+        kind = Kind(words[1])
+    except ValueError:
+        raise TileDataError(f"{where}: zone {zid} has unknown kind {words[1]!r}") from None
     if kind == LAKE and zid not in (8, 9):
         raise TileDataError(f"{where}: lake zone id {zid} must be 8 or 9")
     if kind != LAKE and not 0 <= zid <= 7:
@@ -233,16 +266,13 @@ def parse_zone(text: str, where: str) -> Zone:
         if not eq or key not in allowed:
             raise TileDataError(f"{where}: zone {zid} ({kind}) cannot have {word!r}")
         if key == "animals":
-            animals = tuple(value.split(","))
-            for animal in animals:
-                if animal not in ANIMALS:
-                    raise TileDataError(f"{where}: zone {zid} has unknown animal {animal!r}")
-            values[key] = animals
+            try:
+                values[key] = tuple(Animal(a) for a in value.split(","))
+            except ValueError:
+                bad = next(a for a in value.split(",") if a not in tuple(Animal))
+                raise TileDataError(f"{where}: zone {zid} has unknown animal {bad!r}") from None
         elif key == "special":
-            ok = MEADOW_SPECIALS if kind == MEADOW else LAKE_SPECIALS
-            if value not in ok:
-                raise TileDataError(f"{where}: zone {zid} has unknown special {value!r}")
-            values[key] = value
+            values[key] = _special(value, kind, f"{where}: zone {zid}")
         else:
             number = _parse_int(value, f"{where} zone {zid} {key}")
             if number < 0:
@@ -251,15 +281,28 @@ def parse_zone(text: str, where: str) -> Zone:
     return Zone(id=zid, kind=kind, **values)
 
 
+def _special(name: str, kind: Kind, where: str) -> str:
+    """Check a printed special: a registered one (:mod:`huntgather.specials`), on a zone it fits."""
+    # imported here: the specials score, and scoring reads tiles
+    from huntgather.specials import known_specials, special_named
+
+    special = special_named(name)
+    if special is None:
+        known = ", ".join(s.name for s in known_specials())
+        raise TileDataError(f"{where} has unknown special {name!r} (known: {known})")
+    if kind not in special.zone_kinds:
+        raise TileDataError(f"{where}: the special {name!r} goes on a "
+                            f"{' or a '.join(special.zone_kinds)}, not on a {kind}")
+    return name
+
+
 def parse_side(text: str, zones: dict[int, Zone], where: str) -> Side:
     words = text.split()
     if not words or words[0] not in SIDE_KINDS:
         raise TileDataError(f"{where}: side {text!r} must start with forest, meadow or river")
-    kind = words[0]
+    kind = Kind(words[0])
     ids = tuple(_parse_int(w, where) for w in words[1:])
-    expected = (RIVER, MEADOW, MEADOW) if kind == RIVER else (kind,)
-    if kind == RIVER:
-        expected = (MEADOW, RIVER, MEADOW)
+    expected = (MEADOW, RIVER, MEADOW) if kind == RIVER else (kind,)
     if len(ids) != len(expected):
         raise TileDataError(f"{where}: a {kind} side lists {len(expected)} zone(s), got {len(ids)}")
     for zid, want in zip(ids, expected, strict=True):
@@ -298,7 +341,7 @@ def parse_tile(obj: dict[str, Any], edition: str) -> Tile:
             raise TileDataError(f"{where}: lake {zone.id} has no river running into it")
     tile = Tile(
         id=obj["id"], kind=obj["kind"], sides=sides,  # type: ignore[arg-type]
-        zones=dict(sorted(zones.items())),
+        zones=FrozenDict(sorted(zones.items())),
         confidence=obj.get("confidence"), uncertainty=obj.get("uncertainty"),
         decoration=tuple(obj.get("decoration", ())),
     )
@@ -326,9 +369,48 @@ def parse_tileset(data: dict[str, Any]) -> TileSet:
     return TileSet(edition, tiles, str(data.get("source", "")), tuple(data.get("notes", ())))
 
 
-@cache
+_REGISTERED: dict[str, TileSet] = {}
+
+
+def register_tileset(tileset: TileSet) -> TileSet:
+    """Make a tile set of one's own (from :func:`parse_tileset`) loadable by its edition name, for
+    an edition of one's own (``Edition(..., tileset=NAME)``); the shipped sets cannot be replaced.
+
+    >>> import json
+    >>> from importlib import resources
+    >>> data = json.loads(resources.files("huntgather.data").joinpath("tiles-2002.json").read_text())
+    >>> mine = register_tileset(parse_tileset(data | {"edition": "2002-mine"}))
+    >>> load_tileset("2002-mine") is mine, len(mine)
+    (True, 91)
+    >>> unregister_tileset("2002-mine")
+    """
+    name = tileset.edition
+    if name in _REGISTERED and _REGISTERED[name] is not tileset:
+        raise ValueError(f"another tile set is already registered as {name!r}")
+    try:
+        _load_shipped(name)
+    except TileDataError:
+        pass
+    else:
+        raise ValueError(f"{name!r} is a shipped tile set and cannot be replaced")
+    _REGISTERED[name] = tileset
+    return tileset
+
+
+def unregister_tileset(name: str) -> None:
+    """Forget a tile set registered with :func:`register_tileset`."""
+    if _REGISTERED.pop(name, None) is None:
+        raise ValueError(f"no tile set is registered as {name!r}")
+
+
 def load_tileset(edition: str) -> TileSet:
-    """Load (once) and validate the tile set shipped for ``edition``."""
+    """The tile set of ``edition``: a registered one, or the shipped one (loaded and checked once)."""
+    registered = _REGISTERED.get(edition)
+    return registered if registered is not None else _load_shipped(edition)
+
+
+@cache
+def _load_shipped(edition: str) -> TileSet:
     name = f"tiles-{edition}.json"
     try:
         text = resources.files("huntgather.data").joinpath(name).read_text(encoding="utf-8")

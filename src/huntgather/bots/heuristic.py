@@ -29,18 +29,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from huntgather.features import SYSTEM
-from huntgather.moves import HUT
 from huntgather.scoring import (
-    forest_points,
-    hut_points,
+    completed_points,
+    count_pieces,
     majority,
     meadow_points,
     meadow_winners,
-    river_points,
+    system_points,
 )
-from huntgather.state import BONUS, DRAW, State
-from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
+from huntgather.state import BONUS, DRAW, HUT, State
+from huntgather.tiles import MEADOW
 
 #: value of a meeple in supply while many tiles remain
 MEEPLE_VALUE = 2.5
@@ -86,26 +84,25 @@ def estimate(state: State, memo: Memo | None = None) -> list[float]:
 
 
 def occupied_roots(state: State) -> list[int]:
-    """Roots of every feature (river systems as ``SYSTEM + node``) that holds a piece."""
+    """Ids of every feature (and river system) that holds a piece."""
     board = state.board
     seen: dict[int, None] = {}
-    for node, (_, piece) in board.occupants.items():
-        seen[board.find(SYSTEM + node if piece == HUT else node)] = None
+    for where, _, piece in board.pieces():
+        seen[board.system_id(*where) if piece == HUT else board.feature_id(*where)] = None
     return list(seen)
 
 
 def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
-    """What the feature at ``root`` is expected to bring, as ``(seat, points)`` pairs."""
+    """What the feature with id ``root`` is expected to bring, as ``(seat, points)`` pairs."""
     board = state.board
     edition = state.edition
-    f = board.features[root]
+    f = board.feature_by_id(root)
     # the points come from huntgather.scoring, as the engine's own scoring does
-    if root >= SYSTEM:
+    if board.is_system(root):
         if not f.huts:
             return []
-        raft = "raft" in f.specials and edition.honours("raft")
-        points = float(hut_points(f.fish, len(f.lakes), raft, explain=False)[0])
-        winners = majority(_counts(f.huts))
+        points = float(system_points(board, edition, root, explain=False)[0])
+        winners = majority(count_pieces(p for p, _ in f.huts))
     elif not f.meeples:
         return []
     elif f.kind == MEADOW:
@@ -120,13 +117,8 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
                                                    explain=False)[0]
             points = float(cached)
     else:
-        winners = majority(_counts(f.meeples))
-        if f.kind == FOREST:
-            points = float(forest_points(edition, len(f.tiles), f.mushrooms, explain=False)[0])
-        else:
-            lake_fish = board.lake_fish(f.lakes)
-            points = float(river_points(edition, len(f.tiles), f.fish, lake_fish, len(f.lakes),
-                                        explain=False)[0])
+        winners = majority(count_pieces(p for p, _ in f.meeples))
+        points = float(completed_points(board, edition, f, explain=False)[0])
         points *= completion_chance(f.open, len(state.normal))
     return [(w, points) for w in winners]
 
@@ -173,10 +165,10 @@ class Estimator:
         if full:
             return estimate(after, memo)
         values = [float(s) for s in after.scores]
-        find = board.find
-        touched = {find(node): None for node in _tile_nodes(after, tile)}
+        current = board.current_id
+        touched = dict.fromkeys(board.tile_feature_ids(after.edition.tiles[tile]))
         for root, pairs in self.base:
-            if find(root) in touched:
+            if current(root) in touched:
                 continue
             for player, points in pairs:
                 values[player] += points
@@ -185,32 +177,6 @@ class Estimator:
                 values[player] += points
         _add_supply(after, values)
         return values
-
-
-def _counts(pieces: Sequence[tuple[int, int]]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for p, _ in pieces:
-        counts[p] = counts.get(p, 0) + 1
-    return counts
-
-
-_NODES: dict[tuple[str, int], tuple[int, ...]] = {}
-
-
-def _tile_nodes(state: State, tile_id: int) -> tuple[int, ...]:
-    """The partition nodes of a tile's zones: each non-lake zone, and ``SYSTEM +`` each water zone."""
-    key = (state.edition.name, tile_id)
-    found = _NODES.get(key)
-    if found is None:
-        nodes = []
-        for z in state.edition.tiles[tile_id].zones.values():
-            node = tile_id * 10 + z.id
-            if z.kind != LAKE:
-                nodes.append(node)
-            if z.kind == RIVER or z.kind == LAKE:
-                nodes.append(SYSTEM + node)
-        found = _NODES[key] = tuple(nodes)
-    return found
 
 
 def advantage(values: Sequence[float], player: int) -> float:

@@ -12,8 +12,9 @@ from huntgather.game import Game
 from huntgather.record import parse_record, turns
 from huntgather.scoring import plural
 
-#: columns of the score table: (title, event kinds that feed it)
-COLUMNS = (("rivers", ("river",)), ("forests", ("forest",)), ("actions", ("logboat", "hunting_trap")),
+#: columns of the score table: (title, event kinds that feed it); every other kind of
+#: scoring (a special's at once: logboat, hunting trap ...) goes in "actions"
+COLUMNS = (("rivers", ("river",)), ("forests", ("forest",)), ("actions", ()),
            ("huts", ("huts",)), ("hunters", ("hunters",)))
 
 
@@ -48,9 +49,7 @@ def score_table(game: Game) -> list[str]:
         else:
             continue
         for kind, points in parts:
-            column = sums[kinds[kind]] if kind in kinds else None
-            if column is None:
-                continue
+            column = sums[kinds.get(kind, "actions")]
             for i, p in enumerate(points):
                 column[i] += p
     titles = ["seat", "colour"] + (["start"] if any(start) else []) + [t for t, _ in COLUMNS] + ["total"]

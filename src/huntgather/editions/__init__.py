@@ -3,10 +3,10 @@
 Each edition is one small module that builds an :class:`Edition`.  The board,
 features, moves and records are shared; the engine asks the edition for its
 numbers (pieces, points), for the forest counter that earns a bonus turn and
-for which special tiles it honours (each honoured special has one small hook
-in :mod:`huntgather.state`).  There is no ``if edition == ...`` anywhere in the
+for the special tiles it honours (objects of :mod:`huntgather.specials`, each
+with the hooks it needs).  There is no ``if edition == ...`` anywhere in the
 engine.  A house-rule variant is :meth:`Edition.variant` plus :func:`register`
-(see ``docs/editions.md``).
+(see ``docs/editions.md``).  Editions are immutable and hashable.
 
 >>> from huntgather.editions import get_edition
 >>> e = get_edition("2020")
@@ -18,15 +18,21 @@ engine.  A house-rule variant is :meth:`Edition.variant` plus :func:`register`
 >>> big = old.variant("2002-big-mammoths", animal_points={"mammoth": 4, "aurochs": 2, "deer": 2})
 >>> big.tiles is old.tiles, big.animal_points["mammoth"], big.huts
 (True, 4, 2)
+>>> hash(big) != hash(old), e.special("logboat")
+(True, Logboat(points_per_lake=2))
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from huntgather.tiles import TileSet, load_tileset
+from huntgather.specials import Special
+from huntgather.specials import special_named as _known_special
+from huntgather.tiles import FrozenDict, TileSet, load_tileset
 
 
 @dataclass(frozen=True)
@@ -49,18 +55,24 @@ class Edition:
     bonus_counter: str
     #: what the bonus tiles are called in this edition ("menhir tile", "bonus tile")
     bonus_name: str
-    #: final-scoring points per animal kind (tigers are never worth points)
-    animal_points: dict[str, int]
-    #: special markers this edition honours; any other printed special is decoration
-    specials: frozenset[str] = field(default_factory=frozenset)
-    #: points per lake for the logboat's immediate scoring
-    logboat_points_per_lake: int = 2
-    #: multiplier for animals in the pit trap's area
-    pit_trap_factor: int = 2
+    #: final-scoring points per animal kind (tigers are never worth points); a dict is frozen
+    animal_points: Mapping[str, int]
+    #: the specials this edition honours (:mod:`huntgather.specials`); any other printed
+    #: special is decoration
+    specials: tuple[Special, ...] = ()
     #: the shipped tile set (``data/tiles-<tileset>.json``); empty means the same as ``name``
     tileset: str = ""
+    _by_name: Mapping[str, Special] = field(init=False, repr=False, compare=False, hash=False)
 
-    @property
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "animal_points", FrozenDict(self.animal_points))
+        object.__setattr__(self, "specials", tuple(self.specials))
+        by_name = FrozenDict((s.name, s) for s in self.specials)
+        if len(by_name) != len(self.specials):
+            raise ValueError(f"edition {self.name}: a special is listed twice")
+        object.__setattr__(self, "_by_name", by_name)
+
+    @cached_property
     def tiles(self) -> TileSet:
         """The edition's tile set (loaded once and shared)."""
         return load_tileset(self.tileset or self.name)
@@ -87,8 +99,9 @@ class Edition:
         for key in changes:
             if key not in names:
                 raise TypeError(f"Edition has no field {key!r}; fields: {', '.join(names)}")
+        changes.setdefault("tileset", self.tileset or self.name)
         return dataclasses.replace(self, name=name, title=title or f"{self.title}, variant {name}",
-                                   tileset=self.tileset or self.name, **changes)
+                                   **changes)
 
     def honours(self, special: str | None) -> bool:
         """Whether a printed ``special`` acts in this edition (else it is decoration).
@@ -96,7 +109,26 @@ class Edition:
         >>> get_edition("2002").honours("shrine"), get_edition("2020").honours("shrine")
         (True, False)
         """
-        return special is not None and special in self.specials
+        return special is not None and special in self._by_name
+
+    def special(self, name: str | None) -> Special | None:
+        """The special called ``name`` as this edition plays it, or None if it is decoration.
+
+        >>> get_edition("2020").special("pit_trap"), get_edition("2002").special("pit_trap")
+        (PitTrap(factor=2), None)
+        """
+        return self._by_name.get(name) if name is not None else None
+
+    def with_special(self, special: Special) -> tuple[Special, ...]:
+        """This edition's specials with ``special`` added, or put in place of the one of its name
+        (for :meth:`variant`: ``e.variant("x", specials=e.with_special(Logboat(3)))``).
+
+        >>> from huntgather.specials import Logboat
+        >>> [s.name for s in get_edition("2002").with_special(Logboat(points_per_lake=3))]
+        ['wild_fire', 'shrine', 'logboat']
+        """
+        kept = tuple(s for s in self.specials if s.name != special.name)
+        return (*kept, special)
 
 
 _REGISTRY: dict[str, Edition] = {}
@@ -110,6 +142,11 @@ def register(edition: Edition) -> Edition:
     """
     if not edition.name or any(c.isspace() for c in edition.name):
         raise ValueError(f"an edition name must be one word, not {edition.name!r}")
+    for special in edition.specials:
+        registered = _known_special(special.name)
+        if registered is None or type(registered) is not type(special):
+            raise ValueError(f"edition {edition.name} honours the special {special.name!r}, which is "
+                             f"not registered (see huntgather.specials.register_special)")
     known = _REGISTRY.get(edition.name)
     if known is not None and known != edition:
         raise ValueError(f"another edition is already registered as {edition.name!r}; "

@@ -20,6 +20,7 @@ ignored) and the shrine (90: a hunter on it takes that meadow alone).
 from __future__ import annotations
 
 from huntgather.editions import Edition, register
+from huntgather.specials import Shrine, WildFire
 
 EDITION_2002 = register(Edition(
     name="2002",
@@ -36,5 +37,5 @@ EDITION_2002 = register(Edition(
     animal_points={"mammoth": 2, "aurochs": 2, "deer": 2},
     # The fire tile is marked 'wild_fire' in the data: it removes the tigers of
     # its meadow at final scoring, exactly as the 2020 wild fire does.
-    specials=frozenset({"wild_fire", "shrine"}),
+    specials=(WildFire(), Shrine()),
 ))

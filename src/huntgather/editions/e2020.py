@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from huntgather.editions import Edition, register
+from huntgather.specials import HuntingTrap, Logboat, PitTrap, Raft, Shaman, WildFire
 
 EDITION_2020 = register(Edition(
     name="2020",
@@ -17,5 +18,5 @@ EDITION_2020 = register(Edition(
     bonus_counter="menhirs",
     bonus_name="menhir tile",
     animal_points={"mammoth": 3, "aurochs": 2, "deer": 1},
-    specials=frozenset({"logboat", "hunting_trap", "shaman", "pit_trap", "wild_fire", "raft"}),
+    specials=(Logboat(points_per_lake=2), HuntingTrap(), Shaman(), PitTrap(factor=2), WildFire(), Raft()),
 ))

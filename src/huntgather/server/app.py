@@ -53,8 +53,7 @@ from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
 from huntgather.server.words import tile_summary, zone_summary
 from huntgather.server.workers import Workers
-from huntgather.state import ROLES
-from huntgather.svg import DEFS, PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, tile_fragment, zone_anchors
+from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, defs, tile_fragment, zone_anchors
 from huntgather.tiles import LAKE, RIVER
 
 
@@ -73,11 +72,11 @@ def tiles_payload(edition: str) -> bytes:
             "kind": tile.kind,
             "svg": [tile_fragment(tile, r, ed.bonus_name) for r in range(4)],
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
-            "zones": {str(z.id): {"kind": z.kind, "role": ROLES.get(z.kind, "hut"), "text": zone_summary(z),
+            "zones": {str(z.id): {"kind": z.kind, "role": z.kind.role or "hut", "text": zone_summary(z),
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
             "text": tile_summary(tile),
         }
-    return json.dumps({"edition": edition, "defs": DEFS, "tiles": tiles}).encode()
+    return json.dumps({"edition": edition, "defs": defs(), "tiles": tiles}).encode()
 
 
 log = logging.getLogger("huntgather.server")

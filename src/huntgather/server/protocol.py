@@ -39,10 +39,11 @@ from huntgather.events import (
     TilePlaced,
 )
 from huntgather.game import Game
+from huntgather.kinds import role_of
 from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
 from huntgather.outlook import stuck_meeples
 from huntgather.server.words import occupant_phrase, zone_phrase
-from huntgather.state import OCCUPY, PLACE, ROLES, SHAMAN, State
+from huntgather.state import OCCUPY, PLACE, SHAMAN, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
 #: the largest websocket frame or HTTP body a client may send
@@ -196,8 +197,7 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     for move in state.legal_moves():
         item = move_to_json(state, move)
         if isinstance(move, Occupy):
-            zone = tiles[move.tile].zones[move.zone]
-            role = "hut" if move.piece == HUT else ROLES[zone.kind]
+            role = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
             item["role"] = role
             item["text"] = f"{role} on {_zone_words(state, move.tile, move.zone)}"
         elif isinstance(move, TakeBack):
@@ -236,8 +236,7 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
         elif isinstance(move, TakeBack):
             parts.append(f"shaman: take back the meeple from {_zone_words(walk, move.tile, move.zone)}")
         elif isinstance(move, Occupy):
-            zone = tiles[move.tile].zones[move.zone]
-            who = "hut" if move.piece == HUT else ROLES[zone.kind]
+            who = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
             parts.append(f"{who} on {_zone_words(walk, move.tile, move.zone)}")
         elif phase == SHAMAN:
             parts.append("shaman: take nothing back")
@@ -326,15 +325,14 @@ def players_view(state: State) -> list[dict[str, Any]]:
 def occupants_view(state: State) -> list[dict[str, Any]]:
     """The pieces on the board; ``stuck`` marks a fisher or gatherer whose river or forest no
     tile left can complete (:func:`huntgather.outlook.stuck_meeples`)."""
-    tiles = state.edition.tiles
-    stuck = {node for _player, node in stuck_meeples(state)}
+    board = state.board
+    stuck = {where for _player, where in stuck_meeples(state)}
     out = []
-    for node, (player, piece) in sorted(state.board.occupants.items()):
-        tile, zone = divmod(node, 10)
-        x, y = state.board.where[tile]
-        role = "hut" if piece == HUT else ROLES[tiles[tile].zones[zone].kind]
-        out.append({"tile": tile, "zone": zone, "x": x, "y": y, "player": player, "piece": piece,
-                    "role": role, "stuck": node in stuck})
+    for where, player, piece in sorted(board.pieces()):
+        x, y = board.where[where.tile]
+        role = role_of(board.zone(*where).kind, piece)
+        out.append({"tile": where.tile, "zone": where.zone, "x": x, "y": y, "player": player,
+                    "piece": piece, "role": role, "stuck": where in stuck})
     return out
 
 

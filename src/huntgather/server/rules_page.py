@@ -25,7 +25,7 @@ from huntgather.editions import Edition, get_edition
 from huntgather.events import BonusTurn, Event, FeatureScored
 from huntgather.moves import Place, parse_move
 from huntgather.record import load_position
-from huntgather.svg import PLAYER_NAMES, SPECIAL_TITLES, board_svg
+from huntgather.svg import PLAYER_NAMES, board_svg
 
 
 @dataclass(frozen=True)
@@ -123,9 +123,9 @@ def _sections(name: str) -> list[dict[str, Any]]:
             f"score nothing, and neither do unfinished rivers and forests.",
         ]},
     ]
-    specials = sorted(e.specials)
+    specials = sorted(e.specials, key=lambda s: s.name)
     if specials:
-        sections.append({"title": "Special tiles", "paragraphs": [SPECIAL_TITLES[s] + "." for s in specials]})
+        sections.append({"title": "Special tiles", "paragraphs": [s.rule() + "." for s in specials]})
     sections.append({"title": "The end", "paragraphs": [
         f"The game ends after the turn in which the last tile of the normal stack was placed "
         f"(a {e.bonus_name} earned in that turn is still played). After the final scoring, the "

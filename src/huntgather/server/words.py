@@ -35,22 +35,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from huntgather.specials import special_named
 from huntgather.tiles import LAKE, RIVER, Tile, Zone
 
 #: the eight compass points, clockwise from the north-west
 POINTS = ("north-west", "north", "north-east", "east", "south-east", "south", "south-west", "west")
-
-#: how a special reads among a zone's facts (what each does is in svg.SPECIAL_TITLES, the tooltips)
-SPECIAL_WORDS = {
-    "shaman": "a shaman (take one of your meeples back)",
-    "hunting_trap": "a hunting trap",
-    "pit_trap": "a pit trap",
-    "wild_fire": "a wild fire",
-    "shrine": "a shrine",
-    "logboat": "a logboat",
-    "raft": "a raft",
-}
-
 
 def _points(tile: Tile, zone: int, rotation: int) -> list[int]:
     """The compass points (indexes into :data:`POINTS`) that ``zone`` reaches once turned."""
@@ -131,7 +120,8 @@ def _facts(z: Zone) -> list[str]:
     for animal, count in Counter(z.animals).items():
         facts.append(f"{count} {animal}" if count > 1 else f"{_article(animal)} {animal}")
     if z.special:
-        facts.append(SPECIAL_WORDS.get(z.special, z.special.replace("_", " ")))
+        special = special_named(z.special)
+        facts.append(special.words if special is not None and special.words else z.special.replace("_", " "))
     return facts
 
 
