@@ -23,7 +23,7 @@ from huntgather.events import (
     TileDiscarded,
 )
 from huntgather.moves import parse_move
-from huntgather.record import load_position
+from huntgather.record import load_position, write_position
 from huntgather.state import State
 
 #: A forest with a menhir that lacks its west end: 35 (forest cap, east) at (0,20) and
@@ -88,12 +88,15 @@ class Rules:
     @staticmethod
     def snapshot(state: State) -> tuple[Any, ...]:
         """Everything a move could change, to check that an illegal move changed nothing."""
-        board = state.board
-        return (state.decision, state.player, state.tile, state.stack, tuple(state.meeples),
-                tuple(state.huts), tuple(state.scores), state.discarded, state.bonus_turn, state.turn,
-                state.removed_animals, state.normal, state.bonus, sorted(board.cells.items()),
-                sorted(board.occupants.items()), sorted(board.frontier.items()),
-                sorted((k, board.find(k)) for k in board.parent), sorted(board.features.items()))
+        return snapshot(state)
+
+
+def snapshot(state: State) -> tuple[Any, ...]:
+    """A state to compare before and after: its position's text (every fact of the game) and the
+    board's internal bookkeeping (which no move that was refused, nor a copy, may change)."""
+    board = state.board
+    return (write_position(state), dict(board.parent), dict(board.features), dict(board.frontier),
+            dict(board.occupants))
 
 
 @pytest.fixture

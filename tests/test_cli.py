@@ -193,7 +193,7 @@ def test_replay_edition_check(capsys: pytest.CaptureFixture[str], tmp_path: Path
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("hello\n", "line 1: expected the first line 'huntgather record 1', got 'hello'"),
+    ("hello\n", "line 1: expected the first line 'huntgather record 1' (or 2), got 'hello'"),
     (EXAMPLE.replace("result 11 0", "result 12 0"), "line 10: the record says the result is 12 0"),
     (EXAMPLE.replace("m34.3", "m34.9"), "line 7: move m34.9 is illegal: tile 34 has no zone 9"),
     (EXAMPLE.replace("d34 34@1,0r0", "d34 34@1,0"), "line 7: '34@1,0' is not a move"),

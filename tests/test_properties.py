@@ -28,7 +28,7 @@ from huntgather.editions import get_edition
 from huntgather.features import SYSTEM
 from huntgather.game import Game, random_game
 from huntgather.moves import HUT, MEEPLE, Draw, Move
-from huntgather.record import position_lines, read_record, write_record
+from huntgather.record import read_record, write_position, write_record
 from huntgather.specials import Logboat, PitTrap
 from huntgather.state import DRAW, NORMAL, OVER, PLACE, State
 from huntgather.tiles import FOREST, LAKE, RIVER
@@ -165,11 +165,10 @@ def play_on(game: Game, rng: random.Random, moves: int | None = None) -> None:
 
 
 def snapshot(game: Game) -> tuple[object, ...]:
-    s = game.state
-    lines = tuple(position_lines(s)) if s.phase == DRAW else ()
-    return (write_record(game), tuple(s.scores), tuple(s.meeples), tuple(s.huts), s.legal_moves(),
-            s.decision, lines, dict(s.board.features), dict(s.board.occupants), dict(s.board.frontier),
-            s.normal, s.bonus)
+    """The game's record, its position's text and the board's internal bookkeeping."""
+    board = game.state.board
+    return (write_record(game), write_position(game.state), game.state.legal_moves(),
+            dict(board.features), dict(board.occupants), dict(board.frontier), dict(board.parent))
 
 
 @FAST

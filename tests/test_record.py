@@ -15,6 +15,7 @@ from huntgather.record import (
     position_lines,
     read_record,
     turns,
+    write_position,
     write_record,
 )
 from huntgather.state import State
@@ -109,10 +110,56 @@ def test_supply_is_written_when_not_derivable() -> None:
     assert load_position(text).meeples == [5, 3]
 
 
-def test_position_only_at_the_start_of_a_turn() -> None:
+def test_a_position_in_mid_turn_needs_version_2_and_says_so_on_its_first_line() -> None:
     game = Game(2, seed=1)  # the first tile has been drawn: it is a placement decision
-    with pytest.raises(ValueError, match="start of a turn"):
-        position_lines(game.state)
+    text = write_position(game.state)
+    assert text.startswith("huntgather record 2\n")
+    assert f"decision place {game.state.tile}" in text.splitlines()
+    assert load_position(text) == game.state
+    # at the start of a turn nothing needs version 2: older huntgathers read it too
+    assert write_position(State.new(3)).startswith("huntgather record 1\n")
+
+
+V2 = "huntgather record 2\nedition 2020\nplayers 2\ntile 56 0,0 r0\n"
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ("decision fly", "expected 'decision draw|place|shaman|occupy|over [TILE] [bonus]'"),
+    ("decision place", "'place' names the tile"),
+    ("decision draw 17", "expected 'decision draw|place"),
+    ("decision over bonus", "expected 'decision draw|place"),
+    ("decision place 999", "edition 2020 has no tile 999"),
+    ("decision place 56", "tile 56 is on the board, so it cannot be the tile to place"),
+    ("discarded 17\ndecision place 17", "tile 17 is discarded, so it cannot be the tile to place"),
+    ("decision place 80", "tile 80 is a bonus tile, so it cannot come from the normal stack"),
+    ("decision place 17 bonus", "tile 17 is a normal tile, so it cannot come from the bonus stack"),
+    ("normal 17 18\ndecision place 17", "tile 17 is the tile to place and cannot be in the normal stack"),
+    ("decision occupy 17",
+     "'decision occupy' is about the tile just placed, but tile 17 is not on the board"),
+    ("decision shaman 56", "yellow has no meeple of theirs to take back, so the game would not ask this"),
+    ("bonus\ndecision draw bonus", "the menhir tile stack is empty, so there is no menhir tile to draw"),
+    ("decision over", "the game is over only once the normal stack is empty; it holds 78 tiles"),
+    ("normal", "the normal stack is empty, so the game would already be over"),
+    ("decision draw\ndecision draw", "'decision' is given twice"),
+])
+def test_a_decision_the_game_cannot_be_at_is_refused_naming_the_line(lines: str, message: str) -> None:
+    with pytest.raises(RecordError) as info:
+        load_position(V2 + lines + "\nmoves\n")
+    assert message in str(info.value)
+    assert info.value.line >= 5
+
+
+def test_a_tile_to_place_that_fits_nowhere_is_refused() -> None:
+    # in the random 2-player game of seed 28, tile 17 was drawn and fitted nowhere (it was put out
+    # of the game): the position just before that draw cannot have 17 as the tile to place
+    game = random_game(2, 28)
+    at = next(i for i, m in enumerate(game.history) if m == Draw(17))
+    before = Game.replay(game.initial, game.history[:at]).state
+    assert not before.board.can_place(before.edition.tiles[17])
+    lines = [line for line in write_position(before).splitlines()
+             if not line.startswith(("normal", "decision"))][:-1]
+    with pytest.raises(RecordError, match="tile 17 fits nowhere on this board"):
+        load_position("\n".join(lines).replace("record 1", "record 2") + "\ndecision place 17\nmoves\n")
 
 
 def test_turns_group_draws_with_their_turn() -> None:
@@ -196,13 +243,15 @@ def test_edition_check() -> None:
 HEAD = "huntgather record 1\nedition 2020\nplayers 2\n"
 
 MALFORMED = [
-    ("", 1, "expected the first line 'huntgather record 1', got an empty text"),
+    ("", 1, "expected the first line 'huntgather record 1' (or 2), got an empty text"),
     ("huntgather game 1\nplayers 2\nmoves\n", 1, "expected the first line"),
     ("players 2\nmoves\n", 1, "got 'players 2'"),
     ("huntgather record\nplayers 2\nmoves\n", 1, "expected the first line"),
     ("huntgather record one\nplayers 2\nmoves\n", 1,
      "expected the format version (a whole number), got 'one'"),
-    ("huntgather record 2\nplayers 2\nmoves\n", 1, "record format version 2 is not supported"),
+    ("huntgather record 3\nplayers 2\nmoves\n", 1, "record format version 3 is not supported"),
+    ("huntgather record 1\nplayers 2\ndecision place 17\nmoves\n", 3,
+     "the 'decision' line needs record format version 2"),
     ("huntgather record 1\nplayers 2\n", 2, "expected a 'moves' line"),
     ("huntgather record 1\nedition 2020\nmoves\n", 1, "expected a 'players N' line"),
     ("huntgather record 1\nplayers 2\ncolour red\nmoves\n", 3, "unknown line 'colour'"),

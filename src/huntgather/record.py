@@ -42,18 +42,22 @@ from huntgather.board import ZoneRef
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.events import Event, player_name
 from huntgather.game import Game
-from huntgather.moves import HUT, MEEPLE, Draw, InvalidMoveError, Move, parse_move
-from huntgather.state import BONUS, DRAW, NORMAL, IllegalMoveError, State
+from huntgather.kinds import Phase, Stack
+from huntgather.moves import HUT, MEEPLE, Draw, InvalidMoveError, Move, Pass, parse_move
+from huntgather.state import BONUS, DRAW, NORMAL, OCCUPY, OVER, PLACE, SHAMAN, IllegalMoveError, State
 from huntgather.tiles import LAKE, MEADOW, RIVER
 
 MAGIC = "huntgather record"
-VERSION = 1
+#: the newest format version; version 2 adds the ``decision`` line (a position in mid-turn)
+VERSION = 2
+#: the versions this huntgather reads
+VERSIONS = (1, 2)
 
 #: header keys: each at most once, before any position line
 HEADER_KEYS = ("edition", "players", "seed", "start-player")
 #: position keys (see ``docs/records.md``)
 POSITION_KEYS = ("tile", "occupant", "score", "supply", "normal", "bonus", "discarded",
-                 "removed-animals", "player", "turn")
+                 "removed-animals", "player", "turn", "decision")
 
 
 class RecordError(ValueError):
@@ -63,7 +67,7 @@ class RecordError(ValueError):
     ...     parse_record("huntgather record 9\\nplayers 2\\nmoves\\n")
     ... except RecordError as err:
     ...     print(err)
-    line 1: record format version 9 is not supported (this huntgather reads version 1)
+    line 1: record format version 9 is not supported (this huntgather reads versions 1 and 2)
     """
 
     def __init__(self, line: int, message: str) -> None:
@@ -152,17 +156,19 @@ def _rows(text: str) -> list[tuple[int, list[str]]]:
     return rows
 
 
-def _check_magic(rows: list[tuple[int, list[str]]]) -> None:
-    expected = f"expected the first line '{MAGIC} {VERSION}'"
+def _check_magic(rows: list[tuple[int, list[str]]]) -> int:
+    """The record's format version, from its first line."""
+    expected = f"expected the first line '{MAGIC} 1' (or 2)"
     if not rows:
         raise RecordError(1, f"{expected}, got an empty text")
     number, words = rows[0]
     if words[:2] != MAGIC.split() or len(words) != 3:
         raise RecordError(number, f"{expected}, got {' '.join(words)!r}")
     version = _int(words[2], number, "the format version")
-    if version != VERSION:
+    if version not in VERSIONS:
         raise RecordError(number, f"record format version {version} is not supported "
-                                  f"(this huntgather reads version {VERSION})")
+                                  f"(this huntgather reads versions {' and '.join(map(str, VERSIONS))})")
+    return version
 
 
 def parse_record(text: str, *, edition: str | None = None) -> Record:
@@ -177,7 +183,7 @@ def parse_record(text: str, *, edition: str | None = None) -> Record:
     huntgather.record.RecordError: line 4: move 3@5,5r0 is illegal: (5,5) touches no placed tile
     """
     rows = _rows(text)
-    _check_magic(rows)
+    version = _check_magic(rows)
     header: dict[str, tuple[int, str]] = {}
     position: list[tuple[int, list[str]]] = []
     index = 1
@@ -199,6 +205,9 @@ def parse_record(text: str, *, edition: str | None = None) -> Record:
                 raise RecordError(number, f"expected '{key} VALUE', got {' '.join(words)!r}")
             header[key] = (number, words[1])
         elif key in POSITION_KEYS:
+            if key == "decision" and version < 2:
+                raise RecordError(number, "the 'decision' line needs record format version 2 "
+                                          f"(write '{MAGIC} 2' on the first line)")
             position.append((number, words))
         else:
             raise RecordError(number, f"unknown line {key!r}; expected one of {', '.join(HEADER_KEYS)}, "
@@ -272,13 +281,14 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
     tiles = edition.tiles
     board = state.board
     stacks_given: dict[str, tuple[int, list[int]]] = {}
+    decision: tuple[Phase, int | None, Stack, int] | None = None
     supply_given: dict[int, tuple[int, int, int]] = {}   # seat -> (meeples, huts, line)
     used: dict[tuple[int, str], list[int]] = {}  # (seat, piece) -> lines of the pieces on the board
     seen: dict[str, int] = {}
     scores_given: set[int] = set()
     for number, words in position:
         key = words[0]
-        if key in ("removed-animals", "player", "turn", "discarded"):
+        if key in ("removed-animals", "player", "turn", "discarded", "decision"):
             if key in seen:
                 raise RecordError(number, f"'{key}' is given twice (first on line {seen[key]})")
             seen[key] = number
@@ -373,6 +383,8 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
                 raise RecordError(number, f"expected 'player SEAT' (whose turn it is), "
                                           f"got {' '.join(words)!r}")
             state.player = _seat(state, words[1], number)
+        elif key == "decision":
+            decision = _decision(words, number)
         elif key == "turn":
             if len(words) != 2:
                 raise RecordError(number, f"expected 'turn N', got {' '.join(words)!r}")
@@ -399,19 +411,28 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
                 raise RecordError(lines[total], f"{player_name(seat)} (seat {seat}) has only {total} "
                                                 f"{piece}s in the {edition.name} edition; this is one more")
             (state.meeples if piece == MEEPLE else state.huts)[seat] = total - len(lines)
-    # Stacks: every tile not on the board nor put out of the game, unless given.
+    # Stacks: every tile not on the board nor put out of the game (nor in hand), unless given.
     placed = set(board.where)
     out_line, out = stacks_given.get("discarded", (0, []))
     for tile_id in out:
         if tile_id in placed:
             raise RecordError(out_line, f"tile {tile_id} is on the board and cannot be discarded")
     gone = placed | set(out)
+    phase, hand, from_stack, decision_line = decision or (DRAW, None, NORMAL, 0)
+    if phase == PLACE and hand is not None:
+        if hand not in tiles:
+            raise RecordError(decision_line, f"edition {edition.name} has no tile {hand}")
+        if hand in gone:
+            where = "on the board" if hand in placed else "discarded"
+            raise RecordError(decision_line, f"tile {hand} is {where}, so it cannot be the tile to place")
+        gone.add(hand)
     for key, ids_all in ((NORMAL, tiles.normal_ids), (BONUS, tiles.bonus_ids)):
         if key in stacks_given:
             line, ids = stacks_given[key]
             for tile_id in ids:
                 if tile_id in gone:
-                    where = "on the board" if tile_id in placed else "discarded"
+                    where = ("on the board" if tile_id in placed else
+                             "the tile to place" if tile_id == hand else "discarded")
                     raise RecordError(line, f"tile {tile_id} is {where} and cannot be in the {key} stack")
             stack = tuple(sorted(ids))
         else:
@@ -421,12 +442,68 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
         else:
             state.bonus = stack
     state.discarded = tuple(out)
-    if not state.normal:
-        line = stacks_given[NORMAL][0] if NORMAL in stacks_given else position[-1][0]
+    _set_decision(state, phase, hand, from_stack, decision_line, position)
+
+
+_DECISION = "'decision draw|place|shaman|occupy|over [TILE] [bonus]' (e.g. decision place 17)"
+
+
+def _decision(words: list[str], line: int) -> tuple[Phase, int | None, Stack, int]:
+    """``decision PHASE [TILE] [bonus]`` → (phase, tile, stack, line)."""
+    rest = words[1:]
+    stack = NORMAL
+    if rest and rest[-1] == "bonus":
+        stack = BONUS
+        rest = rest[:-1]
+    try:
+        phase = Phase(rest[0]) if rest else None
+    except ValueError:
+        phase = None
+    if phase is None:
+        raise RecordError(line, f"expected {_DECISION}, got {' '.join(words)!r}")
+    wants_tile = phase in (PLACE, SHAMAN, OCCUPY)
+    if len(rest) != 1 + wants_tile or (phase == OVER and stack == BONUS):
+        raise RecordError(line, f"expected {_DECISION}, got {' '.join(words)!r}"
+                                + (f": '{phase}' names the tile" if wants_tile else ""))
+    tile = _int(rest[1], line, "a tile id") if wants_tile else None
+    return phase, tile, stack, line
+
+
+def _set_decision(state: State, phase: Phase, tile: int | None, stack: Stack, line: int,
+                  position: list[tuple[int, list[str]]]) -> None:
+    """Put ``state`` at the decision a ``decision`` line gives (at line ``line``; 0: none given,
+    the start of a turn), after checking that the game can be there."""
+    board = state.board
+    tiles = state.edition.tiles
+    line = line or position[-1][0]
+    if phase == DRAW and stack == NORMAL and not state.normal:
         raise RecordError(line, "the normal stack is empty, so the game would already be over; "
-                                "a position must leave at least one normal tile to draw")
-    state.phase = DRAW
-    state.stack = NORMAL
+                                "a position must leave at least one normal tile to draw (or say "
+                                "'decision over')")
+    if phase == DRAW and stack == BONUS and not state.bonus:
+        raise RecordError(line, f"the {state.edition.bonus_name} stack is empty, so there is no "
+                                f"{state.edition.bonus_name} to draw")
+    if phase == OVER and state.normal:
+        raise RecordError(line, f"the game is over only once the normal stack is empty; it holds "
+                                f"{len(state.normal)} tiles")
+    if tile is not None:
+        kind = tiles[tile].kind if tile in tiles else None
+        if phase == PLACE:
+            if kind != stack:
+                raise RecordError(line, f"tile {tile} is a {kind} tile, so it cannot come from the "
+                                        f"{stack} stack")
+            if not board.can_place(tiles[tile]):
+                raise RecordError(line, f"tile {tile} fits nowhere on this board, so it cannot be the "
+                                        f"tile to place (it would be put out of the game)")
+        elif tile not in board.where:
+            raise RecordError(line, f"'decision {phase}' is about the tile just placed, but tile "
+                                    f"{tile} is not on the board")
+    state.phase, state.tile, state.stack = phase, tile, stack
+    state.bonus_turn = stack == BONUS
+    if phase in (SHAMAN, OCCUPY) and state.legal_moves() == [Pass()]:
+        what = "meeple of theirs to take back" if phase == SHAMAN else "piece to put on it"
+        raise RecordError(line, f"{player_name(state.player)} has no {what}, so the game would not "
+                                f"ask this")
 
 
 def _seat(state: State, text: str, line: int) -> int:
@@ -457,10 +534,11 @@ def load_position(text: str, *, edition: str | None = None) -> State:
 
 
 def position_lines(state: State) -> list[str]:
-    """The position lines that rebuild ``state``, which must be at the start of a turn.
+    """The position lines that rebuild ``state``, at any decision.
 
     Supplies are written only where they differ from the edition's pieces
-    minus those on the board; the stacks are always written.
+    minus those on the board; the stacks are always written; a ``decision``
+    line (format version 2) only when the state is not at the start of a turn.
 
     >>> s = State.new(2)
     >>> position_lines(s)[0], position_lines(s)[-1]
@@ -468,10 +546,9 @@ def position_lines(state: State) -> list[str]:
     >>> load_position("huntgather record 1\\nplayers 2\\n" + "\\n".join(position_lines(s))
     ...               + "\\nmoves\\n").normal == s.normal
     True
+    >>> _ = s.apply(Draw(17)); position_lines(s)[-1]
+    'decision place 17'
     """
-    if state.phase != DRAW or state.stack != NORMAL:
-        raise ValueError(f"a position can only be written at the start of a turn (a draw from the "
-                         f"normal stack), not now: {state.describe_decision()}")
     edition = state.edition
     lines = []
     board = state.board
@@ -498,7 +575,36 @@ def position_lines(state: State) -> list[str]:
     lines.append(f"player {state.player}")
     if state.turn:
         lines.append(f"turn {state.turn}")
+    if state.phase != DRAW or state.stack != NORMAL:
+        words = ["decision", str(state.phase)]
+        if state.tile is not None:
+            words.append(str(state.tile))
+        if state.stack == BONUS:
+            words.append("bonus")
+        lines.append(" ".join(words))
     return lines
+
+
+def version_for(lines: list[str]) -> int:
+    """The oldest format version that can hold these position lines (1 unless a ``decision``)."""
+    return 2 if any(line.startswith("decision ") for line in lines) else 1
+
+
+def write_position(state: State) -> str:
+    """``state`` as text, at any decision: a record with no moves, which
+    :func:`load_position` reads back to an equal state.
+
+    >>> from huntgather.game import Game
+    >>> g = Game(players=3, seed=4)                 # yellow is about to place a tile
+    >>> text = write_position(g.state)
+    >>> text.splitlines()[0], text.splitlines()[-2]
+    ('huntgather record 2', 'decision place 30')
+    >>> load_position(text) == g.state
+    True
+    """
+    lines = position_lines(state)
+    return "\n".join([f"{MAGIC} {version_for(lines)}", f"edition {state.edition.name}",
+                      f"players {state.players}", *lines, "moves"]) + "\n"
 
 
 def turns(initial: State, moves: Iterable[Move]) -> list[tuple[int, list[Move], list[Event]]]:
@@ -537,13 +643,14 @@ def write_record(game: Game, *, comments: bool = True, position: bool | None = N
     ['huntgather record 1', 'edition 2020', 'players 2', 'seed 3', 'start-player 0', 'moves']
     """
     initial = game.initial
-    out = [f"{MAGIC} {VERSION}", f"edition {initial.edition.name}", f"players {initial.players}",
-           f"seed {game.seed}"]
+    lines = position_lines(initial)
+    out = [f"{MAGIC} {version_for(lines)}", f"edition {initial.edition.name}",
+           f"players {initial.players}", f"seed {game.seed}"]
     if position is None:
         standard = State.new(initial.players, initial.edition, initial.player)
-        position = position_lines(initial) != position_lines(standard)
+        position = lines != position_lines(standard)
     if position:
-        out.extend(position_lines(initial))
+        out.extend(lines)
     else:
         out.append(f"start-player {initial.player}")
     out.append("moves")

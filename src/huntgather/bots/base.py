@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from huntgather.moves import Move, Place, TakeBack
+from huntgather.record import write_position
 from huntgather.state import OCCUPY, SHAMAN, State
 
 
@@ -64,10 +65,9 @@ class Limits:
 
 
 def fingerprint(state: State) -> str:
-    """A short text that tells positions apart, used to seed a decision's random numbers."""
-    return (f"{state.turn}|{state.phase}|{state.player}|{state.tile}|{state.stack}|{len(state.normal)}|"
-            f"{len(state.bonus)}|{len(state.board.cells)}|{','.join(map(str, state.scores))}|"
-            f"{len(state.board.occupants)}")
+    """The position's text (:func:`huntgather.record.write_position`), which tells every two
+    different positions apart; it seeds a decision's random numbers."""
+    return write_position(state)
 
 
 def check_decision(state: State) -> None:
