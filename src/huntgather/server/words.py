@@ -40,6 +40,9 @@ from huntgather.tiles import LAKE, RIVER, Tile, Zone
 #: the eight compass points, clockwise from the north-west
 POINTS = ("north-west", "north", "north-east", "east", "south-east", "south", "south-west", "west")
 
+#: the letter on a spot where a piece may go, by the role it would take (the Rules screen's key says so)
+ROLE_LETTERS = {"fisher": "F", "gatherer": "G", "hunter": "H", "hut": "⌂"}
+
 #: how a special reads among a zone's facts (what each does is in svg.SPECIAL_TITLES, the tooltips)
 SPECIAL_WORDS = {
     "shaman": "a shaman (take one of your meeples back)",
