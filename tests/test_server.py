@@ -1220,7 +1220,13 @@ def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -
     # 2020 rulebook: a forest scores 2 per tile, 3 per mushroom group; the diagram's forest of
     # 3 tiles scores 3 × 2 = 6 for red's gatherer, and yellow, who closed it, plays a menhir tile
     assert "2 points per tile and 3 per group of mushrooms" in forest["paragraphs"][0]
-    assert forest["diagram"].startswith("<svg") and "6 points (3 tiles × 2)" in forest["caption"]
+    (diagram,) = forest["diagrams"]
+    assert diagram["svg"].startswith("<svg") and "6 points (3 tiles × 2)" in diagram["caption"]
+    # the end of the game and the pit trap are drawn at the end, their captions the final scoring's rows
+    end = next(s for s in page["sections"] if s["title"] == "Huts and hunters: scored at the end")
+    assert "→ yellow (1 hut)" in end["diagrams"][0]["caption"]
+    specials = next(s for s in page["sections"] if s["title"] == "Special tiles")
+    assert "pit trap's area" in specials["diagrams"][0]["caption"]
     missing = client.get("/api/rules/1999")
     assert missing.status_code == 404 and missing.json()["code"] == "unknown_edition"
     old = client.get("/api/rules/2002").json()
@@ -1229,5 +1235,6 @@ def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -
     # its closer a bonus tile.  The diagram's forest of 3 tiles: 3 × 2 = 6.
     assert old["edition"] == "2002"
     assert "2 points per tile and 2 per group of mushrooms" in forest["paragraphs"][0]
-    assert "6 points (3 tiles × 2)" in forest["caption"]
-    assert "gold nugget, plays a bonus tile" in forest["caption"]
+    (diagram,) = forest["diagrams"]
+    assert "6 points (3 tiles × 2)" in diagram["caption"]
+    assert "gold nugget, plays a bonus tile" in diagram["caption"]
