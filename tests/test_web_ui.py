@@ -1002,6 +1002,16 @@ def test_a_stuck_meeple_is_marked_with_a_red_exclamation_mark(tmp_path: Path, br
         page.screenshot(path=str(ARTIFACTS / "stuck-meeple-close.png"),
                         clip={"x": max(0, box["x"] - 120), "y": max(0, box["y"] - 90),
                               "width": 260, "height": 200})
+        # the same table on a phone held upright, for the eye
+        phone = browser.new_context(**PHONE)
+        try:
+            small = open_page(phone, errors, "phone watcher")
+            small.goto(srv.url + "#/watch/stuck0000001")
+            small.wait_for_selector(f"body[data-version='{len(game.history)}']")
+            assert small.locator("#viewport g.piece.stuck").count() == len(stuck)
+            small.screenshot(path=str(ARTIFACTS / "stuck-meeple-phone.png"))
+        finally:
+            phone.close()
     finally:
         context.close()
         srv.stop()
