@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sqlite3
 import time
 import warnings
@@ -34,9 +35,11 @@ from huntgather.cli import main as cli_main
 from huntgather.editions import get_edition
 from huntgather.moves import Draw
 from huntgather.server import create_app
+from huntgather.server.app import web_dir
 from huntgather.server.protocol import move_from_json
 from huntgather.server.rooms import GameSetup, Rooms, build_game, restore_game
 from huntgather.server.storage import Storage, StorageError, public_url
+from huntgather.svg import hut_path, meeple_path
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 11, "short": 6}
 
@@ -253,6 +256,34 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         assert "script-src" not in headers["content-security-policy"]   # default-src 'self' covers it
         assert "default-src 'self'" in headers["content-security-policy"]
         assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_every_file_of_the_client_is_served_with_its_type_under_the_policy(client: TestClient) -> None:
+    """The page's modules (app.js and js/*.js) load as scripts: a browser runs a module only with a
+    JavaScript type, and with nosniff it takes the server's word; index.html loads the entry module."""
+    web = Path(web_dir())
+    files = sorted(p.relative_to(web).as_posix() for p in web.rglob("*") if p.is_file())
+    assert "app.js" in files and sum(f.startswith("js/") for f in files) >= 8
+    expected = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
+    for name in files:
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200, name
+        assert r.headers["content-type"].split(";")[0] == expected[Path(name).suffix], name
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert '<script type="module" src="/static/app.js">' in client.get("/").text
+    # every module a module imports is a file the server serves (a typo would stop the page)
+    for name in (f for f in files if f.endswith(".js")):
+        text = (web / name).read_text(encoding="utf-8")
+        for target in re.findall(r'^import [^;]* from "(\./[^"]+)";', text, flags=re.M):
+            assert (web / name).parent.joinpath(target).resolve().is_file(), (name, target)
+
+
+def test_the_page_draws_pieces_and_letters_from_the_servers_data(client: TestClient) -> None:
+    meta = client.get("/api/editions").json()
+    assert meta["pieces"] == {"meeple": meeple_path(0, 0, 1.15), "hut": hut_path(0, 0, 1.15)}
+    assert set(meta["roles"]) == {"fisher", "gatherer", "hunter", "hut"}
+    # the letter on a player's colour is black or white, whichever reads better (WCAG ≥ 4.5:1)
+    assert [c["ink"] for c in meta["colours"]] == ["#000000", "#000000", "#000000", "#ffffff", "#000000"]
 
 
 def test_database_urls_are_shown_without_their_password() -> None:
@@ -1189,7 +1220,13 @@ def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -
     # 2020 rulebook: a forest scores 2 per tile, 3 per mushroom group; the diagram's forest of
     # 3 tiles scores 3 × 2 = 6 for red's gatherer, and yellow, who closed it, plays a menhir tile
     assert "2 points per tile and 3 per group of mushrooms" in forest["paragraphs"][0]
-    assert forest["diagram"].startswith("<svg") and "6 points (3 tiles × 2)" in forest["caption"]
+    (diagram,) = forest["diagrams"]
+    assert diagram["svg"].startswith("<svg") and "6 points (3 tiles × 2)" in diagram["caption"]
+    # the end of the game and the pit trap are drawn at the end, their captions the final scoring's rows
+    end = next(s for s in page["sections"] if s["title"] == "Huts and hunters: scored at the end")
+    assert "→ yellow (1 hut)" in end["diagrams"][0]["caption"]
+    specials = next(s for s in page["sections"] if s["title"] == "Special tiles")
+    assert "pit trap's area" in specials["diagrams"][0]["caption"]
     missing = client.get("/api/rules/1999")
     assert missing.status_code == 404 and missing.json()["code"] == "unknown_edition"
     old = client.get("/api/rules/2002").json()
@@ -1198,5 +1235,6 @@ def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -
     # its closer a bonus tile.  The diagram's forest of 3 tiles: 3 × 2 = 6.
     assert old["edition"] == "2002"
     assert "2 points per tile and 2 per group of mushrooms" in forest["paragraphs"][0]
-    assert "6 points (3 tiles × 2)" in forest["caption"]
-    assert "gold nugget, plays a bonus tile" in forest["caption"]
+    (diagram,) = forest["diagrams"]
+    assert "6 points (3 tiles × 2)" in diagram["caption"]
+    assert "gold nugget, plays a bonus tile" in diagram["caption"]

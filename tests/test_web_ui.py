@@ -14,6 +14,7 @@ Skipped when Playwright or chromium is missing (``scripts/test.sh`` installs bot
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import time
@@ -26,6 +27,10 @@ import pytest
 from play_server import free_port, launch, stop
 
 from huntgather.game import Game
+from huntgather.server.protocol import occupants_view
+from huntgather.server.rooms import build_game
+from huntgather.server.seats import GameSetup
+from huntgather.server.storage import SeatRow, Storage
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
@@ -595,7 +600,7 @@ def test_no_two_occupant_spots_on_a_tile_overlap(server: Server, page: Any) -> N
     page.goto(server.url)
     page.wait_for_selector("body[data-ready='1']")
     found = page.evaluate("""async () => {
-      const { clearOf } = await import('/static/app.js');
+      const { clearOf } = await import('/static/js/spots.js');
       const bad = [];
       let tiles = 0;
       for (const edition of ['2020', '2002']) {
@@ -785,8 +790,8 @@ def test_every_character_the_page_shows_has_a_glyph_in_debians_fonts() -> None:
     fc_list = shutil.which("fc-list")
     assert fc_list is not None, "fontconfig's fc-list is missing"
     web = REPO / "src" / "huntgather" / "web"
-    chars = {c for name in ("index.html", "app.js") for c in (web / name).read_text(encoding="utf-8")
-             if ord(c) > 127}
+    sources = [web / "index.html", *sorted(web.rglob("*.js"))]   # the page and every module of the client
+    chars = {c for path in sources for c in path.read_text(encoding="utf-8") if ord(c) > 127}
     assert chars   # the page does use some (· — ▲ …)
     missing = [c for c in sorted(chars)
                if not subprocess.run([fc_list, f":charset={ord(c):x}", "family"], capture_output=True,
@@ -830,6 +835,11 @@ def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Ser
         log = json.load(r)["log"]
     scored = [e for e in log if e["kind"] == "FeatureScored" and any(p > 0 for p in e["points"])]
     assert page.evaluate("Number(document.body.dataset.scoreFloats || 0)") == len(scored)
+    # and every piece that went home (a feature scored, a shaman's take-back) was shown going
+    returned = sum(len(e["returned"]) for e in log if e["kind"] == "OccupantsReturned")
+    returned += sum(1 for e in log if e["kind"] == "MeepleTakenBack")
+    assert returned > 0
+    assert page.evaluate("Number(document.body.dataset.returns || 0)") == returned
     lines = page.locator("#log li.has-feature")
     assert lines.count() == sum(1 for e in log if e["kind"] == "FeatureScored" and e["tiles"])
     if lines.count():
@@ -892,7 +902,14 @@ def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server
     assert any("scores 5 points for the river of 3 tiles (3 tiles + 2 fish)" in c for c in captions)
     # the forest of 3 tiles with a menhir: 3 × 2 = 6, and the closer plays a menhir tile
     assert any("scores 6 points (3 tiles × 2)" in c and "plays a menhir tile" in c for c in captions)
-    assert page.locator("#rules figure.diagram svg g.hg-tile").count() == 6   # 3 + 3 tiles
+    # a river closed by a lake at each end: 4 tiles + 5 fish, the two fishers tie and both score 9
+    assert any("4 tiles + 5 fish" in c and "both score the 9 points" in c for c in captions)
+    # the end of a game: a hut scores its river system's fish, a hunter its meadow's animals
+    assert any("2 fish = 2 → yellow (1 hut)" in c and "= 3 → red (1 hunter)" in c for c in captions)
+    # the pit trap doubles the animals of its area: 2 mammoths ×6 + 2 aurochs ×4 = 20
+    assert any("pit trap" in c and "= 20 → yellow (1 hunter)" in c for c in captions)
+    # the diagrams are whole positions: 3 + 4 + 3 + 4 + 10 tiles
+    assert page.locator("#rules figure.diagram svg g.hg-tile").count() == 24
     for special in ("Shaman:", "Pit trap:", "Logboat:"):
         assert special in text
     page.screenshot(path=str(ARTIFACTS / "rules-2020.png"), full_page=True)
@@ -922,3 +939,203 @@ def test_the_tile_sheet_shows_every_tile_of_both_editions(server: Server, page: 
     caption = page.inner_text("#tile-sheet section[data-edition='2020'] figure[data-tile='56'] figcaption")
     assert caption == "56 · start · meadow (an aurochs) · forest (1 menhir) · meadow · river · lake (1 fish)"
     page.screenshot(path=str(ARTIFACTS / "tile-sheet.png"))
+
+
+# ---------------------------------------------------------------------------- the board's warnings
+
+
+def stuck_position(seed: int) -> tuple[GameSetup, Game]:
+    """A seeded game played at random until a fisher or gatherer is stuck: no tile left in the
+    stacks can complete its river or forest (``huntgather.outlook``)."""
+    setup = GameSetup(seed=seed)
+    game = build_game(setup)
+    moves = random.Random(seed)
+    while not any(o["stuck"] for o in occupants_view(game.state)):
+        assert not game.state.is_over, "no meeple got stuck in this game"
+        legal = game.state.legal_moves()
+        game.play(legal[moves.randrange(len(legal))])
+    return setup, game
+
+
+def test_a_stuck_meeple_is_marked_with_a_red_exclamation_mark(tmp_path: Path, browser: Any) -> None:
+    """A meeple whose river or forest can no longer be completed shows a red "!"; the others none."""
+    setup, game = stuck_position(3)
+    db = tmp_path / "games.sqlite"
+    storage = Storage(str(db))   # the game is stored as the server stores games, then served
+    storage.create("stuck0000001", setup.to_json(), [str(m) for m in game.history],
+                   [SeatRow(i, "human", None, None, None, False) for i in range(2)])
+    storage.close()
+    ARTIFACTS.mkdir(exist_ok=True)
+    srv = Server(db, free_port())
+    srv.start()
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = open_page(context, errors, "watcher")
+        page.goto(srv.url + "#/watch/stuck0000001")
+        page.wait_for_selector(f"body[data-version='{len(game.history)}']")
+        with urllib.request.urlopen(f"{srv.url}api/games/stuck0000001") as r:
+            occupants = json.load(r)["occupants"]
+        stuck = sorted(str(o["tile"]) for o in occupants if o["stuck"])
+        assert stuck and len(stuck) < len(occupants)   # some pieces are stuck, not all
+        marked = page.locator("#viewport g.piece.stuck")
+        assert sorted(m.get_attribute("data-tile") or "" for m in marked.all()) == stuck
+        assert page.locator("#viewport g.piece .stuck-mark").count() == len(stuck)   # none on the others
+        mark = marked.first.locator(".stuck-mark")
+        assert mark.locator("text").text_content() == "!"
+        assert mark.locator("circle").evaluate("c => getComputedStyle(c).fill") == "rgb(176, 0, 32)"
+        title = marked.first.locator("title").text_content() or ""
+        kind = next(o for o in occupants if o["stuck"] and str(o["tile"]) == stuck[0])["role"]
+        feature = {"fisher": "river", "gatherer": "forest"}[kind]
+        assert f"stuck: no tile left can complete this {feature}" in title
+        page.screenshot(path=str(ARTIFACTS / "stuck-meeple.png"))
+        # a closer look, saved for the eye: the wheel zooms in about the mark
+        box = mark.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for _ in range(16):
+            page.mouse.wheel(0, -100)
+        page.wait_for_function("() => document.querySelector('#viewport').getAttribute('transform')"
+                               ".includes('scale(')")
+        box = mark.bounding_box()
+        assert box is not None and box["width"] >= 12   # the mark is big enough to see now
+        page.screenshot(path=str(ARTIFACTS / "stuck-meeple-close.png"),
+                        clip={"x": max(0, box["x"] - 120), "y": max(0, box["y"] - 90),
+                              "width": 260, "height": 200})
+        # the same table on a phone held upright, for the eye
+        phone = browser.new_context(**PHONE)
+        try:
+            small = open_page(phone, errors, "phone watcher")
+            small.goto(srv.url + "#/watch/stuck0000001")
+            small.wait_for_selector(f"body[data-version='{len(game.history)}']")
+            assert small.locator("#viewport g.piece.stuck").count() == len(stuck)
+            small.screenshot(path=str(ARTIFACTS / "stuck-meeple-phone.png"))
+        finally:
+            phone.close()
+    finally:
+        context.close()
+        srv.stop()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+# ---------------------------------------------------------------------------- contrast
+
+CONTRAST_JS = """() => {
+  // WCAG 2 contrast of the colours the page really uses (getComputedStyle), text against the
+  // background it sits on (the nearest painted ancestors, blended)
+  const rgba = (c) => { const m = c.match(/[\\d.]+/g) || ['0', '0', '0', '0'];
+    return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05); };
+  const over = (top, under) =>
+    top.slice(0, 3).map((v, i) => v * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const background = (el) => {
+    const layers = [];
+    for (let a = el; a; a = a.parentElement) {
+      const c = rgba(getComputedStyle(a).backgroundColor);
+      if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let bg = [255, 255, 255, 1];
+    for (const c of layers.reverse()) bg = over(c, bg);
+    return bg;
+  };
+  const bad = [];
+  let checked = 0;
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg') || !el.getClientRects().length) continue;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (el.closest(':disabled, [hidden]')) continue;   // inactive controls are exempt (WCAG 1.4.3)
+    const text = over(rgba(getComputedStyle(el).color), background(el));
+    const r = ratio(text, background(el));
+    checked++;
+    if (r < 4.5) bad.push([el.tagName + (el.id ? '#' + el.id : '') + '.' + el.className,
+      el.textContent.trim().slice(0, 30), Math.round(r * 100) / 100]);
+  }
+  return { bad, checked };
+}"""
+
+PIECES_JS = """async () => {
+  // every player's piece as the board draws it, on every terrain colour the tiles use
+  const { pieceSvg } = await import('/static/js/pieces.js');
+  const meta = await (await fetch('/api/editions')).json();
+  const ts = await (await fetch('/api/tiles/2020')).json();
+  const probe = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  document.body.append(probe);
+  probe.innerHTML = ts.defs + Object.values(ts.tiles).map((t) => t.svg[0]).join('');
+  const shapes = probe.querySelectorAll('g.hg-tile > path, g.hg-tile > polygon, g.hg-tile > rect');
+  const terrains = new Set([...shapes]
+    .map((p) => getComputedStyle(p).fill).filter((f) => f.startsWith('rgb')));
+  probe.innerHTML = '';
+  const out = [];
+  meta.colours.forEach((c, seat) => {
+    const g = pieceSvg(meta, seat, 'meeple', 50, 50, 'fisher', 'probe');
+    probe.append(g);
+    out.push({ seat, body: getComputedStyle(g.querySelector('path.body')).fill,
+      outline: getComputedStyle(g.querySelector('path.body')).stroke,
+      halo: getComputedStyle(g.querySelector('path.halo')).stroke,
+      letter: getComputedStyle(g.querySelector('text')).fill });
+  });
+  probe.remove();
+  return { pieces: out, terrains: [...terrains] };
+}"""
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    r, g, b = (int(float(v)) for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return r, g, b
+
+
+def _contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    def lum(c: tuple[int, int, int]) -> float:
+        f = [v / 255 for v in c]
+        g = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in f]
+        return 0.2126 * g[0] + 0.7152 * g[1] + 0.0722 * g[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_text_and_pieces_have_enough_contrast(server: Server, page: Any) -> None:
+    """WCAG 2 AA: text at least 4.5:1 against its background, on every screen; pieces at least
+    3:1 against every terrain (by their white halo or their black outline), and their letters
+    4.5:1 on the player's colour."""
+    failures = {}
+    page.goto(server.url + "#/new")
+    page.wait_for_selector("body[data-ready='1']")
+    for _ in range(3):
+        page.click("#add-seat")   # all five colours
+    for _ in range(2):
+        page.locator("#seats select").nth(1).select_option("bot:random")
+    found = page.evaluate(CONTRAST_JS)
+    failures["new"] = found["bad"]
+    assert found["checked"] > 20
+    start_game(page, server.url, ["human", "bot:random", "bot:random", "bot:random", "bot:random"], short=8,
+               seed=3, name="Ann")
+    page.wait_for_function(WAIT_TURN_OR_END)
+    page.check("#show-remaining")
+    found = page.evaluate(CONTRAST_JS)   # the table during play: the turn, the tile, the buttons
+    failures["playing"] = found["bad"]
+    while page.locator("#final").is_hidden():
+        page.wait_for_function(WAIT_TURN_OR_END, timeout=60_000)
+        if page.locator("#final").is_hidden():
+            play_turn(page)
+    for name, url in (("table", None), ("rules", "#/help"), ("games", "#/games")):
+        if url:
+            page.goto(server.url + url)
+            page.wait_for_selector(f"#screen-{url[2:]}:not([hidden])")
+            page.wait_for_timeout(500)
+        found = page.evaluate(CONTRAST_JS)
+        assert found["checked"] > 10, name
+        failures[name] = found["bad"]
+    assert all(not bad for bad in failures.values()), failures
+    drawn = page.evaluate(PIECES_JS)
+    terrains = {_rgb(t) for t in drawn["terrains"]}
+    assert len(terrains) >= 3   # forest, meadow, water at least
+    for p in drawn["pieces"]:
+        halo, outline, body, letter = (_rgb(p[k]) for k in ("halo", "outline", "body", "letter"))
+        for t in terrains:
+            assert max(_contrast(halo, t), _contrast(outline, t)) >= 3, (p, t)
+        assert _contrast(letter, body) >= 4.5, p

@@ -78,8 +78,8 @@ class FrozenDict(dict[_K, _V]):
 class Zone:
     """One area printed on a tile.
 
-    ``id`` is local to the tile (0-7 land and river zones, 8-9 lakes);
-    ``tile_id * 10 + id`` is unique in a game and called the zone's *node*.
+    ``id`` is local to the tile (0-7 land and river zones, 8-9 lakes); on the board a zone
+    is named by its tile and its id (:class:`huntgather.board.ZoneRef`, written ``17.1``).
     """
 
     id: int

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
           + (f", seed {record.seed}" if record.seed is not None else ""))
     if record.has_position:
         print(f"start position: {plural(len(initial.board.cells), 'tile')} on the board, "
-              f"{plural(len(initial.board.occupants), 'piece')}, "
+              f"{plural(len(initial.board.pieces()), 'piece')}, "
               f"{plural(len(initial.normal), 'normal tile')} left, "
               f"{player_name(initial.player)} to play")
     number = initial.turn

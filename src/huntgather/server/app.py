@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -51,15 +52,58 @@ from huntgather.server.rooms import GAME_ID, Room, Rooms
 from huntgather.server.rules_page import rules_payload
 from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
 from huntgather.server.storage import Storage
-from huntgather.server.words import tile_summary, zone_summary
+from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_summary
 from huntgather.server.workers import Workers
-from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES, defs, tile_fragment, zone_anchors
+from huntgather.svg import (
+    PLAYER_COLOURS,
+    PLAYER_LETTERS,
+    PLAYER_NAMES,
+    defs,
+    hut_path,
+    meeple_path,
+    tile_fragment,
+    zone_anchors,
+)
 from huntgather.tiles import LAKE, RIVER
 
 
 def web_dir() -> str:
     """The directory of the static client shipped with the package."""
     return str(resources.files("huntgather").joinpath("web"))
+
+
+class ClientFiles(StaticFiles):
+    """The static client: its modules always as ``text/javascript`` (a browser runs a module
+    script only with a JavaScript type, and with ``nosniff`` it takes the server's word for it;
+    ``mimetypes`` reads the system's tables, which may say otherwise)."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        if str(full_path).endswith((".js", ".mjs")):
+            response.headers["content-type"] = "text/javascript; charset=utf-8"
+        return response
+
+
+def _luminance(colour: str) -> float:
+    """The WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever contrasts more with ``colour``: the letter on a player's colour.
+
+    >>> ink_on("#F0E442"), ink_on("#0072B2")
+    ('#000000', '#ffffff')
+    """
+    lum = _luminance(colour)
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+
+
+#: the players' pieces as the board draws them, around (0, 0) (the page moves them into place)
+PIECE_SCALE = 1.15
 
 
 @cache
@@ -215,8 +259,11 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                         "bonus_name": ed.bonus_name})
         return JSONResponse({"editions": out, "bot_levels": list(BOT_LEVELS),
                              "bot_level_text": BOT_LEVEL_TEXT,
-                             "colours": [{"name": n, "rgb": c, "letter": le} for n, c, le
-                                         in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)]})
+                             "colours": [{"name": n, "rgb": c, "letter": le, "ink": ink_on(c)} for n, c, le
+                                         in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)],
+                             "pieces": {"meeple": meeple_path(0, 0, PIECE_SCALE),
+                                        "hut": hut_path(0, 0, PIECE_SCALE)},
+                             "roles": ROLE_LETTERS})
 
     async def per_edition(request: Request, payload: Callable[[str], bytes]) -> Response:
         """A cached JSON document of the edition named in the path (tiles, rules)."""
@@ -396,7 +443,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/at/{ply}", game_at),
         WebSocketRoute("/ws/{game_id}", game_socket),
-        Mount("/static", StaticFiles(directory=web_dir()), name="static"),
+        Mount("/static", ClientFiles(directory=web_dir()), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2000)]
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused

@@ -280,6 +280,8 @@ def event_view(e: Event, state: State) -> dict[str, Any]:
         out |= {"player": e.player, "tile": e.tile, "zone": e.zone, "piece": e.piece, "role": e.role}
     elif isinstance(e, MeepleTakenBack):
         out |= {"player": e.player, "tile": e.tile, "zone": e.zone}
+    elif isinstance(e, OccupantsReturned):
+        out["returned"] = [{"player": p, "tile": t, "zone": z} for p, t, z in e.returned]
     elif isinstance(e, FeatureScored):
         out |= {"points": list(e.points), "tiles": list(e.tiles), "feature": e.kind}
     elif isinstance(e, TileDrawn | TileDiscarded):

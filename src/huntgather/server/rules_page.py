@@ -10,19 +10,20 @@ from the rules the server applies.  ``docs/rules.md`` has the full detail.
 >>> page = json.loads(rules_payload("2020"))
 >>> [s["title"] for s in page["sections"]][:3]
 ['A turn', 'Rivers and fishers', 'Forests and gatherers']
->>> page["sections"][1]["caption"]
+>>> page["sections"][1]["diagrams"][0]["caption"]
 'Yellow’s fisher scores 5 points for the river of 3 tiles (3 tiles + 2 fish); the meeple goes back.'
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from huntgather.editions import Edition, get_edition
-from huntgather.events import BonusTurn, Event, FeatureScored
+from huntgather.events import BonusTurn, Event, FeatureScored, FinalScoring
 from huntgather.moves import Place, parse_move
 from huntgather.record import load_position
 from huntgather.svg import PLAYER_NAMES, board_svg
@@ -36,6 +37,10 @@ class Example:
 
     position: str
     moves: str
+    #: the picture shows the board at the end of the game instead (the pieces scored at the end
+    #: stay on the board)
+    at_end: bool = False
+    cell: int = 120
 
 
 def _play(edition: str, ex: Example) -> tuple[str, list[Event]]:
@@ -43,11 +48,16 @@ def _play(edition: str, ex: Example) -> tuple[str, list[Event]]:
     state = load_position(text)
     events: list[Event] = []
     picture = ""
+    last: tuple[int, ...] = ()
     for word in ex.moves.split():
         move = parse_move(word)
         events.extend(state.apply(move))
         if isinstance(move, Place):
-            picture = board_svg(state, (move.tile,), cell=120)
+            last = (move.tile,)
+            picture = board_svg(state, last, cell=ex.cell)
+    if ex.at_end:
+        assert state.is_over, "an end-of-game example must end the game"
+        picture = board_svg(state, last, cell=ex.cell)
     return picture, events
 
 
@@ -56,6 +66,21 @@ def _play(edition: str, ex: Example) -> tuple[str, list[Event]]:
 RIVER_2020 = Example("tile 56 0,0 r0\ntile 48 -1,0 r0\noccupant 48.1 meeple 0\nplayer 1", "d24 24@-2,0r1 -")
 #: red's gatherer in a forest of two tiles, one with a menhir; yellow closes it with a third
 FOREST_2020 = Example("tile 35 0,0 r0\ntile 40 1,0 r0\noccupant 40.1 meeple 1", "d34 34@2,0r0 -")
+#: rulebook examples 15 and 16 (2020): a river between two lakes, red's fisher at the western
+#: lake, yellow's on the river; yellow closes the gap with tile 47: 4 tiles and 5 fish, a tie
+RIVER_LAKES_2020 = Example("tile 0 0,0 r1\ntile 48 2,0 r0\ntile 57 3,0 r3\noccupant 0.1 meeple 1\n"
+                           "occupant 48.1 meeple 0", "d47 47@1,0r0 -")
+#: the last tile of the game: yellow's hut on the lake of the start tile, red's hunter on the
+#: meadow north of the river; the stack holds one more tile, a meadow with a deer
+END_2020 = Example("tile 56 0,0 r0\ntile 48 -1,0 r0\ntile 24 -2,0 r1\noccupant 56.8 hut 0\n"
+                   "occupant 48.0 meeple 1\nnormal 62", "d62 62@0,-1r0", at_end=True)
+#: rulebook example 24 (2020): the pit trap comes as the menhir tile of the last turn (yellow
+#: closes a forest with a menhir, north of the meadow, with the last tile of the stack) and gets
+#: yellow's hunter; in its area 2 mammoths and 2 aurochs score double, and outside it a tiger
+#: eats the deer
+PIT_TRAP_2020 = Example("tile 61 -1,0 r0\ntile 90 0,1 r0\ntile 76 -1,1 r0\ntile 62 -2,0 r0\n"
+                        "tile 32 -3,0 r0\ntile 78 1,0 r2\ntile 35 -1,-2 r0\ntile 40 0,-2 r0\nnormal 34",
+                        "d34 34@1,-2r0 - d92 92@0,0r0 m92.1", at_end=True, cell=90)
 #: the same in 2002: tile 4 (forest to the east), tile 9 (forest west and east, a gold nugget) with
 #: red's gatherer; yellow closes it with tile 5 turned once (its southern forest side faces west)
 FOREST_2002 = Example("tile 4 0,0 r0\ntile 9 1,0 r0\noccupant 9.1 meeple 1", "d5 5@2,0r1 -")
@@ -68,6 +93,22 @@ def _river_caption(events: list[Event], e: Edition) -> str:
     fish = scored.points[winner] - tiles * e.river_tile_points
     return (f"{PLAYER_NAMES[winner].capitalize()}’s fisher scores {scored.points[winner]} points for "
             f"the river of {tiles} tiles ({tiles} tiles + {fish} fish); the meeple goes back.")
+
+
+def _lakes_caption(events: list[Event], e: Edition) -> str:
+    scored = next(x for x in events if isinstance(x, FeatureScored) and x.kind == "river")
+    tiles = len(scored.tiles)
+    fish = max(scored.points) - tiles * e.river_tile_points
+    names = " and ".join(PLAYER_NAMES[i] for i, p in enumerate(scored.points) if p)
+    return (f"Closed by a lake at each end, the river is complete: {tiles} tiles + {fish} fish in "
+            f"it and its lakes = {max(scored.points)} points. {names.capitalize()} have one fisher "
+            f"each, a tie: both score the {max(scored.points)} points in full.")
+
+
+def _final_caption(events: list[Event], kinds: tuple[str, ...], lead: str) -> str:
+    final = next(x for x in events if isinstance(x, FinalScoring))
+    rows = [r.explanation for r in final.rows if r.kind in kinds]
+    return lead + " " + "; ".join(rows) + "."
 
 
 def _forest_caption(events: list[Event], e: Edition) -> str:
@@ -131,20 +172,29 @@ def _sections(name: str) -> list[dict[str, Any]]:
         f"(a {e.bonus_name} earned in that turn is still played). After the final scoring, the "
         f"most points wins; tied players share the win.",
     ]})
+    def diagram(section: str, example: Example, caption: Callable[[list[Event]], str]) -> None:
+        svg, events = _play(name, example)
+        part = next(s for s in sections if s["title"] == section)
+        part.setdefault("diagrams", []).append({"svg": svg, "caption": caption(events)})
+
     if name == "2020":
-        svg, events = _play(name, RIVER_2020)
-        sections[1] |= {"diagram": svg, "caption": _river_caption(events, e)}
-        svg, events = _play(name, FOREST_2020)
-        sections[2] |= {"diagram": svg, "caption": _forest_caption(events, e)}
+        diagram("Rivers and fishers", RIVER_2020, lambda ev: _river_caption(ev, e))
+        diagram("Rivers and fishers", RIVER_LAKES_2020, lambda ev: _lakes_caption(ev, e))
+        diagram("Forests and gatherers", FOREST_2020, lambda ev: _forest_caption(ev, e))
+        diagram("Huts and hunters: scored at the end", END_2020, lambda ev: _final_caption(
+            ev, ("huts", "hunters"), "The last tile is placed and the game ends; the hut and the hunter "
+                                     "score:"))
+        diagram("Special tiles", PIT_TRAP_2020, lambda ev: _final_caption(
+            ev, ("hunters",), "The pit trap comes as the menhir tile of the last turn, with yellow’s "
+                              "hunter; at the end:"))
     elif name == "2002":
-        svg, events = _play(name, FOREST_2002)
-        sections[2] |= {"diagram": svg, "caption": _forest_caption(events, e)}
+        diagram("Forests and gatherers", FOREST_2002, lambda ev: _forest_caption(ev, e))
     return sections
 
 
 @cache
 def rules_payload(edition: str) -> bytes:
     """The rules page of ``edition`` as JSON: ``{"edition", "title", "sections": [{"title",
-    "paragraphs", "diagram"?, "caption"?}]}`` (cached: it never changes in a process)."""
+    "paragraphs", "diagrams"?: [{"svg", "caption"}]}]}`` (cached: it never changes in a process)."""
     e = get_edition(edition)
     return json.dumps({"edition": e.name, "title": e.title, "sections": _sections(edition)}).encode()

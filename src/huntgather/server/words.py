@@ -41,6 +41,10 @@ from huntgather.tiles import LAKE, RIVER, Tile, Zone
 #: the eight compass points, clockwise from the north-west
 POINTS = ("north-west", "north", "north-east", "east", "south-east", "south", "south-west", "west")
 
+#: the letter on a spot where a piece may go, by the role it would take (the Rules screen's key says so)
+ROLE_LETTERS = {"fisher": "F", "gatherer": "G", "hunter": "H", "hut": "⌂"}
+
+
 def _points(tile: Tile, zone: int, rotation: int) -> list[int]:
     """The compass points (indexes into :data:`POINTS`) that ``zone`` reaches once turned."""
     out: set[int] = set()

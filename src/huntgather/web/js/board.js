@@ -1,0 +1,517 @@
+// The board view: the SVG board with its tiles and pieces, the legal squares, the tile waiting
+// for confirmation with its piece spots, hints, and what a move shows once (tiles arriving,
+// points floating up, pieces going home).  Pan by dragging, zoom with the wheel or two fingers.
+//
+// It owns the camera and what it has animated; it reads the game from the store and asks for
+// the player's steps through `act` (see play.js).
+
+import { $, svgEl } from "./dom.js";
+import {
+  canon, choiceLabel, currentHints, heldSeats, legalPlacements, myTurn, placementAt,
+  placementsForRotation, rgbOf, sameMove, who,
+} from "./game.js";
+import { pieceSvg } from "./pieces.js";
+import { clearOf, SPOT_GAP } from "./spots.js";
+
+// a square is 100 units: at this zoom a legal square (92 units) is a target of 44 px or more
+const MIN_TOUCH_ZOOM = 0.5;
+// when a tile waits to be confirmed on a touch screen, it is shown this large: its piece spots
+// (16 units apart, tap circles of radius 8) become 45 px targets
+const PENDING_TOUCH_ZOOM = 2.8;
+const touchScreen = () => window.matchMedia("(pointer: coarse)").matches;
+
+// the attributes that name a move on its button or spot
+export function moveAttrs(m) {
+  const c = canon(m);
+  const a = { "data-move": JSON.stringify(c), "data-kind": c.kind };
+  if ("zone" in c) a["data-zone"] = c.zone;
+  if ("piece" in c) a["data-piece"] = c.piece;
+  if ("tile" in c) a["data-tile"] = c.tile;
+  return a;
+}
+
+function count(name) {
+  document.body.dataset[name] = String(Number(document.body.dataset[name] || 0) + 1);
+}
+
+export function createBoard(store, act) {
+  const svg = $("#board");
+  let cam = { x: 0, y: 0, k: 0.6 };
+  let userCam = false;     // true once the person pans or zooms: from then on the board keeps its view
+  let shownChange = 0;     // the last update whose arrivals, points and returns were shown
+  let pendingKey = null;   // the waiting tile last zoomed to (touch screens)
+  let selectedKey = null;  // the square last selected with the keyboard
+  let drawn = new Map();   // "tile:zone" -> where each piece was drawn last, for its way home
+
+  function applyCamera() {
+    const t = `translate(${cam.x} ${cam.y}) scale(${cam.k})`;
+    $("#viewport").setAttribute("transform", t);
+    $("#overlay").setAttribute("transform", t);   // highlights, floating points, pieces going home
+  }
+
+  function fit() {
+    const s = store.get();
+    let x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    for (const c of s.view.board) {
+      x0 = Math.min(x0, c.x); x1 = Math.max(x1, c.x); y0 = Math.min(y0, c.y); y1 = Math.max(y1, c.y);
+    }
+    x0 -= 1; x1 += 1; y0 -= 1; y1 += 1;
+    const box = svg.getBoundingClientRect();
+    if (box.width < 20 || box.height < 20) return;   // not laid out yet
+    const w = (x1 - x0 + 1) * 100, h = (y1 - y0 + 1) * 100;
+    const k = Math.min(box.width / w, box.height / h, 2.2);
+    if (touchScreen() && k < MIN_TOUCH_ZOOM) {
+      // a whole board would make squares too small to tap: show what matters at a tappable size
+      const [fx, fy] = focusCell(s);
+      cam = { k: MIN_TOUCH_ZOOM, x: box.width / 2 - (fx * 100 + 50) * MIN_TOUCH_ZOOM,
+        y: box.height / 2 - (fy * 100 + 50) * MIN_TOUCH_ZOOM };
+    } else {
+      cam = { k, x: (box.width - w * k) / 2 - x0 * 100 * k, y: (box.height - h * k) / 2 - y0 * 100 * k };
+    }
+    applyCamera();
+  }
+
+  // the square a touch screen centres on: the middle of the legal squares, else the last move
+  function focusCell(s) {
+    const cells = myTurn(s) ? legalPlacements(s) : [];
+    if (cells.length) {
+      const mx = cells.reduce((a, c) => a + c.x, 0) / cells.length;
+      const my = cells.reduce((a, c) => a + c.y, 0) / cells.length;
+      const d = (c) => Math.hypot(c.x - mx, c.y - my);
+      const near = cells.reduce((best, c) => (d(c) < d(best) ? c : best));
+      return [near.x, near.y];
+    }
+    const last = s.view && s.view.last && s.view.last[0];
+    return last ? [last.x, last.y] : [0, 0];
+  }
+
+  // on a touch screen, show the tile that waits for confirmation large enough to tap its spots
+  function zoomToPending(p) {
+    const box = svg.getBoundingClientRect();
+    const k = Math.min(PENDING_TOUCH_ZOOM, box.width / 110, box.height / 110);
+    userCam = true;
+    cam = { k, x: box.width / 2 - (p.x * 100 + 50) * k, y: box.height / 2 - (p.y * 100 + 50) * k };
+  }
+
+  function centreOn(x, y) {
+    const box = svg.getBoundingClientRect();
+    const sx = (x * 100 + 50) * cam.k + cam.x, sy = (y * 100 + 50) * cam.k + cam.y;
+    if (sx < 40 || sy < 40 || sx > box.width - 40 || sy > box.height - 40) {
+      cam.x += box.width / 2 - sx;
+      cam.y += box.height / 2 - sy;
+    }
+  }
+
+  function zoom(f, px, py) {
+    userCam = true;
+    const box = svg.getBoundingClientRect();
+    if (px === undefined) { px = box.width / 2; py = box.height / 2; }
+    const k = Math.max(0.1, Math.min(4, cam.k * f));
+    const real = k / cam.k;
+    cam.x = px - (px - cam.x) * real;
+    cam.y = py - (py - cam.y) * real;
+    cam.k = k;
+    applyCamera();
+  }
+
+  function pan(dx, dy) {
+    userCam = true;
+    cam.x += dx;
+    cam.y += dy;
+    applyCamera();
+  }
+
+  function refit() {
+    userCam = false;
+    if (store.get().view) fit();
+  }
+
+  function tileGroup(ts, tile, rotation, x, y) {
+    const g = svgEl("g", { transform: `translate(${x * 100} ${y * 100})` });
+    g.innerHTML = ts.tiles[tile].svg[rotation];   // server-made SVG of the tile, no user text
+    return g;
+  }
+
+  function clear() {
+    delete document.body.dataset.version;
+    $("#viewport").innerHTML = "";
+    $("#overlay").innerHTML = "";
+    drawn = new Map();
+  }
+
+  // light up the squares of a scored feature (a log line or a final-table row under the pointer)
+  function highlight(tiles, cls = "scored-hl") {
+    clearHighlight(cls);
+    const v = store.get().view;
+    if (!v || !tiles || !tiles.length) return;
+    const at = new Map(v.board.map((c) => [c.tile, c]));
+    for (const t of tiles) {
+      const c = at.get(t);
+      if (c) $("#overlay").append(svgEl("rect", { class: cls, x: c.x * 100 + 2, y: c.y * 100 + 2, width: 96, height: 96 }));
+    }
+  }
+
+  function clearHighlight(cls = "scored-hl") {
+    for (const r of document.querySelectorAll(`#overlay rect.${cls}`)) r.remove();
+  }
+
+  // the tile to place, shown faintly on a legal square under the mouse (in the first rotation,
+  // from the current one, that fits there)
+  function previewAt(x, y) {
+    clearPreview();
+    const s = store.get();
+    const d = s.view && s.view.decision;
+    const ts = s.view && s.tiles[s.view.edition];
+    if (!d || !ts || !myTurn(s) || s.pending || d.phase !== "place" || !ts.tiles[d.tile]) return;
+    const p = placementAt(s, x, y, s.rotation);
+    if (!p) return;
+    const g = tileGroup(ts, d.tile, p.rotation, x, y);
+    g.setAttribute("id", "hover-preview");
+    g.dataset.x = String(x);
+    g.dataset.y = String(y);
+    g.dataset.rotation = String(p.rotation);
+    $("#overlay").append(g);
+  }
+
+  function clearPreview() {
+    const old = document.getElementById("hover-preview");
+    if (old) old.remove();
+  }
+
+  // points scored during play float up from their feature, in the scorer's colour
+  function showScoring(s, events) {
+    const v = s.view;
+    for (const e of events) {
+      if (e.kind !== "FeatureScored" || !Array.isArray(e.points) || !Array.isArray(e.tiles)) continue;
+      const cells = v.board.filter((c) => e.tiles.includes(c.tile));
+      if (!cells.length) continue;
+      const cx = cells.reduce((a, c) => a + c.x, 0) / cells.length * 100 + 50;
+      const cy = cells.reduce((a, c) => a + c.y, 0) / cells.length * 100 + 50;
+      const scorers = e.points.map((p, seat) => [p, seat]).filter(([p]) => p > 0);
+      if (!scorers.length) continue;
+      highlight(e.tiles, "scored-now");
+      scorers.forEach(([p, seat], i) => {
+        const t = svgEl("text", { class: "score-float", x: cx, y: cy - 16 * i, fill: rgbOf(s, seat) });
+        t.textContent = `+${p}`;
+        $("#overlay").append(t);
+        setTimeout(() => t.remove(), 2400);
+      });
+      count("scoreFloats");
+      setTimeout(() => clearHighlight("scored-now"), 2400);
+    }
+  }
+
+  // pieces going home (a feature scored, the shaman's take-back): each fades away upwards from
+  // where it stood, as fast as the tiles arrive (the stylesheet reads <body data-animation>)
+  function showLeaving(s, pieces) {
+    const ts = s.tiles[s.view.edition];
+    const where = new Map(s.view.board.map((c) => [c.tile, c]));
+    for (const o of pieces) {
+      let spot = drawn.get(`${o.tile}:${o.zone}`);
+      if (!spot) {
+        const c = where.get(o.tile);
+        const a = c && ts.tiles[o.tile].anchors[c.rotation][o.zone];
+        if (!a) continue;
+        spot = { x: c.x * 100 + a[0], y: c.y * 100 + a[1] };
+      }
+      const g = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, o.role, `${who(s, o.player)}: ${o.role} going home`);
+      g.classList.add("leaving");
+      g.dataset.tile = String(o.tile);
+      const done = () => g.remove();
+      g.addEventListener("animationend", done);
+      setTimeout(done, 4000);   // in case no animation runs
+      $("#overlay").append(g);
+      count("returns");
+    }
+  }
+
+  function drawPieces(s, ts, where) {
+    const onTile = new Map();
+    const now = new Map();
+    // pieces on one tile are moved apart where their zones' anchors lie close (a hut on a lake
+    // and a fisher on the river into it), so that every piece can be seen and counted
+    for (const o of s.view.occupants || []) {
+      const c = where[o.tile];
+      if (!c) continue;
+      const a = ts.tiles[o.tile].anchors[c.rotation][o.zone];
+      if (!a) continue;
+      const zone = ts.tiles[o.tile].zones[o.zone];
+      const role = o.role || (o.piece === "hut" ? "hut" : zone.role);
+      if (!onTile.has(o.tile)) onTile.set(o.tile, []);
+      const placed = onTile.get(o.tile);
+      const spot = { x: c.x * 100 + a[0], y: c.y * 100 + a[1] };
+      clearOf(spot, placed);
+      placed.push(spot);
+      now.set(`${o.tile}:${o.zone}`, spot);
+      let label = `${who(s, o.player)}: ${role}`;
+      if (o.stuck) label += ` — stuck: no tile left can complete this ${zone.kind}, so it will score nothing`;
+      const piece = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, role, label);
+      piece.dataset.tile = String(o.tile);
+      if (o.stuck) {
+        // its forest or river can no longer be completed: the meeple will score nothing
+        piece.classList.add("stuck");
+        const mark = svgEl("g", { class: "stuck-mark" });
+        mark.append(svgEl("circle", { cx: spot.x + 7, cy: spot.y - 8, r: 4.5 }));
+        const bang = svgEl("text", { x: spot.x + 7, y: spot.y - 5.6 });
+        bang.textContent = "!";
+        mark.append(bang);
+        piece.append(mark);
+      }
+      $("#viewport").append(piece);
+    }
+    drawn = now;
+  }
+
+  function drawTargets(s) {
+    const vp = $("#viewport");
+    const now = new Set(placementsForRotation(s).map((p) => `${p.x},${p.y}`));
+    const cells = new Set(legalPlacements(s).map((p) => `${p.x},${p.y}`));
+    if (s.pending) cells.delete(`${s.pending.x},${s.pending.y}`);
+    for (const key of cells) {
+      const [x, y] = key.split(",").map(Number);
+      const sel = s.selected && s.selected[0] === x && s.selected[1] === y;
+      const cls = `target${now.has(key) ? "" : " other"}${sel ? " selected" : ""}`;
+      const r = svgEl("rect", { class: cls, x: x * 100 + 4, y: y * 100 + 4, width: 92, height: 92,
+        "data-x": x, "data-y": y, "data-fits": now.has(key) ? "yes" : "other-rotation" });
+      const t = svgEl("title");
+      t.textContent = now.has(key) ? `place here (${x}, ${y})` : `fits here in another rotation (${x}, ${y})`;
+      r.append(t);
+      r.addEventListener("click", (ev) => { ev.stopPropagation(); act.placeAt(x, y); });
+      // with a mouse, the tile shows where the pointer is, turned as it would be placed there
+      r.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") previewAt(x, y); });
+      r.addEventListener("pointerleave", () => clearPreview());
+      vp.append(r);
+    }
+  }
+
+  // hinted placements, numbered: one mark per square (hints on the same square share it, "1 · 3")
+  function drawHints(hints) {
+    const byCell = new Map();
+    hints.turns.forEach((t, i) => {
+      const p = t.moves && t.moves[0];
+      if (!p || p.kind !== "place") return;
+      const key = `${p.x},${p.y}`;
+      if (!byCell.has(key)) byCell.set(key, { p, items: [] });
+      byCell.get(key).items.push({ t, n: i + 1 });
+    });
+    for (const { p, items } of byCell.values()) {
+      const best = items[0].t;
+      const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
+        "data-hints": items.map((h) => h.n).join(",") });
+      const title = svgEl("title");
+      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.text}`).join("\n");
+      g.append(title);
+      g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
+      const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,
+        style: `font-size:${items.length > 2 ? 20 : items.length > 1 ? 24 : 30}px` });
+      tx.textContent = items.map((h) => h.n).join(" · ");
+      g.append(tx);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); act.tryHint(best); });
+      $("#viewport").append(g);
+    }
+  }
+
+  // where a choice's spot goes: on the zone of the placed tile, or of the meeple to take back
+  function spotFor(s, ts, m, where, p) {
+    let cell, tile;
+    if (m.kind === "takeback") { tile = m.tile; cell = where[tile]; }
+    else if (m.kind === "occupy") { tile = s.view.decision.tile; cell = { x: p.x, y: p.y, rotation: p.rotation }; }
+    else return null;
+    if (!cell || !ts.tiles[tile]) return null;
+    const a = ts.tiles[tile].anchors[cell.rotation][m.zone];
+    if (!a) return null;
+    const zone = ts.tiles[tile].zones[m.zone];
+    let letter;
+    if (m.kind === "takeback") letter = "✕";
+    else letter = s.meta.roles[m.piece === "hut" ? "hut" : m.role || (zone && zone.role)] || "•";
+    return { x: cell.x * 100 + a[0], y: cell.y * 100 + a[1], letter };
+  }
+
+  // the tile waiting for confirmation, with a spot on each zone a piece may go to
+  function drawPending(s, ts, where) {
+    const vp = $("#viewport");
+    const p = s.pending;
+    const g = tileGroup(ts, s.view.decision.tile, p.rotation, p.x, p.y);
+    g.setAttribute("id", "pending-tile");
+    const turns = new Set(legalPlacements(s).filter((q) => q.x === p.x && q.y === p.y).map((q) => q.rotation));
+    if (turns.size > 1 && p.moves.length === 1 && !s.sentTurn) {
+      g.classList.add("turnable");
+      const t = svgEl("title"); t.textContent = "tap or click the tile to turn it"; g.append(t);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); act.turnPending(); });
+    }
+    vp.append(g);
+    vp.append(svgEl("rect", { class: "pending-frame", x: p.x * 100 + 1, y: p.y * 100 + 1, width: 98, height: 98 }));
+    const pv = p.preview;
+    if (!pv || pv.turn_over) return;
+    const placed = [];   // spots drawn so far, so that no two overlap
+    for (const m of (pv.legal || []).filter((x) => canon(x))) {
+      const spot = spotFor(s, ts, m, where, p);
+      if (!spot) continue;
+      clearOf(spot, placed);
+      placed.push(spot);
+      const chosen = !!p.choice && sameMove(m, p.choice);
+      const sg = svgEl("g", { class: `spot${chosen ? " selected" : ""}`, ...moveAttrs(m) });
+      const t = svgEl("title"); t.textContent = choiceLabel(s, ts, m); sg.append(t);
+      sg.append(svgEl("circle", { class: "hit", cx: spot.x, cy: spot.y, r: SPOT_GAP / 2 }));
+      sg.append(svgEl("circle", { cx: spot.x, cy: spot.y, r: 7 }));
+      const tx = svgEl("text", { x: spot.x, y: spot.y + 3 });
+      tx.textContent = spot.letter;
+      sg.append(tx);
+      sg.addEventListener("click", (ev) => { ev.stopPropagation(); act.choose(m); });
+      vp.append(sg);
+    }
+  }
+
+  // the board in words, for screen readers: what lies there, the tile to place and where it fits
+  function describe(s, ts) {
+    const v = s.view;
+    const d = v.decision;
+    const parts = [`Board of ${v.board.length} tile${v.board.length === 1 ? "" : "s"}.`];
+    if (myTurn(s) && d.phase === "place" && ts.tiles[d.tile]) {
+      const squares = new Set(legalPlacements(s).map((p) => `${p.x},${p.y}`)).size;
+      const here = new Set(placementsForRotation(s).map((p) => `${p.x},${p.y}`)).size;
+      parts.push(`Your tile: ${ts.tiles[d.tile].text}.`,
+        `It fits on ${squares} square${squares === 1 ? "" : "s"}, ${here} of them as it is turned now.`,
+        s.pending ? "Placed: choose a piece or none, then confirm with Enter; U takes it back."
+          : "N and P move between them, R turns the tile, Enter places it.");
+    } else if (v.over) {
+      parts.push("The game is over.");
+    } else if (d.text) {
+      parts.push(`${d.text}.`);
+    }
+    svg.setAttribute("aria-label", parts.join(" "));
+  }
+
+  function render(s, action) {
+    if (action && action.type === "open") {   // another game: its own view of the board
+      userCam = false;
+      pendingKey = null;
+      clear();
+    }
+    const v = s.view;
+    if (!v) { clear(); return; }
+    const ts = s.tiles[v.edition];
+    if (!ts) return;
+    const fresh = s.change && s.change.seq !== shownChange ? s.change : null;
+    if (fresh) shownChange = fresh.seq;
+    if (fresh && fresh.returned.length) showLeaving(s, fresh.returned);   // from where they were drawn
+    document.body.dataset.version = String(v.version);
+    $("#defs").innerHTML = ts.defs;
+    const vp = $("#viewport");
+    vp.innerHTML = "";
+    clearPreview();
+    const where = {};
+    for (const c of v.board) {
+      where[c.tile] = c;
+      const g = tileGroup(ts, c.tile, c.rotation, c.x, c.y);
+      if (fresh && fresh.arrived.has(c.tile)) {
+        // a tile another page placed just now slides in (the group's own transform places it, so
+        // the animation moves an inner group)
+        const inner = svgEl("g", { class: "arrive" });
+        inner.append(...g.childNodes);
+        g.append(inner);
+        count("arrivals");
+      }
+      vp.append(g);
+    }
+    const mine = myTurn(s);
+    // on my turn: the tiles the others placed since my last tile, framed in their colours
+    if (mine) {
+      const me = new Set(heldSeats(s));
+      for (let i = v.log.length - 1; i >= 0; i--) {
+        const e = v.log[i];
+        if (e.kind !== "TilePlaced") continue;
+        if (me.has(e.player)) break;
+        const r = svgEl("rect", { class: "since-mine", x: e.x * 100 + 6, y: e.y * 100 + 6, width: 88, height: 88,
+          stroke: rgbOf(s, e.player), "data-tile": e.tile });
+        const t = svgEl("title"); t.textContent = `placed by ${who(s, e.player)} since your last turn`;
+        r.append(t);
+        vp.append(r);
+      }
+    }
+    for (const m of v.last || []) {
+      const r = svgEl("rect", { class: "last-move", x: m.x * 100 + 3, y: m.y * 100 + 3, width: 94, height: 94 });
+      const t = svgEl("title"); t.textContent = `last move: ${who(s, m.player)} placed tile ${m.tile}`;
+      r.append(t);
+      vp.append(r);
+    }
+    drawPieces(s, ts, where);
+    if (mine && v.decision.phase === "place" && !s.sentTurn && !(s.pending && s.pending.moves.length > 1)) drawTargets(s);
+    const hints = currentHints(s);
+    if (mine && hints && hints.turns && !s.pending) drawHints(hints);
+    if (s.pending && mine) drawPending(s, ts, where);
+    // the camera: a keyboard choice off screen is brought into view; on a touch screen a tile
+    // put down is shown large; otherwise the whole board, until the person moves the view
+    const sel = s.selected ? String(s.selected) : null;
+    if (sel && sel !== selectedKey && userCam) centreOn(s.selected[0], s.selected[1]);
+    selectedKey = sel;
+    const pend = s.pending && mine ? `${s.pending.x},${s.pending.y},${s.pending.rotation}` : null;
+    if (pend && pend !== pendingKey && touchScreen()) zoomToPending(s.pending);
+    pendingKey = pend;
+    if (!userCam && v.board.length) fit();
+    else applyCamera();
+    if (fresh) showScoring(s, fresh.scored);
+    describe(s, ts);
+  }
+
+  // pointers down on the board: one drags the view, two pinch it (zoom about their midpoint)
+  function setupInput() {
+    const down = new Map();
+    let drag = null, pinch = null;
+    const local = (ev) => { const box = svg.getBoundingClientRect(); return [ev.clientX - box.left, ev.clientY - box.top]; };
+    svg.addEventListener("pointerdown", (ev) => {
+      if (ev.target.closest(".target, .spot, .hint-spot, #pending-tile") && !down.size) return;
+      down.set(ev.pointerId, local(ev));
+      svg.setPointerCapture(ev.pointerId);
+      if (down.size === 2) {
+        const [a, b] = [...down.values()];
+        pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]) || 1, mx: (a[0] + b[0]) / 2, my: (a[1] + b[1]) / 2 };
+        drag = null;
+      } else if (down.size === 1) drag = { x: ev.clientX, y: ev.clientY, cx: cam.x, cy: cam.y };
+      svg.classList.add("dragging");
+    });
+    svg.addEventListener("pointermove", (ev) => {
+      if (!down.has(ev.pointerId)) return;
+      down.set(ev.pointerId, local(ev));
+      if (pinch && down.size >= 2) {
+        const [a, b] = [...down.values()];
+        const d = Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
+        const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
+        cam.x += mx - pinch.mx;   // the fingers' midpoint carries the board along
+        cam.y += my - pinch.my;
+        zoom(d / pinch.d, mx, my);
+        pinch = { d, mx, my };
+        return;
+      }
+      if (!drag) return;
+      cam.x = drag.cx + ev.clientX - drag.x;
+      cam.y = drag.cy + ev.clientY - drag.y;
+      if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 3) userCam = true;
+      applyCamera();
+    });
+    const end = (ev) => {
+      down.delete(ev.pointerId);
+      if (down.size < 2) pinch = null;
+      if (down.size === 1) {   // one finger stays: it drags on from here
+        const [p] = [...down.values()];
+        const box = svg.getBoundingClientRect();
+        drag = { x: p[0] + box.left, y: p[1] + box.top, cx: cam.x, cy: cam.y };
+      }
+      if (!down.size) { drag = null; svg.classList.remove("dragging"); }
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    svg.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const [px, py] = local(ev);
+      zoom(ev.deltaY < 0 ? 1.15 : 1 / 1.15, px, py);
+    }, { passive: false });
+    $("#zoom-in").onclick = () => zoom(1.25);
+    $("#zoom-out").onclick = () => zoom(0.8);
+    $("#zoom-fit").onclick = refit;
+    window.addEventListener("resize", () => { if (store.get().view && !userCam) fit(); });
+  }
+
+  setupInput();
+  return { render, highlight, clearHighlight, zoom, pan, refit };
+}

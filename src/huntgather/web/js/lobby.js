@@ -1,0 +1,219 @@
+// The Table panel (who sits where, online or not, the invitation and watch links, handing a
+// seat out or to a bot), the "watching" badge, and the form that names this page's seats.
+// It owns its notes and what it last drew; it reads the game from the store and acts
+// through `act` (see play.js).
+
+import { $, el, showError, swatch } from "./dom.js";
+import { colourOf, heldSeats, held, isWatcher, seatInfo, seatName } from "./game.js";
+import { MAX_NAME, myName, normalEntry, setMyName, storeEntry } from "./storage.js";
+
+async function copyText(text, input) {
+  if (input) { input.focus(); input.select(); }
+  let ok = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await Promise.race([navigator.clipboard.writeText(text),
+        new Promise((resolve, reject) => setTimeout(() => reject(new Error("timeout")), 1500))]);
+      ok = true;
+    } catch (e) {
+      ok = false;
+    }
+  }
+  if (!ok && input) {
+    // the fallback: the link is selected in its box, ready for Ctrl+C
+    input.focus();
+    input.select();
+  }
+  return ok;
+}
+
+function linkRow(cls, link, label) {
+  const row = el("div", { class: cls });
+  const input = el("input", { type: "text", readonly: "", value: link, "aria-label": label, spellcheck: "false" });
+  input.addEventListener("focus", () => input.select());
+  const copy = el("button", { type: "button", class: "copy-link" }, "Copy");
+  copy.onclick = async () => {
+    const ok = await copyText(link, input);
+    copy.textContent = ok ? "Copied ✓" : "Press Ctrl+C";
+    setTimeout(() => { copy.textContent = "Copy"; }, 2500);
+  };
+  row.append(input, copy);
+  return row;
+}
+
+const inviteLink = (gameId, secret) => `${location.origin}${location.pathname}#/play/${gameId}/${secret}`;
+
+export function createLobby(store, act) {
+  let note = null;        // {seat, text}: a note under a seat (after copying its link)
+  let noteVersion = null; // the game's version when the note was written: a move clears it
+  let drawnKey = null;    // what the table was last drawn from (it is redrawn only when that changes)
+  let nameKey = null;     // which held seats the name form is showing
+  let nameSkipped = null; // "game|seats" for which the name form was closed with "not now"
+
+  async function handOut(seat) {
+    const s = store.get();
+    const entry = storeEntry(s.gameId);
+    const secret = entry && entry.seats[String(seat)];
+    if (!secret) return;
+    const link = inviteLink(s.gameId, secret);
+    note = { seat, text: "" };
+    noteVersion = s.view ? s.view.version : null;
+    act.handOut(seat);   // this page stops playing the seat (and tells the server)
+    const input = document.querySelector(`#lobby li[data-seat='${seat}'] .invite-link input`);
+    const ok = await copyText(link, input);
+    note = { seat, text: ok ? "Link copied: send it to the player of this seat."
+      : "Copy this link (selected) and send it to the player of this seat." };
+    const box = document.querySelector(`#lobby li[data-seat='${seat}'] .lobby-note`);
+    if (box) box.textContent = note.text;
+  }
+
+  function seatToBot(seat, level, select) {
+    const s = store.get();
+    const info = seatInfo(s, seat);
+    if (!held(s, seat) && info && info.joined) {
+      const n = info.name || colourOf(s, seat);
+      if (!confirm(`Give ${n}'s seat to a bot (${level})? ${n} will no longer be able to play it.`)) {
+        select.value = "";
+        return;
+      }
+    }
+    act.send({ type: "seat", seat, kind: "bot", level });
+    select.value = "";
+  }
+
+  function renderLobby(s) {
+    const box = $("#lobby");
+    const t = s.table;
+    box.hidden = !t || !!s.replay || s.mode === "replay" || !!s.fatal;
+    if (box.hidden) { drawnKey = null; return; }
+    if (note && s.view && noteVersion !== null && s.view.version !== noteVersion) note = null;
+    const entry = storeEntry(s.gameId) || normalEntry({});
+    const over = !!(s.view && s.view.over);
+    const key = JSON.stringify([s.gameId, s.mode, t, s.me, over, entry.seats, entry.handed, note && note.seat,
+      heldSeats(s), s.meta.bot_levels]);
+    if (key === drawnKey) return;   // nothing new: keep what is there (a "Copied ✓", a selection)
+    drawnKey = key;
+    const list = $("#lobby-seats");
+    // keep the focus of a link box or a select across the re-render
+    const focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused ? `${focused.closest("li") && focused.closest("li").dataset.seat}|${focused.className}|${focused.tagName}` : null;
+    list.innerHTML = "";
+    const creator = s.me.creator && s.mode === "play";
+    for (const seat of t.seats) {
+      const i = seat.seat;
+      const li = el("li", { "data-seat": i, class: held(s, i) ? "mine" : "" });
+      const line = el("div", { class: "seat-line" });
+      line.append(swatch(s.meta, i), " ", el("span", { class: "name" }, seat.name || colourOf(s, i)));
+      if (seat.name) line.append(" ", el("span", { class: "muted colour" }, `(${colourOf(s, i)})`));
+      line.append(" ", el("span", { class: "kind" }, seat.kind === "bot" ? `bot ${seat.level}` : "person"));
+      const online = !!seat.online;
+      const word = seat.kind === "bot" ? "online" : online ? "online" : seat.joined ? "offline" : "not joined yet";
+      const pres = el("span", { class: `presence ${online ? "online" : "offline"}` });
+      pres.append(el("span", { class: "dot", "aria-hidden": "true" }), word);
+      line.append(" ", pres);
+      if (held(s, i)) line.append(" ", el("span", { class: "you" }, "you"));
+      li.append(line);
+      const secret = entry.seats[String(i)];
+      if (seat.kind === "human" && secret && !held(s, i) && s.mode === "play") {
+        li.append(linkRow("invite-link", inviteLink(s.gameId, secret), `invitation link for ${s.meta.colours[i].name}`));
+      }
+      const tools = el("div", { class: "seat-tools" });
+      if (creator && seat.kind === "human" && secret && held(s, i) && !over) {
+        const b = el("button", { type: "button", class: "hand-out",
+          title: "copy this seat's invitation link and stop playing it on this page" }, "Hand out");
+        b.onclick = () => handOut(i);
+        tools.append(b);
+      }
+      if (creator && seat.kind === "human" && !over) {
+        const sel = el("select", { class: "seat-bot", "aria-label": `give ${s.meta.colours[i].name}'s seat to a bot` });
+        sel.append(el("option", { value: "" }, "give to a bot…"));
+        for (const level of s.meta.bot_levels || []) sel.append(el("option", { value: level }, `bot: ${level}`));
+        sel.onchange = () => { if (sel.value) seatToBot(i, sel.value, sel); };
+        tools.append(sel);
+      }
+      if (creator && seat.kind === "bot" && !over) {
+        const b = el("button", { type: "button", class: "make-person" }, "Make it a person seat");
+        b.onclick = () => act.send({ type: "seat", seat: i, kind: "human" });
+        tools.append(b);
+      }
+      if (tools.childNodes.length) li.append(tools);
+      const noteBox = el("div", { class: "lobby-note muted", "aria-live": "polite" });
+      if (note && note.seat === i) noteBox.textContent = note.text;
+      li.append(noteBox);
+      list.append(li);
+    }
+    const n = t.watchers || 0;
+    $("#lobby-watchers").textContent = `${n} watcher${n === 1 ? "" : "s"}`;
+    $("#lobby-watchers").dataset.count = String(n);
+    const share = $("#watch-share");
+    share.innerHTML = "";
+    share.append(el("span", { class: "muted" }, "Link for watchers:"),
+      linkRow("watch-link", `${location.origin}${location.pathname}#/watch/${s.gameId}`, "link for watchers"));
+    if (focusKey) {
+      for (const c of list.querySelectorAll("input, select, button")) {
+        const k = `${c.closest("li") && c.closest("li").dataset.seat}|${c.className}|${c.tagName}`;
+        if (k === focusKey) { c.focus(); break; }
+      }
+    }
+  }
+
+  function renderPresence(s) {
+    const w = $("#watching");
+    w.hidden = !(s.mode === "watch" || s.mode === "play") || !isWatcher(s) || !!s.fatal;
+    const entry = s.mode === "play" && !s.fatal ? storeEntry(s.gameId) : null;
+    w.textContent = entry && entry.creator
+      ? "watching — every seat has been handed out" : "watching — you hold no seat in this game";
+  }
+
+  function renderNameForm(s) {
+    const form = $("#name-form");
+    const unnamed = s.view && !s.view.over && s.table ? heldSeats(s).filter((i) => !seatName(s, i)) : [];
+    const key = unnamed.join(",");
+    form.hidden = !unnamed.length || nameSkipped === `${s.gameId}|${key}`;
+    if (key === nameKey) return;
+    nameKey = key;
+    const fields = $("#name-fields");
+    fields.innerHTML = "";
+    if (!unnamed.length) return;
+    const taken = new Set(((s.table && s.table.seats) || []).map((x) => x.name).filter(Boolean));
+    const mine = myName();
+    $("#name-title").textContent = unnamed.length === 1 && heldSeats(s).length === 1 ? "Your name" : "Names of your seats";
+    unnamed.forEach((seat, k) => {
+      const label = el("label", { class: "name-field" });
+      const input = el("input", { type: "text", maxlength: MAX_NAME, class: "name-input", "data-seat": seat,
+        autocomplete: "nickname", spellcheck: "false", "aria-label": `name for ${s.meta.colours[seat].name}` });
+      if (k === 0) input.id = "name-input";
+      if (k === 0 && mine && !taken.has(mine)) input.value = mine;
+      label.append(swatch(s.meta, seat), " ", input);
+      fields.append(label);
+    });
+  }
+
+  function submitNames(ev) {
+    ev.preventDefault();
+    const s = store.get();
+    const inputs = [...document.querySelectorAll("#name-fields input.name-input")];
+    let sent = 0;
+    for (const input of inputs) {
+      const name = input.value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, MAX_NAME);
+      const seat = parseInt(input.dataset.seat, 10);
+      if (!name || !held(s, seat)) continue;
+      if (act.send({ type: "name", seat, name })) sent += 1;
+      if (inputs.length === 1 || input.id === "name-input") setMyName(name);
+    }
+    if (!sent) showError("type a name (1 to 24 characters) first");
+  }
+
+  $("#name-form").onsubmit = submitNames;
+  $("#name-skip").onclick = () => {
+    nameSkipped = `${store.get().gameId}|${nameKey}`;
+    $("#name-form").hidden = true;
+  };
+
+  function render(s) {
+    renderPresence(s);
+    renderNameForm(s);
+    renderLobby(s);
+  }
+  return { render };
+}

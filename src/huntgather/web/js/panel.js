@@ -1,0 +1,269 @@
+// The panel beside the board (below it on a phone): whose turn, the players' scores and
+// supplies, the tile to place with its buttons, the choices of the turn, the hints, the stacks
+// and remaining tiles, the game log, the final table, the replay position, and the tab title.
+// It reads the game from the store; its buttons ask for the player's steps through `act`.
+
+import { $, el, svgEl, swatch } from "./dom.js";
+import {
+  canConfirm, canon, choiceLabel, currentHints, held, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
+  seatInfo, seatLabel, seatName, colourOf, who,
+} from "./game.js";
+import { moveAttrs } from "./board.js";
+import { showRemaining } from "./settings.js";
+import { turnBell } from "./sounds.js";
+
+const TITLE = "Hunters & Gatherers";
+
+function turnText(s) {
+  const v = s.view;
+  const d = v.decision;
+  if (v.over) return "Game over";
+  if (v.replay || s.replay) return `Replay — ${d.text}`;
+  if (d.player === null || d.player === undefined) return d.text;
+  const bonus = d.stack === "bonus" ? ` (${v.bonus_name})` : "";
+  const info = seatInfo(s, d.player);
+  if (info && info.kind === "bot") return `${who(s, d.player)}: bot ${info.level} is thinking…${bonus}`;
+  if (held(s, d.player)) return `${who(s, d.player)}: your turn${bonus}`;
+  if (info && info.online === false) return `waiting for ${seatName(s, d.player) || colourOf(s, d.player)} (offline)${bonus}`;
+  return `${who(s, d.player)} is to play${bonus}`;
+}
+
+export function createPanel(store, act, board) {
+  // a log line or final-table row that lights up its feature's squares on the board
+  function hoverable(node, tiles) {
+    if (!Array.isArray(tiles) || !tiles.length) return;
+    node.dataset.tiles = tiles.join(",");
+    node.tabIndex = 0;
+    node.classList.add("has-feature");
+    node.title = "shows this feature on the board";
+    const on = () => board.highlight(tiles);
+    const off = () => board.clearHighlight();
+    node.addEventListener("mouseenter", on);
+    node.addEventListener("focus", on);
+    node.addEventListener("click", on);
+    node.addEventListener("mouseleave", off);
+    node.addEventListener("blur", off);
+  }
+
+  function clear() {
+    for (const id of ["#choices", "#hints", "#log", "#players tbody"]) $(id).innerHTML = "";
+    $("#final").hidden = true;
+    $("#turn").textContent = "";
+    $("#tile-panel").hidden = true;
+    $("#actions").hidden = true;
+  }
+
+  function renderTurn(s) {
+    const v = s.view;
+    const d = v.decision;
+    const turn = $("#turn");
+    turn.textContent = turnText(s);
+    turn.dataset.player = d.player === null || d.player === undefined ? "" : String(d.player);
+    turn.dataset.mine = myTurn(s) ? "yes" : "no";
+    const mover = d.player === null || d.player === undefined || v.over ? null : d.player;
+    turn.style.borderLeft = `.5em solid ${mover === null ? "transparent" : rgbOf(s, mover)}`;
+  }
+
+  function renderPlayers(s) {
+    const v = s.view;
+    const body = $("#players tbody");
+    body.innerHTML = "";
+    for (const p of v.players) {
+      const tr = el("tr", { class: p.seat === v.decision.player && !v.over ? "current" : "", "data-seat": p.seat });
+      const info = seatInfo(s, p.seat);
+      const name = el("td", { class: held(s, p.seat) ? "me" : "" });
+      name.append(swatch(s.meta, p.seat), " ", el("span", { class: "player-name" }, who(s, p.seat)));
+      if (info && info.kind === "bot") name.append(el("span", { class: "muted" }, ` · bot ${info.level}`));
+      if (held(s, p.seat)) name.append(" ", el("span", { class: "you" }, "you"));
+      tr.append(name, el("td", { class: "score" }, String(p.score)), el("td", {}, String(p.meeples)),
+        el("td", {}, String(p.huts)));
+      body.append(tr);
+    }
+  }
+
+  function renderTile(s, ts) {
+    const v = s.view;
+    const d = v.decision;
+    const mine = myTurn(s);
+    const placing = d.phase === "place" && d.tile !== null && d.tile !== undefined && !v.over;
+    $("#tile-panel").hidden = !placing && !s.pending;
+    if (placing) {
+      const rot = s.pending ? s.pending.rotation : s.rotation;
+      $("#current-tile").innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
+      $("#tile-text").textContent = `${d.stack === "bonus" ? `A ${v.bonus_name}` : "The tile"}: ${ts.tiles[d.tile].text}`;
+    } else {
+      $("#current-tile").innerHTML = "";
+      $("#tile-text").textContent = "";
+    }
+    const canRotate = mine && d.phase === "place" && !s.pending;
+    for (const id of ["#rotate-cw", "#rotate-ccw", "#next-spot"]) {
+      $(id).disabled = !canRotate;
+      $(id).hidden = !mine;
+    }
+    if (canRotate && !placementsForRotation(s).length) {
+      $("#tile-text").textContent += " — no position for this rotation; turn the tile";
+    }
+    $("#actions").hidden = !mine;
+    $("#confirm").disabled = !canConfirm(s);
+    $("#undo").disabled = !s.pending || !!s.sentTurn;
+  }
+
+  // the choices of a placed tile, as a list in words (keys 1–9, 0 = none)
+  function renderChoices(s, ts) {
+    const box = $("#choices");
+    box.innerHTML = "";
+    const p = s.pending;
+    if (!p || !myTurn(s)) return;
+    const pv = p.preview;
+    if (!pv) {
+      box.append(el("p", { class: "muted" }, "checking…"));
+      return;
+    }
+    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, e.text));
+    if (pv.turn_over) {
+      box.append(el("p", {}, "No piece can go on this tile. Confirm to end the turn, or undo."));
+      return;
+    }
+    const shaman = pv.decision && pv.decision.phase === "shaman";
+    box.append(el("p", {}, shaman ? "Shaman: you may take back one of your meeples." :
+      "Put a piece on the tile? (choose, then confirm)"));
+    let n = 0;
+    for (const m of (pv.legal || []).filter((x) => canon(x))) {
+      const key = m.kind === "pass" ? "[0]" : (++n <= 9 ? `[${n}]` : "");
+      const chosen = !!p.choice && sameMove(m, p.choice);
+      const b = el("button", { type: "button", ...moveAttrs(m), class: chosen ? "selected" : "",
+        "aria-pressed": chosen ? "true" : "false" }, `${key} ${choiceLabel(s, ts, m)}`.trim());
+      b.onclick = () => act.choose(m);
+      box.append(b);
+    }
+  }
+
+  function renderHints(s) {
+    const box = $("#hints");
+    box.innerHTML = "";
+    const h = currentHints(s);
+    const mine = myTurn(s);
+    $("#hint").disabled = !mine || !!h || !!(s.pending && (!s.pending.preview || s.pending.preview.turn_over));
+    if (!h || !mine) return;
+    if (!h.turns) {
+      box.append(el("p", { class: "muted" }, "the bot is thinking about your turn…"));
+      return;
+    }
+    if (!h.turns.length) {
+      box.append(el("p", { class: "muted" }, "no hint for this moment of the turn"));
+      return;
+    }
+    box.append(el("p", {}, "Hint — the hard bot's best turns (click one to try it):"));
+    h.turns.forEach((t, i) => {
+      const value = typeof t.value === "number" ? ` — ${t.value.toFixed(2)}` : "";
+      const b = el("button", { type: "button", class: "hint-turn",
+        "data-moves": JSON.stringify((t.moves || []).map(canon)),
+        title: "the bot's estimate for you: 0.5 is even, higher is better" }, `${i + 1}. ${t.text}${value}`);
+      b.onclick = () => act.tryHint(t);
+      box.append(b);
+    });
+  }
+
+  function renderStacks(s, ts) {
+    const v = s.view;
+    const left = v.remaining ? v.remaining.length : 0;
+    $("#remaining-count").textContent = `${left} tile${left === 1 ? "" : "s"} left`;
+    $("#menhir-count").textContent = `${v.bonus_left ?? 0} ${v.bonus_name}s left`;
+    const deal = [];
+    if (v.deal === "seeded") deal.push("seeded deal");
+    if (v.seed !== null && v.seed !== undefined) deal.push(`seed ${v.seed}`);
+    $("#deal").textContent = deal.length ? ` · ${deal.join(", ")}` : "";
+    const list = $("#remaining-list");
+    list.hidden = !showRemaining();
+    if (list.hidden) return;
+    list.innerHTML = "";
+    for (const t of v.remaining || []) {
+      const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `tile ${t}` });
+      pic.innerHTML = ts.tiles[t].svg[0];
+      list.append(pic);
+    }
+    if (!document.getElementById("remaining-defs")) {
+      const holder = svgEl("svg", { id: "remaining-defs", width: 0, height: 0 });
+      holder.innerHTML = ts.defs;
+      document.body.append(holder);
+    }
+  }
+
+  function renderLog(s) {
+    const logEl = $("#log");
+    logEl.innerHTML = "";
+    let n = 0;
+    for (const e of s.view.log) {
+      if (e.kind === "TileDrawn") continue;
+      const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
+      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, e.text));
+      if (e.kind === "FeatureScored") hoverable(li, e.tiles);
+      logEl.append(li);
+    }
+    logEl.scrollTop = logEl.scrollHeight;
+  }
+
+  // the final scoring: what was scored during play, a row per river system and meadow, the totals
+  function renderFinal(s) {
+    const v = s.view;
+    $("#final").hidden = !v.final;
+    if (!v.final) return;
+    const table = $("#final-table");
+    table.innerHTML = "";
+    const head = el("tr");
+    head.append(el("th", {}, "River system / meadow"));
+    for (const p of v.players) head.append(el("th", { class: "num", title: who(s, p.seat) }, letterOf(s, p.seat)));
+    table.append(head);
+    // what was scored during play, so that every column adds up to its total
+    const during = v.final.scores.map((total, i) => total - v.final.rows.reduce((sum, r) => sum + (r.points[i] || 0), 0));
+    const first = el("tr", { class: "row-play" });
+    first.append(el("td", {}, "Points scored during play"));
+    for (const pts of during) first.append(el("td", { class: "num" }, String(pts)));
+    table.append(first);
+    for (const row of v.final.rows) {
+      const tr = el("tr", { class: `row-${row.kind}` });
+      tr.append(el("td", {}, row.explanation));
+      for (const pts of row.points) tr.append(el("td", { class: "num" }, String(pts)));
+      hoverable(tr, row.tiles);
+      table.append(tr);
+    }
+    const tot = el("tr", { class: "total" });
+    tot.append(el("td", {}, "Total score"));
+    for (const sc of v.final.scores) tot.append(el("td", { class: "num" }, String(sc)));
+    table.append(tot);
+    const names = v.final.winners.map((i) => seatLabel(s, i)).join(" and ");
+    $("#winners").textContent = v.final.winners.length > 1 ? `Winners: ${names} (shared)` : `Winner: ${names}`;
+  }
+
+  function render(s) {
+    const mine = myTurn(s);
+    document.title = mine ? `● Your turn — ${TITLE}` : TITLE;
+    turnBell(mine);
+    const v = s.view;
+    if (!v) { clear(); return; }
+    const ts = s.tiles[v.edition];
+    if (!ts) return;
+    renderTurn(s);
+    renderPlayers(s);
+    renderTile(s, ts);
+    renderChoices(s, ts);
+    renderHints(s);
+    renderStacks(s, ts);
+    renderLog(s);
+    renderFinal(s);
+    if (s.replay) $("#replay-pos").textContent = `move ${s.replay.version} / ${s.replay.total}`;
+  }
+
+  $("#rotate-cw").onclick = () => act.rotate(1);
+  $("#rotate-ccw").onclick = () => act.rotate(-1);
+  $("#next-spot").onclick = () => act.cycleSpot(1);
+  $("#confirm").onclick = () => act.confirmTurn();
+  $("#undo").onclick = () => act.undo();
+  $("#hint").onclick = () => act.requestHint();
+  $("#sheet-toggle").onclick = () => {
+    const open = $("#side").classList.toggle("expanded");
+    $("#sheet-toggle").setAttribute("aria-expanded", String(open));
+    $("#sheet-toggle").textContent = open ? "Back to the board ▼" : "Scores, log and tiles ▲";
+  };
+  return { render };
+}

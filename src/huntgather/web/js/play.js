@@ -1,0 +1,351 @@
+// Playing a game: opening its socket (or a replay), handing the server's messages to the store,
+// and the player's steps of a turn (turn the tile, place it, choose a piece, confirm, undo,
+// hints), each a message to the server and an action for the store.
+//
+//   const play = createPlay(store, loadTiles);
+//   play.open(id, "play" | "watch");   play.openReplay(id, n);   play.leave();
+//   play.placeAt(x, y);   play.choose(move);   play.confirmTurn();   …
+
+import { $, api, showError, showStatus } from "./dom.js";
+import {
+  canConfirm, canon, currentHints, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
+} from "./game.js";
+import { connect } from "./connection.js";
+import { animation } from "./settings.js";
+import {
+  myName, playSecrets, pruneBotSecrets, rememberGame, storeEntry, updateEntry,
+} from "./storage.js";
+
+const FATAL = {
+  unknown_game: (id) => `There is no game ${id} on this server: it may have been deleted.`,
+  deleted: () => "This game was deleted by its creator.",
+  bad_secret: () => "This link does not (or no longer) hold a seat in this game: it may be mistyped, " +
+    "or the seat was handed to a bot.",
+};
+
+export function createPlay(store, loadTiles) {
+  let conn = null;        // the socket of the open game
+  let requests = 0;       // the last request id used
+  let replaySteps = Promise.resolve();   // replay steps, one after the other
+  const s = () => store.get();
+
+  function send(msg) {
+    if (conn && conn.send(msg)) return true;
+    showError("not connected to the server; retrying");
+    return false;
+  }
+
+  function hello() {
+    const st = s();
+    const entry = st.mode === "play" ? storeEntry(st.gameId) : null;
+    const seats = playSecrets(entry);
+    const secrets = seats.slice();
+    if (entry && entry.creator) secrets.push(entry.creator);
+    const msg = { type: "hello", secrets, version: st.view ? st.view.version : null };
+    const name = myName();
+    // a name only for a page with one seat: the hotseat creator must not name every seat alike
+    if (name && seats.length === 1) msg.name = name;
+    return msg;
+  }
+
+  function leave() {
+    if (conn) conn.close();
+    conn = null;
+    store.dispatch({ type: "leave" });
+  }
+
+  function open(id, mode) {
+    leave();
+    store.dispatch({ type: "open", gameId: id, mode });
+    $("#replay-controls").hidden = true;
+    showError("");
+    conn = connect(id, { hello, onMessage, onStatus: showStatus,
+      onFailure: (e) => showError(`could not show the game: ${e.message}`) });
+  }
+
+  function reconnect() {
+    const st = s();
+    if ((st.mode === "play" || st.mode === "watch") && conn) conn.reconnect();
+  }
+
+  // a new view: news of the old position (an error about it) go
+  function viewChanged(before) {
+    const v = s().view;
+    if (v && (!before || before !== v.version)) showError("");
+  }
+
+  async function onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        conn.welcomed();
+        store.dispatch({ type: "welcome", seats: msg.seats, creator: msg.creator });
+        showStatus("connected");
+        rememberGame(s().gameId, s().mode, s().me.seats);
+        break;
+      case "table":
+        if (s().mode === "play") pruneBotSecrets(s().gameId, msg);
+        store.dispatch({ type: "table", table: msg });
+        break;
+      case "snapshot": {
+        await loadTiles(msg.edition);
+        const before = s().view && s().view.version;
+        store.dispatch({ type: "snapshot", view: msg });
+        viewChanged(before);
+        break;
+      }
+      case "update": {
+        const v = s().view;
+        if (!v) { reconnect(); break; }   // nothing to apply it to: start again with a full snapshot
+        if (msg.version <= v.version) break;   // seen already
+        if (msg.from !== v.version) { send({ type: "resync", version: v.version }); break; }
+        store.dispatch({ type: "update", update: msg, animate: animation() !== "off" });
+        viewChanged(v.version);
+        break;
+      }
+      case "ack": store.dispatch({ type: "ack", request: msg.request }); break;
+      case "preview":
+        store.dispatch({ type: "preview", preview: msg });
+        followSuggestion();
+        break;
+      case "hint":
+        store.dispatch({ type: "hint", request: msg.request, turns: Array.isArray(msg.turns) ? msg.turns : [] });
+        break;
+      case "seat_secret":
+        if (typeof msg.secret === "string" && Number.isInteger(msg.seat)) {
+          updateEntry(s().gameId, (e) => {
+            e.seats[String(msg.seat)] = msg.secret;
+            e.handed = e.handed.filter((h) => h !== msg.seat);
+          });
+          reconnect();   // hold the new person seat (hotseat) until its link is handed out
+        }
+        break;
+      case "error": onError(msg); break;
+      default: break;
+    }
+  }
+
+  function onError(msg) {
+    const code = msg.code;
+    if (FATAL[code]) {
+      conn.stop();
+      showStatus("not connected");
+      store.dispatch({ type: "fatal", code });
+      const id = s().gameId;
+      showError(FATAL[code](id), code === "bad_secret" ? { href: `#/watch/${id}`, text: "Watch the game" } : null);
+      return;
+    }
+    store.dispatch({ type: "error", code, request: msg.request });
+    if (code === "stale") {
+      if (s().view) send({ type: "resync", version: s().view.version });
+      showError("the game moved on meanwhile; showing the latest position");
+    } else {
+      showError(msg.message || code || "error");
+    }
+  }
+
+  // ---------------------------------------------------------------- the steps of a turn
+
+  function intent(type, extra) {
+    requests += 1;
+    const v = s().view;
+    const ok = send({ type, seat: v.decision.player, version: v.version, request: requests, ...extra });
+    return ok ? requests : null;
+  }
+
+  function rotate(step) {
+    const st = s();
+    if (!myTurn(st) || st.pending || st.view.decision.phase !== "place") return;
+    const rotation = (st.rotation + step + 4) % 4;
+    const here = placementsForRotation({ ...st, rotation });
+    const keep = st.selected && here.some((p) => p.x === st.selected[0] && p.y === st.selected[1]);
+    store.dispatch({ type: "rotate", rotation, selected: keep ? st.selected : null });
+  }
+
+  function cycleSpot(step) {
+    const st = s();
+    if (!myTurn(st) || st.pending) return;
+    let rotation = st.rotation;
+    let spots = placementsForRotation(st);
+    // no position for this rotation: turn to the next rotation that has one
+    for (let k = 1; k < 4 && !spots.length; k++) {
+      rotation = (rotation + 1) % 4;
+      spots = placementsForRotation({ ...st, rotation });
+    }
+    if (!spots.length) return;
+    spots.sort((a, b) => a.y - b.y || a.x - b.x);
+    let i = st.selected ? spots.findIndex((p) => p.x === st.selected[0] && p.y === st.selected[1]) : -1;
+    i = (i + step + spots.length) % spots.length;
+    store.dispatch({ type: "rotate", rotation, selected: [spots[i].x, spots[i].y] });
+  }
+
+  // put the tile on (x, y): as turned now, or else turned to the first rotation that fits there
+  function placeAt(x, y, from, suggest) {
+    const st = s();
+    if (!myTurn(st) || st.sentTurn) return;
+    if (st.pending && st.pending.x === x && st.pending.y === y && from === undefined) return;
+    const p = placementAt(st, x, y, from === undefined ? st.rotation : from);
+    if (!p) return;
+    const request = intent("preview", { moves: [canon(p)] });
+    if (request === null) { store.dispatch({ type: "undo" }); return; }
+    store.dispatch({ type: "place", placement: p, request, suggest });
+  }
+
+  // tap the tile waiting for confirmation: turn it to the next rotation that fits on its square
+  function turnPending() {
+    const st = s();
+    const pend = st.pending;
+    if (!pend || st.sentTurn || !myTurn(st)) return;
+    const next = placementAt(st, pend.x, pend.y, pend.rotation + 1);
+    if (next && next.rotation !== pend.rotation) placeAt(pend.x, pend.y, next.rotation);
+  }
+
+  function choose(move) {
+    const pend = s().pending;
+    if (!pend || !pend.preview) return;
+    if (pend.preview.decision && pend.preview.decision.phase === "shaman") {
+      const moves = pend.moves.concat([canon(move)]);
+      const request = intent("preview", { moves });
+      if (request === null) store.dispatch({ type: "undo" });
+      else store.dispatch({ type: "moves", moves, request });
+    } else {
+      store.dispatch({ type: "choose", move });
+    }
+  }
+
+  // after a hint was tried: take its next step (shaman take-back, then the occupant) when offered
+  function followSuggestion() {
+    const pend = s().pending;
+    if (!pend || !pend.preview || !pend.suggest || !pend.suggest.length) return;
+    const m = pend.suggest[0];
+    if (!(pend.preview.legal || []).some((l) => sameMove(l, m))) {
+      store.dispatch({ type: "suggest", moves: null });
+      return;
+    }
+    store.dispatch({ type: "suggest", moves: pend.suggest.slice(1) });
+    choose(m);
+  }
+
+  function undo() {
+    if (s().pending) store.dispatch({ type: "undo" });
+  }
+
+  function confirmTurn() {
+    const st = s();
+    if (!canConfirm(st)) return;
+    const pend = st.pending;
+    let moves = pend.moves;
+    if (!pend.preview.turn_over) moves = moves.concat([pend.choice || { kind: "pass" }]);
+    store.dispatch({ type: "sent", request: intent("turn", { moves }) });
+  }
+
+  function requestHint() {
+    const st = s();
+    if (!myTurn(st) || (st.pending && !st.pending.preview)) return;
+    if (st.pending && st.pending.preview.turn_over) return;
+    if (currentHints(st)) return;   // already asked for this very moment of the turn
+    const key = hintKey(st);
+    const request = intent("hint", { moves: st.pending ? st.pending.moves : [] });
+    if (request !== null) store.dispatch({ type: "ask-hint", key, request });
+  }
+
+  function tryHint(turn) {
+    const st = s();
+    if (!myTurn(st) || !turn.moves || !turn.moves.length) return;
+    const first = turn.moves[0];
+    if (first.kind === "place" && !st.pending) {
+      placeAt(first.x, first.y, first.rotation, turn.moves.slice(1));
+    } else if (st.pending && st.pending.preview) {
+      // a hint asked after the placement: its moves are the rest of the turn
+      store.dispatch({ type: "suggest", moves: turn.moves.slice() });
+      followSuggestion();
+    }
+  }
+
+  // the creator hands a seat's link out: this page stops playing it, and a new socket says so
+  function handOut(seat) {
+    updateEntry(s().gameId, (e) => { if (!e.handed.includes(seat)) e.handed.push(seat); });
+    store.dispatch({ type: "hand-out", seat });
+    reconnect();
+  }
+
+  // ---------------------------------------------------------------- replays
+
+  async function fetchAt(id, n) {
+    const v = await api(`/api/games/${encodeURIComponent(id)}/at/${n}`);
+    await loadTiles(v.edition);
+    return v;
+  }
+
+  // the names of the seats, for a replay (no socket, so no `table`)
+  async function loadReplayNames(id) {
+    try {
+      const data = await api(`/api/games?ids=${encodeURIComponent(id)}`);
+      const g = (data.games || []).find((x) => x.id === id);
+      if (!g || s().gameId !== id || s().mode !== "replay") return;
+      store.dispatch({ type: "table", table: { seats: g.players.map((p) => ({ seat: p.seat, kind: p.kind,
+        level: p.level, name: p.name, joined: null, online: null })), watchers: null } });
+    } catch (e) { /* names are a nicety */ }
+  }
+
+  async function showReplay(id, n, prefetched) {
+    try {
+      const v = prefetched || await fetchAt(id, n);
+      if (s().mode !== "replay" || s().gameId !== id) return;
+      store.dispatch({ type: "replay", view: v });
+      showError("");
+      if (!s().table) loadReplayNames(id);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function openReplay(id, n) {
+    leave();
+    store.dispatch({ type: "open", gameId: id, mode: "replay" });
+    $("#replay-controls").hidden = false;
+    await showReplay(id, n);
+  }
+
+  async function doReplayStep(step) {
+    const st = s();
+    if (!st.replay || !st.view) return;
+    const id = st.gameId;
+    const { version: cur, total } = st.replay;
+    let n;
+    let v = null;
+    if (step >= 1e9) n = total;
+    else if (step <= -1e9) n = 0;
+    else {
+      // stop where a player is to move (or at either end), stepping over the draws
+      const dir = step > 0 ? 1 : -1;
+      n = cur + dir;
+      while (n > 0 && n < total) {
+        v = await fetchAt(id, n);
+        if (!v.decision || v.decision.phase !== "draw") break;
+        v = null;
+        n += dir;
+      }
+      n = Math.max(0, Math.min(total, n));
+    }
+    // the page may have left the replay while the step was loading: then the address is not ours
+    // to change (replacing it before the hashchange event fires would route back to the replay)
+    if (n === cur || !s().replay || s().gameId !== id || !location.hash.startsWith(`#/replay/${id}/`)) return;
+    history.replaceState(null, "", `#/replay/${id}/${n}`);
+    await showReplay(id, n, v);
+  }
+
+  function replayStep(step) {
+    replaySteps = replaySteps.then(() => doReplayStep(step)).catch((e) => showError(e.message));
+  }
+
+  $("#replay-start").onclick = () => replayStep(-1e9);
+  $("#replay-back").onclick = () => replayStep(-1);
+  $("#replay-fwd").onclick = () => replayStep(1);
+  $("#replay-end").onclick = () => replayStep(1e9);
+
+  return {
+    open, openReplay, leave, send, replayStep, handOut,
+    rotate, cycleSpot, placeAt, turnPending, choose, undo, confirmTurn, requestHint, tryHint,
+    legalPlacements: () => legalPlacements(s()),
+  };
+}
