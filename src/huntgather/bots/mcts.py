@@ -213,7 +213,7 @@ class MctsBot(SeededBot):
             draws = self._draw(state, order)
             key = (i, tuple(draws))
             child = node.children.get(key)
-            if state.is_over:
+            if state.is_over:   # (the same plan and draws always end the game again)
                 value = rewards([float(s) for s in state.scores], self.scale)
                 node.children[key] = value
                 break
@@ -222,9 +222,7 @@ class MctsBot(SeededBot):
                 node.children[key] = new
                 value = self._rollout(state, new, order)
                 break
-            if isinstance(child, list):  # pragma: no cover - terminal children are stored as values
-                value = child
-                break
+            assert isinstance(child, _Node)   # a stored value is a finished game, handled above
             node = child
         for n, i in path:
             n.n[i] += 1
