@@ -13,6 +13,7 @@ import os
 import shutil
 import sqlite3
 import warnings
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,64 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
              f"move {a} 4 3 d4", f"move {c} 4 2 - d9"])
         stop_listening()
     storage.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
+def test_each_write_stores_the_position_it_leads_to(tmp_path: Path, kind: str) -> None:
+    import uuid
+
+    from huntgather.record import load_position, write_position
+    from huntgather.server.rooms import build_game
+
+    storage = Storage(str(tmp_path / "games.sqlite") if kind == "sqlite" else str(POSTGRES))
+    setup = GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 5})
+    game = build_game(setup)
+    gid = f"pos-{uuid.uuid4().hex[:8]}"
+    storage.create(gid, setup.to_json(), [str(m) for m in game.history], position=write_position(game.state))
+    stored = storage.load(gid)
+    assert stored is not None and load_position(str(stored.position)) == game.state
+    start = len(game.history)
+    game.play(game.legal_moves()[0])
+    game.play(game.legal_moves()[-1])   # the placement, then the occupant (or none), then the draw
+    new = [str(m) for m in game.history[start:]]
+    # through the writer, whose bulk form stores the moves of many games at once
+    storage._writer._commit([(storage._append, (gid, start, new, "playing", list(game.scores),
+                                                write_position(game.state)), Future())])
+    stored = storage.load(gid)
+    assert stored is not None and stored.history == [str(m) for m in game.history]
+    assert load_position(str(stored.position)) == game.state
+    storage.close()
+
+
+def test_a_game_whose_moves_no_longer_replay_goes_on_from_its_stored_position(tmp_path: Path) -> None:
+    """A game stored by another version of huntgather whose moves this one would not replay (here:
+    a stored placement changed behind its back) is continued from its position, not lost."""
+    from huntgather.record import write_position
+    from huntgather.server.rooms import build_game
+
+    db = tmp_path / "games.sqlite"
+    storage = Storage(str(db))
+    setup = GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 7})
+    game = build_game(setup)
+    for _ in range(6):
+        game.play(game.legal_moves()[0])
+    history = [str(m) for m in game.history]
+    storage.create("moved", setup.to_json(), history, position=write_position(game.state))
+    storage.create("lost", setup.to_json(), history)   # stored with no position, as before revision 0003
+    place = next(i for i, m in enumerate(history) if "@" in m)
+    with sqlite3.connect(db) as conn:   # the first placement now reads as a tile rotated wrongly
+        for gid in ("moved", "lost"):
+            conn.execute("UPDATE hg_moves SET move = ? WHERE game_id = ? AND ply = ?",
+                         (history[place].replace("@0,", "@9,"), gid, place))
+    stored = storage.load("moved")
+    assert stored is not None
+    setup = GameSetup.from_json(stored.setup, stored=True)
+    again = restore_game(setup, stored.history, None, stored.position)
+    assert again.state == game.state and again.events == [] and len(again.history) == len(history)
+    storage.close()
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+        view = c.get("/api/games/moved").json()
+        assert view["version"] == len(history) and [p["score"] for p in view["players"]] == list(game.scores)
+        answer = c.get("/api/games/lost")
+        assert answer.status_code == 500 and answer.json()["code"] == "corrupt_game"

@@ -158,6 +158,30 @@ class Game:
         return new
 
     @classmethod
+    def resume(cls, initial: State, history: Sequence[Move], state: State, *, seed: int = 0,
+               rng: random.Random | None = None) -> Game:
+        """A game continued from ``state`` (e.g. a stored position), which ``history`` reached
+        from ``initial``; nothing is replayed, so :attr:`events` holds only what happens from now.
+        Draws still due are made from ``rng`` (by default ``random.Random(seed)``).
+
+        >>> from huntgather.record import load_position, write_position
+        >>> g = Game(2, seed=3); _ = g.play(g.legal_moves()[0])
+        >>> again = Game.resume(g.initial, g.history, load_position(write_position(g.state)))
+        >>> again.state == g.state, again.history == g.history, again.events
+        (True, True, [])
+        """
+        game = cls.__new__(cls)
+        game.seed = seed
+        game._rng = rng if rng is not None else random.Random(seed)
+        game.state = state.copy()
+        game.initial = initial.copy()
+        game._orders = {"normal": [], BONUS: []}
+        game.history = list(history)
+        game.events = []
+        game._advance()
+        return game
+
+    @classmethod
     def replay(cls, initial: State, moves: Iterable[Move]) -> Game:
         """Rebuild a game from a start position and its full history (draws included)."""
         game = cls.__new__(cls)

@@ -35,6 +35,7 @@ from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
 from huntgather.moves import Draw, Move, parse_move
+from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol
 from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.protocol import ProtocolError, move_from_json, move_to_json
@@ -56,7 +57,8 @@ from huntgather.svg import PLAYER_NAMES
 
 log = logging.getLogger("huntgather.server")
 
-__all__ = ["BOT_LEVELS", "GameSetup", "RequestError", "Room", "Rooms", "build_game", "restore_game"]
+__all__ = ["BOT_LEVELS", "GameSetup", "RequestError", "Room", "Rooms", "build_game", "replay_game",
+           "restore_game"]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 #: a page further behind than this many events gets a snapshot instead of the missed events
@@ -84,7 +86,29 @@ def build_game(setup: GameSetup, rng: random.Random | None = None) -> Game:
     return Game(len(setup.seats), seed=setup.seed, state=state, rng=draws)
 
 
-def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None) -> Game:
+def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None,
+                 position: str | None = None) -> Game:
+    """Rebuild a stored game: replay its moves (which rebuilds its log too), or, if they no longer
+    replay (a game stored by another version of huntgather), continue from its stored ``position``.
+
+    Raises :class:`ValueError` when neither works.  A game continued from its position has no log
+    of what came before (its ``events`` start empty) and draws its next tiles from ``rng``.
+    """
+    try:
+        return replay_game(setup, history, rng)
+    except (ValueError, IllegalMoveError) as exc:
+        if position is None:
+            raise
+        try:
+            state = load_position(position, edition=setup.edition)
+        except RecordError as bad:
+            raise ValueError(f"{exc}; and its stored position cannot be read: {bad}") from None
+        log.warning("game moves no longer replay (%s): continuing from the stored position", exc)
+        return Game.resume(build_game(setup).initial, [parse_move(m) for m in history], state,
+                           rng=rng or random.SystemRandom())
+
+
+def replay_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None) -> Game:
     """Replay a stored game exactly: player moves are played again, the stored draws are taken.
 
     A seeded deal's stored draws must be what its seed gives (raises
@@ -420,7 +444,8 @@ class Room:
         new = [str(m) for m in game.history[start:]]
         status = "over" if game.is_over else "playing"
         try:
-            await self.storage.append_async(self.id, start, new, status=status, scores=list(game.scores))
+            await self.storage.append_async(self.id, start, new, status=status, scores=list(game.scores),
+                                            position=write_position(game.state))
         except ConflictError:   # another process stored a move first: catch up, then the request is stale
             await self.follow_storage()
             raise RequestError("stale", f"the game moved on (it is at version {self.version}); your move "
@@ -457,7 +482,7 @@ class Room:
             stored = await asyncio.to_thread(self.storage.load, self.id)
             if stored is None:
                 return
-            game = await asyncio.to_thread(restore_game, self.setup, stored.history)
+            game = await asyncio.to_thread(restore_game, self.setup, stored.history, None, stored.position)
         else:
             game = self.game.copy()
             game.follow([parse_move(m) for m in new])
@@ -778,7 +803,8 @@ class Rooms:
                  for i, s in enumerate(setup.seats)]
         try:
             await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
-                                            [s.row(i) for i, s in enumerate(seats)], hash_secret(creator))
+                                            [s.row(i) for i, s in enumerate(seats)], hash_secret(creator),
+                                            write_position(game.state))
         except Exception as exc:
             log.error("storing a new game failed: %s", exc)
             raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
@@ -841,7 +867,7 @@ class Rooms:
 
     def _restore(self, game_id: str, stored: StoredGame) -> Room:
         setup = GameSetup.from_json(stored.setup, stored=True)
-        game = restore_game(setup, stored.history, self.draws())
+        game = restore_game(setup, stored.history, self.draws(), stored.position)
         if stored.seats:
             seats = [SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined)
                      for r in stored.seats]

@@ -75,6 +75,8 @@ games = Table(
     Column("status", String(16), nullable=False, default="playing"),
     Column("ply", Integer, nullable=False, default=0),
     Column("scores", Text, nullable=False, default="[]"),
+    #: the position after the last stored move (record text), or NULL for games stored before it
+    Column("position", Text, nullable=True),
 )
 
 moves = Table(
@@ -152,6 +154,8 @@ class StoredGame:
     history: list[str]
     seats: list[SeatRow]
     creator_hash: str | None
+    #: the position after the last move (record text); None for games stored without one
+    position: str | None = None
 
 
 @dataclass(frozen=True)
@@ -249,14 +253,15 @@ class Storage:
         return await waiter
 
     async def create_async(self, game_id: str, setup: dict[str, Any], history: list[str],
-                           seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
+                           seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
+                           position: str | None = None) -> None:
         """:meth:`create` by the writer thread."""
-        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash)
+        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash, position)
 
     async def append_async(self, game_id: str, start: int, new: list[str], *, status: str,
-                           scores: list[int]) -> None:
+                           scores: list[int], position: str | None = None) -> None:
         """:meth:`append` by the writer thread."""
-        await self.write(self._append, game_id, start, new, status, scores)
+        await self.write(self._append, game_id, start, new, status, scores, position)
 
     async def set_seat_async(self, game_id: str, row: SeatRow) -> None:
         """:meth:`set_seat` by the writer thread."""
@@ -267,15 +272,19 @@ class Storage:
         return await self.write(self._delete, game_id)
 
     def create(self, game_id: str, setup: dict[str, Any], history: list[str],
-               seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
-        """Store a new game with the moves it already has (its first draws), its seats and creator."""
-        self._write(self._create, game_id, setup, history, seat_rows, creator_hash)
+               seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
+               position: str | None = None) -> None:
+        """Store a new game with the moves it already has (its first draws), its seats and creator,
+        and the position those moves lead to."""
+        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position)
 
     def _create(self, conn: Connection, game_id: str, setup: dict[str, Any], history: list[str],
-                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None) -> None:
+                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
+                position: str | None = None) -> None:
         now = time.time()
         conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
-                                          status="playing", ply=len(history), scores="[]"))
+                                          status="playing", ply=len(history), scores="[]",
+                                          position=position))
         if history:
             conn.execute(insert(moves), [{"game_id": game_id, "ply": i, "move": m}
                                          for i, m in enumerate(history)])
@@ -299,20 +308,23 @@ class Storage:
             raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
         self._notify(conn, f"seat {game_id}")
 
-    def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int]) -> None:
-        """Add ``new`` moves from ply ``start`` on, in one transaction.
+    def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int],
+               position: str | None = None) -> None:
+        """Add ``new`` moves from ply ``start`` on, and the ``position`` they lead to, in one
+        transaction.
 
         Optimistic concurrency on (game, ply): if the game no longer has
         ``start`` moves stored (another process was first), nothing is written
         and :class:`ConflictError` is raised.  On PostgreSQL the other
         processes are notified when the transaction commits.
         """
-        self._write(self._append, game_id, start, new, status, scores)
+        self._write(self._append, game_id, start, new, status, scores, position)
 
     def _append(self, conn: Connection, game_id: str, start: int, new: list[str], status: str,
-                scores: list[int]) -> None:
+                scores: list[int], position: str | None = None) -> None:
         done = conn.execute(update(games).where(games.c.id == game_id, games.c.ply == start).values(
-            ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time())).rowcount
+            ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time(),
+            position=position)).rowcount
         if not done:
             current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
             if current is None:
@@ -334,20 +346,21 @@ class Storage:
         done = conn.execute(
             update(games).where(games.c.id == bindparam("b_id"), games.c.ply == bindparam("b_start"))
             .values(ply=bindparam("b_ply"), status=bindparam("b_status"), scores=bindparam("b_scores"),
-                    updated=now),
+                    updated=now, position=bindparam("b_position")),
             [{"b_id": game_id, "b_start": start, "b_ply": start + len(new), "b_status": status,
-              "b_scores": json.dumps(scores)} for game_id, start, new, status, scores in calls]).rowcount
+              "b_scores": json.dumps(scores), "b_position": position}
+             for game_id, start, new, status, scores, position in map(_with_position, calls)]).rowcount
         if done != len(calls):
             raise MixedBatch(f"{len(calls) - done} of {len(calls)} games had other moves stored")
         rows = [{"game_id": game_id, "ply": start + i, "move": m}
-                for game_id, start, new, _status, _scores in calls for i, m in enumerate(new)]
+                for game_id, start, new, *_ in calls for i, m in enumerate(new)]
         if rows:
             conn.execute(insert(moves), rows)
         if self.shared:
             conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
                          {"channel": CHANNEL,
                           "payloads": [move_notice(game_id, start, new)
-                                       for game_id, start, new, _status, _scores in calls]})
+                                       for game_id, start, new, *_ in calls]})
         return [None] * len(calls)
 
     def history_from(self, game_id: str, start: int) -> list[str]:
@@ -414,7 +427,7 @@ class Storage:
     def load(self, game_id: str) -> StoredGame | None:
         """The setup, move list, seats and creator of a stored game, or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(games.c.setup).where(games.c.id == game_id)).first()
+            row = conn.execute(select(games.c.setup, games.c.position).where(games.c.id == game_id)).first()
             if row is None:
                 return None
             history = _moves_of(conn, game_id)
@@ -422,7 +435,7 @@ class Storage:
             creator = conn.execute(select(creators.c.secret_hash)
                                    .where(creators.c.game_id == game_id)).scalar()
         setup: dict[str, Any] = json.loads(row[0])
-        return StoredGame(setup, history, seat_rows, creator)
+        return StoredGame(setup, history, seat_rows, creator, row[1])
 
     def delete(self, game_id: str) -> bool:
         """Remove a game, its moves and seats; False if there was no such game."""
@@ -467,7 +480,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0002"
+SCHEMA = "0003"
 
 
 def _alembic_config(connection: Any) -> Any:
@@ -697,6 +710,11 @@ def _resolve(outcomes: list[_Outcome]) -> None:
             waiter.set_result(value)
         else:
             waiter.set_exception(value)
+
+
+def _with_position(call: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An :meth:`Storage._append` call's arguments with the position (None when not given)."""
+    return call if len(call) == 6 else (*call, None)
 
 
 def _moves_of(conn: Connection, game_id: str, start: int = 0) -> list[str]:
