@@ -528,6 +528,24 @@ def test_no_hut_left_and_occupied_meadow(rules):
         state.apply(Occupy(59, 8, "hut"))
 
 
+def test_an_occupant_after_the_game_skipped_that_decision_names_the_empty_supply(rules):
+    # yellow has no piece left: after placing tile 36 the game does not ask for one and goes on
+    # to red's draw; an occupant sent for tile 36 then says why there was no such decision
+    state = rules.position("tile 61 0,0 r0\nsupply 0 meeples 0 huts 0\nnormal 36 13\n")
+    rules.run(state, "d36 36@1,0r0")
+    assert state.decision.phase == "draw" and state.player == 1
+    before = rules.snapshot(state)
+    with pytest.raises(IllegalMoveError, match=r"^yellow has no meeple left, so nothing could go on "
+                                               r"tile 36; the turn went on without it$"):
+        state.apply(Occupy(36, 0))
+    with pytest.raises(IllegalMoveError, match=r"^yellow has no hut left, so nothing could go on tile 36"):
+        state.apply(Occupy(36, 0, "hut"))
+    # an occupant for another tile, or with pieces in supply, gets the general answer
+    with pytest.raises(IllegalMoveError, match=r"does not answer this decision"):
+        state.apply(Occupy(61, 0))
+    assert rules.snapshot(state) == before
+
+
 def test_draws_outside_the_stack_and_moves_after_the_end_are_refused(rules):
     state = rules.position("tile 61 0,0 r0\nnormal 13\n")
     before = rules.snapshot(state)

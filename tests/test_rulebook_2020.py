@@ -256,7 +256,7 @@ def test_ex14_the_river_separates_your_hunter_from_blues(rules):
     with pytest.raises(IllegalMoveError, match="that meadow already holds a meeple"):
         state.apply(parse_move("m51.2"))  # south of the river: Blue's grassland
     rules.run(state, "m51.0")  # north of the river: a grassland of its own
-    assert state.board.feature(510).meeples == ((YOU, 510),)
+    assert state.board.holders(state.board.feature_id(51, 0)) == [(YOU, ZoneRef(51, 0))]
 
 
 # Ex21 (003 "Grassland Scoring example"): four grasslands, five players (the seats' colours

@@ -202,10 +202,6 @@ class Board:
             node, p = p, parent[gp]
         return node
 
-    def feature(self, node: int) -> Feature:
-        """The feature holding zone ``node`` (use ``SYSTEM + node`` for river systems)."""
-        return self.features[self.find(node)]
-
     def _join(self, a: int, b: int, closed: int) -> None:
         ra, rb = self.find(a), self.find(b)
         features = self.features
