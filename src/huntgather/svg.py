@@ -33,6 +33,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from huntgather.board import ZoneRef
+from huntgather.events import COLOURS
 from huntgather.kinds import Piece
 from huntgather.specials import known_specials, special_named
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile, Zone
@@ -45,7 +46,8 @@ Point = tuple[float, float]
 #: colour-blind-safe player colours (Okabe–Ito), one letter each, in seat order
 PLAYER_COLOURS = ("#F0E442", "#D55E00", "#009E73", "#0072B2", "#CC79A7")
 PLAYER_LETTERS = ("Y", "R", "G", "B", "V")
-PLAYER_NAMES = ("yellow", "red", "green", "blue", "violet")
+#: the seats' names, in seat order (the engine's: :data:`huntgather.events.COLOURS`)
+PLAYER_NAMES = COLOURS
 
 FOREST_FILL = "#2f6b2a"
 FOREST_DARK = "#1d4a1a"
