@@ -150,6 +150,24 @@ def _template(tile: Tile) -> _Template:
 
 
 _MARKED: dict[int, tuple[Tile, tuple[Zone, ...]]] = {}
+_NODES: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+
+
+def _nodes(tile: Tile) -> tuple[int, ...]:
+    """The partition nodes of a tile's zones: each zone but a lake, and each water zone's river
+    system node (memoised per tile)."""
+    entry = _NODES.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    base = tile.id * 10
+    nodes: list[int] = []
+    for z in tile.zones.values():
+        if z.kind != LAKE:
+            nodes.append(base + z.id)
+        if z.kind == RIVER or z.kind == LAKE:
+            nodes.append(SYSTEM + base + z.id)
+    _NODES[id(tile)] = (tile, tuple(nodes))
+    return tuple(nodes)
 
 
 def _marked(tile: Tile) -> tuple[Zone, ...]:
@@ -331,11 +349,12 @@ class Board:
 
     def current_id(self, fid: int) -> int:
         """The id that the feature with id ``fid`` goes by now (features merge as tiles join them)."""
-        return self.find(fid)
+        return fid if fid in self.features else self.find(fid)   # the features are kept by root
 
     def feature_by_id(self, fid: int) -> Feature:
         """The feature (or river system) with id ``fid``."""
-        return self.features[self.find(fid)]
+        found = self.features.get(fid)   # the features are kept by root: an id that is one is quick
+        return found if found is not None else self.features[self.find(fid)]
 
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
@@ -356,15 +375,24 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
+        find = self.find
+        return list(dict.fromkeys([find(node) for node in _nodes(tile)]))
+
+    def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
+        """The forests and rivers of the placed ``tile`` that are complete (no open side left),
+        each once, as ``(id, feature)``: what placing it may have to score."""
         base = tile.id * 10
         find = self.find
-        out: dict[int, None] = {}
+        features = self.features
+        out: list[tuple[int, Feature]] = []
         for z in tile.zones.values():
-            if z.kind != LAKE:
-                out[find(base + z.id)] = None
-            if z.kind == RIVER or z.kind == LAKE:
-                out[find(SYSTEM + base + z.id)] = None
-        return list(out)
+            if z.kind != FOREST and z.kind != RIVER:
+                continue
+            root = find(base + z.id)
+            f = features[root]
+            if not f.open and not any(r == root for r, _ in out):
+                out.append((root, f))
+        return out
 
     def zones_in(self, fid: int, kind: str | None = None) -> list[tuple[ZoneRef, Zone]]:
         """The zones (of ``kind``, if given) of feature or river system ``fid``."""

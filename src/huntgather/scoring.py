@@ -93,9 +93,14 @@ def majority(counts: Mapping[int, int]) -> tuple[int, ...]:
     return tuple(sorted(p for p, c in counts.items() if c == best))
 
 
-def count_pieces(owners: Iterable[int]) -> dict[int, int]:
+def count_holders(pieces: Iterable[tuple[int, object]]) -> dict[int, int]:
+    """How many pieces each seat has among ``(seat, where)`` pairs (a feature's meeples or huts).
+
+    >>> count_holders([(0, 31), (2, 40), (0, 55)])
+    {0: 2, 2: 1}
+    """
     counts: dict[int, int] = {}
-    for p in owners:
+    for p, _ in pieces:
         counts[p] = counts.get(p, 0) + 1
     return counts
 
@@ -230,7 +235,7 @@ def score_completed(board: Board, edition: Edition, fid: int, players: int) -> F
     f = board.feature_by_id(fid)
     points, text = completed_points(board, edition, f)
     title, role = ("Forest", "gatherer") if f.kind == Kind.FOREST else ("River", "fisher")
-    counts = count_pieces(p for p, _ in f.meeples)
+    counts = count_holders(f.meeples)
     winners = majority(counts)
     return FeatureScored(f.kind, award(points, winners, players),
                          f"{title} of {plural(len(f.tiles), 'tile')}: {text} "
@@ -249,6 +254,8 @@ def system_points(board: Board, edition: Edition, fid: int, *, explain: bool = T
     """A river system at final scoring: its fish, as its specials change them (the raft adds a
     point per lake)."""
     f = board.feature_by_id(fid)
+    if not f.specials:   # most systems: their fish
+        return f.fish, f"{f.fish} fish = {f.fish}" if explain else ""
     terms = [Term(f.fish, f"{f.fish} fish")]
     for special in _honoured(edition, f.specials):
         special.adjust_system(terms, f.fish, len(f.lakes))
@@ -262,7 +269,7 @@ def score_system(board: Board, edition: Edition, fid: int, players: int) -> Scor
     """The final-scoring row of river system ``fid``: its points to its huts' majority."""
     f = board.feature_by_id(fid)
     points, text = system_points(board, edition, fid)
-    counts = count_pieces(p for p, _ in f.huts)
+    counts = count_holders(f.huts)
     winners = majority(counts)
     return ScoreRow("huts", award(points, winners, players),
                     f"River system of {plural(len(f.tiles), 'tile')}: {text} "
@@ -276,10 +283,18 @@ def meadow_points(board: Board, edition: Edition, fid: int, removed: Collection[
     that says so: the engine's final scoring and the bots' estimates both call it."""
     f = board.feature_by_id(fid)
     zones = board.marked_zones(fid)
+    specials = _honoured(edition, f.specials)
+    if not specials:   # most meadows: every animal counts once, tigers eat deer
+        plain: dict[str, int] = {}
+        for tile_id, z in zones:
+            if z.animals and (tile_id, z.id) not in removed:
+                for animal in z.animals:
+                    plain[animal] = plain.get(animal, 0) + 1
+        return tally_animals(edition, (("", plain, 1),), explain=explain)
     tally = MeadowTally()
-    for special in _honoured(edition, f.specials):
+    for special in specials:
         special.adjust_meadow(tally, board, [t for t, z in zones if z.special == special.name])
-    plain: dict[str, int] = {}
+    plain = {}
     grouped: list[dict[str, int]] = [{} for _ in tally.groups]
     for tile_id, z in zones:
         if not z.animals or (tile_id, z.id) in removed:
@@ -303,8 +318,8 @@ def meadow_winners(board: Board, edition: Edition,
     shrine: a hunter on it takes the meadow alone), saying why.
     """
     f = board.feature_by_id(fid)
-    counts = count_pieces(p for p, _ in f.meeples)
-    for special in _honoured(edition, f.specials):
+    counts = count_holders(f.meeples)
+    for special in _honoured(edition, f.specials) if f.specials else ():
         zones = [ZoneRef(t, z.id) for t, z in board.marked_zones(fid) if z.special == special.name]
         held = special.meadow_holder(board, zones)
         if held is not None:

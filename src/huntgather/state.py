@@ -422,21 +422,10 @@ class State:
         """Score what the placement completed, then grant a bonus turn or end the turn."""
         assert self.tile is not None
         board = self.board
-        t = self.tile
         events: list[Event] = []
-        seen: set[int] = set()
         bonus_earned = False
         counter = self.edition.bonus_counter
-        for z in self.edition.tiles[t].zones.values():
-            if z.kind != FOREST and z.kind != RIVER:
-                continue
-            fid = board.feature_id(t, z.id)
-            if fid in seen:
-                continue
-            seen.add(fid)
-            f = board.feature_by_id(fid)
-            if f.open:
-                continue
+        for fid, f in board.completed(self.edition.tiles[self.tile]):
             scored = score_completed(board, self.edition, fid, self.players)
             events.append(scored)
             self._add(scored.points)

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 from huntgather.scoring import (
     completed_points,
-    count_pieces,
+    count_holders,
     majority,
     meadow_points,
     meadow_winners,
@@ -102,7 +102,7 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
         if not f.huts:
             return []
         points = float(system_points(board, edition, root, explain=False)[0])
-        winners = majority(count_pieces(p for p, _ in f.huts))
+        winners = majority(count_holders(f.huts))
     elif not f.meeples:
         return []
     elif f.kind == MEADOW:
@@ -117,7 +117,7 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
                                                    explain=False)[0]
             points = float(cached)
     else:
-        winners = majority(count_pieces(p for p, _ in f.meeples))
+        winners = majority(count_holders(f.meeples))
         points = float(completed_points(board, edition, f, explain=False)[0])
         points *= completion_chance(f.open, len(state.normal))
     return [(w, points) for w in winners]
