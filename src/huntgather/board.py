@@ -376,7 +376,12 @@ class Board:
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
         find = self.find
-        return list(dict.fromkeys([find(node) for node in _nodes(tile)]))
+        out: list[int] = []
+        for node in _nodes(tile):
+            root = find(node)
+            if root not in out:
+                out.append(root)
+        return out
 
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),

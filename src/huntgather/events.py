@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from huntgather.kinds import Piece, Stack
+
 COLOURS = ("yellow", "red", "green", "blue", "violet")
 
 
@@ -19,7 +21,7 @@ def player_name(seat: int) -> str:
 @dataclass(frozen=True, slots=True)
 class TileDrawn:
     tile: int
-    stack: str  # "normal" or "bonus"
+    stack: Stack
 
     def describe(self) -> str:
         return f"tile {self.tile} drawn from the {self.stack} stack"
@@ -28,7 +30,7 @@ class TileDrawn:
 @dataclass(frozen=True, slots=True)
 class TileDiscarded:
     tile: int
-    stack: str
+    stack: Stack
 
     def describe(self) -> str:
         return f"tile {self.tile} fits nowhere and is put out of the game"
@@ -54,7 +56,7 @@ class OccupantPlaced:
     player: int
     tile: int
     zone: int
-    piece: str  # "meeple" or "hut"
+    piece: Piece
     role: str  # "fisher", "gatherer", "hunter" or "hut"
 
     def describe(self) -> str:

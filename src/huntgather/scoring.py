@@ -87,6 +87,9 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def majority(counts: Mapping[int, int]) -> tuple[int, ...]:
     """Seats holding the most pieces (at least one); ties all win."""
+    if len(counts) == 1:   # one seat alone (the usual case)
+        for p, c in counts.items():
+            return (p,) if c > 0 else ()
     best = max(counts.values(), default=0)
     if best <= 0:
         return ()

@@ -98,14 +98,9 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     edition = state.edition
     f = board.feature_by_id(root)
     # the points come from huntgather.scoring, as the engine's own scoring does
-    if board.is_system(root):
-        if not f.huts:
+    if f.kind == MEADOW:
+        if not f.meeples:
             return []
-        points = float(system_points(board, edition, root, explain=False)[0])
-        winners = majority(count_holders(f.huts))
-    elif not f.meeples:
-        return []
-    elif f.kind == MEADOW:
         winners = meadow_winners(board, edition, root)[0]
         if memo is None:
             points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
@@ -116,6 +111,13 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
                 cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
                                                    explain=False)[0]
             points = float(cached)
+    elif board.is_system(root):
+        if not f.huts:
+            return []
+        points = float(system_points(board, edition, root, explain=False)[0])
+        winners = majority(count_holders(f.huts))
+    elif not f.meeples:
+        return []
     else:
         winners = majority(count_holders(f.meeples))
         points = float(completed_points(board, edition, f, explain=False)[0])
@@ -166,7 +168,7 @@ class Estimator:
             return estimate(after, memo)
         values = [float(s) for s in after.scores]
         current = board.current_id
-        touched = dict.fromkeys(board.tile_feature_ids(after.edition.tiles[tile]))
+        touched = board.tile_feature_ids(after.edition.tiles[tile])
         for root, pairs in self.base:
             if current(root) in touched:
                 continue
