@@ -444,6 +444,15 @@ class Board:
         """Every piece on the board as ``(zone, seat, piece)``, in the order they were put there."""
         return [(_ref(n), p, piece) for n, (p, piece) in self.occupants.items()]
 
+    def occupied_ids(self) -> list[int]:
+        """The ids of the features holding a meeple and of the river systems holding a hut, each
+        once, in the order their first piece was put there."""
+        find = self.find
+        seen: dict[int, None] = {}
+        for node, (_, piece) in self.occupants.items():
+            seen[find(SYSTEM + node if piece == Piece.HUT else node)] = None
+        return list(seen)
+
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> None:
         """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules)."""
         node = tile * 10 + zone

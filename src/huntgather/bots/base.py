@@ -135,17 +135,20 @@ def turn_plans(state: State) -> list[tuple[Plan, State]]:
     player = state.player
     out: list[tuple[Plan, State]] = []
 
-    def extend(s: State, prefix: Plan) -> None:
-        for move in s.legal_moves():
-            child = s.copy()
+    def extend(s: State, prefix: Plan, own: bool) -> None:
+        moves = s.legal_moves()
+        last = len(moves) - 1
+        for i, move in enumerate(moves):
+            # a state of our own (not the caller's) takes its last move itself: one copy fewer
+            child = s if own and i == last else s.copy()
             child.apply(move, trusted=True)
             plan = (*prefix, move)
             if child.phase in (SHAMAN, OCCUPY) and child.player == player:
-                extend(child, plan)
+                extend(child, plan, True)
             else:
                 out.append((plan, child))
 
-    extend(state, ())
+    extend(state, (), False)
     return out
 
 

@@ -37,7 +37,7 @@ from huntgather.scoring import (
     meadow_winners,
     system_points,
 )
-from huntgather.state import BONUS, DRAW, HUT, State
+from huntgather.state import BONUS, DRAW, State
 from huntgather.tiles import MEADOW
 
 #: value of a meeple in supply while many tiles remain
@@ -85,11 +85,7 @@ def estimate(state: State, memo: Memo | None = None) -> list[float]:
 
 def occupied_roots(state: State) -> list[int]:
     """Ids of every feature (and river system) that holds a piece."""
-    board = state.board
-    seen: dict[int, None] = {}
-    for where, _, piece in board.pieces():
-        seen[board.system_id(*where) if piece == HUT else board.feature_id(*where)] = None
-    return list(seen)
+    return state.board.occupied_ids()
 
 
 def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
