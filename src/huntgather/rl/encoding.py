@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -124,8 +125,12 @@ class Encoder:
     """
 
     def __init__(self, state: State, window: int = 33) -> None:
-        if window < 3:
-            raise ValueError(f"the window must be at least 3 cells wide, not {window}")
+        # the empty cells next to n tiles are at most 2 n + 2: a window with that many cells
+        # can number the cells of any decision (see _overflow)
+        least = math.isqrt(2 * len(state.edition.tiles) + 1) + 1
+        if window < least:
+            raise ValueError(f"the window must be at least {least} cells wide for this tile set, "
+                             f"not {window}")
         self.state = state
         self.window = window
         self.place_actions = 4 * window * window
@@ -169,29 +174,34 @@ class Encoder:
             return ((y - self.oy) % w) * w + (x - self.ox) % w
         return (y - self.oy) * w + x - self.ox
 
-    def cell_at(self, index: int) -> tuple[int, int]:
-        """The board cell of window cell ``index`` in this decision."""
-        if self._cells is not None and index in self._cells:
-            return self._cells[index]
+    def cell_at(self, index: int) -> tuple[int, int] | None:
+        """The board cell of window cell ``index`` in this decision (None: in a decision whose
+        moves overflowed the window, a cell number that no legal move uses)."""
+        if self._cells is not None:
+            return self._cells.get(index)
         i, j = divmod(index, self.window)
         return self.ox + j, self.oy + i
 
     def decode(self, action: int) -> Move:
-        """The move of an action index for the current decision (legal or not)."""
+        """The move of an action index for the current decision (legal or not; an action that
+        names no tile decodes to a move of tile -1, which is never legal)."""
         action = int(action)
         if not 0 <= action < self.actions:
             raise ValueError(f"action {action} is outside 0..{self.actions - 1}")
         tile = self.state.tile
         if action < self.place_actions:
             cell, rotation = divmod(action, 4)
-            x, y = self.cell_at(cell)
-            return Place(-1 if tile is None else tile, x, y, rotation)
+            at = self.cell_at(cell)
+            if at is None or tile is None:   # tile -1: a move that is never legal
+                return Place(-1, *(at or (0, 0)), rotation)
+            return Place(tile, at[0], at[1], rotation)
         if action < self.pass_action:
             zone, piece = divmod(action - self.occupy0, 2)
             return Occupy(-1 if tile is None else tile, zone, HUT if piece else MEEPLE)
         if action == self.pass_action:
             return Pass()
-        found = reading.placed_cells(self.state).get(self.cell_at(action - self.takeback0))
+        at = self.cell_at(action - self.takeback0)
+        found = None if at is None else reading.placed_cells(self.state).get(at)
         if found is None:
             return TakeBack(-1, 0)
         occupant = reading.occupants_by_tile(self.state).get(found[0])
