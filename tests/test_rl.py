@@ -307,7 +307,8 @@ def test_rewards_come_at_the_end(reward: str) -> None:
         if reward == "margin":
             assert seen[agent] == scores[seat] - best_other
         else:
-            assert seen[agent] == (1 if scores[seat] > best_other else 0 if scores[seat] == best_other else -1)
+            mine = scores[seat]
+            assert seen[agent] == (1 if mine > best_other else 0 if mine == best_other else -1)
 
 
 def test_reset_with_a_seed_replays_the_same_game() -> None:
@@ -346,7 +347,8 @@ def test_single_agent_env_plays_its_seat_against_bots() -> None:
         done = False
         while not done:
             assert e.aec.game.state.player == e.seat   # the bots have moved
-            obs, reward, terminated, truncated, info = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, terminated, truncated, info = e.step(action)
             done = terminated or truncated
         scores = info["scores"]
         assert reward == scores[e.seat] - scores[1 - e.seat]
