@@ -353,3 +353,57 @@ def test_single_agent_env_plays_its_seat_against_bots() -> None:
         scores = info["scores"]
         assert reward == scores[e.seat] - scores[1 - e.seat]
     assert seats == {0, 1}
+
+
+# ---------------------------------------------------------------------- self-play data and Ray
+
+
+def _load(path: str) -> dict:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+def test_selfplay_files_hold_consistent_decisions(tmp_path) -> None:
+    from huntgather.rl.selfplay import run_selfplay
+    paths = run_selfplay(["greedy", "random"], games=3, out=tmp_path, chunk=2, seed=5)
+    assert [p.rsplit("/", 1)[1] for p in paths] == ["chunk-000000.npz", "chunk-000001.npz"]
+    games = 0
+    for path in paths:
+        d = _load(path)
+        n = len(d["action"])
+        assert d["board"].shape[0] == d["vector"].shape[0] == d["mask"].shape[0] == n
+        masks = np.unpackbits(d["mask"], axis=1)[:, :5 * 33 * 33 + 21]
+        assert masks[np.arange(n), d["action"]].all()          # every recorded action was legal
+        for g, scores in zip(sorted(set(d["game"])), d["scores"], strict=True):
+            rows = d["game"] == g
+            seats = d["seat"][rows]
+            best = [s - max(o for k, o in enumerate(scores) if k != p) for p, s in enumerate(scores)]
+            assert list(d["margin"][rows]) == [best[p] for p in seats]
+            # the observation's "to move" entry is the mover itself
+            assert (d["vector"][rows][:, V["to_move_p0"]] == 1).all()
+            games += 1
+    assert games == 3
+
+
+def test_local_and_ray_runs_give_the_same_games(tmp_path) -> None:
+    pytest.importorskip("ray")
+    from huntgather.bots.tournament import run_tournament
+    from huntgather.rl.cluster import RayExecutor
+    from huntgather.rl.selfplay import run_selfplay
+
+    local = run_tournament(["greedy", "random"], games=4, seed=3)
+    local_paths = run_selfplay(["random"], games=4, out=tmp_path / "local", chunk=2, seed=3, players=3)
+    executor = RayExecutor("local", num_cpus=2)
+    try:
+        on_ray = run_tournament(["greedy", "random"], games=4, seed=3, executor=executor)
+        ray_paths = run_selfplay(["random"], games=4, out=tmp_path / "ray", chunk=2, seed=3, players=3,
+                                 executor=executor)
+    finally:
+        executor.shutdown()
+    assert on_ray.as_dict() == local.as_dict()
+    assert len(local_paths) == len(ray_paths) == 2
+    for a, b in zip(local_paths, ray_paths, strict=True):
+        da, db = _load(a), _load(b)
+        assert sorted(da) == sorted(db)
+        for key in da:
+            assert np.array_equal(da[key], db[key]), key
