@@ -148,8 +148,8 @@ def _play_with_encoder(game: Game, enc: Encoder, moves_rng: random.Random, steps
         moves, _ = enc.legal()
         move = moves[moves_rng.randrange(len(moves))]
         tile = game.state.tile
-        game.play(move)
-        enc.update(move, tile)
+        events = game.play(move)
+        enc.update(move, tile, events)
 
 
 @pytest.mark.parametrize("edition", ["2020", "2002"])

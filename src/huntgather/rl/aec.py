@@ -154,8 +154,8 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         move = self.encoder.decode(a)
         tile = self.game.state.tile
         self._cumulative_rewards[agent] = 0.0
-        self.game.play(move, trusted=True)
-        self.encoder.update(move, tile)
+        events = self.game.play(move, trusted=True)
+        self.encoder.update(move, tile, events)
         self._after_move()
         self._accumulate_rewards()
         if self.render_mode == "human":

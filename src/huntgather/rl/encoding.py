@@ -27,22 +27,24 @@ that makes two of them share a number, in reading order; the vector entries
 
 >>> from huntgather.game import Game
 >>> g = Game(2, seed=3)
->>> enc = Encoder(g.state, window=9)
+>>> enc = Encoder(g.state, window=15)
 >>> moves, mask = enc.legal()
 >>> int(mask.sum()) == len(moves) and all(enc.decode(enc.encode(m)) == m for m in moves)
 True
 >>> obs = enc.observe(0)
 >>> obs["board"].shape, obs["vector"].shape
-((74, 9, 9), (154,))
+((74, 15, 15), (154,))
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from huntgather.events import Event, FeatureScored, OccupantsReturned
 from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
 from huntgather.rl import reading
 from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
@@ -98,6 +100,7 @@ _FISH = P["fish"]
 _PIECE_M, _PIECE_H, _SYS = P["piece_meeple_p0"], P["piece_hut_p0"], P["system_huts_p0"]
 #: planes whose value depends on the direction (rotated together with the board)
 _DIRECTIONAL = [i for i, n in enumerate(PLANES) if n[-2:] in ("_N", "_E", "_S", "_W")]
+_TILE0 = V["tile_forest_N"]
 _VEC_DIRECTIONAL = [i for i, n in enumerate(VECTOR) if n[-2:] in ("_N", "_E", "_S", "_W")]
 
 
@@ -149,6 +152,7 @@ class Encoder:
         self.wrapped = False
         self._listed: dict[tuple[int, int], int] | None = None
         self._cells: dict[int, tuple[int, int]] | None = None
+        self._tile_parts: dict[tuple[int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
         self.rebuild()
 
     # ------------------------------------------------------------------ actions
@@ -286,16 +290,20 @@ class Encoder:
         if self.last is not None:
             self._set(P["last_placed"], *self.last, 1)
 
-    def update(self, move: Move, tile: int | None) -> None:
+    def update(self, move: Move, tile: int | None, events: Sequence[Event] | None = None) -> None:
         """Bring the planes up to date after ``move`` (and the draws after it).
 
         ``tile`` is the tile of the decision the move answered (the tile to
-        place, or the tile just placed).
+        place, or the tile just placed).  ``events``, what the move caused,
+        lets a ``Pass`` that scored nothing skip the work.
         """
         self._moves = self._mask = None
         state = self.state
         if state.is_over:
             self.rebuild()
+            return
+        if (isinstance(move, Pass) and events is not None
+                and not any(isinstance(e, (FeatureScored, OccupantsReturned)) for e in events)):
             return
         if isinstance(move, Place):
             if self.last is not None:
@@ -371,7 +379,7 @@ class Encoder:
         state = self.state
         n = state.players
         out = np.zeros(len(VECTOR), dtype=np.float32)
-        values = [0.0] * len(VECTOR)
+        values = [0.0] * _TILE0
         for k in range(n):
             p = (seat + k) % n
             values[k] = state.scores[p]
@@ -389,28 +397,40 @@ class Encoder:
         values[32 + (state.edition.tiles.edition == "2002")] = 1
         values[34] = float(self.wrapped)
         values[35] = float(self._listed is not None)
+        out[:_TILE0] = values[:_TILE0]
         tile = state.tile
         if tile is not None and phase != "over":
-            facts = reading.tile_facts(state.edition, tile)
             rotation = 0
             if phase != PLACE:
                 rotation = reading.placed_cells(state)[reading.position(state, tile)][1]
-            base = V["tile_forest_N"]
-            for d in range(4):
-                values[base + 4 * facts.side_kinds[(d - rotation) % 4] + d] = 1
-            t = V["tile_fish"]
-            values[t:t + 4] = [facts.fish, facts.lakes, facts.mushrooms, facts.marks]
-            values[t + 4:t + 8] = facts.animals
-            values[t + 8:t + 15] = facts.specials
-            values[t + 15] = float(facts.bonus)
-            for z in facts.zones:
-                b = V["zone0_present"] + 9 * z.id
-                values[b] = 1
-                values[b + 1 + z.kind] = 1
-                for d in range(4):
-                    values[b + 5 + d] = float(z.sides[(d - rotation) % 4])
-        out[:] = values
+            out[_TILE0:] = self._tile_part(tile, rotation)
         return out
+
+    def _tile_part(self, tile: int, rotation: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The vector entries of the tile to place (or just placed) turned ``rotation`` times."""
+        key = (tile, rotation)
+        found = self._tile_parts.get(key)
+        if found is not None:
+            return found
+        values = [0.0] * len(VECTOR)
+        facts = reading.tile_facts(self.state.edition, tile)
+        base = V["tile_forest_N"]
+        for d in range(4):
+            values[base + 4 * facts.side_kinds[(d - rotation) % 4] + d] = 1
+        t = V["tile_fish"]
+        values[t:t + 4] = [facts.fish, facts.lakes, facts.mushrooms, facts.marks]
+        values[t + 4:t + 8] = facts.animals
+        values[t + 8:t + 15] = facts.specials
+        values[t + 15] = float(facts.bonus)
+        for z in facts.zones:
+            b = V["zone0_present"] + 9 * z.id
+            values[b] = 1
+            values[b + 1 + z.kind] = 1
+            for d in range(4):
+                values[b + 5 + d] = float(z.sides[(d - rotation) % 4])
+        found = self._tile_parts[key] = np.array(values[_TILE0:], dtype=np.float32)
+        return found
+
 
 
 def transform(observation: dict[str, Any], action: int | None, turns: int, flip: bool,
@@ -424,10 +444,10 @@ def transform(observation: dict[str, Any], action: int | None, turns: int, flip:
     of the set, but its picture (sides, zones) is consistent.
 
     >>> from huntgather.game import Game
-    >>> enc = Encoder(Game(2, seed=3).state, window=9)
+    >>> enc = Encoder(Game(2, seed=3).state, window=15)
     >>> moves, mask = enc.legal()
     >>> obs = dict(enc.observe(0), action_mask=mask)
-    >>> same, a = transform(obs, enc.encode(moves[0]), 4, False, 9)
+    >>> same, a = transform(obs, enc.encode(moves[0]), 4, False, 15)
     >>> bool((same["board"] == obs["board"]).all()) and a == enc.encode(moves[0])
     True
     """

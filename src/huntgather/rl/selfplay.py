@@ -70,8 +70,8 @@ def play_game(specs: Sequence[str], edition: str, players: int, seed: int, index
         actions.append(enc.encode(move))
         movers.append(seat)
         tile = state.tile
-        game.play(move, trusted=True)
-        enc.update(move, tile)
+        events = game.play(move, trusted=True)
+        enc.update(move, tile, events)
     scores = game.scores
     margins = [s - max(o for k, o in enumerate(scores) if k != p) for p, s in enumerate(scores)]
     return {"board": np.stack(boards), "vector": np.stack(vectors), "mask": np.stack(masks),
@@ -92,8 +92,10 @@ def write_chunk(specs: Sequence[str], edition: str, players: int, seed: int, fir
     meta = {"edition": edition, "players": players, "seed": seed, "window": window,
             "first_game": first, "games": count, "format": "huntgather-selfplay", "version": 1}
     tmp = path + ".tmp.npz"
-    np.savez_compressed(tmp, **arrays, scores=np.array([g["scores"] for g in games], dtype=np.int32),
-                        bots=np.array([g["bots"] for g in games]), meta=np.array(json.dumps(meta)))
+    arrays["scores"] = np.array([g["scores"] for g in games], dtype=np.int32)
+    arrays["bots"] = np.array([g["bots"] for g in games])
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
     return path
 
