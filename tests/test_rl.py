@@ -407,3 +407,22 @@ def test_local_and_ray_runs_give_the_same_games(tmp_path) -> None:
         assert sorted(da) == sorted(db)
         for key in da:
             assert np.array_equal(da[key], db[key]), key
+
+
+# ---------------------------------------------------------------------- the example that learns
+
+
+def test_the_example_policy_learns_to_beat_the_random_bot() -> None:
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "examples" / "train_masked_policy.py"
+    spec = importlib.util.spec_from_file_location("train_masked_policy", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    untrained = example.win_rate(np.zeros(example.FEATURES), 30, 1_000_000)
+    theta = example.train(60, seed=0)
+    trained = example.win_rate(theta, 30, 1_000_000)
+    assert trained > untrained and trained >= 0.6
+    # it learned to put pieces down rather than pass
+    assert theta[12] < 0
