@@ -302,8 +302,12 @@ class Encoder:
         if state.is_over:
             self.rebuild()
             return
-        if (isinstance(move, Pass) and events is not None
-                and not any(isinstance(e, (FeatureScored, OccupantsReturned)) for e in events)):
+        quiet = events is not None and not any(isinstance(e, (FeatureScored, OccupantsReturned))
+                                               for e in events)
+        if isinstance(move, Pass) and quiet:
+            return
+        if isinstance(move, Occupy) and quiet:   # only the pieces of one feature changed
+            self._refresh(reading.piece_tiles(state, move.tile, move.zone, move.piece == HUT) | {move.tile})
             return
         if isinstance(move, Place):
             if self.last is not None:
@@ -319,12 +323,17 @@ class Encoder:
         if isinstance(move, TakeBack):
             touched |= reading.touched_tiles(state, move.tile)
         if touched:
-            occupants = reading.occupants_by_tile(state)
-            cells = reading.placed_cells(state)
-            memo: dict[int, reading.FeatureFacts] = {}
-            for t in touched:
-                x, y = reading.position(state, t)
-                self._cell(x, y, t, cells[(x, y)][1], occupants, memo)
+            self._refresh(touched)
+
+    def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
+        """Recompute the cells of these placed tiles."""
+        state = self.state
+        occupants = reading.occupants_by_tile(state)
+        cells = reading.placed_cells(state)
+        memo: dict[int, reading.FeatureFacts] = {}
+        for t in tiles:
+            x, y = reading.position(state, t)
+            self._cell(x, y, t, cells[(x, y)][1], occupants, memo)
 
     def _set(self, plane: int, x: int, y: int, value: int) -> None:
         i, j = y - self.oy, x - self.ox

@@ -182,6 +182,12 @@ def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3]
 
 
+def piece_tiles(state: State, tile_id: int, zone: int, hut: bool) -> frozenset[int]:
+    """The tiles of the feature (a hut: the river system) that a new piece on a zone joins."""
+    node = tile_id * 10 + zone
+    return state.board.feature(SYSTEM + node if hut else node).tiles
+
+
 def touched_tiles(state: State, tile_id: int) -> set[int]:
     """The placed tiles whose observation may change when ``tile_id`` is placed, occupied,
     scored or emptied: the tiles of every feature and river system of its zones, and the
