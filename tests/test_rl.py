@@ -426,3 +426,35 @@ def test_the_example_policy_learns_to_beat_the_random_bot() -> None:
     assert trained > untrained and trained >= 0.6
     # it learned to put pieces down rather than pass
     assert theta[12] < 0
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+def test_selfplay_command_writes_chunks_and_resumes(tmp_path, capsys) -> None:
+    from huntgather.cli import main
+    out = tmp_path / "data"
+    args = ["selfplay", "--bots", "random", "--games", "3", "--chunk", "2", "--out", str(out),
+            "--edition", "2002", "--players", "3"]
+    assert main(args) == 0
+    first = sorted(p.name for p in out.iterdir())
+    assert first == ["chunk-000000.npz", "chunk-000001.npz"]
+    stamp = (out / "chunk-000000.npz").stat().st_mtime_ns
+    assert main(args) == 0      # finished chunks are kept, not played again
+    assert (out / "chunk-000000.npz").stat().st_mtime_ns == stamp
+    assert main(["selfplay", "--bots", "clever", "--out", str(out)]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+
+
+def test_commands_without_the_rl_extra_say_what_to_install(tmp_path) -> None:
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['numpy'] = None; sys.modules['ray'] = None\n"
+            "from huntgather.cli import main\n"
+            f"a = main(['selfplay', '--games', '1', '--out', {str(tmp_path)!r}])\n"
+            "b = main(['tournament', '--bots', 'random', '--games', '2', '--ray', 'auto'])\n"
+            "c = main(['tiles', '--edition', '2002'])\n"
+            "print(a, b, c)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "2 2 0"
+    assert done.stderr.count("install huntgather[rl]") == 2
