@@ -29,7 +29,7 @@ from huntgather.game import Game
 from huntgather.moves import Move
 from huntgather.rl.encoding import PLANES, VECTOR, Encoder
 
-#: the window measured to hold every legal placement of 102 000 games (see docs/rl.md)
+#: with re-centring, this window held every legal placement of 100,000 measured random games (docs/rl.md)
 DEFAULT_WINDOW = 33
 REWARDS = ("margin", "win")
 

@@ -119,6 +119,10 @@ def _clip(value: int) -> int:
     return 255 if value > 255 else value
 
 
+#: the vector entries of a tile turned some times, by (edition, tile, rotation)
+_TILE_PARTS: dict[tuple[str, int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
+
+
 class Encoder:
     """Actions, masks and observations for the game in ``state`` (followed as it changes).
 
@@ -152,7 +156,6 @@ class Encoder:
         self.wrapped = False
         self._listed: dict[tuple[int, int], int] | None = None
         self._cells: dict[int, tuple[int, int]] | None = None
-        self._tile_parts: dict[tuple[int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
         self.rebuild()
 
     # ------------------------------------------------------------------ actions
@@ -231,7 +234,10 @@ class Encoder:
         if cells and not self._inside(cells) and not self._recentre(cells):
             self._overflow(cells)
         mask = np.zeros(self.actions, dtype=np.int8)
-        if moves:
+        if moves and not self.wrapped and self._listed is None and isinstance(moves[0], Place):
+            w, ox, oy = self.window, self.ox, self.oy   # the common case, without a call per move
+            mask[[((m.y - oy) * w + m.x - ox) * 4 + m.rotation for m in moves]] = 1  # type: ignore[union-attr]
+        elif moves:
             mask[[self.encode(m) for m in moves]] = 1
         self._moves, self._mask = moves, mask
         return moves, mask
@@ -307,7 +313,17 @@ class Encoder:
         if isinstance(move, Pass) and quiet:
             return
         if isinstance(move, Occupy) and quiet:   # only the pieces of one feature changed
-            self._refresh(reading.piece_tiles(state, move.tile, move.zone, move.piece == HUT) | {move.tile})
+            if move.piece == HUT:
+                self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
+            else:
+                self._refresh({move.tile})
+                root = reading.root_of(state, move.tile, move.zone)
+                facts = reading.feature_facts(state, move.tile, move.zone)
+                self._slots(root, facts, reading.piece_tiles(state, move.tile, move.zone, False),
+                            move.tile)
+            return
+        if isinstance(move, Place) and quiet:
+            self._place_update(move)
             return
         if isinstance(move, Place):
             if self.last is not None:
@@ -324,6 +340,50 @@ class Encoder:
             touched |= reading.touched_tiles(state, move.tile)
         if touched:
             self._refresh(touched)
+
+    def _place_update(self, move: Place) -> None:
+        """After a placement that scored nothing: the new cell, the frontier, and only the side
+        slots of the features it joined (their size, open ends and meeples changed)."""
+        state = self.state
+        if self.last is not None:
+            self._set(P["last_placed"], *self.last, 0)
+        self.last = (move.x, move.y)
+        cells = reading.placed_cells(state)
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            if (move.x + dx, move.y + dy) not in cells:
+                self._set(P["frontier"], move.x + dx, move.y + dy, 1)
+        facts = reading.tile_facts(state.edition, move.tile)
+        if facts.specials[SPECIALS.index("hunting_trap")]:
+            self._refresh(reading.touched_tiles(state, move.tile))
+            return
+        self._refresh({move.tile})
+        for root, feature, tiles in reading.features_of(state, move.tile):
+            self._slots(root, feature, tiles, move.tile)
+        huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
+        if huts:
+            self._refresh(huts)
+
+    def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
+        """Write a feature's size, open ends and meeples into the side slots of its tiles."""
+        state = self.state
+        cells = reading.placed_cells(state)
+        planes, w, ox, oy = self.planes, self.window, self.ox, self.oy
+        values = [_clip(feature.open), _clip(feature.size), *feature.meeples]
+        for t in tiles:
+            if t == skip:
+                continue
+            x, y = reading.position(state, t)
+            i, j = y - oy, x - ox
+            if not (0 <= i < w and 0 <= j < w):
+                continue
+            rotation = cells[(x, y)][1]
+            zones = reading.tile_facts(state.edition, t).side_zones
+            for d in range(4):
+                if reading.root_of(state, t, zones[(d - rotation) % 4]) == root:
+                    planes[_OPEN + d, i, j] = values[0]
+                    planes[_SIZE + d, i, j] = values[1]
+                    for p, n in enumerate(values[2:]):
+                        planes[_MEEPLES + 4 * p + d, i, j] = n
 
     def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
         """Recompute the cells of these placed tiles."""
@@ -417,8 +477,8 @@ class Encoder:
 
     def _tile_part(self, tile: int, rotation: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The vector entries of the tile to place (or just placed) turned ``rotation`` times."""
-        key = (tile, rotation)
-        found = self._tile_parts.get(key)
+        key = (self.state.edition.name, tile, rotation)
+        found = _TILE_PARTS.get(key)
         if found is not None:
             return found
         values = [0.0] * len(VECTOR)
@@ -437,7 +497,7 @@ class Encoder:
             values[b + 1 + z.kind] = 1
             for d in range(4):
                 values[b + 5 + d] = float(z.sides[(d - rotation) % 4])
-        found = self._tile_parts[key] = np.array(values[_TILE0:], dtype=np.float32)
+        found = _TILE_PARTS[key] = np.array(values[_TILE0:], dtype=np.float32)
         return found
 
 

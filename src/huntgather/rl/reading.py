@@ -182,6 +182,39 @@ def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3]
 
 
+def features_of(state: State, tile_id: int) -> list[tuple[int, FeatureFacts, frozenset[int]]]:
+    """The distinct forests, rivers and meadows of a placed tile: (root, facts, their tiles)."""
+    board = state.board
+    out = []
+    seen: set[int] = set()
+    memo: dict[int, FeatureFacts] = {}
+    for z in tile_facts(state.edition, tile_id).zones:
+        if z.kind == LAKE:
+            continue
+        root = board.find(tile_id * 10 + z.id)
+        if root not in seen:
+            seen.add(root)
+            out.append((root, feature_facts(state, tile_id, z.id, memo), board.features[root].tiles))
+    return out
+
+
+def root_of(state: State, tile_id: int, zone: int) -> int:
+    """An identifier of the feature holding a zone (equal for the zones of one feature)."""
+    return state.board.find(tile_id * 10 + zone)
+
+
+def hut_system_tiles(state: State, tile_id: int) -> set[int]:
+    """The tiles of the river systems of a placed tile that hold at least one hut."""
+    board = state.board
+    out: set[int] = set()
+    for z in tile_facts(state.edition, tile_id).zones:
+        if z.kind in (RIVER, LAKE):
+            f = board.feature(SYSTEM + tile_id * 10 + z.id)
+            if f.huts:
+                out |= f.tiles
+    return out
+
+
 def piece_tiles(state: State, tile_id: int, zone: int, hut: bool) -> frozenset[int]:
     """The tiles of the feature (a hut: the river system) that a new piece on a zone joins."""
     node = tile_id * 10 + zone
