@@ -1,6 +1,6 @@
 """Train a small masked policy with NumPy alone, and show it beating the random bot.
 
-    python examples/train_masked_policy.py               # ~2 minutes on one core
+    python examples/train_masked_policy.py               # under a minute on one core
     python examples/train_masked_policy.py --games 60 --eval 30   # the short run CI does
 
 The learner plays seat 0 or 1 (drawn each game) of ``SingleAgentEnv`` against

@@ -300,8 +300,11 @@ class Encoder:
         """Bring the planes up to date after ``move`` (and the draws after it).
 
         ``tile`` is the tile of the decision the move answered (the tile to
-        place, or the tile just placed).  ``events``, what the move caused,
-        lets a ``Pass`` that scored nothing skip the work.
+        place, or the tile just placed).  ``events``, what the move caused
+        (as :meth:`Game.play <huntgather.game.Game.play>` returns them), let a
+        move that scored nothing do less: a pass nothing at all, a placement
+        or a meeple only the slots of the features it joined.  Without
+        ``events`` every tile of the features the move touched is recomputed.
         """
         self._moves = self._mask = None
         state = self.state
