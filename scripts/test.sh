@@ -5,7 +5,7 @@
 # postgresql for the storage tests) and starts a throw-away PostgreSQL server on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh test,web,ui-test
+bash scripts/setup.sh test,web,ui-test,rl
 
 apt_updated=""
 apt_install() {

@@ -14,7 +14,9 @@ Every figure goes through the public API, on one core, for two players:
   decisions: the same list made into ``Place`` moves;
 * ``copy_us``: median time of ``State.copy()`` of a mid-game position;
 * ``mcts_simulations_per_s``: included when :mod:`huntgather.bots` is
-  importable (see :func:`optional_figures`).
+  importable (see :func:`optional_figures`);
+* ``rl_env_steps_per_s``: steps of the PettingZoo environment with an
+  observation and a mask at every step, when ``huntgather[rl]`` is installed.
 
 Throughputs are per CPU second of this process (``time.process_time``), so
 other programs running on the machine disturb them less; each is the median
@@ -107,8 +109,19 @@ def _mcts_simulations_per_s(edition: str, seconds: float, seed: int,
     return round(sims / spent, 1) if spent > 0 else None
 
 
-#: the hook for figures of modules outside the rules core (the bots add MCTS speed)
-OPTIONAL_FIGURES: dict[str, OptionalFigure] = {"mcts_simulations_per_s": _mcts_simulations_per_s}
+def _rl_env_steps_per_s(edition: str, seconds: float, seed: int, positions: list[State]) -> float | None:
+    """Steps per CPU second of the PettingZoo environment, when huntgather[rl] is installed."""
+    try:
+        from huntgather.rl.benchmark import env_steps_per_s
+    except ImportError:
+        return None
+    return env_steps_per_s(edition, seconds, seed)
+
+
+#: the hook for figures of modules outside the rules core (the bots add MCTS speed, the
+#: learning environment its steps per second)
+OPTIONAL_FIGURES: dict[str, OptionalFigure] = {"mcts_simulations_per_s": _mcts_simulations_per_s,
+                                               "rl_env_steps_per_s": _rl_env_steps_per_s}
 
 
 def optional_figures(edition: str, seconds: float, seed: int, positions: list[State]) -> dict[str, float]:

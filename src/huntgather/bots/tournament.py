@@ -245,7 +245,7 @@ def check_settings(specs: Sequence[str], games: int, players: int, edition: str 
 def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int = 0,
                    edition: str = DEFAULT_EDITION, workers: int = 1,
                    progress: Callable[[GameResult], None] | None = None,
-                   done: Sequence[GameResult] = ()) -> TournamentResult:
+                   done: Sequence[GameResult] = (), executor: Any = None) -> TournamentResult:
     """Play at least ``games`` games (whole deals) and rank the bots.
 
     ``progress`` is called with each game as it ends (in the order they end
@@ -253,6 +253,10 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
     ``done`` holds games already played by this same tournament (read from a
     :class:`~huntgather.bots.tournament_log.TournamentLog`): they are not
     played again, and count in the result when they belong to its deals.
+
+    ``executor`` runs the games instead of local processes: anything with
+    the ``submit``/``shutdown`` of ``concurrent.futures`` executors, such as
+    :class:`huntgather.rl.cluster.RayExecutor`; the result is the same.
 
     Raises ``ValueError`` for an unknown bot, edition or bad numbers, or a
     ``done`` game that this tournament would not have played, before any
@@ -277,14 +281,14 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
             for d in range(deals) for r in range(players) if (d, r) not in finished]
     result = TournamentResult(ed.name, players, seed)
     played: list[GameResult] = [g for (d, _), g in finished.items() if d < deals]
-    if workers == 1:
+    if workers == 1 and executor is None:
         for job in jobs:
             game = _play_job(job)
             played.append(game)
             if progress:
                 progress(game)
     elif jobs:
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
         try:
             for future in as_completed([pool.submit(_play_job, job) for job in jobs]):
                 game = future.result()
@@ -295,7 +299,8 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
             # interrupted (or a game failed): do not start the games still waiting
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-        pool.shutdown()
+        if executor is None:
+            pool.shutdown()
     result.games = sorted(played, key=lambda g: (g.deal, g.rotation))
     unique = list(dict.fromkeys(specs))
     result.rows = rank(unique, result.games, seed)

@@ -30,6 +30,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default: 0)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--edition", default="2020", help="rules edition: 2020 or 2002 (default: 2020)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play the games on a Ray cluster instead of local processes: 'auto' (the "
+                             "cluster of this machine), HOST:PORT, ray://HOST:10001, or 'local' (a private "
+                             "instance); needs huntgather[rl]. The results are the same as locally")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     output.add_argument("--markdown", action="store_true",
@@ -80,11 +84,15 @@ def run(args: argparse.Namespace) -> int:
                     log.add(game)
                 bar.advance(task)
 
+            executor = ray_executor(args.ray)
             try:
                 result = run_tournament(specs, args.games, players, args.seed, args.edition, args.workers,
-                                        progress=advance, done=done)
+                                        progress=advance, done=done, executor=executor)
             except ValueError as error:
                 raise CommandError(str(error)) from None
+            finally:
+                if executor is not None:
+                    executor.shutdown()
     except KeyboardInterrupt:
         if log is None:
             raise
@@ -129,6 +137,20 @@ def run(args: argparse.Namespace) -> int:
             table.add_row(*cells)
         out.print(table)
     return 0
+
+
+def ray_executor(address: str | None) -> Any:
+    """A :class:`~huntgather.rl.cluster.RayExecutor` for ``--ray ADDRESS`` (None without it)."""
+    from huntgather.cli import CommandError
+    if not address:
+        return None
+    try:
+        from huntgather.rl.cluster import RayExecutor
+        return RayExecutor(address)
+    except ImportError:
+        raise CommandError("--ray needs Ray: install huntgather[rl] (pip install 'huntgather[rl]')") from None
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise CommandError(f"cannot connect to the Ray cluster at {address}: {error}") from None
 
 
 def markdown_table(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]:

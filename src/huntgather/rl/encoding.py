@@ -1,0 +1,586 @@
+"""The fixed action space, the observation planes and their symmetries.
+
+An :class:`Encoder` follows one game's :class:`~huntgather.state.State` and
+keeps its board planes up to date move by move, so that an observation costs
+a copy rather than a walk over the board.
+
+**Actions** (``Discrete(5 W² + 21)`` with a window of ``W × W`` cells):
+
+=======================  ====================================================
+index                    move
+=======================  ====================================================
+``4 * cell + r``         ``Place(tile, x, y, r)`` at window ``cell = row * W + col``
+``4 W² + 2 z + p``       ``Occupy(tile, z, piece)``: zone ``z`` (0-9), ``p`` 0 meeple, 1 hut
+``4 W² + 20``            ``Pass()``: no occupant, or no shaman take-back
+``4 W² + 21 + cell``     ``TakeBack``: the shaman takes back your meeple from the tile on ``cell``
+=======================  ====================================================
+
+Window row ``i`` and column ``j`` are the board cell ``(x, y) = (ox + j, oy + i)``;
+the window starts centred on the start tile and is re-centred only when a legal
+move would fall outside it (see :meth:`Encoder.legal`).  A tile holds at most
+one piece, so a cell names the take-back.  Should the legal moves of a
+decision ever spread wider than the window (no random or bot game of the
+measurements did, but a policy that always plays the first legal move builds a
+line), the cells of that decision are numbered modulo ``W`` (a torus), or, if
+that makes two of them share a number, in reading order; the vector entries
+``window_wrapped`` and ``window_listed`` say so.  No legal move is ever dropped.
+
+>>> from huntgather.game import Game
+>>> g = Game(2, seed=3)
+>>> enc = Encoder(g.state, window=15)
+>>> moves, mask = enc.legal()
+>>> int(mask.sum()) == len(moves) and all(enc.decode(enc.encode(m)) == m for m in moves)
+True
+>>> obs = enc.observe(0)
+>>> obs["board"].shape, obs["vector"].shape
+((74, 15, 15), (154,))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from huntgather.events import Event, FeatureScored, OccupantsReturned
+from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.rl import reading
+from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
+from huntgather.state import OCCUPY, PLACE, SHAMAN, State
+
+#: most seats of any edition; seat-indexed planes and entries always have this many
+SEATS = 5
+DIRS = "NESW"
+
+
+def _plane_names() -> tuple[str, ...]:
+    names = ["tile", "frontier", "last_placed", "bonus_tile"]
+    for kind in ("forest", "river", "meadow"):
+        names += [f"{kind}_{d}" for d in DIRS]
+    names += [f"open_{d}" for d in DIRS]
+    names += [f"size_{d}" for d in DIRS]
+    for k in range(SEATS):
+        names += [f"meeples_p{k}_{d}" for d in DIRS]
+    names += ["fish", "lakes", "mushrooms", "marks", *ANIMALS, *SPECIALS]
+    names += [f"piece_meeple_p{k}" for k in range(SEATS)]
+    names += [f"piece_hut_p{k}" for k in range(SEATS)]
+    names += [f"system_huts_p{k}" for k in range(SEATS)]
+    return tuple(names)
+
+
+def _vector_names() -> tuple[str, ...]:
+    names = [f"score_p{k}" for k in range(SEATS)]
+    names += [f"meeples_left_p{k}" for k in range(SEATS)]
+    names += [f"huts_left_p{k}" for k in range(SEATS)]
+    names += [f"seated_p{k}" for k in range(SEATS)]
+    names += [f"to_move_p{k}" for k in range(SEATS)]
+    names += ["phase_place", "phase_shaman", "phase_occupy", "normal_left", "bonus_left", "turn",
+              "bonus_turn", "edition_2020", "edition_2002", "window_wrapped", "window_listed"]
+    for kind in ("forest", "river", "meadow"):
+        names += [f"tile_{kind}_{d}" for d in DIRS]
+    names += ["tile_fish", "tile_lakes", "tile_mushrooms", "tile_marks", *(f"tile_{a}" for a in ANIMALS),
+              *(f"tile_{s}" for s in SPECIALS), "tile_bonus"]
+    for z in range(ZONE_IDS):
+        names += [f"zone{z}_present", f"zone{z}_forest", f"zone{z}_river", f"zone{z}_meadow",
+                  f"zone{z}_lake", *(f"zone{z}_{d}" for d in DIRS)]
+    return tuple(names)
+
+
+#: the board planes, in order (``p0`` is the observing seat, ``p1`` the next one, ...)
+PLANES = _plane_names()
+#: the entries of the global vector, in order
+VECTOR = _vector_names()
+P = {name: i for i, name in enumerate(PLANES)}
+V = {name: i for i, name in enumerate(VECTOR)}
+_SIDE = P["forest_N"]          # 4 * kind + d
+_OPEN, _SIZE, _MEEPLES = P["open_N"], P["size_N"], P["meeples_p0_N"]
+_FISH = P["fish"]
+_PIECE_M, _PIECE_H, _SYS = P["piece_meeple_p0"], P["piece_hut_p0"], P["system_huts_p0"]
+#: planes whose value depends on the direction (rotated together with the board)
+_DIRECTIONAL = [i for i, n in enumerate(PLANES) if n[-2:] in ("_N", "_E", "_S", "_W")]
+_TILE0 = V["tile_forest_N"]
+_VEC_DIRECTIONAL = [i for i, n in enumerate(VECTOR) if n[-2:] in ("_N", "_E", "_S", "_W")]
+
+
+def _seat_permutation(players: int, me: int) -> list[int]:
+    """Channel order that shows seat ``me + k`` as ``p{k}`` (absent seats stay in place)."""
+    perm = list(range(len(PLANES)))
+    for base, step in ((_MEEPLES, 4), (_PIECE_M, 1), (_PIECE_H, 1), (_SYS, 1)):
+        for k in range(players):
+            seat = (me + k) % players
+            for d in range(step):
+                perm[base + k * step + d] = base + seat * step + d
+    return perm
+
+
+def _clip(value: int) -> int:
+    return 255 if value > 255 else value
+
+
+#: the vector entries of a tile turned some times, by (edition, tile, rotation)
+_TILE_PARTS: dict[tuple[str, int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
+
+
+class Encoder:
+    """Actions, masks and observations for the game in ``state`` (followed as it changes).
+
+    Call :meth:`update` after every move applied to the state (draws included,
+    or once after a move and the draws that follow it), then :meth:`legal`
+    before asking for masks and observations of the new decision.
+    """
+
+    def __init__(self, state: State, window: int = 33) -> None:
+        # the empty cells next to n tiles are at most 2 n + 2: a window with that many cells
+        # can number the cells of any decision (see _overflow)
+        least = math.isqrt(2 * len(state.edition.tiles) + 1) + 1
+        if window < least:
+            raise ValueError(f"the window must be at least {least} cells wide for this tile set, "
+                             f"not {window}")
+        self.state = state
+        self.window = window
+        self.place_actions = 4 * window * window
+        self.occupy0 = self.place_actions
+        self.pass_action = self.place_actions + 2 * ZONE_IDS
+        self.takeback0 = self.pass_action + 1
+        self.actions = self.takeback0 + window * window
+        self.ox = self.oy = -(window // 2)
+        self.planes = np.zeros((len(PLANES), window, window), dtype=np.uint8)
+        self.last: tuple[int, int] | None = None
+        self._perms = [np.array(_seat_permutation(state.players, me)) for me in range(state.players)]
+        self._moves: list[Move] | None = None
+        self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
+        #: times the window moved, and decisions whose moves did not fit in it
+        self.recentred = self.overflows = 0
+        self.wrapped = False
+        self._listed: dict[tuple[int, int], int] | None = None
+        self._cells: dict[int, tuple[int, int]] | None = None
+        self.rebuild()
+
+    # ------------------------------------------------------------------ actions
+
+    def encode(self, move: Move) -> int:
+        """The action index of a move of the current decision."""
+        if isinstance(move, Place):
+            return self.cell_index(move.x, move.y) * 4 + move.rotation
+        if isinstance(move, Occupy):
+            return self.occupy0 + 2 * move.zone + (move.piece == HUT)
+        if isinstance(move, Pass):
+            return self.pass_action
+        if isinstance(move, TakeBack):
+            return self.takeback0 + self.cell_index(*reading.position(self.state, move.tile))
+        raise ValueError(f"{move!r} is a chance move: it has no action")
+
+    def cell_index(self, x: int, y: int) -> int:
+        """The window cell (``row * W + col``) of board cell ``(x, y)`` in this decision."""
+        w = self.window
+        if self._listed is not None:
+            return self._listed[(x, y)]
+        if self.wrapped:
+            return ((y - self.oy) % w) * w + (x - self.ox) % w
+        return (y - self.oy) * w + x - self.ox
+
+    def cell_at(self, index: int) -> tuple[int, int] | None:
+        """The board cell of window cell ``index`` in this decision (None: in a decision whose
+        moves overflowed the window, a cell number that no legal move uses)."""
+        if self._cells is not None:
+            return self._cells.get(index)
+        i, j = divmod(index, self.window)
+        return self.ox + j, self.oy + i
+
+    def decode(self, action: int) -> Move:
+        """The move of an action index for the current decision (legal or not; an action that
+        names no tile decodes to a move of tile -1, which is never legal)."""
+        action = int(action)
+        if not 0 <= action < self.actions:
+            raise ValueError(f"action {action} is outside 0..{self.actions - 1}")
+        tile = self.state.tile
+        if action < self.place_actions:
+            cell, rotation = divmod(action, 4)
+            at = self.cell_at(cell)
+            if at is None or tile is None:   # tile -1: a move that is never legal
+                return Place(-1, *(at or (0, 0)), rotation)
+            return Place(tile, at[0], at[1], rotation)
+        if action < self.pass_action:
+            zone, piece = divmod(action - self.occupy0, 2)
+            return Occupy(-1 if tile is None else tile, zone, HUT if piece else MEEPLE)
+        if action == self.pass_action:
+            return Pass()
+        at = self.cell_at(action - self.takeback0)
+        found = None if at is None else reading.placed_cells(self.state).get(at)
+        if found is None:
+            return TakeBack(-1, 0)
+        occupant = reading.occupants_by_tile(self.state).get(found[0])
+        return TakeBack(found[0], 0 if occupant is None else occupant[2])
+
+    def legal(self) -> tuple[list[Move], np.ndarray[Any, np.dtype[np.int8]]]:
+        """The legal moves of the current decision and the action mask (re-centring if needed).
+
+        The window moves only when a legal move lies outside it.  It is then
+        centred on the board (placed tiles and the empty cells around them)
+        if that fits, else on the legal moves alone; if even they do not fit,
+        their cells are numbered modulo the window or in reading order (see
+        the module text): no legal move is ever dropped.
+        """
+        if self._moves is not None and self._mask is not None:
+            return self._moves, self._mask
+        state = self.state
+        moves = state.legal_moves() if state.phase in (PLACE, SHAMAN, OCCUPY) else []
+        cells = [(m.x, m.y) for m in moves if isinstance(m, Place)]
+        cells += [reading.position(state, m.tile) for m in moves if isinstance(m, TakeBack)]
+        self.wrapped = False
+        self._listed = self._cells = None
+        if cells and not self._inside(cells) and not self._recentre(cells):
+            self._overflow(cells)
+        mask = np.zeros(self.actions, dtype=np.int8)
+        if moves and not self.wrapped and self._listed is None and isinstance(moves[0], Place):
+            w, ox, oy = self.window, self.ox, self.oy   # the common case, without a call per move
+            mask[[((m.y - oy) * w + m.x - ox) * 4 + m.rotation for m in moves]] = 1  # type: ignore[union-attr]
+        elif moves:
+            mask[[self.encode(m) for m in moves]] = 1
+        self._moves, self._mask = moves, mask
+        return moves, mask
+
+    def _inside(self, cells: list[tuple[int, int]]) -> bool:
+        ox, oy, w = self.ox, self.oy, self.window
+        return all(ox <= x < ox + w and oy <= y < oy + w for x, y in cells)
+
+    def _recentre(self, needed: list[tuple[int, int]]) -> bool:
+        """Centre the window on the board if it fits, else on ``needed``; False if neither fits."""
+        w = self.window
+        board = list(reading.placed_cells(self.state)) + reading.frontier(self.state)
+        for cells in (board, needed):
+            xs = [x for x, _ in cells]
+            ys = [y for _, y in cells]
+            width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+            if width <= w and height <= w:
+                self._move_to(min(xs) - (w - width) // 2, min(ys) - (w - height) // 2)
+                return True
+        return False
+
+    def _overflow(self, needed: list[tuple[int, int]]) -> None:
+        """Number the cells of this decision modulo the window, or in reading order."""
+        w = self.window
+        xs = [x for x, _ in needed]
+        ys = [y for _, y in needed]
+        self._move_to((min(xs) + max(xs)) // 2 - w // 2, (min(ys) + max(ys)) // 2 - w // 2)
+        self.overflows += 1
+        distinct = sorted(set(needed), key=lambda c: (c[1], c[0]))
+        self.wrapped = True
+        wrapped = {c: self.cell_index(*c) for c in distinct}
+        if len(set(wrapped.values())) == len(distinct):
+            self._cells = {i: c for c, i in wrapped.items()}
+            return
+        self.wrapped = False
+        self._listed = {c: k for k, c in enumerate(distinct)}
+        self._cells = dict(enumerate(distinct))
+
+    def _move_to(self, ox: int, oy: int) -> None:
+        if (ox, oy) != (self.ox, self.oy):
+            self.ox, self.oy = ox, oy
+            self.recentred += 1
+            self.rebuild()
+
+    # ------------------------------------------------------------------ planes
+
+    def rebuild(self) -> None:
+        """Recompute every plane from the state."""
+        self.planes[:] = 0
+        occupants = reading.occupants_by_tile(self.state)
+        memo: dict[int, reading.FeatureFacts] = {}
+        for (x, y), (tile_id, rotation) in reading.placed_cells(self.state).items():
+            self._cell(x, y, tile_id, rotation, occupants, memo)
+        for x, y in reading.frontier(self.state):
+            self._set(P["frontier"], x, y, 1)
+        if self.last is not None:
+            self._set(P["last_placed"], *self.last, 1)
+
+    def update(self, move: Move, tile: int | None, events: Sequence[Event] | None = None) -> None:
+        """Bring the planes up to date after ``move`` (and the draws after it).
+
+        ``tile`` is the tile of the decision the move answered (the tile to
+        place, or the tile just placed).  ``events``, what the move caused
+        (as :meth:`Game.play <huntgather.game.Game.play>` returns them), let a
+        move that scored nothing do less: a pass nothing at all, a placement
+        or a meeple only the slots of the features it joined.  Without
+        ``events`` every tile of the features the move touched is recomputed.
+        """
+        self._moves = self._mask = None
+        state = self.state
+        if state.is_over:
+            self.rebuild()
+            return
+        quiet = events is not None and not any(isinstance(e, (FeatureScored, OccupantsReturned))
+                                               for e in events)
+        if isinstance(move, Pass) and quiet:
+            return
+        if isinstance(move, Occupy) and quiet:   # only the pieces of one feature changed
+            if move.piece == HUT:
+                self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
+            else:
+                self._refresh({move.tile})
+                root = reading.root_of(state, move.tile, move.zone)
+                facts = reading.feature_facts(state, move.tile, move.zone)
+                self._slots(root, facts, reading.piece_tiles(state, move.tile, move.zone, False),
+                            move.tile)
+            return
+        if isinstance(move, Place) and quiet:
+            self._place_update(move)
+            return
+        if isinstance(move, Place):
+            if self.last is not None:
+                self._set(P["last_placed"], *self.last, 0)
+            self.last = (move.x, move.y)
+            self._set(P["last_placed"], move.x, move.y, 1)
+            self._set(P["frontier"], move.x, move.y, 0)
+            cells = reading.placed_cells(state)
+            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+                if (move.x + dx, move.y + dy) not in cells:
+                    self._set(P["frontier"], move.x + dx, move.y + dy, 1)
+        touched = reading.touched_tiles(state, tile) if tile is not None and tile >= 0 else set()
+        if isinstance(move, TakeBack):
+            touched |= reading.touched_tiles(state, move.tile)
+        if touched:
+            self._refresh(touched)
+
+    def _place_update(self, move: Place) -> None:
+        """After a placement that scored nothing: the new cell, the frontier, and only the side
+        slots of the features it joined (their size, open ends and meeples changed)."""
+        state = self.state
+        if self.last is not None:
+            self._set(P["last_placed"], *self.last, 0)
+        self.last = (move.x, move.y)
+        cells = reading.placed_cells(state)
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            if (move.x + dx, move.y + dy) not in cells:
+                self._set(P["frontier"], move.x + dx, move.y + dy, 1)
+        facts = reading.tile_facts(state.edition, move.tile)
+        if facts.specials[SPECIALS.index("hunting_trap")]:
+            self._refresh(reading.touched_tiles(state, move.tile))
+            return
+        self._refresh({move.tile})
+        for root, feature, tiles in reading.features_of(state, move.tile):
+            self._slots(root, feature, tiles, move.tile)
+        huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
+        if huts:
+            self._refresh(huts)
+
+    def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
+        """Write a feature's size, open ends and meeples into the side slots of its tiles."""
+        state = self.state
+        cells = reading.placed_cells(state)
+        planes, w, ox, oy = self.planes, self.window, self.ox, self.oy
+        values = [_clip(feature.open), _clip(feature.size), *feature.meeples]
+        for t in tiles:
+            if t == skip:
+                continue
+            x, y = reading.position(state, t)
+            i, j = y - oy, x - ox
+            if not (0 <= i < w and 0 <= j < w):
+                continue
+            rotation = cells[(x, y)][1]
+            zones = reading.tile_facts(state.edition, t).side_zones
+            for d in range(4):
+                if reading.root_of(state, t, zones[(d - rotation) % 4]) == root:
+                    planes[_OPEN + d, i, j] = values[0]
+                    planes[_SIZE + d, i, j] = values[1]
+                    for p, n in enumerate(values[2:]):
+                        planes[_MEEPLES + 4 * p + d, i, j] = n
+
+    def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
+        """Recompute the cells of these placed tiles."""
+        state = self.state
+        occupants = reading.occupants_by_tile(state)
+        cells = reading.placed_cells(state)
+        memo: dict[int, reading.FeatureFacts] = {}
+        for t in tiles:
+            x, y = reading.position(state, t)
+            self._cell(x, y, t, cells[(x, y)][1], occupants, memo)
+
+    def _set(self, plane: int, x: int, y: int, value: int) -> None:
+        i, j = y - self.oy, x - self.ox
+        if 0 <= i < self.window and 0 <= j < self.window:
+            self.planes[plane, i, j] = value
+
+    def _cell(self, x: int, y: int, tile_id: int, rotation: int,
+              occupants: dict[int, tuple[int, bool, int]],
+              memo: dict[int, reading.FeatureFacts]) -> None:
+        i, j = y - self.oy, x - self.ox
+        w = self.window
+        if not (0 <= i < w and 0 <= j < w):
+            return
+        state = self.state
+        facts = reading.tile_facts(state.edition, tile_id)
+        column = [0] * len(PLANES)
+        column[0] = 1
+        column[1] = 0
+        column[2] = int(self.last == (x, y))
+        column[3] = int(facts.bonus)
+        for d in range(4):
+            s = (d - rotation) % 4
+            column[_SIDE + 4 * facts.side_kinds[s] + d] = 1
+            feature = reading.feature_facts(state, tile_id, facts.side_zones[s], memo)
+            column[_OPEN + d] = _clip(feature.open)
+            column[_SIZE + d] = _clip(feature.size)
+            for p, n in enumerate(feature.meeples):
+                column[_MEEPLES + 4 * p + d] = n
+        column[_FISH] = _clip(facts.fish)
+        column[_FISH + 1] = facts.lakes
+        column[_FISH + 2] = facts.mushrooms
+        column[_FISH + 3] = facts.marks
+        column[_FISH + 4:_FISH + 8] = reading.animals_left(state, tile_id)
+        column[_FISH + 8:_FISH + 15] = facts.specials
+        occupant = occupants.get(tile_id)
+        if occupant is not None:
+            seat, hut, _ = occupant
+            column[(_PIECE_H if hut else _PIECE_M) + seat] = 1
+        if facts.fish or facts.lakes or any(k == reading.RIVER for k in facts.side_kinds):
+            for p, n in enumerate(reading.system_huts(state, tile_id)):
+                column[_SYS + p] = n
+        self.planes[:, i, j] = column
+
+    # ------------------------------------------------------------------ observations
+
+    def observe(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
+        """The observation of ``seat``: ``{"board": uint8 planes, "vector": float32}``."""
+        return {"board": self.planes[self._perms[seat]], "vector": self.vector(seat)}
+
+    def vector(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The global facts seen from ``seat`` (see :data:`VECTOR`)."""
+        state = self.state
+        n = state.players
+        out = np.zeros(len(VECTOR), dtype=np.float32)
+        values = [0.0] * _TILE0
+        for k in range(n):
+            p = (seat + k) % n
+            values[k] = state.scores[p]
+            values[5 + k] = state.meeples[p]
+            values[10 + k] = state.huts[p]
+            values[15 + k] = 1
+        phase = state.phase
+        if phase in (PLACE, SHAMAN, OCCUPY):
+            values[20 + (state.player - seat) % n] = 1
+            values[25 + (PLACE, SHAMAN, OCCUPY).index(phase)] = 1
+        values[28] = len(state.normal)
+        values[29] = len(state.bonus)
+        values[30] = state.turn
+        values[31] = float(state.bonus_turn)
+        values[32 + (state.edition.tiles.edition == "2002")] = 1
+        values[34] = float(self.wrapped)
+        values[35] = float(self._listed is not None)
+        out[:_TILE0] = values[:_TILE0]
+        tile = state.tile
+        if tile is not None and phase != "over":
+            rotation = 0
+            if phase != PLACE:
+                rotation = reading.placed_cells(state)[reading.position(state, tile)][1]
+            out[_TILE0:] = self._tile_part(tile, rotation)
+        return out
+
+    def _tile_part(self, tile: int, rotation: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The vector entries of the tile to place (or just placed) turned ``rotation`` times."""
+        key = (self.state.edition.name, tile, rotation)
+        found = _TILE_PARTS.get(key)
+        if found is not None:
+            return found
+        values = [0.0] * len(VECTOR)
+        facts = reading.tile_facts(self.state.edition, tile)
+        base = V["tile_forest_N"]
+        for d in range(4):
+            values[base + 4 * facts.side_kinds[(d - rotation) % 4] + d] = 1
+        t = V["tile_fish"]
+        values[t:t + 4] = [facts.fish, facts.lakes, facts.mushrooms, facts.marks]
+        values[t + 4:t + 8] = facts.animals
+        values[t + 8:t + 15] = facts.specials
+        values[t + 15] = float(facts.bonus)
+        for z in facts.zones:
+            b = V["zone0_present"] + 9 * z.id
+            values[b] = 1
+            values[b + 1 + z.kind] = 1
+            for d in range(4):
+                values[b + 5 + d] = float(z.sides[(d - rotation) % 4])
+        found = _TILE_PARTS[key] = np.array(values[_TILE0:], dtype=np.float32)
+        return found
+
+
+
+def transform(observation: dict[str, Any], action: int | None, turns: int, flip: bool,
+              window: int) -> tuple[dict[str, Any], int | None]:
+    """The same position seen turned ``turns`` quarter turns clockwise (then mirrored
+    left-right if ``flip``), and the action that means the same move in it.
+
+    Works on an observation dict (``board``, ``vector`` and optionally
+    ``action_mask``); the game's rules are the same under these symmetries,
+    so the pair is a valid training example.  A mirrored tile is not a tile
+    of the set, but its picture (sides, zones) is consistent.
+
+    >>> from huntgather.game import Game
+    >>> enc = Encoder(Game(2, seed=3).state, window=15)
+    >>> moves, mask = enc.legal()
+    >>> obs = dict(enc.observe(0), action_mask=mask)
+    >>> same, a = transform(obs, enc.encode(moves[0]), 4, False, 15)
+    >>> bool((same["board"] == obs["board"]).all()) and a == enc.encode(moves[0])
+    True
+    """
+    turns %= 4
+    if observation["vector"][V["window_wrapped"]] or observation["vector"][V["window_listed"]]:
+        raise ValueError("this decision's moves overflowed the window: its cells are not geometric")
+    board = observation["board"]
+    vector = observation["vector"].copy()
+    place_n = 4 * window * window
+    pass_action = place_n + 2 * ZONE_IDS
+    take0 = pass_action + 1
+
+    def cell_map(i: int, j: int) -> tuple[int, int]:
+        c = window - 1
+        for _ in range(turns):      # clockwise: (row, col) -> (col, c - row)
+            i, j = j, c - i
+        if flip:
+            j = c - j
+        return i, j
+
+    def dir_map(d: int) -> int:
+        d = (d + turns) % 4
+        if flip and d in (1, 3):
+            d = 4 - d
+        return d
+
+    # spatial part: rotate the arrays (np.rot90 with k=-1 turns clockwise), then mirror
+    new_board = np.rot90(board, k=-turns, axes=(1, 2))
+    if flip:
+        new_board = new_board[:, :, ::-1]
+    new_board = np.ascontiguousarray(new_board)
+    # directional planes and entries: the plane of direction d moves to direction dir_map(d)
+    for group in range(0, len(_DIRECTIONAL), 4):
+        chans = _DIRECTIONAL[group:group + 4]
+        src = new_board[chans].copy()
+        for d in range(4):
+            new_board[chans[dir_map(d)]] = src[d]
+    for group in range(0, len(_VEC_DIRECTIONAL), 4):
+        idx = _VEC_DIRECTIONAL[group:group + 4]
+        src_v = observation["vector"][idx].copy()
+        for d in range(4):
+            vector[idx[dir_map(d)]] = src_v[d]
+    out: dict[str, Any] = {"board": new_board, "vector": vector}
+
+    def act(a: int) -> int:
+        if a < place_n:
+            cell, r = divmod(a, 4)
+            i, j = cell_map(*divmod(cell, window))
+            if flip:   # the tile's picture turns with the board; a mirror reverses its turns
+                r = (-r) % 4
+            return (i * window + j) * 4 + r
+        if a >= take0:
+            i, j = cell_map(*divmod(a - take0, window))
+            return take0 + i * window + j
+        return a
+
+    if "action_mask" in observation:
+        mask = observation["action_mask"]
+        new_mask = np.zeros_like(mask)
+        legal = np.flatnonzero(mask)
+        if len(legal):
+            new_mask[[act(int(a)) for a in legal]] = 1
+        out["action_mask"] = new_mask
+    return out, (None if action is None else act(int(action)))

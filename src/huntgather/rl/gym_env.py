@@ -1,0 +1,144 @@
+"""A Gymnasium environment: one seat learns, bots play the others.
+
+>>> from huntgather.rl.gym_env import SingleAgentEnv
+>>> e = SingleAgentEnv(opponents=["random"], seat=1)
+>>> obs, info = e.reset(seed=2)
+>>> sorted(obs), int(obs["action_mask"].sum()) == len(info["legal_moves"])
+(['action_mask', 'board', 'vector'], True)
+>>> done = False
+>>> while not done:
+...     action = int(obs["action_mask"].nonzero()[0][0])
+...     obs, reward, terminated, truncated, info = e.step(action)
+...     done = terminated or truncated
+>>> sorted(info["scores"]) == sorted(e.aec.game.scores)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from huntgather.bots import Bot, make_bot
+from huntgather.rl.aec import DEFAULT_WINDOW, raw_env
+
+
+class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
+    """Carcassonne: Hunters and Gatherers from one seat, against bots.
+
+    * ``opponents``: bot specs for the other seats, in seat order after the
+      learner's (``random``, ``greedy``, ``mcts:N`` …; see
+      :func:`huntgather.bots.make_bot`); a single spec plays every other seat.
+    * ``seat``: the learner's seat, or ``None`` for a seat drawn from the
+      reset seed (so that the learner meets every position in the turn order).
+    * ``edition``, ``players``, ``reward``, ``window``: as in
+      :class:`huntgather.rl.aec.raw_env`.
+
+    The observation is ``{"board", "vector", "action_mask"}``; the mask is
+    also in ``info["action_mask"]`` and returned by :meth:`action_masks` (the
+    name MaskablePPO of sb3-contrib looks for).  The reward is 0 until the
+    game ends.  An action outside the mask ends the episode at once
+    (``terminated``, ``info["illegal_action"]``) with reward ``illegal_reward``
+    (default -1 with ``reward="win"``, -100 with ``"margin"``); with
+    ``illegal_reward=None`` it raises ``ValueError`` instead.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012  (Gymnasium's convention)
+
+    def __init__(self, opponents: Sequence[str] = ("random",), seat: int | None = 0, edition: str = "2020",
+                 players: int = 2, reward: str = "margin", window: int = DEFAULT_WINDOW,
+                 render_mode: str | None = None, illegal_reward: float | str | None = "default") -> None:
+        self.aec = raw_env(edition=edition, players=players, reward=reward, window=window,
+                           render_mode=render_mode)
+        specs = list(opponents)
+        if len(specs) == 1:
+            specs = specs * (players - 1)
+        if len(specs) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents (or one for all), "
+                             f"not {len(specs)}")
+        for spec in specs:
+            make_bot(spec, seed=0)   # an unknown spec fails here, not at the first reset
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat}")
+        self.opponents = specs
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.render_mode = render_mode
+        inner = self.aec.spaces_dict
+        planes: spaces.Dict = inner["observation"]  # type: ignore[assignment]
+        self.observation_space = spaces.Dict({
+            "board": planes["board"], "vector": planes["vector"], "action_mask": inner["action_mask"]})
+        self.action_space: spaces.Discrete = spaces.Discrete(self.aec.actions)  # type: ignore[assignment]
+        self.bots: dict[int, Bot] = {}
+        if illegal_reward == "default":
+            illegal_reward = -1.0 if reward == "win" else -100.0
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self._ended = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63))
+        rng = random.Random(game_seed)
+        self.seat = rng.randrange(self.aec.players) if self.fixed_seat is None else self.fixed_seat
+        others = [s for s in range(self.aec.players) if s != self.seat]
+        self.bots = {s: make_bot(spec, seed=rng.randrange(2**32)) for s, spec in zip(others, self.opponents,
+                                                                                    strict=True)}
+        self.aec.reset(seed=game_seed)
+        self._ended = False
+        self._play_bots()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        me = self.aec.possible_agents[self.seat]
+        if self._ended or self.aec.terminations[me]:
+            raise RuntimeError("the game is over: call reset()")
+        mask = self.aec.observe(me)["action_mask"]
+        if not (0 <= int(action) < len(mask) and mask[int(action)]):
+            if self.illegal_reward is None:
+                raise ValueError(f"action {int(action)} is not legal now: see the action mask")
+            self._ended = True
+            info = self._info()
+            info["illegal_action"] = int(action)
+            obs = {k: v.copy() for k, v in self._obs().items()}   # new arrays, as for every step
+            return obs, self.illegal_reward, True, False, info
+        self.aec.step(int(action))
+        self._play_bots()
+        terminated = self.aec.terminations[me]
+        truncated = False   # a game always ends: it has a fixed number of tiles
+        reward = self.aec.final_rewards.get(me, 0.0) if terminated else 0.0
+        return self._obs(), float(reward), bool(terminated), bool(truncated), self._info()
+
+    def _play_bots(self) -> None:
+        aec = self.aec
+        assert aec.game is not None and aec.encoder is not None
+        state = aec.game.state
+        while not state.is_over and state.player != self.seat:
+            move = self.bots[state.player].choose(state)
+            aec.step(aec.encoder.encode(move))
+
+    def _obs(self) -> dict[str, Any]:
+        me = self.aec.possible_agents[self.seat]
+        inner = self.aec.observe(me)
+        return {"board": inner["observation"]["board"], "vector": inner["observation"]["vector"],
+                "action_mask": inner["action_mask"]}
+
+    def _info(self) -> dict[str, Any]:
+        me = self.aec.possible_agents[self.seat]
+        info = {k: (list(v) if isinstance(v, list) else v) for k, v in self.aec.infos.get(me, {}).items()}
+        info["action_mask"] = self.action_masks()
+        info["seat"] = self.seat
+        return info
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal actions now, as booleans."""
+        me = self.aec.possible_agents[self.seat]
+        return np.asarray(self.aec.observe(me)["action_mask"], dtype=bool)
+
+    def render(self) -> str | None:
+        return self.aec.render()

@@ -1,0 +1,239 @@
+"""The one place where :mod:`huntgather.rl` reads the engine's internals.
+
+Everything else in the package uses the public API (``State``,
+``legal_moves``, ``apply``, the moves, ``Tile``/``Zone`` and ``Game``).  This
+module knows the board's dictionaries (``cells``, ``frontier``,
+``occupants``), the feature records, the node arithmetic ``tile * 10 + zone``
+and ``SYSTEM + node``, the zone kinds and the names of the specials; when the
+core changes how it stores those, this is the file to adapt.
+
+It returns plain Python values (ints, tuples), never engine objects.
+
+>>> from huntgather.game import Game
+>>> g = Game(2, seed=1)
+>>> placed_cells(g.state)
+{(0, 0): (56, 0)}
+>>> facts = tile_facts(g.state.edition, 56)
+>>> facts.side_kinds   # N=meadow, E=forest, S=forest, W=river (0 forest, 1 river, 2 meadow)
+(2, 0, 0, 1)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from huntgather.editions import Edition
+from huntgather.features import SYSTEM
+from huntgather.state import State
+
+#: side and zone kinds by index (the observation planes use this order)
+FOREST, RIVER, MEADOW, LAKE = 0, 1, 2, 3
+_KIND_INDEX = {"forest": FOREST, "river": RIVER, "meadow": MEADOW, "lake": LAKE}
+#: animals by index
+ANIMALS = ("mammoth", "aurochs", "deer", "tiger")
+#: every printed special, by index
+SPECIALS = ("shaman", "hunting_trap", "pit_trap", "wild_fire", "shrine", "logboat", "raft")
+#: zone ids run from 0 to 9 (8 and 9 are lakes)
+ZONE_IDS = 10
+
+Pos = tuple[int, int]
+
+
+class ZoneFacts(NamedTuple):
+    """A zone of a tile: its id, kind index and the unrotated sides (N, E, S, W) it touches."""
+
+    id: int
+    kind: int
+    sides: tuple[bool, bool, bool, bool]
+    animals: tuple[int, int, int, int]
+
+
+class TileFacts(NamedTuple):
+    """What is printed on a tile, as numbers (sides unrotated, in N, E, S, W order)."""
+
+    side_kinds: tuple[int, int, int, int]
+    #: zone at the middle of each side (the river of a river side)
+    side_zones: tuple[int, int, int, int]
+    fish: int
+    lakes: int
+    mushrooms: int
+    #: the edition's bonus counter: menhirs (2020) or gold nuggets (2002)
+    marks: int
+    animals: tuple[int, int, int, int]
+    #: 1 for each special of :data:`SPECIALS` printed here *and* honoured by the edition
+    specials: tuple[int, ...]
+    bonus: bool
+    zones: tuple[ZoneFacts, ...]
+
+
+_FACTS: dict[tuple[str, int], TileFacts] = {}
+
+
+def tile_facts(edition: Edition, tile_id: int) -> TileFacts:
+    """The printed contents of a tile in an edition (cached by edition name)."""
+    key = (edition.name, tile_id)
+    found = _FACTS.get(key)
+    if found is None:
+        found = _FACTS[key] = _tile_facts(edition, tile_id)
+    return found
+
+
+def _tile_facts(edition: Edition, tile_id: int) -> TileFacts:
+    tile = edition.tiles[tile_id]
+    zones = tile.zones
+    side_kinds = tuple(_KIND_INDEX[s.kind] for s in tile.sides)
+    side_zones = tuple(s.zones[1] if len(s.zones) == 3 else s.zones[0] for s in tile.sides)
+    animals = [0, 0, 0, 0]
+    facts = []
+    for z in zones.values():
+        touches = tuple(z.id in tile.sides[d].zones for d in range(4))
+        counts = tuple(z.animals.count(a) for a in ANIMALS)
+        for k in range(4):
+            animals[k] += counts[k]
+        facts.append(ZoneFacts(z.id, _KIND_INDEX[z.kind], touches, counts))  # type: ignore[arg-type]
+    specials = tuple(int(any(z.special == name for z in zones.values()) and edition.honours(name))
+                     for name in SPECIALS)
+    return TileFacts(
+        side_kinds=side_kinds, side_zones=side_zones,  # type: ignore[arg-type]
+        fish=sum(z.fish for z in zones.values()),
+        lakes=sum(1 for z in zones.values() if z.kind == "lake"),
+        mushrooms=sum(z.mushrooms for z in zones.values()),
+        marks=sum(getattr(z, edition.bonus_counter) for z in zones.values()),
+        animals=tuple(animals),  # type: ignore[arg-type]
+        specials=specials, bonus=tile.is_bonus, zones=tuple(facts))
+
+
+def placed_cells(state: State) -> dict[Pos, tuple[int, int]]:
+    """``(x, y) -> (tile id, rotation)`` of every placed tile (the board's own dict: do not change it)."""
+    return state.board.cells
+
+
+def position(state: State, tile_id: int) -> Pos:
+    """Where a placed tile lies."""
+    return state.board.where[tile_id]
+
+
+def frontier(state: State) -> list[Pos]:
+    """The empty cells next to a placed tile."""
+    return list(state.board.frontier)
+
+
+class FeatureFacts(NamedTuple):
+    """The feature that holds a zone: open ends, tiles, and meeples per seat."""
+
+    open: int
+    size: int
+    meeples: tuple[int, ...]
+
+
+def feature_facts(state: State, tile_id: int, zone: int,
+                  memo: dict[int, FeatureFacts] | None = None) -> FeatureFacts:
+    """The forest, river or meadow that zone ``zone`` of a placed tile belongs to.
+
+    ``memo`` (a dict the caller keeps while the board does not change) saves
+    computing the facts of one feature again for each of its zones.
+    """
+    board = state.board
+    root = board.find(tile_id * 10 + zone)
+    if memo is not None:
+        found = memo.get(root)
+        if found is not None:
+            return found
+    f = board.features[root]
+    counts = [0] * state.players
+    for p, _ in f.meeples:
+        counts[p] += 1
+    facts = FeatureFacts(f.open if f.kind in ("forest", "river") else 0, len(f.tiles), tuple(counts))
+    if memo is not None:
+        memo[root] = facts
+    return facts
+
+
+def system_huts(state: State, tile_id: int) -> tuple[int, ...]:
+    """Huts per seat on the river systems of a placed tile's rivers and lakes (the most of any one)."""
+    board = state.board
+    best = [0] * state.players
+    for z in state.edition.tiles[tile_id].zones.values():
+        if z.kind not in ("river", "lake"):
+            continue
+        f = board.feature(SYSTEM + tile_id * 10 + z.id)
+        counts = [0] * state.players
+        for p, _ in f.huts:
+            counts[p] += 1
+        best = [max(a, b) for a, b in zip(best, counts, strict=True)]
+    return tuple(best)
+
+
+def occupants_by_tile(state: State) -> dict[int, tuple[int, bool, int]]:
+    """``tile id -> (seat, is_hut, zone)`` for every piece on the board (a tile holds at most one)."""
+    return {node // 10: (p, piece == "hut", node % 10) for node, (p, piece) in state.board.occupants.items()}
+
+
+def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
+    """The animals of a placed tile's meadows that no hunting trap has taken."""
+    facts = tile_facts(state.edition, tile_id)
+    if not state.removed_animals:
+        return facts.animals
+    counts = [0, 0, 0, 0]
+    for z in facts.zones:
+        if z.kind == MEADOW and tile_id * 10 + z.id not in state.removed_animals:
+            for k in range(4):
+                counts[k] += z.animals[k]
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+def features_of(state: State, tile_id: int) -> list[tuple[int, FeatureFacts, frozenset[int]]]:
+    """The distinct forests, rivers and meadows of a placed tile: (root, facts, their tiles)."""
+    board = state.board
+    out = []
+    seen: set[int] = set()
+    memo: dict[int, FeatureFacts] = {}
+    for z in tile_facts(state.edition, tile_id).zones:
+        if z.kind == LAKE:
+            continue
+        root = board.find(tile_id * 10 + z.id)
+        if root not in seen:
+            seen.add(root)
+            out.append((root, feature_facts(state, tile_id, z.id, memo), board.features[root].tiles))
+    return out
+
+
+def root_of(state: State, tile_id: int, zone: int) -> int:
+    """An identifier of the feature holding a zone (equal for the zones of one feature)."""
+    return state.board.find(tile_id * 10 + zone)
+
+
+def hut_system_tiles(state: State, tile_id: int) -> set[int]:
+    """The tiles of the river systems of a placed tile that hold at least one hut."""
+    board = state.board
+    out: set[int] = set()
+    for z in tile_facts(state.edition, tile_id).zones:
+        if z.kind in (RIVER, LAKE):
+            f = board.feature(SYSTEM + tile_id * 10 + z.id)
+            if f.huts:
+                out |= f.tiles
+    return out
+
+
+def piece_tiles(state: State, tile_id: int, zone: int, hut: bool) -> frozenset[int]:
+    """The tiles of the feature (a hut: the river system) that a new piece on a zone joins."""
+    node = tile_id * 10 + zone
+    return state.board.feature(SYSTEM + node if hut else node).tiles
+
+
+def touched_tiles(state: State, tile_id: int) -> set[int]:
+    """The placed tiles whose observation may change when ``tile_id`` is placed, occupied,
+    scored or emptied: the tiles of every feature and river system of its zones, and the
+    3 × 3 cells around it if it holds a hunting trap (whose reach that is)."""
+    board = state.board
+    out: set[int] = {tile_id}
+    base = tile_id * 10
+    for z in state.edition.tiles[tile_id].zones.values():
+        if z.kind != "lake":
+            out |= board.feature(base + z.id).tiles
+        if z.kind in ("river", "lake"):
+            out |= board.feature(SYSTEM + base + z.id).tiles
+    if tile_facts(state.edition, tile_id).specials[SPECIALS.index("hunting_trap")]:
+        x, y = board.where[tile_id]
+        out.update(board.area(x, y))
+    return out
