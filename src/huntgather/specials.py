@@ -319,3 +319,17 @@ class Shrine(Special):
                 seat = occupant[0]
                 return seat, f"shrine: {player_name(seat)}'s hunter takes the meadow alone"
         return None
+
+
+#: the specials of the shipped editions, in a fixed order (for layouts that number them, such as
+#: the learning environment's observation planes)
+SHIPPED_SPECIALS: tuple[type[Special], ...] = (Shaman, HuntingTrap, PitTrap, WildFire, Shrine, Logboat, Raft)
+
+
+def acts_when_placed(special: Special) -> bool:
+    """Whether ``special`` does something the moment its tile is placed (its own ``on_placed``).
+
+    >>> acts_when_placed(Logboat()), acts_when_placed(Raft())
+    (True, False)
+    """
+    return type(special).on_placed is not Special.on_placed

@@ -92,6 +92,17 @@ class Zone:
     animals: tuple[Animal, ...] = ()
     special: str | None = None
 
+    def counter(self, name: str) -> int:
+        """A forest counter by name (``"menhirs"``, ``"gold_nuggets"``, ``"mushrooms"``), as an
+        edition's ``bonus_counter`` names it."""
+        if name == "menhirs":
+            return self.menhirs
+        if name == "gold_nuggets":
+            return self.gold_nuggets
+        if name == "mushrooms":
+            return self.mushrooms
+        raise ValueError(f"a zone counts menhirs, gold_nuggets or mushrooms, not {name!r}")
+
     def describe(self) -> str:
         """A short text such as ``'river (1 fish, into lake 8)'``."""
         facts: list[str] = []

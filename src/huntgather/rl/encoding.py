@@ -356,7 +356,7 @@ class Encoder:
             if (move.x + dx, move.y + dy) not in cells:
                 self._set(P["frontier"], move.x + dx, move.y + dy, 1)
         facts = reading.tile_facts(state.edition, move.tile)
-        if facts.specials[SPECIALS.index("hunting_trap")]:
+        if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
             self._refresh(reading.touched_tiles(state, move.tile))
             return
         self._refresh({move.tile})

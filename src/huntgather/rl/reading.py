@@ -2,10 +2,9 @@
 
 Everything else in the package uses the public API (``State``,
 ``legal_moves``, ``apply``, the moves, ``Tile``/``Zone`` and ``Game``).  This
-module knows the board's dictionaries (``cells``, ``frontier``,
-``occupants``), the feature records, the node arithmetic ``tile * 10 + zone``
-and ``SYSTEM + node``, the zone kinds and the names of the specials; when the
-core changes how it stores those, this is the file to adapt.
+module knows the board's tables (``cells``, ``where``, ``frontier``), how to
+ask the board about features and pieces, the feature records, the zone kinds
+and the special tiles; when the core changes those, this is the file to adapt.
 
 It returns plain Python values (ints, tuples), never engine objects.
 
@@ -23,16 +22,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from huntgather.editions import Edition
-from huntgather.features import SYSTEM
+from huntgather.kinds import Kind, Piece
+from huntgather.specials import SHIPPED_SPECIALS, acts_when_placed
 from huntgather.state import State
 
 #: side and zone kinds by index (the observation planes use this order)
 FOREST, RIVER, MEADOW, LAKE = 0, 1, 2, 3
-_KIND_INDEX = {"forest": FOREST, "river": RIVER, "meadow": MEADOW, "lake": LAKE}
+_KIND_INDEX = {Kind.FOREST: FOREST, Kind.RIVER: RIVER, Kind.MEADOW: MEADOW, Kind.LAKE: LAKE}
 #: animals by index
 ANIMALS = ("mammoth", "aurochs", "deer", "tiger")
-#: every printed special, by index
-SPECIALS = ("shaman", "hunting_trap", "pit_trap", "wild_fire", "shrine", "logboat", "raft")
+#: every special of the shipped editions, by index
+SPECIALS = tuple(cls.name for cls in SHIPPED_SPECIALS)
 #: zone ids run from 0 to 9 (8 and 9 are lakes)
 ZONE_IDS = 10
 
@@ -64,6 +64,8 @@ class TileFacts(NamedTuple):
     specials: tuple[int, ...]
     bonus: bool
     zones: tuple[ZoneFacts, ...]
+    #: whether a special on it acts the moment it is placed (the hunting trap: on its 3 × 3 area)
+    acts: bool
 
 
 _FACTS: dict[tuple[str, int], TileFacts] = {}
@@ -93,14 +95,16 @@ def _tile_facts(edition: Edition, tile_id: int) -> TileFacts:
         facts.append(ZoneFacts(z.id, _KIND_INDEX[z.kind], touches, counts))  # type: ignore[arg-type]
     specials = tuple(int(any(z.special == name for z in zones.values()) and edition.honours(name))
                      for name in SPECIALS)
+    honoured = [edition.special(z.special) for z in zones.values()]
+    acts = any(s is not None and acts_when_placed(s) for s in honoured)
     return TileFacts(
         side_kinds=side_kinds, side_zones=side_zones,  # type: ignore[arg-type]
         fish=sum(z.fish for z in zones.values()),
-        lakes=sum(1 for z in zones.values() if z.kind == "lake"),
+        lakes=sum(1 for z in zones.values() if z.kind == Kind.LAKE),
         mushrooms=sum(z.mushrooms for z in zones.values()),
-        marks=sum(getattr(z, edition.bonus_counter) for z in zones.values()),
+        marks=sum(z.counter(edition.bonus_counter) for z in zones.values()),
         animals=tuple(animals),  # type: ignore[arg-type]
-        specials=specials, bonus=tile.is_bonus, zones=tuple(facts))
+        specials=specials, bonus=tile.is_bonus, zones=tuple(facts), acts=acts)
 
 
 def placed_cells(state: State) -> dict[Pos, tuple[int, int]]:
@@ -134,16 +138,16 @@ def feature_facts(state: State, tile_id: int, zone: int,
     computing the facts of one feature again for each of its zones.
     """
     board = state.board
-    root = board.find(tile_id * 10 + zone)
+    root = board.feature_id(tile_id, zone)
     if memo is not None:
         found = memo.get(root)
         if found is not None:
             return found
-    f = board.features[root]
+    f = board.feature_by_id(root)
     counts = [0] * state.players
     for p, _ in f.meeples:
         counts[p] += 1
-    facts = FeatureFacts(f.open if f.kind in ("forest", "river") else 0, len(f.tiles), tuple(counts))
+    facts = FeatureFacts(f.open if f.kind in (Kind.FOREST, Kind.RIVER) else 0, len(f.tiles), tuple(counts))
     if memo is not None:
         memo[root] = facts
     return facts
@@ -154,9 +158,9 @@ def system_huts(state: State, tile_id: int) -> tuple[int, ...]:
     board = state.board
     best = [0] * state.players
     for z in state.edition.tiles[tile_id].zones.values():
-        if z.kind not in ("river", "lake"):
+        if z.kind not in (Kind.RIVER, Kind.LAKE):
             continue
-        f = board.feature(SYSTEM + tile_id * 10 + z.id)
+        f = board.system_at(tile_id, z.id)
         counts = [0] * state.players
         for p, _ in f.huts:
             counts[p] += 1
@@ -166,7 +170,7 @@ def system_huts(state: State, tile_id: int) -> tuple[int, ...]:
 
 def occupants_by_tile(state: State) -> dict[int, tuple[int, bool, int]]:
     """``tile id -> (seat, is_hut, zone)`` for every piece on the board (a tile holds at most one)."""
-    return {node // 10: (p, piece == "hut", node % 10) for node, (p, piece) in state.board.occupants.items()}
+    return {where.tile: (p, piece == Piece.HUT, where.zone) for where, p, piece in state.board.pieces()}
 
 
 def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
@@ -176,7 +180,7 @@ def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
         return facts.animals
     counts = [0, 0, 0, 0]
     for z in facts.zones:
-        if z.kind == MEADOW and tile_id * 10 + z.id not in state.removed_animals:
+        if z.kind == MEADOW and (tile_id, z.id) not in state.removed_animals:
             for k in range(4):
                 counts[k] += z.animals[k]
     return counts[0], counts[1], counts[2], counts[3]
@@ -191,16 +195,16 @@ def features_of(state: State, tile_id: int) -> list[tuple[int, FeatureFacts, fro
     for z in tile_facts(state.edition, tile_id).zones:
         if z.kind == LAKE:
             continue
-        root = board.find(tile_id * 10 + z.id)
+        root = board.feature_id(tile_id, z.id)
         if root not in seen:
             seen.add(root)
-            out.append((root, feature_facts(state, tile_id, z.id, memo), board.features[root].tiles))
+            out.append((root, feature_facts(state, tile_id, z.id, memo), board.feature_by_id(root).tiles))
     return out
 
 
 def root_of(state: State, tile_id: int, zone: int) -> int:
     """An identifier of the feature holding a zone (equal for the zones of one feature)."""
-    return state.board.find(tile_id * 10 + zone)
+    return state.board.feature_id(tile_id, zone)
 
 
 def hut_system_tiles(state: State, tile_id: int) -> set[int]:
@@ -209,7 +213,7 @@ def hut_system_tiles(state: State, tile_id: int) -> set[int]:
     out: set[int] = set()
     for z in tile_facts(state.edition, tile_id).zones:
         if z.kind in (RIVER, LAKE):
-            f = board.feature(SYSTEM + tile_id * 10 + z.id)
+            f = board.system_at(tile_id, z.id)
             if f.huts:
                 out |= f.tiles
     return out
@@ -217,23 +221,23 @@ def hut_system_tiles(state: State, tile_id: int) -> set[int]:
 
 def piece_tiles(state: State, tile_id: int, zone: int, hut: bool) -> frozenset[int]:
     """The tiles of the feature (a hut: the river system) that a new piece on a zone joins."""
-    node = tile_id * 10 + zone
-    return state.board.feature(SYSTEM + node if hut else node).tiles
+    board = state.board
+    return (board.system_at(tile_id, zone) if hut else board.feature_at(tile_id, zone)).tiles
 
 
 def touched_tiles(state: State, tile_id: int) -> set[int]:
     """The placed tiles whose observation may change when ``tile_id`` is placed, occupied,
     scored or emptied: the tiles of every feature and river system of its zones, and the
-    3 × 3 cells around it if it holds a hunting trap (whose reach that is)."""
+    3 × 3 cells around it if it shows a special that acts when placed (the hunting trap, whose
+    reach that is)."""
     board = state.board
     out: set[int] = {tile_id}
-    base = tile_id * 10
     for z in state.edition.tiles[tile_id].zones.values():
-        if z.kind != "lake":
-            out |= board.feature(base + z.id).tiles
-        if z.kind in ("river", "lake"):
-            out |= board.feature(SYSTEM + base + z.id).tiles
-    if tile_facts(state.edition, tile_id).specials[SPECIALS.index("hunting_trap")]:
+        if z.kind != Kind.LAKE:
+            out |= board.feature_at(tile_id, z.id).tiles
+        if z.kind in (Kind.RIVER, Kind.LAKE):
+            out |= board.system_at(tile_id, z.id).tiles
+    if tile_facts(state.edition, tile_id).acts:
         x, y = board.where[tile_id]
         out.update(board.area(x, y))
     return out
