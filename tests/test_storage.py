@@ -255,3 +255,29 @@ def test_a_game_whose_moves_no_longer_replay_goes_on_from_its_stored_position(tm
         assert view["version"] == len(history) and [p["score"] for p in view["players"]] == list(game.scores)
         answer = c.get("/api/games/lost")
         assert answer.status_code == 500 and answer.json()["code"] == "corrupt_game"
+
+
+def test_a_stored_position_is_the_game_even_where_the_moves_replay_otherwise() -> None:
+    """Under a huntgather whose rules differ from the one that stored a game, its moves may replay
+    to another position: the stored one wins (nobody's score changes under them), and the log of
+    what came before is left out.  A seeded deal's replay wins instead: its draws follow its seed."""
+    from huntgather.record import write_position
+    from huntgather.server.rooms import build_game
+
+    for deal in ("secret", "seeded"):
+        setup = GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 7,
+                                     "deal": deal}, stored=True)
+        game = build_game(setup)
+        for _ in range(6):
+            game.play(game.legal_moves()[0])
+        history = [str(m) for m in game.history]
+        stored = write_position(game.state).replace("\nplayer ", "\nscore 1 41\nplayer ", 1)
+        stored_setup = GameSetup.from_json(setup.to_json(), stored=True)
+        again = restore_game(stored_setup, history, None, stored)
+        if deal == "secret":
+            assert again.scores[1] == 41 and again.events == [] and len(again.history) == len(history)
+        else:
+            assert again.scores == game.scores and again.events == game.events
+        # a position that matches the replay: the replayed game, log and all
+        same = restore_game(stored_setup, history, None, write_position(game.state))
+        assert same.events == game.events and same.state == game.state

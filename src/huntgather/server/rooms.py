@@ -88,24 +88,51 @@ def build_game(setup: GameSetup, rng: random.Random | None = None) -> Game:
 
 def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None,
                  position: str | None = None) -> Game:
-    """Rebuild a stored game: replay its moves (which rebuilds its log too), or, if they no longer
-    replay (a game stored by another version of huntgather), continue from its stored ``position``.
+    """Rebuild a stored game from its stored ``position`` and its moves.
 
-    Raises :class:`ValueError` when neither works.  A game continued from its position has no log
-    of what came before (its ``events`` start empty) and draws its next tiles from ``rng``.
+    A game stored with its position *is* that position: the board, scores and pieces come from
+    it, so a game in progress keeps them even under a huntgather whose rules or tiles differ from
+    the one that stored it.  Its moves are replayed to rebuild its log; when they lead to the
+    same position, the replayed game (with its log) is the game.  When they no longer replay, or
+    lead elsewhere, the game goes on from the position, with no log of what came before, drawing
+    its next tiles from ``rng`` (a warning is logged).  A seeded deal must draw what its seed
+    gives, so its replay wins whenever it succeeds.  A game stored without a position (before
+    schema 0003) is its replay.  Raises :class:`ValueError` when nothing works.
     """
-    try:
-        return replay_game(setup, history, rng)
-    except (ValueError, IllegalMoveError) as exc:
-        if position is None:
-            raise
+    state = None
+    if position is not None:
         try:
             state = load_position(position, edition=setup.edition)
         except RecordError as bad:
-            raise ValueError(f"{exc}; and its stored position cannot be read: {bad}") from None
-        log.warning("game moves no longer replay (%s): continuing from the stored position", exc)
-        return Game.resume(build_game(setup).initial, [parse_move(m) for m in history], state,
-                           rng=rng or random.SystemRandom())
+            log.warning("a stored position cannot be read (%s): the moves alone rebuild the game", bad)
+    try:
+        game = replay_game(setup, history, rng)
+    except (ValueError, IllegalMoveError) as exc:
+        if state is None:
+            raise
+        log.warning("stored moves no longer replay (%s): the game goes on from its stored position", exc)
+        return _resume(setup, history, state, rng)
+    if state is None or game.state == state or setup.deal == Deal.SEEDED:
+        return game
+    log.warning("stored moves replay to another position than the stored one (a rule or tile changed "
+                "since): the game goes on from its stored position")
+    return _resume(setup, history, state, rng)
+
+
+def _resume(setup: GameSetup, history: Sequence[str], state: State, rng: random.Random | None) -> Game:
+    """The stored game at ``state``, its moves kept (for versions and replays) but not replayed."""
+    return Game.resume(_start(setup), [parse_move(m) for m in history], state, seed=setup.seed,
+                       rng=rng or random.SystemRandom())
+
+
+def _start(setup: GameSetup) -> State:
+    """The position a stored game started from (a secret deal's short stack as stored)."""
+    if setup.deal == Deal.SEEDED:
+        return build_game(setup).initial
+    state = State.new(len(setup.seats), setup.edition, setup.start_player)
+    if setup.stack is not None:
+        state.normal = setup.stack
+    return state
 
 
 def replay_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None) -> Game:
@@ -120,9 +147,7 @@ def replay_game(setup: GameSetup, history: Sequence[str], rng: random.Random | N
     if setup.deal == Deal.SEEDED:
         game = build_game(setup)
     else:
-        state = State.new(len(setup.seats), setup.edition, setup.start_player)
-        if setup.stack is not None:
-            state.normal = setup.stack
+        state = _start(setup)
         bonus_ids = set(get_edition(setup.edition).tiles.bonus_ids)
         draws = [m.tile for m in parsed if isinstance(m, Draw)]
         game = Game(len(setup.seats), seed=setup.seed, state=state, rng=rng or random.SystemRandom(),
