@@ -172,3 +172,17 @@ def test_separate_meadows_on_one_tile_are_parted_by_a_hedge() -> None:
 
     assert tile_fragment(load_tileset("2002")[4]).count('class="hg-hedge"') == 2
     assert tile_fragment(load_tileset("2020")[56]).count('class="hg-hedge"') == 0
+
+
+def test_the_letter_on_a_drawn_piece_reads_on_its_colour() -> None:
+    """The pictures the server draws (rules diagrams, tile sheet) put each piece's letter in black
+    or white, whichever reads on the seat's colour: at least 4.5:1 (black on blue was 4.05:1)."""
+    import re
+
+    from huntgather.svg import PLAYER_COLOURS, piece_svg
+
+    for seat, colour in enumerate(PLAYER_COLOURS):
+        for piece in ("meeple", "hut"):
+            drawn = piece_svg(seat, piece, (50.0, 50.0))
+            ink = re.search(r'<text [^>]*fill="(#[0-9a-fA-F]{6})"', drawn)
+            assert ink is not None and _contrast(ink[1], colour) >= 4.5, (seat, piece)

@@ -442,6 +442,23 @@ def hut_path(x: float, y: float, scale: float = 1.0) -> str:
     return f"M{q(-6, 5)} L{q(-6, -1)} L{q(0, -7)} L{q(6, -1)} L{q(6, 5)} Z"
 
 
+def _luminance(colour: str) -> float:
+    """The WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever contrasts more with ``colour``: the letter on a player's colour.
+
+    >>> ink_on("#F0E442"), ink_on("#0072B2")
+    ('#000000', '#ffffff')
+    """
+    lum = _luminance(colour)
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+
+
 def piece_svg(player: int, piece: str, p: Point) -> str:
     """A meeple or hut of seat ``player`` at ``p``, with its colour letter."""
     colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
@@ -450,7 +467,8 @@ def piece_svg(player: int, piece: str, p: Point) -> str:
     name = PLAYER_NAMES[player % len(PLAYER_NAMES)]
     return (f'<g class="hg-piece"><title>{name} {piece}</title><path d="{path}" fill="{colour}" '
             f'stroke="#000" stroke-width="1"/><text x="{_f(p[0])}" y="{_f(p[1] + 3.5)}" font-size="6" '
-            f'font-family="sans-serif" font-weight="bold" text-anchor="middle" fill="#000">{letter}'
+            f'font-family="sans-serif" font-weight="bold" text-anchor="middle" '
+            f'fill="{ink_on(colour)}">{letter}'
             '</text></g>')
 
 

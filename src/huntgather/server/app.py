@@ -60,6 +60,7 @@ from huntgather.svg import (
     PLAYER_NAMES,
     defs,
     hut_path,
+    ink_on,
     meeple_path,
     tile_fragment,
     zone_anchors,
@@ -83,23 +84,6 @@ class ClientFiles(StaticFiles):
         if str(full_path).endswith((".js", ".mjs")):
             response.headers["content-type"] = "text/javascript; charset=utf-8"
         return response
-
-
-def _luminance(colour: str) -> float:
-    """The WCAG relative luminance of ``#rrggbb``."""
-    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def ink_on(colour: str) -> str:
-    """Black or white, whichever contrasts more with ``colour``: the letter on a player's colour.
-
-    >>> ink_on("#F0E442"), ink_on("#0072B2")
-    ('#000000', '#ffffff')
-    """
-    lum = _luminance(colour)
-    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
 
 
 #: the players' pieces as the board draws them, around (0, 0) (the page moves them into place)
