@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from huntgather.kinds import Kind
+from huntgather.kinds import ForestCounter, Kind
 
 #: offset of the river-system partition's nodes
 SYSTEM = 1000
@@ -77,10 +77,4 @@ class Feature(NamedTuple):
         >>> Feature("forest", frozenset({3}), gold_nuggets=2).counter("gold_nuggets")
         2
         """
-        if name == "menhirs":
-            return self.menhirs
-        if name == "gold_nuggets":
-            return self.gold_nuggets
-        if name == "mushrooms":
-            return self.mushrooms
-        raise ValueError(f"a forest counts menhirs, gold_nuggets or mushrooms, not {name!r}")
+        return (name if isinstance(name, ForestCounter) else ForestCounter(name)).of(self)

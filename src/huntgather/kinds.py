@@ -16,6 +16,7 @@ turned into them where it is parsed; type checkers see the enum.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Protocol
 
 
 class Word(StrEnum):
@@ -73,6 +74,38 @@ class Stack(Word):
 
     NORMAL = "normal"
     BONUS = "bonus"
+
+
+class Counted(Protocol):
+    """Anything that counts what a forest holds: a zone, a feature."""
+
+    @property
+    def menhirs(self) -> int: ...
+    @property
+    def gold_nuggets(self) -> int: ...
+    @property
+    def mushrooms(self) -> int: ...
+
+
+class ForestCounter(Word):
+    """What a forest counts: an edition's bonus counter is one of these.
+
+    >>> from huntgather.tiles import load_tileset
+    >>> ForestCounter("menhirs").of(load_tileset("2020")[56].zones[1])
+    1
+    """
+
+    MENHIRS = "menhirs"
+    GOLD_NUGGETS = "gold_nuggets"
+    MUSHROOMS = "mushrooms"
+
+    def of(self, thing: Counted) -> int:
+        """How many of these ``thing`` (a forest zone or feature) holds."""
+        if self is ForestCounter.MENHIRS:
+            return thing.menhirs
+        if self is ForestCounter.GOLD_NUGGETS:
+            return thing.gold_nuggets
+        return thing.mushrooms
 
 
 def role_of(kind: str, piece: str) -> str:

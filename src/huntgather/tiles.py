@@ -26,7 +26,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, NoReturn, TypeVar
 
-from huntgather.kinds import Animal, Kind
+from huntgather.kinds import Animal, ForestCounter, Kind
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 DIRECTIONS = "NESW"
@@ -95,13 +95,7 @@ class Zone:
     def counter(self, name: str) -> int:
         """A forest counter by name (``"menhirs"``, ``"gold_nuggets"``, ``"mushrooms"``), as an
         edition's ``bonus_counter`` names it."""
-        if name == "menhirs":
-            return self.menhirs
-        if name == "gold_nuggets":
-            return self.gold_nuggets
-        if name == "mushrooms":
-            return self.mushrooms
-        raise ValueError(f"a zone counts menhirs, gold_nuggets or mushrooms, not {name!r}")
+        return (name if isinstance(name, ForestCounter) else ForestCounter(name)).of(self)
 
     def describe(self) -> str:
         """A short text such as ``'river (1 fish, into lake 8)'``."""

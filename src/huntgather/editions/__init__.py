@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from huntgather.kinds import ForestCounter
 from huntgather.specials import Special
 from huntgather.specials import special_named as _known_special
 from huntgather.tiles import FrozenDict, TileSet, load_tileset
@@ -52,7 +53,7 @@ class Edition:
     #: points per mushroom group in a completed forest
     mushroom_points: int
     #: forest counter that earns a bonus tile when such a forest is completed
-    bonus_counter: str
+    bonus_counter: ForestCounter
     #: what the bonus tiles are called in this edition ("menhir tile", "bonus tile")
     bonus_name: str
     #: final-scoring points per animal kind (tigers are never worth points); a dict is frozen
@@ -66,6 +67,7 @@ class Edition:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "animal_points", FrozenDict(self.animal_points))
+        object.__setattr__(self, "bonus_counter", ForestCounter(self.bonus_counter))
         object.__setattr__(self, "specials", tuple(self.specials))
         by_name = FrozenDict((s.name, s) for s in self.specials)
         if len(by_name) != len(self.specials):

@@ -20,6 +20,7 @@ ignored) and the shrine (90: a hunter on it takes that meadow alone).
 from __future__ import annotations
 
 from huntgather.editions import Edition, register
+from huntgather.kinds import ForestCounter
 from huntgather.specials import Shrine, WildFire
 
 EDITION_2002 = register(Edition(
@@ -32,7 +33,7 @@ EDITION_2002 = register(Edition(
     river_tile_points=1,
     forest_tile_points=2,
     mushroom_points=2,
-    bonus_counter="gold_nuggets",
+    bonus_counter=ForestCounter.GOLD_NUGGETS,
     bonus_name="bonus tile",
     animal_points={"mammoth": 2, "aurochs": 2, "deer": 2},
     # The fire tile is marked 'wild_fire' in the data: it removes the tigers of

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from huntgather.editions import Edition, register
+from huntgather.kinds import ForestCounter
 from huntgather.specials import HuntingTrap, Logboat, PitTrap, Raft, Shaman, WildFire
 
 EDITION_2020 = register(Edition(
@@ -15,7 +16,7 @@ EDITION_2020 = register(Edition(
     river_tile_points=1,
     forest_tile_points=2,
     mushroom_points=3,
-    bonus_counter="menhirs",
+    bonus_counter=ForestCounter.MENHIRS,
     bonus_name="menhir tile",
     animal_points={"mammoth": 3, "aurochs": 2, "deer": 1},
     specials=(Logboat(points_per_lake=2), HuntingTrap(), Shaman(), PitTrap(factor=2), WildFire(), Raft()),
