@@ -926,6 +926,20 @@ def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server
     assert any("6 points (3 tiles × 2)" in c and "plays a bonus tile" in c for c in captions)
 
 
+def test_the_key_to_the_letters_comes_from_the_server(server: Server, page: Any) -> None:
+    """The Rules screen's key names every seat's letter and every piece's, as /api/editions gives
+    them (nothing copied into the page)."""
+    page.goto(server.url + "#/help")
+    page.wait_for_function("() => document.querySelector('#help-letters').textContent.includes(':')")
+    key = page.inner_text("#help-letters")
+    meta = page.evaluate("fetch('/api/editions').then((r) => r.json())")
+    for colour in meta["colours"]:
+        assert f"{colour['letter']} {colour['name']}" in key
+    for role, letter in meta["roles"].items():
+        assert f"{letter} {role}" in key
+    assert "Y yellow" in key and "F fisher" in key   # what a player reads
+
+
 def test_the_tile_sheet_shows_every_tile_of_both_editions(server: Server, page: Any) -> None:
     page.goto(server.url + "#/help")
     page.wait_for_selector("#rules figure")

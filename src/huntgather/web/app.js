@@ -16,7 +16,7 @@ import { createLobby } from "./js/lobby.js";
 import { createPlay } from "./js/play.js";
 import { setupKeys } from "./js/keys.js";
 import { setupSettings } from "./js/settings.js";
-import { setupRules, showRules, showTileSheet } from "./js/rules.js";
+import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js";
 import { setupNewForm } from "./js/newgame.js";
 import { showGames } from "./js/games.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
@@ -30,6 +30,7 @@ function show(screen) {
 async function main() {
   const store = createStore(reduce, initialState());
   store.dispatch({ type: "meta", meta: await api("/api/editions") });
+  showLetters(store.get().meta);
 
   // the tiles of an edition, asked for once
   async function loadTiles(edition) {

@@ -37,6 +37,14 @@ export async function showRules(edition = shown) {
   }
 }
 
+// the key to the letters, from the server's colours and roles (GET /api/editions)
+export function showLetters(meta) {
+  const seats = (meta.colours || []).map((c) => `${c.letter} ${c.name}`).join(", ");
+  const pieces = Object.entries(meta.roles || {}).map(([role, letter]) => `${letter} ${role}`).join(", ");
+  $("#help-letters").textContent = "Players have colour-blind-safe colours and a letter each: "
+    + `${seats}. Pieces and the spots where one may go: ${pieces}.`;
+}
+
 export function setupRules() {
   for (const b of document.querySelectorAll("#rules-editions button")) b.onclick = () => showRules(b.dataset.edition);
 }
