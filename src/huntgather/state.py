@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from random import Random
 
@@ -238,21 +239,23 @@ class State:
         moves = self.legal_moves()
         return moves[rng.randrange(len(moves))]
 
-    def _occupy_options(self) -> list[Move]:
+    def _occupy_options(self) -> Iterator[Occupy]:
+        """The pieces the player may put on the tile just placed, lazily (a caller that only asks
+        whether there is one stops at the first)."""
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
         zones = self.edition.tiles[t].zones.values()
-        out: list[Move] = []
         if self.meeples[p] > 0:
             feature_at = board.feature_at
-            out = [Occupy(t, z.id, MEEPLE) for z in zones
-                   if z.kind != LAKE and not feature_at(t, z.id).meeples]
+            for z in zones:
+                if z.kind != LAKE and not feature_at(t, z.id).meeples:
+                    yield Occupy(t, z.id, MEEPLE)
         if self.huts[p] > 0:
             system_at = board.system_at
-            out += [Occupy(t, z.id, HUT) for z in zones
-                    if (z.kind == RIVER or z.kind == LAKE) and not system_at(t, z.id).huts]
-        return out
+            for z in zones:
+                if (z.kind == RIVER or z.kind == LAKE) and not system_at(t, z.id).huts:
+                    yield Occupy(t, z.id, HUT)
 
     def _takeback_options(self) -> list[Move]:
         p = self.player
@@ -418,7 +421,7 @@ class State:
 
     def _after_actions(self) -> list[Event]:
         """After immediate actions: ask for an occupant, or score straight away."""
-        if self._occupy_options():
+        if next(self._occupy_options(), None) is not None:
             self.phase = OCCUPY
             return []
         return self._score_turn()
