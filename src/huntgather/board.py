@@ -340,9 +340,8 @@ class Board:
         self.features.update(features)
         base = tile_id * 10
         join = self._join
-        tiles = self.tiles
-        for d, side in enumerate(tile.rotated_sides[rotation]):
-            dx, dy = DELTAS[d]
+        by_id = self.tiles.by_id
+        for d, (dx, dy), side in zip(range(4), DELTAS, tile.rotated_sides[rotation], strict=True):
             npos = (x + dx, y + dy)
             neighbour = cells.get(npos)
             if neighbour is None:
@@ -352,7 +351,7 @@ class Board:
                                   else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
                 continue
             ntile_id, nrot = neighbour
-            nside = tiles[ntile_id].rotated_sides[nrot][(d + 2) % 4]
+            nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
             nbase = ntile_id * 10
             if side.kind == RIVER:
                 m1, rv, m2 = side.zones

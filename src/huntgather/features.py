@@ -51,11 +51,11 @@ class Feature(NamedTuple):
             self.meeples + other.meeples,
             self.huts + other.huts,
             self.fish + other.fish,
-            self.lakes | other.lakes,
+            self.lakes | other.lakes if other.lakes else self.lakes,   # (most have none: no new set)
             self.menhirs + other.menhirs,
             self.gold_nuggets + other.gold_nuggets,
             self.mushrooms + other.mushrooms,
-            self.specials | other.specials,
+            self.specials | other.specials if other.specials else self.specials,
         ))
 
     def with_pieces(self, meeples: tuple[tuple[int, int], ...],

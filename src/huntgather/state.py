@@ -232,7 +232,7 @@ class State:
         if self.phase == PLACE:
             assert self.tile is not None
             t = self.tile
-            tile = self.edition.tiles[t]
+            tile = self.edition.tiles.by_id[t]
             board = self.board
             ends = board.placement_ends(tile)
             return Place(t, *board.placement(tile, rng.randrange(ends[-1]), ends))
@@ -245,7 +245,7 @@ class State:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
-        zones = self.edition.tiles[t].zones.values()
+        zones = self.edition.tiles.by_id[t].zones.values()
         if self.meeples[p] > 0:
             feature_at = board.feature_at
             for z in zones:
@@ -389,7 +389,7 @@ class State:
         else:
             self.bonus = _without(self.bonus, tile_id)
             remaining = self.bonus
-        if self.board.can_place(self.edition.tiles[tile_id]):
+        if self.board.can_place(self.edition.tiles.by_id[tile_id]):
             self.phase = PLACE
             self.tile = tile_id
             return events
@@ -406,7 +406,7 @@ class State:
                                           self.stack == BONUS)]
         edition = self.edition
         takeback = False
-        for z in edition.tiles[move.tile].special_zones:
+        for z in edition.tiles.by_id[move.tile].special_zones:
             assert z.special is not None
             special = edition.special(z.special)
             if special is None:   # printed, but not a rule of this edition
@@ -448,7 +448,7 @@ class State:
         events: list[Event] = []
         bonus_earned = False
         counter = self.edition.bonus_counter
-        for fid, f in board.completed(self.edition.tiles[self.tile]):
+        for fid, f in board.completed(self.edition.tiles.by_id[self.tile]):
             scored = score_completed(board, self.edition, fid, self.players)
             events.append(scored)
             self._add(scored.points)

@@ -211,6 +211,9 @@ class TileSet:
         self.source = source
         self.notes = notes
         self._tiles = {t.id: t for t in tiles}
+        #: ``tile id -> Tile`` as a plain dict, for the engine's inner loops on ids known to be valid
+        #: (``tiles[id]`` is the same look-up with a message naming the edition for a wrong id)
+        self.by_id: dict[int, Tile] = self._tiles
         starts = [t for t in tiles if t.kind == "start"]
         if len(starts) != 1:
             raise TileDataError(f"edition {edition}: expected exactly one start tile, found {len(starts)}")
