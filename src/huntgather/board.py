@@ -184,6 +184,20 @@ def _nodes(tile: Tile) -> tuple[int, ...]:
     return tuple(nodes)
 
 
+_CLOSABLE: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+
+
+def _closable(tile: Tile) -> tuple[int, ...]:
+    """The nodes of the forest and river zones of ``tile``, in zone order: what a placement may
+    complete (memoised per tile)."""
+    entry = _CLOSABLE.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    nodes = tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
+    _CLOSABLE[id(tile)] = (tile, nodes)
+    return nodes
+
+
 def _marked(tile: Tile) -> tuple[Zone, ...]:
     """The meadow zones of ``tile`` that show animals or a special (memoised per tile)."""
     entry = _MARKED.get(id(tile))
@@ -416,14 +430,11 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        base = tile.id * 10
         find = self.find
         features = self.features
         out: list[tuple[int, Feature]] = []
-        for z in tile.zones.values():
-            if z.kind != FOREST and z.kind != RIVER:
-                continue
-            root = find(base + z.id)
+        for node in _closable(tile):
+            root = find(node)
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
 from huntgather.moves import Draw, Move, parse_move
-from huntgather.state import BONUS, Decision, State
+from huntgather.state import BONUS, DRAW, Decision, State
 
 
 class Game:
@@ -98,7 +98,9 @@ class Game:
         events = self.state.apply(move, trusted=trusted)
         self.history.append(move)
         self.events.extend(events)
-        return events + self._advance()
+        if self.state.phase == DRAW:
+            events += self._advance()
+        return events
 
     def follow(self, moves: Iterable[Move]) -> list[Event]:
         """Apply moves made elsewhere, draws included, exactly as given; return their events.
