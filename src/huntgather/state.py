@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from random import Random
 
@@ -239,23 +238,21 @@ class State:
         moves = self.legal_moves()
         return moves[rng.randrange(len(moves))]
 
-    def _occupy_options(self) -> Iterator[Occupy]:
-        """The pieces the player may put on the tile just placed, lazily (a caller that only asks
-        whether there is one stops at the first)."""
+    def _occupy_options(self) -> list[Move]:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
         zones = self.edition.tiles.by_id[t].zones.values()
+        out: list[Move] = []
         if self.meeples[p] > 0:
             feature_at = board.feature_at
-            for z in zones:
-                if z.kind != LAKE and not feature_at(t, z.id).meeples:
-                    yield Occupy(t, z.id, MEEPLE)
+            out = [Occupy(t, z.id, MEEPLE) for z in zones
+                   if z.kind != LAKE and not feature_at(t, z.id).meeples]
         if self.huts[p] > 0:
             system_at = board.system_at
-            for z in zones:
-                if (z.kind == RIVER or z.kind == LAKE) and not system_at(t, z.id).huts:
-                    yield Occupy(t, z.id, HUT)
+            out += [Occupy(t, z.id, HUT) for z in zones
+                    if (z.kind == RIVER or z.kind == LAKE) and not system_at(t, z.id).huts]
+        return out
 
     def _takeback_options(self) -> list[Move]:
         p = self.player
@@ -421,7 +418,9 @@ class State:
 
     def _after_actions(self) -> list[Event]:
         """After immediate actions: ask for an occupant, or score straight away."""
-        if next(self._occupy_options(), None) is not None:
+        # the whole list, not a stop at the first option: its look-ups compress the board's paths
+        # as listing the moves does, so a game that never lists them keeps the same bookkeeping
+        if self._occupy_options():
             self.phase = OCCUPY
             return []
         return self._score_turn()
