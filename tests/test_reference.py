@@ -200,7 +200,14 @@ def test_legal_placements_match_the_naive_check(edition: str, seed: int) -> None
             assert board.can_place(tile) == bool(listed)
             for x, y, r in listed:
                 assert board.mismatch(tile, x, y, r) is None
+            # one placement by its index, without the list: the same as the list's
+            assert board.placement_count(tile) == len(listed)
+            assert [board.placement(tile, i) for i in range(len(listed))] == listed
             checked += 1
+        # a random move is the legal move at a random index, drawn from the generator alike
+        draw = random.Random(k)
+        legal = state.legal_moves()
+        assert state.random_move(random.Random(k)) == legal[draw.randrange(len(legal))]
         if k % 5 == 0:
             assert board.frontier == naive_frontier(board)
     assert checked > 100
@@ -213,6 +220,34 @@ def test_features_match_a_flood_fill(edition: str, seed: int) -> None:
         if k % 2 == 0:
             compared += check_features(state.board)
     assert compared > 100
+
+
+def test_a_placement_out_of_range_is_an_index_error() -> None:
+    state = Game(2, seed=5).state
+    tile = state.edition.tiles[state.tile or 0]
+    count = state.board.placement_count(tile)
+    for index in (-1, count):
+        with pytest.raises(IndexError):
+            state.board.placement(tile, index)
+
+
+def test_random_move_answers_every_kind_of_decision_as_legal_moves_does() -> None:
+    """Occupants, passes and shaman take-backs too: ``random_move`` is ``legal_moves()[i]``."""
+    phases = set()
+    for seed in range(30):
+        game = Game(3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            state = game.state
+            phases.add(state.phase)
+            legal = state.legal_moves()
+            mirror = random.Random()
+            mirror.setstate(rng.getstate())
+            move = state.random_move(rng)
+            assert move == legal[mirror.randrange(len(legal))]
+            assert rng.getstate() == mirror.getstate()
+            game.play(move, trusted=True)
+    assert {"place", "occupy", "shaman"} <= phases
 
 
 def test_a_copy_lists_its_own_placements() -> None:

@@ -4,7 +4,8 @@ Every figure goes through the public API, on one core, for two players:
 
 * ``random_games_per_s``: complete games in which every decision (placement,
   occupant, shaman take-back) is a uniformly random move of
-  ``state.legal_moves()``, played with :meth:`Game.play`;
+  ``state.legal_moves()`` (:meth:`State.random_move`), played with
+  :meth:`Game.play` (``trusted``: the move is legal by construction);
 * ``placements_per_s``: tiles placed per second when the moves of those games
   are applied again to copies of their start (``State.apply``, each move
   checked): the cost of a placement and its scoring without listing moves;
@@ -80,12 +81,16 @@ def load_average() -> float | None:
 
 
 def play_random(game: Game, rng: random.Random) -> int:
-    """Finish ``game`` with uniformly random legal moves; return the number of moves played."""
+    """Finish ``game`` with uniformly random legal moves; return the number of moves played.
+
+    Each move is :meth:`State.random_move <huntgather.state.State.random_move>` (the move of
+    ``state.legal_moves()`` at ``rng.randrange(len(...))``, found without listing every
+    placement), played unchecked since it is legal by construction.
+    """
     state = game.state
     played = 0
     while not state.is_over:
-        moves = state.legal_moves()
-        game.play(moves[rng.randrange(len(moves))])
+        game.play(state.random_move(rng), trusted=True)
         played += 1
     return played
 

@@ -29,6 +29,8 @@ module and :mod:`huntgather.features` needs to know.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate, islice
 from typing import NamedTuple
 
 from huntgather.features import SYSTEM, Feature
@@ -66,15 +68,34 @@ def _ref(node: int) -> ZoneRef:
 Constraint = tuple[str | None, str | None, str | None, str | None]
 _EMPTY: Constraint = (None, None, None, None)
 
-#: tile sides (unrotated) -> {constraint -> fitting rotations}; filled lazily
-_FIT_MEMO: dict[tuple[str, ...], dict[Constraint, tuple[int, ...]]] = {}
+class FitTable(dict[Constraint, tuple[int, ...]]):
+    """``constraint -> rotations that fit it`` for every tile with the same side kinds; a missing
+    entry is worked out and kept on first look-up, so ``table[constraint]`` always answers."""
+
+    __slots__ = ("side_kinds",)
+
+    def __init__(self, side_kinds: tuple[tuple[str, ...], ...]) -> None:
+        super().__init__()
+        #: ``side_kinds[r][d]`` of the tiles it serves (see :attr:`Tile.side_kinds`)
+        self.side_kinds = side_kinds
+
+    def __missing__(self, constraint: Constraint) -> tuple[int, ...]:
+        found = self[constraint] = tuple(
+            r for r in range(4)
+            if all(c is None or c == k for c, k in zip(constraint, self.side_kinds[r], strict=True))
+        )
+        return found
 
 
-def fit_table(tile: Tile) -> dict[Constraint, tuple[int, ...]]:
+#: tile sides (unrotated) -> its fit table; filled lazily
+_FIT_MEMO: dict[tuple[str, ...], FitTable] = {}
+
+
+def fit_table(tile: Tile) -> FitTable:
     """The memo of fitting rotations shared by every tile with ``tile``'s side kinds."""
     table = _FIT_MEMO.get(tile.side_kinds[0])
     if table is None:
-        table = _FIT_MEMO[tile.side_kinds[0]] = {}
+        table = _FIT_MEMO[tile.side_kinds[0]] = FitTable(tile.side_kinds)
     return table
 
 
@@ -86,14 +107,7 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
     >>> fitting_rotations(start, ("forest", None, None, None))
     (2, 3)
     """
-    table = fit_table(tile)
-    found = table.get(constraint)
-    if found is None:
-        found = table[constraint] = tuple(
-            r for r in range(4)
-            if all(c is None or c == k for c, k in zip(constraint, tile.side_kinds[r], strict=True))
-        )
-    return found
+    return fit_table(tile)[constraint]
 
 
 #: tile -> its zones as new features: (parent entries, feature entries)
@@ -170,6 +184,20 @@ def _nodes(tile: Tile) -> tuple[int, ...]:
     return tuple(nodes)
 
 
+_CLOSABLE: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+
+
+def _closable(tile: Tile) -> tuple[int, ...]:
+    """The nodes of the forest and river zones of ``tile``, in zone order: what a placement may
+    complete (memoised per tile)."""
+    entry = _CLOSABLE.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    nodes = tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
+    _CLOSABLE[id(tile)] = (tile, nodes)
+    return nodes
+
+
 def _marked(tile: Tile) -> tuple[Zone, ...]:
     """The meadow zones of ``tile`` that show animals or a special (memoised per tile)."""
     entry = _MARKED.get(id(tile))
@@ -221,7 +249,9 @@ class Board:
         return node
 
     def _join(self, a: int, b: int, closed: int) -> None:
-        ra, rb = self.find(a), self.find(b)
+        parent = self.parent
+        ra = a if parent[a] == a else self.find(a)   # a root already, most often: no call
+        rb = b if parent[b] == b else self.find(b)
         features = self.features
         if ra == rb:
             if closed:
@@ -231,7 +261,7 @@ class Board:
         fa, fb = features[ra], features[rb]
         if len(fa.tiles) < len(fb.tiles):
             ra, rb, fa, fb = rb, ra, fb, fa
-        self.parent[rb] = ra
+        parent[rb] = ra
         del features[rb]
         features[ra] = fa.merged(fb, closed)
 
@@ -239,26 +269,40 @@ class Board:
 
     def placements(self, tile: Tile) -> list[tuple[int, int, int]]:
         """Every legal ``(x, y, rotation)`` for ``tile``, in frontier order."""
-        table = fit_table(tile)
-        out: list[tuple[int, int, int]] = []
-        for (x, y), constraint in self.frontier.items():
-            rotations = table.get(constraint)
-            if rotations is None:
-                rotations = fitting_rotations(tile, constraint)
-            for r in rotations:
-                out.append((x, y, r))
-        return out
+        fits = fit_table(tile)
+        return [(x, y, r) for (x, y), constraint in self.frontier.items() for r in fits[constraint]]
+
+    def placement_count(self, tile: Tile) -> int:
+        """``len(self.placements(tile))``, without listing them."""
+        return sum(map(len, map(fit_table(tile).__getitem__, self.frontier.values())))
+
+    def placement_ends(self, tile: Tile) -> list[int]:
+        """For each frontier cell in order, how many placements of ``tile`` it and the cells before
+        it offer (the last is :meth:`placement_count`): what :meth:`placement` looks an index up in."""
+        return list(accumulate(map(len, map(fit_table(tile).__getitem__, self.frontier.values()))))
+
+    def placement(self, tile: Tile, index: int, ends: list[int] | None = None) -> tuple[int, int, int]:
+        """``self.placements(tile)[index]`` (for ``0 <= index < placement_count(tile)``), without
+        listing the others: a random player needs only the one it picks.  ``ends`` may pass
+        :meth:`placement_ends` when the caller has it already.
+
+        >>> from huntgather.tiles import load_tileset
+        >>> tiles = load_tileset("2020"); b = Board(tiles); b.put(56, 0, 0, 0)
+        >>> all(b.placement(tiles[3], i) == p for i, p in enumerate(b.placements(tiles[3])))
+        True
+        """
+        if ends is None:
+            ends = self.placement_ends(tile)
+        if not 0 <= index < (ends[-1] if ends else 0):
+            raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
+        cell = bisect_right(ends, index)
+        (x, y), constraint = next(islice(self.frontier.items(), cell, None))
+        before = ends[cell - 1] if cell else 0
+        return x, y, fit_table(tile)[constraint][index - before]
 
     def can_place(self, tile: Tile) -> bool:
         """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
-        table = fit_table(tile)
-        for constraint in self.frontier.values():
-            rotations = table.get(constraint)
-            if rotations is None:
-                rotations = fitting_rotations(tile, constraint)
-            if rotations:
-                return True
-        return False
+        return any(map(fit_table(tile).__getitem__, self.frontier.values()))
 
     def mismatch(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
         """Why ``tile`` cannot go at ``(x, y)`` turned ``rotation`` times, or None if it can."""
@@ -310,18 +354,18 @@ class Board:
         self.features.update(features)
         base = tile_id * 10
         join = self._join
-        for d in range(4):
-            dx, dy = DELTAS[d]
+        by_id = self.tiles.by_id
+        for d, (dx, dy), side in zip(range(4), DELTAS, tile.rotated_sides[rotation], strict=True):
             npos = (x + dx, y + dy)
-            side = tile.sides[(d - rotation) % 4]
             neighbour = cells.get(npos)
             if neighbour is None:
-                constraint = frontier.get(npos, _EMPTY)
-                back = (d + 2) % 4
-                frontier[npos] = (*constraint[:back], side.kind, *constraint[back + 1:])  # type: ignore[assignment]
+                c = frontier.get(npos, _EMPTY)
+                kind = side.kind   # the kind the empty cell's side facing back (d + 2) must match
+                frontier[npos] = ((c[0], c[1], kind, c[3]) if d == 0 else (c[0], c[1], c[2], kind) if d == 1
+                                  else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
                 continue
             ntile_id, nrot = neighbour
-            nside = self.tiles[ntile_id].sides[((d + 2) % 4 - nrot) % 4]
+            nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
             nbase = ntile_id * 10
             if side.kind == RIVER:
                 m1, rv, m2 = side.zones
@@ -386,14 +430,11 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        base = tile.id * 10
         find = self.find
         features = self.features
         out: list[tuple[int, Feature]] = []
-        for z in tile.zones.values():
-            if z.kind != FOREST and z.kind != RIVER:
-                continue
-            root = find(base + z.id)
+        for node in _closable(tile):
+            root = find(node)
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))

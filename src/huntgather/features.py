@@ -19,6 +19,8 @@ from huntgather.kinds import ForestCounter, Kind
 #: offset of the river-system partition's nodes
 SYSTEM = 1000
 
+_new = tuple.__new__
+
 
 class Feature(NamedTuple):
     """A forest, meadow, river or river system, with its running counters.
@@ -42,19 +44,19 @@ class Feature(NamedTuple):
 
     def merged(self, other: Feature, closed: int) -> Feature:
         """The union of two features, with ``closed`` open sides now covered."""
-        return Feature(
+        return _new(Feature, (   # tuple.__new__: the fields in order, without NamedTuple's keyword wrapper
             self.kind,
             self.tiles | other.tiles,
             self.open + other.open - closed,
             self.meeples + other.meeples,
             self.huts + other.huts,
             self.fish + other.fish,
-            self.lakes | other.lakes,
+            self.lakes | other.lakes if other.lakes else self.lakes,   # (most have none: no new set)
             self.menhirs + other.menhirs,
             self.gold_nuggets + other.gold_nuggets,
             self.mushrooms + other.mushrooms,
-            self.specials | other.specials,
-        )
+            self.specials | other.specials if other.specials else self.specials,
+        ))
 
     def with_pieces(self, meeples: tuple[tuple[int, int], ...],
                     huts: tuple[tuple[int, int], ...]) -> Feature:
@@ -64,8 +66,8 @@ class Feature(NamedTuple):
         >>> f.with_pieces(((0, 31),), ()) == f._replace(meeples=((0, 31),))
         True
         """
-        return Feature(self.kind, self.tiles, self.open, meeples, huts, self.fish, self.lakes,
-                       self.menhirs, self.gold_nuggets, self.mushrooms, self.specials)
+        return _new(Feature, (self.kind, self.tiles, self.open, meeples, huts, self.fish, self.lakes,
+                              self.menhirs, self.gold_nuggets, self.mushrooms, self.specials))
 
     @property
     def complete(self) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
 from huntgather.moves import Draw, Move, parse_move
-from huntgather.state import BONUS, Decision, State
+from huntgather.state import BONUS, DRAW, Decision, State
 
 
 class Game:
@@ -98,7 +98,9 @@ class Game:
         events = self.state.apply(move, trusted=trusted)
         self.history.append(move)
         self.events.extend(events)
-        return events + self._advance()
+        if self.state.phase == DRAW:
+            events += self._advance()
+        return events
 
     def follow(self, moves: Iterable[Move]) -> list[Event]:
         """Apply moves made elsewhere, draws included, exactly as given; return their events.
@@ -127,7 +129,7 @@ class Game:
         state = self.state
         while state.is_chance:
             draw = Draw(self._next_tile(state.stack, state.chance_outcomes()))
-            new = state.apply(draw)
+            new = state.apply(draw, trusted=True)   # one of the chance outcomes: legal
             self.history.append(draw)
             events.extend(new)
         self.events.extend(events)
@@ -212,6 +214,5 @@ def random_game(players: int = 2, seed: int = 0, edition: str | Edition = DEFAUL
     rng = random.Random(f"moves-{seed}")
     state = game.state
     while not state.is_over:
-        moves = state.legal_moves()
-        game.play(moves[rng.randrange(len(moves))])
+        game.play(state.random_move(rng), trusted=True)   # the move of legal_moves() at a random index
     return game

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from random import Random
 
 from huntgather.board import Board, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
@@ -217,20 +218,40 @@ class State:
             return [Draw(t) for t in self.chance_outcomes()]
         return []
 
+    def random_move(self, rng: Random) -> Move:
+        """A uniformly random legal move: ``moves[rng.randrange(len(moves))]`` with ``moves =
+        self.legal_moves()``, the same move for the same generator state, but a placement is
+        found without making a :class:`Place` of every other one.
+
+        >>> from random import Random
+        >>> s = State.new(players=2); _ = s.apply(Draw(3))
+        >>> s.random_move(Random(5)) == s.legal_moves()[Random(5).randrange(len(s.legal_moves()))]
+        True
+        """
+        if self.phase == PLACE:
+            assert self.tile is not None
+            t = self.tile
+            tile = self.edition.tiles.by_id[t]
+            board = self.board
+            ends = board.placement_ends(tile)
+            return Place(t, *board.placement(tile, rng.randrange(ends[-1]), ends))
+        moves = self.legal_moves()
+        return moves[rng.randrange(len(moves))]
+
     def _occupy_options(self) -> list[Move]:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
-        zones = self.edition.tiles[t].zones.values()
+        zones = self.edition.tiles.by_id[t].zones.values()
         out: list[Move] = []
         if self.meeples[p] > 0:
-            for z in zones:
-                if z.kind != LAKE and not board.feature_at(t, z.id).meeples:
-                    out.append(Occupy(t, z.id, MEEPLE))
+            feature_at = board.feature_at
+            out = [Occupy(t, z.id, MEEPLE) for z in zones
+                   if z.kind != LAKE and not feature_at(t, z.id).meeples]
         if self.huts[p] > 0:
-            for z in zones:
-                if (z.kind == RIVER or z.kind == LAKE) and not board.system_at(t, z.id).huts:
-                    out.append(Occupy(t, z.id, HUT))
+            system_at = board.system_at
+            out += [Occupy(t, z.id, HUT) for z in zones
+                    if (z.kind == RIVER or z.kind == LAKE) and not system_at(t, z.id).huts]
         return out
 
     def _takeback_options(self) -> list[Move]:
@@ -365,7 +386,7 @@ class State:
         else:
             self.bonus = _without(self.bonus, tile_id)
             remaining = self.bonus
-        if self.board.can_place(self.edition.tiles[tile_id]):
+        if self.board.can_place(self.edition.tiles.by_id[tile_id]):
             self.phase = PLACE
             self.tile = tile_id
             return events
@@ -382,9 +403,8 @@ class State:
                                           self.stack == BONUS)]
         edition = self.edition
         takeback = False
-        for z in edition.tiles[move.tile].zones.values():
-            if z.special is None:
-                continue
+        for z in edition.tiles.by_id[move.tile].special_zones:
+            assert z.special is not None
             special = edition.special(z.special)
             if special is None:   # printed, but not a rule of this edition
                 continue
@@ -398,6 +418,8 @@ class State:
 
     def _after_actions(self) -> list[Event]:
         """After immediate actions: ask for an occupant, or score straight away."""
+        # the whole list, not a stop at the first option: its look-ups compress the board's paths
+        # as listing the moves does, so a game that never lists them keeps the same bookkeeping
         if self._occupy_options():
             self.phase = OCCUPY
             return []
@@ -425,7 +447,7 @@ class State:
         events: list[Event] = []
         bonus_earned = False
         counter = self.edition.bonus_counter
-        for fid, f in board.completed(self.edition.tiles[self.tile]):
+        for fid, f in board.completed(self.edition.tiles.by_id[self.tile]):
             scored = score_completed(board, self.edition, fid, self.players)
             events.append(scored)
             self._add(scored.points)

@@ -141,6 +141,10 @@ class Tile:
     decoration: tuple[str, ...] = ()
     #: ``side_kinds[r][d]``: kind of the side facing direction ``d`` after ``r`` turns.
     side_kinds: tuple[tuple[Kind, ...], ...] = field(init=False, repr=False, compare=False)
+    #: ``rotated_sides[r][d]``: the side facing direction ``d`` after ``r`` turns (:meth:`side_at`).
+    rotated_sides: tuple[tuple[Side, ...], ...] = field(init=False, repr=False, compare=False)
+    #: the zones that show a special marker, in zone order
+    special_zones: tuple[Zone, ...] = field(init=False, repr=False, compare=False)
     #: ``zone_sides[z]``: how many side slots zone ``z`` fills (forest/river: open ends).
     zone_sides: FrozenDict[int, int] = field(init=False, repr=False, compare=False)
 
@@ -149,6 +153,9 @@ class Tile:
         kinds = tuple(s.kind for s in self.sides)
         rotated = tuple(tuple(kinds[(d - r) % 4] for d in range(4)) for r in range(4))
         object.__setattr__(self, "side_kinds", rotated)
+        object.__setattr__(self, "rotated_sides",
+                           tuple(tuple(self.sides[(d - r) % 4] for d in range(4)) for r in range(4)))
+        object.__setattr__(self, "special_zones", tuple(z for z in self.zones.values() if z.special))
         counts: dict[int, int] = {z: 0 for z in self.zones}
         for side in self.sides:
             if side.kind == RIVER:
@@ -159,7 +166,7 @@ class Tile:
 
     def side_at(self, rotation: int, direction: int) -> Side:
         """The side facing ``direction`` when the tile is turned ``rotation`` times."""
-        return self.sides[(direction - rotation) % 4]
+        return self.rotated_sides[rotation][direction]
 
     @property
     def is_bonus(self) -> bool:
@@ -198,6 +205,9 @@ class TileSet:
         self.source = source
         self.notes = notes
         self._tiles = {t.id: t for t in tiles}
+        #: ``tile id -> Tile`` as a plain dict, for the engine's inner loops on ids known to be valid
+        #: (``tiles[id]`` is the same look-up with a message naming the edition for a wrong id)
+        self.by_id: dict[int, Tile] = self._tiles
         starts = [t for t in tiles if t.kind == "start"]
         if len(starts) != 1:
             raise TileDataError(f"edition {edition}: expected exactly one start tile, found {len(starts)}")
