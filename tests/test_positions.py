@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from huntgather.events import Event, OccupantsReturned
 from huntgather.game import Game, random_game
 from huntgather.record import load_position, write_position
 from huntgather.state import BONUS, DRAW, OCCUPY, OVER, PLACE, SHAMAN, State
@@ -35,13 +36,21 @@ def decisions(game: Game) -> list[tuple[State, int]]:
     return out
 
 
+def _text(event: Event) -> str:
+    """An event's text; meeples returning together in the order of their seats and zones (a
+    rebuilt board may list the meeples of one feature in another order)."""
+    if isinstance(event, OccupantsReturned):
+        return event.reason + repr(sorted(event.returned))
+    return event.describe()
+
+
 def events_from(state: State, game: Game, start: int) -> tuple[tuple[int, ...], Counter[str]]:
     """Play the game's moves from ``start`` on a copy of ``state``: final scores, and the events'
-    texts (as a multiset: meeples returning together may be listed in another order)."""
+    texts (as a multiset, meeples returning together in a fixed order)."""
     walk = state.copy()
     seen: Counter[str] = Counter()
     for move in game.history[start:]:
-        seen.update(e.describe() for e in walk.apply(move))
+        seen.update(_text(e) for e in walk.apply(move))
     return tuple(walk.scores), seen
 
 
@@ -62,6 +71,7 @@ def check_game(game: Game, every: int = 9) -> set[tuple[str, str]]:
 
 
 @SLOW
+@example("2002", 5, 922)   # two meeples of one river return listed in another order
 @given(EDITIONS, PLAYERS, SEEDS)
 def test_every_decision_of_a_random_game_round_trips_and_plays_on_alike(edition: str, players: int,
                                                                          seed: int) -> None:
