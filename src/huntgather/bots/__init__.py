@@ -13,16 +13,16 @@ Specs understood by :func:`make_bot`:
 ``random``             a uniformly random legal move
 ``greedy``             the best turn by the heuristic estimate (fast)
 ``mcts`` / ``medium``  tree search, medium level
-``mcts:easy`` ``easy``     tree search, 10 simulations, at most 0.5 s a move
-``mcts:medium``            tree search, 40 simulations, at most 1 s a move
-``mcts:hard`` ``hard``     tree search, 150 simulations, at most 2 s a move
-``mcts:N``             tree search with exactly N simulations and no time cap
+``mcts:easy`` ``easy``     tree search, 10 simulations
+``mcts:medium``            tree search, 40 simulations
+``mcts:hard`` ``hard``     tree search, 150 simulations
+``mcts:N``             tree search with exactly N simulations
 =====================  ======================================================
 
-The levels are defined by a number of simulations, so that a bot with a seed
-is reproducible; the time cap only protects a slow machine (when it cuts a
-search short, the move may differ from one machine to another).  ``mcts:N``
-has no time cap and is fully reproducible.
+Every level is defined by a number of simulations only, never by a time, so a
+bot with a seed is reproducible: the same seed and position give the same move
+on any machine, however fast or loaded.  (The browser's server adds a time
+limit as a safety net, :data:`huntgather.server.workers.SAFETY_SECONDS`.)
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from huntgather.bots.mcts import MctsBot, SearchResult
 from huntgather.moves import Move
 from huntgather.state import State
 
-#: simulation budget and time cap (seconds) of each level
+#: simulation budget of each tree-search level (no time cap: a level plays the same on any machine)
 LEVELS: dict[str, Limits] = {
-    "easy": Limits(simulations=10, seconds=0.5),
-    "medium": Limits(simulations=40, seconds=1.0),
-    "hard": Limits(simulations=150, seconds=2.0),
+    "easy": Limits(simulations=10),
+    "medium": Limits(simulations=40),
+    "hard": Limits(simulations=150),
 }
 
 __all__ = ["LEVELS", "Bot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult", "SeededBot",
