@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 #: sub-command modules, in the order ``huntgather --help`` lists them
 COMMANDS = ("simulate", "replay", "show", "tiles", "play", "bench", "loadtest", "tournament", "analyse",
-            "selfplay")
+            "selfplay", "train-eval")
 
 
 class CommandError(Exception):
@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"huntgather {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        module = importlib.import_module(f"huntgather.commands.{name}")
+        module = importlib.import_module(f"huntgather.commands.{name.replace('-', '_')}")
         module.register(sub)
     return parser
 

@@ -13,16 +13,18 @@ Specs understood by :func:`make_bot`:
 ``random``             a uniformly random legal move
 ``greedy``             the best turn by the heuristic estimate (fast)
 ``mcts`` / ``medium``  tree search, medium level
-``mcts:easy`` ``easy``     tree search, 10 simulations, at most 0.5 s a move
-``mcts:medium``            tree search, 40 simulations, at most 1 s a move
-``mcts:hard`` ``hard``     tree search, 150 simulations, at most 2 s a move
-``mcts:N``             tree search with exactly N simulations and no time cap
+``mcts:easy`` ``easy``     tree search, 10 simulations
+``mcts:medium``            tree search, 40 simulations
+``mcts:hard`` ``hard``     tree search, 150 simulations
+``expert``             tree search with the learned evaluation at the leaves
+                       (:mod:`huntgather.bots.learned`), :data:`EXPERT` simulations
+``mcts:N``             tree search with exactly N simulations
 =====================  ======================================================
 
-The levels are defined by a number of simulations, so that a bot with a seed
-is reproducible; the time cap only protects a slow machine (when it cuts a
-search short, the move may differ from one machine to another).  ``mcts:N``
-has no time cap and is fully reproducible.
+Every level is defined by a number of simulations only, never by a time, so a
+bot with a seed is reproducible: the same seed and position give the same move
+on any machine, however fast or loaded.  (The browser's server adds a time
+limit as a safety net, :data:`huntgather.server.workers.SAFETY_SECONDS`.)
 """
 
 from __future__ import annotations
@@ -34,15 +36,18 @@ from huntgather.bots.mcts import MctsBot, SearchResult
 from huntgather.moves import Move
 from huntgather.state import State
 
-#: simulation budget and time cap (seconds) of each level
+#: simulation budget of each tree-search level (no time cap: a level plays the same on any machine)
 LEVELS: dict[str, Limits] = {
-    "easy": Limits(simulations=10, seconds=0.5),
-    "medium": Limits(simulations=40, seconds=1.0),
-    "hard": Limits(simulations=150, seconds=2.0),
+    "easy": Limits(simulations=10),
+    "medium": Limits(simulations=40),
+    "hard": Limits(simulations=150),
 }
+#: simulation budget of the expert level
+EXPERT = Limits(simulations=140)
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult", "SeededBot",
-           "analyse", "estimate", "make_bot", "spec_names", "suggest_turns", "turn_plans"]
+__all__ = ["EXPERT", "LEVELS", "Bot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult",
+           "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names", "suggest_turns",
+           "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
@@ -51,7 +56,7 @@ def spec_names() -> tuple[str, ...]:
     >>> spec_names()[:3]
     ('random', 'greedy', 'mcts')
     """
-    return ("random", "greedy", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS)
+    return ("random", "greedy", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -65,13 +70,15 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'clever'; expected one of random, greedy, mcts, mcts:easy, mcts:medium, \
-mcts:hard, easy, medium, hard, or mcts:N (N simulations)
+mcts:hard, easy, medium, hard, expert, or mcts:N (N simulations)
     """
     text = spec.strip().lower()
     if text == "random":
         return RandomBot(seed)
     if text == "greedy":
         return GreedyBot(seed)
+    if text == "expert":
+        return expert_bot(seed)
     if text in LEVELS:
         text = f"mcts:{text}"
     if text == "mcts":
@@ -84,6 +91,20 @@ mcts:hard, easy, medium, hard, or mcts:N (N simulations)
             return MctsBot(Limits(simulations=int(level)), seed, name=text)
     known = ", ".join(spec_names())
     raise ValueError(f"unknown bot {spec!r}; expected one of {known}, or mcts:N (N simulations)")
+
+
+def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> MctsBot:
+    """The expert level: tree search valuing its leaves by the shipped learned evaluation.
+
+    The search is :class:`MctsBot`'s; only the leaf value differs (the
+    roll-out's final position valued by :class:`~huntgather.bots.learned.LinearEval`).
+
+    >>> bot = expert_bot(seed=1)
+    >>> bot.name, bot.limits.seconds is None
+    ('expert', True)
+    """
+    from huntgather.bots.learned import LinearEval
+    return MctsBot(limits, seed, name="expert", evaluate=LinearEval.shipped())
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

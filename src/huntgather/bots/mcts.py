@@ -24,6 +24,10 @@ child node is keyed by the plan and the tiles drawn.
 * Progressive widening: a node visited ``n`` times considers its best
   ``min(max_width, 1 + widening·√n)`` plans only (``max_width`` 9); each
   plan's heuristic value counts as ``prior_weight`` virtual visits.
+* Pluggable leaf evaluation: with ``evaluate`` (a function from a state to
+  each seat's expected final score, such as the learned
+  :class:`~huntgather.bots.learned.LinearEval`), the roll-out goes on to the
+  next player decision and that position is valued by ``evaluate`` instead.
 * Values are per seat, ``1 / (1 + exp(-margin / scale))`` where the margin is
   the seat's estimate minus the best other seat's (a win-probability proxy),
   and each node maximises the value of the seat that decides there (max-n).
@@ -44,6 +48,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
@@ -131,7 +136,8 @@ class MctsBot(SeededBot):
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "mcts",
                  exploration: float = 0.35, widening: float = 1.5, prior_weight: float = 2.0,
-                 scale: float = 8.0, rollout_turns: int | None = None, max_width: int = 9) -> None:
+                 scale: float = 8.0, rollout_turns: int | None = None, max_width: int = 9,
+                 evaluate: Callable[[State], list[float]] | None = None) -> None:
         super().__init__(seed)
         self.limits = limits
         self.name = name
@@ -143,6 +149,9 @@ class MctsBot(SeededBot):
         self.rollout_turns = rollout_turns
         #: at most this many plans per node: a bigger budget samples them more, not more of them
         self.max_width = max_width
+        #: leaf evaluation (expected final score per seat) after the roll-out; None: the heuristic
+        #: estimate of the roll-out's last plan.  With one, the roll-out ends at the next decision.
+        self.evaluate = evaluate
 
     def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
         result = self._search(state, rng)
@@ -234,7 +243,7 @@ class MctsBot(SeededBot):
         turns = self.rollout_turns if self.rollout_turns is not None else state.players - 1
         values = leaf.priors[0]
         if turns <= 0:
-            return values
+            return values if self.evaluate is None else self._evaluate(state)
         for move in leaf.plans[0]:
             state.apply(move, trusted=True)
         for _ in range(turns):
@@ -251,7 +260,17 @@ class MctsBot(SeededBot):
             for move in best_plan:
                 state.apply(move, trusted=True)
             values = rewards(best, self.scale)
+        if self.evaluate is not None:
+            self._draw(state, order)
+            return self._evaluate(state)
         return values
+
+    def _evaluate(self, state: State) -> list[float]:
+        """The pluggable leaf evaluation of ``state``, as per-seat rewards."""
+        assert self.evaluate is not None
+        if state.is_over:
+            return rewards([float(s) for s in state.scores], self.scale)
+        return rewards(self.evaluate(state), self.scale)
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()

@@ -113,9 +113,10 @@ log = logging.getLogger("huntgather.server")
 BOT_LEVEL_TEXT = {
     "random": "plays any legal move at random",
     "greedy": "takes the turn that looks best right now (instant)",
-    "easy": "searches a little (10 simulations, at most 0.5 s a move)",
-    "medium": "searches more (40 simulations, at most 1 s a move)",
-    "hard": "searches the most (150 simulations, at most 2 s a move)",
+    "easy": "searches a little (10 simulations a move)",
+    "medium": "searches more (40 simulations a move)",
+    "hard": "searches a lot (150 simulations a move)",
+    "expert": "searches with a learned evaluation (140 simulations a move; strength being measured)",
 }
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,

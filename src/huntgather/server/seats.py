@@ -27,7 +27,7 @@ from typing import Any
 from huntgather.editions import edition_names, get_edition
 
 #: bot levels a seat may be given, weakest first
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard")
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
 MAX_NAME = 24
 
 

@@ -14,7 +14,11 @@ forked), in three lanes with their own workers:
 
 A worker that dies is replaced, and the search is retried once.  Each search
 is a pure function of its arguments (a bot built from its level and a seed for
-this position), so where it runs never changes its result.
+this position), so where it runs never changes its result, as long as it
+finishes its simulation budget within its safety net: the levels themselves
+have no time cap (:data:`huntgather.bots.LEVELS`), but here a search stops
+after :data:`SAFETY_SECONDS` (hints after :data:`HINT_SAFETY_SECONDS`), so an
+overloaded server still answers; only then may the move depend on the load.
 
 >>> from huntgather import Game
 >>> g = Game(2, seed=4)
@@ -35,25 +39,49 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from huntgather.bots import make_bot, suggest_turns
-from huntgather.bots.base import Limits
+from huntgather.bots import LEVELS, MctsBot, make_bot, suggest_turns
+from huntgather.bots.base import Bot, Limits
 from huntgather.moves import Move
 from huntgather.state import State
 
 log = logging.getLogger("huntgather.server")
 
 LIGHT_LEVELS = frozenset({"random", "greedy", "easy"})
+#: the server's safety net: a bot's search stops after this many seconds even if its budget is not
+#: spent (several times what the budget takes on an idle machine, so it fires only under overload)
+SAFETY_SECONDS: dict[str, float] = {"easy": 3.0, "medium": 6.0, "hard": 12.0, "expert": 12.0}
+#: the same for a hint's search
+HINT_SAFETY_SECONDS = 12.0
 _T = TypeVar("_T")
+
+
+def server_bot(level: str, seed: int) -> Bot:
+    """The bot of ``level`` seeded with ``seed``, with the server's time limit as a safety net.
+
+    >>> server_bot("hard", 1).limits
+    Limits(simulations=150, seconds=12.0)
+    >>> server_bot("greedy", 1).name
+    'greedy'
+    """
+    bot = make_bot(level, seed=seed)
+    if isinstance(bot, MctsBot) and level in SAFETY_SECONDS:
+        bot.limits = Limits(bot.limits.simulations, SAFETY_SECONDS[level])
+    return bot
 
 
 def choose_move(level: str, seed: int, state: State) -> Move:
     """The move of a bot of ``level`` seeded with ``seed`` (runs in a worker)."""
-    return make_bot(level, seed=seed).choose(state)
+    return server_bot(level, seed).choose(state)
 
 
 def suggest(state: State, seed: int, limit: Limits | int | None = None
             ) -> list[tuple[tuple[Move, ...], float, int]]:
-    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`)."""
+    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`).
+
+    Without a ``limit``, the hard level's budget with :data:`HINT_SAFETY_SECONDS` as a safety net.
+    """
+    if limit is None:
+        limit = Limits(LEVELS["hard"].simulations, HINT_SAFETY_SECONDS)
     return suggest_turns(state, top=3, limit=limit, seed=seed)
 
 

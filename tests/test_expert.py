@@ -1,0 +1,239 @@
+"""Issue 15: reproducible levels, the learned evaluation, the expert level, train-eval."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from huntgather import Game, State
+from huntgather.bots import EXPERT, LEVELS, Limits, MctsBot, expert_bot, make_bot, spec_names
+from huntgather.bots.heuristic import BONUS_TURN_VALUE, HUT_VALUE, MEEPLE_VALUE, SUPPLY_HORIZON, estimate
+from huntgather.bots.learned import FEATURES, LinearEval, seat_features
+from huntgather.cli import main
+from huntgather.server import workers
+from huntgather.server.seats import BOT_LEVELS
+
+F = {name: i for i, name in enumerate(FEATURES)}
+
+
+def positions(players: int, edition: str = "2020", seed: int = 0, every: int = 7) -> list[State]:
+    """Placement decisions of a greedy game, every ``every``-th one, and the final state."""
+    game = Game(players, edition=edition, seed=seed)
+    bot = make_bot("greedy", seed=seed)
+    out = []
+    k = 0
+    while not game.is_over:
+        if game.state.phase == "place":
+            if k % every == 0:
+                out.append(game.state.copy())
+            k += 1
+        game.play(bot.choose(game.state))
+    out.append(game.state.copy())
+    return out
+
+
+class SlowClock:
+    """A ``time.perf_counter`` on a machine so loaded that every call is 10 s later than the last."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 10.0
+        return self.now
+
+
+# --------------------------------------------------------------------------- reproducible levels
+
+
+def test_levels_are_simulation_budgets_without_time_caps() -> None:
+    assert all(limits.seconds is None and (limits.simulations or 0) > 0 for limits in LEVELS.values())
+    assert EXPERT.seconds is None and (EXPERT.simulations or 0) > 0
+    assert expert_bot().limits.seconds is None
+    assert "expert" in spec_names() and "expert" in BOT_LEVELS
+
+
+@pytest.mark.parametrize("spec", ["easy", "expert"])
+def test_a_level_plays_the_same_move_on_a_slow_machine(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = positions(2, seed=5)[2]
+    bot = make_bot(spec, seed=11)
+    assert isinstance(bot, MctsBot)
+    if spec == "expert":   # the expert's full budget is slow for a test; its rule is the same
+        bot.limits = Limits(simulations=12)
+    quick = bot.search(state)
+    monkeypatch.setattr("huntgather.bots.mcts.time.perf_counter", SlowClock())
+    slow = bot.search(state)
+    assert slow.simulations == quick.simulations > 1
+    assert slow.moves == quick.moves and slow.plans == quick.plans
+
+
+def test_the_same_seed_and_position_give_the_same_move_from_a_fresh_bot() -> None:
+    for state in positions(3, seed=2, every=11)[:3]:
+        before = state.copy()
+        moves = {make_bot("easy", seed=4).choose(state) for _ in range(2)}
+        assert len(moves) == 1 and moves <= set(state.legal_moves())
+        assert state == before
+
+
+def test_the_server_keeps_a_time_limit_as_a_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = positions(2, seed=5)[2]
+    bot = workers.server_bot("easy", 3)
+    assert isinstance(bot, MctsBot) and bot.limits.seconds == workers.SAFETY_SECONDS["easy"]
+    assert bot.limits.simulations == LEVELS["easy"].simulations
+    assert set(workers.SAFETY_SECONDS) <= set(BOT_LEVELS)
+    monkeypatch.setattr("huntgather.bots.mcts.time.perf_counter", SlowClock())
+    cut = bot.search(state)
+    assert cut.simulations < (LEVELS["easy"].simulations or 0)
+    assert workers.choose_move("easy", 3, state) in state.legal_moves()
+
+
+# --------------------------------------------------------------------------- features and the model
+
+
+@pytest.mark.parametrize(("players", "edition"), [(2, "2020"), (4, "2020"), (3, "2002")])
+def test_the_features_add_up_to_the_heuristic_estimate(players: int, edition: str) -> None:
+    # an independent check of the split by kind: the heuristic's own formula, rebuilt from the parts
+    for state in positions(players, edition, seed=players)[:-1]:
+        fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
+        for p, row in enumerate(seat_features(state)):
+            assert row[F["score"]] == state.scores[p]
+            assert row[F["meeples"]] == state.meeples[p] and row[F["huts"]] == state.huts[p]
+            rebuilt = (row[F["score"]] + row[F["forest_expected"]] + row[F["river_expected"]]
+                       + row[F["meadow"]] + row[F["system"]]
+                       + fade * (MEEPLE_VALUE * row[F["meeples"]] + HUT_VALUE * row[F["huts"]])
+                       + BONUS_TURN_VALUE * row[F["bonus_turn"]])
+            assert rebuilt == pytest.approx(estimate(state)[p], abs=1e-6)
+            assert row[F["forest_expected"]] <= row[F["forest_now"]] + 1e-9
+            assert 0.0 <= row[F["left"]] <= 1.0 and 0.0 <= row[F["turns_until"]] < 1.0
+
+
+def test_the_turn_order_feature_counts_the_turns_until_each_seat_moves() -> None:
+    state = positions(4, seed=1)[3]
+    until = [row[F["turns_until"]] * 4 for row in seat_features(state)]
+    assert until[state.player] == 0 and sorted(until) == [0, 1, 2, 3]
+    assert until[(state.player + 1) % 4] == 1
+
+
+def test_a_model_file_round_trips_and_refuses_other_formats(tmp_path: Path) -> None:
+    weights = {"2020/2": [float(i) for i in range(len(FEATURES))]}
+    model = LinearEval(weights, "t")
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model.to_json({"note": "x"})))
+    again = LinearEval.load(str(path))
+    assert again.version == "t" and list(again.weights["2020/2"]) == weights["2020/2"]
+    data = model.to_json()
+    with pytest.raises(ValueError, match="not a huntgather-eval-linear file"):
+        LinearEval.from_json({**data, "version": 99})
+    with pytest.raises(ValueError, match="features"):
+        LinearEval.from_json({**data, "features": list(reversed(FEATURES))})
+    with pytest.raises(ValueError, match="entries"):
+        LinearEval({"2020/2": [1.0]})
+
+
+def test_the_model_is_a_dot_product_and_falls_back_where_it_has_no_weights() -> None:
+    state = positions(2, seed=3)[5]
+    only_meeples = [0.0] * len(FEATURES)
+    only_meeples[F["meeples"]] = 2.0
+    model = LinearEval({"2020/2": only_meeples})
+    assert model(state) == [2.0 * m for m in state.meeples]
+    three = positions(3, seed=3)[5]
+    assert not model.covers(three) and model(three) == estimate(three)
+    final = positions(2, seed=3)[-1]
+    assert final.is_over and model(final) == [float(s) for s in final.scores]
+
+
+def test_the_shipped_model_covers_every_edition_and_count_and_is_fast() -> None:
+    model = LinearEval.shipped()
+    for edition, players in itertools.product(("2020", "2002"), (2, 3, 4, 5)):
+        assert model.covers(State.new(players, edition))
+    states = positions(2, seed=8, every=3)[:-1] + positions(4, seed=8, every=5)[:-1]
+    start = time.perf_counter()
+    for state in states:
+        model(state)
+    per_position = (time.perf_counter() - start) / len(states)
+    assert per_position < 0.005   # measured about 0.5 ms on a loaded 2-core machine; generous here
+
+
+# --------------------------------------------------------------------------- the expert level
+
+
+def test_the_expert_uses_the_learned_evaluation_at_its_leaves() -> None:
+    state = positions(2, seed=6)[3]
+    calls: list[State] = []
+
+    def counting(s: State) -> list[float]:
+        calls.append(s.copy())
+        return LinearEval.shipped()(s)
+
+    bot = MctsBot(Limits(simulations=10), seed=2, evaluate=counting)
+    result = bot.search(state)
+    assert result.moves[0][0] in state.legal_moves()
+    assert 0 < len(calls) <= result.simulations
+    # the roll-out ends at a player's decision, as the positions the model was fitted on
+    assert all(not s.is_chance for s in calls)
+    default = expert_bot(seed=2, limits=Limits(simulations=10))
+    assert default.evaluate is LinearEval.shipped() and default.name == "expert"
+
+
+def test_expert_plays_without_numpy() -> None:
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "from huntgather import Game\nfrom huntgather.bots import make_bot, Limits\n"
+            "g = Game(3, seed=1); b = make_bot('expert', seed=1); b.limits = Limits(simulations=6)\n"
+            "print(b.choose(g.state) in g.legal_moves())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+
+
+# --------------------------------------------------------------------------- train-eval
+
+
+def test_train_eval_without_numpy_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    monkeypatch.delitem(sys.modules, "huntgather.rl.train_eval", raising=False)
+    assert main(["train-eval", "--games", "3", "--out", "x.json"]) == 2
+    assert "install huntgather[rl]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [["--games", "1"], ["--players", "6"], ["--players", "two"],
+                                  ["--edition", "1999"], ["--bots", "nobody"], ["--explore", "2"]])
+def test_train_eval_refuses_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
+    assert main(["train-eval", "--out", "x.json", *args]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_train_eval_writes_a_model_that_learns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
+    out = tmp_path / "m.json"
+    assert main(["train-eval", "--games", "6", "--players", "2", "--out", str(out), "--seed", "3"]) == 0
+    model = LinearEval.load(str(out))
+    assert set(model.weights) == {"2020/2"}
+    meta = json.loads(out.read_text())["meta"]
+    row = meta["held_out"]["2020/2"]
+    assert row["train_games"] == 5 and row["test_positions"] > 0
+    assert "held-out RMSE" in capsys.readouterr().err
+    # the same arguments give the same file
+    again = tmp_path / "again.json"
+    assert main(["train-eval", "--games", "6", "--players", "2", "--out", str(again), "--seed", "3"]) == 0
+    assert again.read_text() == out.read_text()
+
+
+def test_the_fit_recovers_known_weights_from_noisy_data() -> None:
+    np = pytest.importorskip("numpy")
+    from huntgather.rl.train_eval import fit
+    rng = np.random.default_rng(5)
+    x = np.column_stack([np.ones(4000), rng.normal(size=(4000, 4)) * [1.0, 10.0, 0.1, 3.0]])
+    truth = np.array([7.0, -2.0, 0.5, 30.0, 1.5])
+    y = x @ truth + rng.normal(scale=0.1, size=4000)
+    assert np.allclose(fit(x, y, ridge=0.0), truth, atol=0.05)
+    # the ridge shrinks the weights but never the bias
+    shrunk = fit(x, y, ridge=1.0)
+    assert np.all(np.abs(shrunk[1:]) < np.abs(truth[1:])) and abs(shrunk[0] - 7.0) < 0.5
