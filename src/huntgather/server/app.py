@@ -116,7 +116,6 @@ BOT_LEVEL_TEXT = {
     "easy": "searches a little (10 simulations a move)",
     "medium": "searches more (40 simulations a move)",
     "hard": "searches a lot (150 simulations a move)",
-    "expert": "searches with a learned evaluation (140 simulations a move; strength being measured)",
 }
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,

@@ -27,7 +27,8 @@ from typing import Any
 from huntgather.editions import edition_names, get_edition
 
 #: bot levels a seat may be given, weakest first
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
+#: the levels offered to players (``expert`` is left out until it beats ``hard``: issue 15)
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard")
 MAX_NAME = 24
 
 

@@ -49,7 +49,7 @@ log = logging.getLogger("huntgather.server")
 LIGHT_LEVELS = frozenset({"random", "greedy", "easy"})
 #: the server's safety net: a bot's search stops after this many seconds even if its budget is not
 #: spent (several times what the budget takes on an idle machine, so it fires only under overload)
-SAFETY_SECONDS: dict[str, float] = {"easy": 3.0, "medium": 6.0, "hard": 12.0, "expert": 12.0}
+SAFETY_SECONDS: dict[str, float] = {"easy": 3.0, "medium": 6.0, "hard": 12.0}
 #: the same for a hint's search
 HINT_SAFETY_SECONDS = 12.0
 _T = TypeVar("_T")
