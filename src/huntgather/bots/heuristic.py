@@ -38,7 +38,7 @@ from huntgather.scoring import (
     system_points,
 )
 from huntgather.state import BONUS, DRAW, State
-from huntgather.tiles import MEADOW
+from huntgather.tiles import FOREST, MEADOW
 
 #: value of a meeple in supply while many tiles remain
 MEEPLE_VALUE = 2.5
@@ -88,15 +88,21 @@ def occupied_roots(state: State) -> list[int]:
     return state.board.occupied_ids()
 
 
-def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
-    """What the feature with id ``root`` is expected to bring, as ``(seat, points)`` pairs."""
+Stake = tuple[int, tuple[int, ...], float, float]
+
+
+def stake(state: State, root: int, memo: Memo | None = None) -> Stake | None:
+    """What the feature with id ``root`` is worth and to whom, or None if it holds no piece that
+    scores it: ``(slot, winners, points now, chance that it pays)``; ``slot`` is 0 for a forest,
+    2 for a river, 5 for a meadow and 6 for a river system, the chance 1 for the last two (they
+    score at the end whatever happens).  The estimate and the learned evaluation read it."""
     board = state.board
     edition = state.edition
     f = board.feature_by_id(root)
     # the points come from huntgather.scoring, as the engine's own scoring does
     if f.kind == MEADOW:
         if not f.meeples:
-            return []
+            return None
         winners = meadow_winners(board, edition, root)[0]
         if memo is None:
             points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
@@ -107,18 +113,27 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
                 cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
                                                    explain=False)[0]
             points = float(cached)
-    elif board.is_system(root):
+        return 5, winners, points, 1.0
+    if board.is_system(root):
         if not f.huts:
-            return []
-        points = float(system_points(board, edition, root, explain=False)[0])
-        winners = majority(count_holders(f.huts))
-    elif not f.meeples:
+            return None
+        return 6, majority(count_holders(f.huts)), float(system_points(board, edition, root,
+                                                                           explain=False)[0]), 1.0
+    if not f.meeples:
+        return None
+    points = float(completed_points(board, edition, f, explain=False)[0])
+    return (0 if f.kind == FOREST else 2), majority(count_holders(f.meeples)), points, \
+        completion_chance(f.open, len(state.normal))
+
+
+def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
+    """What the feature with id ``root`` is expected to bring, as ``(seat, points)`` pairs."""
+    found = stake(state, root, memo)
+    if found is None:
         return []
-    else:
-        winners = majority(count_holders(f.meeples))
-        points = float(completed_points(board, edition, f, explain=False)[0])
-        points *= completion_chance(f.open, len(state.normal))
-    return [(w, points) for w in winners]
+    _, winners, points, chance = found
+    expected = points * chance
+    return [(w, expected) for w in winners]
 
 
 def _add_supply(state: State, values: list[float]) -> None:

@@ -36,17 +36,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from huntgather.bots.heuristic import completion_chance, estimate
-from huntgather.scoring import (
-    completed_points,
-    count_holders,
-    majority,
-    meadow_points,
-    meadow_winners,
-    system_points,
-)
+from huntgather.bots.heuristic import estimate, stake
 from huntgather.state import BONUS, DRAW, State
-from huntgather.tiles import FOREST, MEADOW
 
 #: the format of the weights file; a reader refuses any other
 EVAL_FORMAT = "huntgather-eval-linear"
@@ -83,29 +74,15 @@ def seat_features(state: State) -> list[list[float]]:
     left = len(state.normal) / max(1, _normal_tiles(edition.name))
     acc = [[0.0] * 8 for _ in range(players)]   # forest now/exp, river now/exp, open, meadow, system, shared
     for root in board.occupied_ids():
-        f = board.feature_by_id(root)
-        if f.kind == MEADOW:
-            if not f.meeples:
-                continue
-            winners = meadow_winners(board, edition, root)[0]
-            points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
-            slot = 5
-        elif board.is_system(root):
-            if not f.huts:
-                continue
-            winners = majority(count_holders(f.huts))
-            points = float(system_points(board, edition, root, explain=False)[0])
-            slot = 6
-        else:
-            if not f.meeples:
-                continue
-            winners = majority(count_holders(f.meeples))
-            points = float(completed_points(board, edition, f, explain=False)[0])
-            slot = 0 if f.kind == FOREST else 2
-            chance = completion_chance(f.open, len(state.normal))
+        found = stake(state, root)
+        if found is None:
+            continue
+        slot, winners, points, chance = found
+        if slot < 5:   # a forest or river: what it pays if completed, and its open sides
+            open_sides = board.feature_by_id(root).open
             for w in winners:
                 acc[w][slot + 1] += points * chance
-                acc[w][4] += f.open
+                acc[w][4] += open_sides
         for w in winners:
             acc[w][slot] += points
             if len(winners) > 1:
