@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.game import Game
@@ -242,6 +242,37 @@ def check_settings(specs: Sequence[str], games: int, players: int, edition: str 
     return ed
 
 
+_J = TypeVar("_J")
+_R = TypeVar("_R")
+
+
+def run_jobs(fn: Callable[[_J], _R], jobs: Sequence[_J], workers: int,
+             executor: Executor | Any = None) -> Iterator[_R]:
+    """``fn(job)`` for every job, as each finishes: in this process when ``workers`` is 1 and no
+    ``executor`` is given, else on ``executor`` (e.g. a Ray cluster's) or a pool of ``workers``
+    processes.  If the caller stops early or a job fails, the jobs still waiting are not started.
+
+    >>> list(run_jobs(abs, [-1, 2], workers=1))
+    [1, 2]
+    """
+    if executor is None and workers == 1:
+        for job in jobs:
+            yield fn(job)
+        return
+    if not jobs:
+        return
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
+    try:
+        for future in as_completed([pool.submit(fn, job) for job in jobs]):
+            yield future.result()
+    except BaseException:
+        # interrupted (or a job failed): do not start the jobs still waiting
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    if executor is None:
+        pool.shutdown()
+
+
 def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int = 0,
                    edition: str = DEFAULT_EDITION, workers: int = 1,
                    progress: Callable[[GameResult], None] | None = None,
@@ -281,26 +312,10 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
             for d in range(deals) for r in range(players) if (d, r) not in finished]
     result = TournamentResult(ed.name, players, seed)
     played: list[GameResult] = [g for (d, _), g in finished.items() if d < deals]
-    if workers == 1 and executor is None:
-        for job in jobs:
-            game = _play_job(job)
-            played.append(game)
-            if progress:
-                progress(game)
-    elif jobs:
-        pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
-        try:
-            for future in as_completed([pool.submit(_play_job, job) for job in jobs]):
-                game = future.result()
-                played.append(game)
-                if progress:
-                    progress(game)
-        except BaseException:
-            # interrupted (or a game failed): do not start the games still waiting
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        if executor is None:
-            pool.shutdown()
+    for game in run_jobs(_play_job, jobs, workers, executor):
+        played.append(game)
+        if progress:
+            progress(game)
     result.games = sorted(played, key=lambda g: (g.deal, g.rotation))
     unique = list(dict.fromkeys(specs))
     result.rows = rank(unique, result.games, seed)

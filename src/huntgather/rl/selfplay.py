@@ -37,12 +37,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from huntgather.bots.tournament import run_jobs
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.game import Game
 from huntgather.rl.aec import DEFAULT_WINDOW
@@ -79,6 +79,11 @@ def play_game(specs: Sequence[str], edition: str, players: int, seed: int, index
             "margin": np.array([margins[p] for p in movers], dtype=np.float32),
             "outcome": np.array([(m > 0) - (m < 0) for m in (margins[p] for p in movers)], dtype=np.int8),
             "scores": scores, "bots": seats}
+
+
+def _write_job(job: tuple[Any, ...]) -> str:
+    """:func:`write_chunk` of one job's arguments (a module-level function, for process pools)."""
+    return write_chunk(*job)
 
 
 def write_chunk(specs: Sequence[str], edition: str, players: int, seed: int, first: int, count: int,
@@ -131,21 +136,7 @@ def run_selfplay(specs: Sequence[str], games: int, out: str | Path, players: int
                 progress(path)
             continue
         jobs.append((tuple(specs), ed.name, players, seed, first, min(chunk, games - first), window, path))
-    if executor is None and workers == 1:
-        for job in jobs:
-            write_chunk(*job)
-            if progress:
-                progress(job[-1])
-        return paths
-    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
-    try:
-        for future in as_completed([pool.submit(write_chunk, *job) for job in jobs]):
-            done = future.result()
-            if progress:
-                progress(done)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    if executor is None:
-        pool.shutdown()
+    for done in run_jobs(_write_job, jobs, workers, executor):
+        if progress:
+            progress(done)
     return paths
