@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -41,6 +42,10 @@ class GameResult:
     rotation: int
     bots: tuple[str, ...]
     scores: tuple[int, ...]
+    #: per seat: CPU seconds its bot spent choosing, and how many decisions it made (empty when
+    #: not measured, as in logs written before they were kept); not part of a game's identity
+    seconds: tuple[float, ...] = field(default=(), compare=False, repr=False)
+    decisions: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def winners(self) -> tuple[int, ...]:
         best = max(self.scores)
@@ -206,10 +211,18 @@ def play_game(specs: Sequence[str], edition: str, seed: int, deal: int, rotation
     bots = [make_bot(seats[k], seed=(seed * 7919 + deal * 104_729 + (k - rotation) % players) % 2**32)
             for k in range(players)]
     state = game.state
+    seconds = [0.0] * players
+    decisions = [0] * players
+    clock = time.process_time
     while not state.is_over:
         player = state.player
-        game.play(bots[player].choose(state))
-    return GameResult(deal, rotation, tuple(seats), tuple(game.scores))
+        start = clock()
+        move = bots[player].choose(state)
+        seconds[player] += clock() - start
+        decisions[player] += 1
+        game.play(move)
+    return GameResult(deal, rotation, tuple(seats), tuple(game.scores),
+                      tuple(round(s, 4) for s in seconds), tuple(decisions))
 
 
 def _play_job(job: tuple[tuple[str, ...], str, int, int, int]) -> GameResult:

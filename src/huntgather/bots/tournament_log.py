@@ -2,8 +2,9 @@
 
 The first line describes the run (``edition``, ``players``, ``seed``, ``bots``);
 each further line is one game (``deal``, ``rotation``, ``bots`` by seat,
-``scores``), written and flushed as soon as the game ends.  Running the same
-tournament again with the same log skips the games it holds, so an
+``scores``, and per seat the CPU ``seconds`` its bot spent choosing and its
+number of ``decisions``, which older logs lack), written and flushed as soon
+as the game ends.  Running the same tournament again with the same log skips the games it holds, so an
 interrupted run of several hours loses at most the games in progress, and a
 run can be extended later with a larger ``--games``.
 
@@ -79,8 +80,12 @@ class TournamentLog:
 
     def add(self, game: GameResult) -> None:
         """Append one finished game and flush it to disk."""
-        self._handle.write(json.dumps({"deal": game.deal, "rotation": game.rotation,
-                                       "bots": list(game.bots), "scores": list(game.scores)}) + "\n")
+        line: dict[str, Any] = {"deal": game.deal, "rotation": game.rotation,
+                                "bots": list(game.bots), "scores": list(game.scores)}
+        if game.seconds:
+            line["seconds"] = list(game.seconds)
+            line["decisions"] = list(game.decisions)
+        self._handle.write(json.dumps(line) + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
         self.added += 1
@@ -89,10 +94,20 @@ class TournamentLog:
         self._handle.close()
 
 
-def _read(path: str, text: str, expected: dict[str, Any]) -> tuple[list[GameResult], int]:
-    """The games of a log's text, and how many characters of it are whole lines."""
-    lines = text.split("\n")
-    complete = lines[:-1]  # the text after the last newline is an unfinished line
+def read_log(path: str) -> tuple[dict[str, Any], list[GameResult]]:
+    """The header and the games of the log at ``path``, without opening it for writing.
+
+    ``ValueError`` if it is not a tournament log or is damaged (a last line cut
+    short is ignored); ``OSError`` if it cannot be read.
+    """
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    header = _header(path, text.split("\n")[:-1])
+    games, _ = _read(path, text, header)
+    return header, games
+
+
+def _header(path: str, complete: list[str]) -> dict[str, Any]:
     if not complete:
         raise ValueError(f"{path} is not a huntgather tournament log (no header line)")
     try:
@@ -104,6 +119,16 @@ def _read(path: str, text: str, expected: dict[str, Any]) -> tuple[list[GameResu
     if header.get("version") != VERSION:
         raise ValueError(f"{path}: log version {header.get('version')!r} is not supported "
                          f"(this huntgather reads version {VERSION})")
+    if not isinstance(header.get("players"), int) or not 2 <= header["players"] <= 5:
+        raise ValueError(f"{path}: the header's number of players is not 2 to 5")
+    return header
+
+
+def _read(path: str, text: str, expected: dict[str, Any]) -> tuple[list[GameResult], int]:
+    """The games of a log's text, and how many characters of it are whole lines."""
+    lines = text.split("\n")
+    complete = lines[:-1]  # the text after the last newline is an unfinished line
+    header = _header(path, complete)
     for name in _HEADER_FIELDS:
         if header.get(name) != expected[name]:
             shown = ",".join(header.get(name) or []) if name == "bots" else header.get(name)
@@ -119,12 +144,16 @@ def _read(path: str, text: str, expected: dict[str, Any]) -> tuple[list[GameResu
         try:
             data = json.loads(line)
             game = GameResult(int(data["deal"]), int(data["rotation"]),
-                              tuple(str(b) for b in data["bots"]), tuple(int(s) for s in data["scores"]))
+                              tuple(str(b) for b in data["bots"]), tuple(int(s) for s in data["scores"]),
+                              tuple(float(s) for s in data.get("seconds", ())),
+                              tuple(int(d) for d in data.get("decisions", ())))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path}, line {number}: not a game result ({error})") from None
-        if len(game.bots) != players or len(game.scores) != players or not 0 <= game.rotation < players:
+        if (len(game.bots) != players or len(game.scores) != players or not 0 <= game.rotation < players
+                or len(game.seconds) not in (0, players) or len(game.decisions) != len(game.seconds)):
             raise ValueError(f"{path}, line {number}: a game of {players} players needs {players} bots, "
-                             f"{players} scores and a rotation below {players}")
+                             f"{players} scores and a rotation below {players} (and, if timed, {players} "
+                             f"seconds and decisions)")
         if (game.deal, game.rotation) in seen:
             raise ValueError(f"{path}, line {number}: deal {game.deal} rotation {game.rotation} "
                              f"is logged twice")
