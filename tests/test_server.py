@@ -31,6 +31,7 @@ with warnings.catch_warnings():   # starlette's notice about httpx versions
 from starlette.websockets import WebSocketDisconnect
 
 from huntgather import Game, parse_move
+from huntgather.bots.analysis import predict_after
 from huntgather.cli import main as cli_main
 from huntgather.editions import get_edition
 from huntgather.moves import Draw
@@ -994,6 +995,11 @@ def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> No
             turned = f"turned {90 * place['rotation']}°" if place["rotation"] else "as drawn"
             assert turn["text"].startswith(f"the tile {turned}; ")
             assert 0 < turn["value"] < 1 and turn["visits"] >= 0
+            # the learned evaluation's final scores of both seats once this very turn is played
+            reference = reference_game(client, gid)
+            plan = [move_from_json(reference.state, m) for m in turn["moves"]]
+            expected = predict_after(reference.state, plan)
+            assert turn["predicted"] == [round(x, 1) for x in expected] and len(expected) == 2
         # mid-turn: after a placement, the hint is the rest of the turn (an occupant or none)
         place = view["legal"][0]
         ws.send_json({"type": "preview", "seat": 0, "version": view["version"], "moves": [place]})

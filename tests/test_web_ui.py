@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -346,8 +347,11 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     assert 1 <= buttons.count() <= 3
     assert page.locator("#hint").is_disabled()   # asked already for this moment of the turn
     # best first: the estimates shown never rise down the list
-    values = [float(t.rsplit(" — ", 1)[1]) for t in buttons.all_inner_texts()]
+    texts = buttons.all_inner_texts()
+    values = [float(re.search(r" — (\d\.\d\d)", t).group(1)) for t in texts]  # type: ignore[union-attr]
     assert values == sorted(values, reverse=True)
+    # with each player's final score as the learned evaluation predicts it after that turn, yours first
+    assert all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
     # each hinted placement is marked on the board with its number, one mark per square: hints
     # on the same square share a mark ("1 · 3") instead of printing over each other
     marks = page.locator("g.hint-spot")

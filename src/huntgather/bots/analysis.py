@@ -17,11 +17,13 @@ draw.  The position analysed is the one in which the K-th of them was made.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from huntgather.bots.base import Limits
-from huntgather.bots.mcts import MctsBot
+from huntgather.bots.base import Limits, Plan
+from huntgather.bots.mcts import MctsBot, SearchResult
+from huntgather.events import COLOURS as SEAT_NAMES
 from huntgather.moves import Draw, Move
 from huntgather.record import RecordError, parse_record
 from huntgather.state import IllegalMoveError, State
@@ -38,21 +40,32 @@ class AnalysisReport:
     played: Move | None
     simulations: int
     seconds: float
+    #: per move of :attr:`moves`: each seat's final score as the learned evaluation predicts it
+    #: after the move's most visited whole turn (:func:`predict_after`)
+    predictions: list[list[float]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"decision": self.decision, "player": self.player, "description": self.description,
                 "played": None if self.played is None else str(self.played),
                 "simulations": self.simulations, "seconds": round(self.seconds, 3),
-                "moves": [{"move": str(m), "value": round(v, 4), "visits": n} for m, v, n in self.moves]}
+                "moves": [{"move": str(m), "value": round(v, 4), "visits": n,
+                           **({"predicted": [round(x, 1) for x in self.predictions[i]]}
+                              if i < len(self.predictions) else {})}
+                          for i, (m, v, n) in enumerate(self.moves)]}
 
     def describe(self) -> str:
         """A few lines for the terminal."""
         lines = [f"decision {self.decision}: {self.description} "
                  f"({self.simulations} simulations, {self.seconds:.2f} s)",
-                 f"{'move':<16}{'value':>8}{'visits':>8}"]
-        for move, value, visits in self.moves:
+                 f"{'move':<16}{'value':>8}{'visits':>8}"
+                 + ("  predicted final scores (" + ", ".join(f"{SEAT_NAMES[p]}" for p in
+                                                              range(len(self.predictions[0]))) + ")"
+                    if self.predictions else "")]
+        for i, (move, value, visits) in enumerate(self.moves):
             mark = "  ← played" if move == self.played else ""
-            lines.append(f"{move!s:<16}{value:>8.3f}{visits:>8}{mark}")
+            predicted = ("  " + " ".join(f"{x:.0f}" for x in self.predictions[i])
+                         if i < len(self.predictions) else "")
+            lines.append(f"{move!s:<16}{value:>8.3f}{visits:>8}{predicted}{mark}")
         if self.played is not None and all(m != self.played for m, _, _ in self.moves):
             lines.append(f"played: {self.played} (not among the top {len(self.moves)})")
         return "\n".join(lines)
@@ -92,13 +105,55 @@ def position_before(text: str, decision: int | None) -> tuple[State, Move | None
 
 
 def analyse_record(text: str, decision: int | None, top: int = 5, limits: Limits | None = None,
-                   seed: int = 0) -> AnalysisReport:
-    """Replay a record to its K-th player decision and search it."""
-    from huntgather.bots import LEVELS
+                   seed: int = 0, bot: str = "hard") -> AnalysisReport:
+    """Replay a record to its K-th player decision and search it with ``bot`` (``hard`` or
+    ``expert``; ``limits`` replaces its budget); each move shown comes with the learned
+    evaluation's predicted final scores (:func:`predict_after`)."""
+    from huntgather.bots import EXPERT, LEVELS, expert_bot
     if top < 1:
         raise ValueError(f"--top must be at least 1, not {top}")
+    if bot not in ANALYSTS:
+        raise ValueError(f"the analysis bot is one of {', '.join(ANALYSTS)}, not {bot!r}")
     state, played, number = position_before(text, decision)
-    result = MctsBot(limits or LEVELS["hard"], seed).search(state)
-    return AnalysisReport(number, state.player, state.describe_decision(), result.moves[:top], played,
-                          result.simulations, result.seconds)
+    searcher = (expert_bot(seed, limits or EXPERT) if bot == "expert"
+                else MctsBot(limits or LEVELS["hard"], seed))
+    result = searcher.search(state)
+    moves = result.moves[:top]
+    return AnalysisReport(number, state.player, state.describe_decision(), moves, played,
+                          result.simulations, result.seconds,
+                          [predict_after(state, best_plan(result, move)) for move, _, _ in moves])
+
+
+#: the searches ``analyse_record`` can use
+ANALYSTS = ("hard", "expert")
+
+
+def best_plan(result: SearchResult, move: Move) -> Plan:
+    """The most visited whole turn of a search that begins with ``move`` (just ``move`` if none)."""
+    for plan, _, _ in result.plans:   # most visited first
+        if plan[0] == move:
+            return plan
+    return (move,)
+
+
+def predict_after(state: State, plan: Sequence[Move],
+                  evaluate: Callable[[State], list[float]] | None = None) -> list[float]:
+    """Each seat's final score as ``evaluate`` (by default the expert's learned evaluation,
+    :meth:`~huntgather.bots.learned.LinearEval.shipped`) predicts it once ``plan`` is played from
+    ``state`` (which is not changed).
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=4)
+    >>> plan = g.legal_moves()[0],
+    >>> values = predict_after(g.state, plan)
+    >>> len(values), all(v >= 0 for v in values)
+    (2, True)
+    """
+    if evaluate is None:
+        from huntgather.bots.learned import LinearEval
+        evaluate = LinearEval.shipped()
+    after = state.copy()
+    for move in plan:
+        after.apply(move)
+    return [float(v) for v in evaluate(after)]
 

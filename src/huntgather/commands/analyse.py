@@ -4,7 +4,9 @@
 placements, shaman take-backs, occupants and passes), from 1.  The record is
 replayed up to just before the K-th of them, with the draws that come before
 it; the bot then searches that position and shows its top moves with their
-estimated values and visit counts, and the move the record actually played.
+estimated values and visit counts, the final score of every seat that the
+learned evaluation predicts after each (the move's most visited whole turn
+played), and the move the record actually played.
 Without ``--move`` the position after the last move is analysed.
 """
 
@@ -26,15 +28,18 @@ def register(sub: Any) -> None:
                         help="analyse the K-th player decision (default: the position after the last move)")
     parser.add_argument("--top", type=int, default=5, help="how many moves to show (default: 5)")
     parser.add_argument("--simulations", type=int, default=None,
-                        help="search budget (default: the hard level's, 150, with a 2 s cap)")
+                        help="search budget (default: the chosen bot's, 150 for hard)")
     parser.add_argument("--seconds", type=float, default=None, help="time cap for the search")
+    parser.add_argument("--bot", choices=("hard", "expert"), default="hard",
+                        help="whose search: the hard level's, or the expert's with the learned "
+                             "evaluation at its leaves (default: hard)")
     parser.add_argument("--seed", type=int, default=0, help="the search's seed (default: 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from huntgather.bots import LEVELS, Limits
+    from huntgather.bots import Limits
     from huntgather.bots.analysis import analyse_record
     from huntgather.record import RecordError
 
@@ -49,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.simulations is None and args.seconds is None:
-            limits = LEVELS["hard"]
+            limits = None   # the bot's own budget
         else:
             limits = Limits(simulations=args.simulations, seconds=args.seconds)
-        report = analyse_record(text, args.move, top=args.top, limits=limits, seed=args.seed)
+        report = analyse_record(text, args.move, top=args.top, limits=limits, seed=args.seed, bot=args.bot)
     except (RecordError, ValueError) as error:
         print(f"huntgather analyse: {error}", file=sys.stderr)
         return 2

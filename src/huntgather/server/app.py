@@ -44,6 +44,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from huntgather.bots.ladder import shipped_ladder
 from huntgather.editions import edition_names, get_edition
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
@@ -117,6 +118,18 @@ BOT_LEVEL_TEXT = {
     "medium": "searches more (40 simulations a move)",
     "hard": "searches a lot (150 simulations a move)",
 }
+
+
+def _bot_ladder() -> dict[str, dict[str, dict[str, Any]]]:
+    """Per edition and offered level: its Elo on the shipped ladder and its CPU time per move."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for edition, rows in shipped_ladder().items():
+        out[edition] = {row.bot: row.as_dict() for row in rows if row.bot in BOT_LEVELS}
+    return out
+
+
+#: the shipped ladder (``huntgather ladder``), shown where a level is chosen
+BOT_LADDER = _bot_ladder()
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
            "too_large": 413, "bad_content_type": 415, "too_many_games": 429}
@@ -242,7 +255,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                         "max_players": ed.max_players, "meeples": ed.meeples, "huts": ed.huts,
                         "bonus_name": ed.bonus_name})
         return JSONResponse({"editions": out, "bot_levels": list(BOT_LEVELS),
-                             "bot_level_text": BOT_LEVEL_TEXT,
+                             "bot_level_text": BOT_LEVEL_TEXT, "bot_ladder": BOT_LADDER,
                              "colours": [{"name": n, "rgb": c, "letter": le, "ink": ink_on(c)} for n, c, le
                                          in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)],
                              "pieces": {"meeple": meeple_path(0, 0, PIECE_SCALE),

@@ -563,7 +563,9 @@ class Room:
         best_first = sorted(turns, key=lambda t: (-t[1], -t[2]))   # by the estimate shown, then visits
         return {"type": "hint", "version": at, "player": seat,
                 "turns": [{"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
-                           "value": round(value, 3), "visits": visits} for plan, value, visits in best_first]}
+                           "value": round(value, 3), "visits": visits,
+                           "predicted": [round(x, 1) for x in predicted]}
+                          for plan, value, visits, predicted in best_first]}
 
     async def set_name(self, conn: Connection, msg: dict[str, Any]) -> None:
         seat = self._holder(conn, msg)

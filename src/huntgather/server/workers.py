@@ -40,6 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from huntgather.bots import LEVELS, MctsBot, make_bot, suggest_turns
+from huntgather.bots.analysis import predict_after
 from huntgather.bots.base import Bot, Limits
 from huntgather.moves import Move
 from huntgather.state import State
@@ -75,14 +76,17 @@ def choose_move(level: str, seed: int, state: State) -> Move:
 
 
 def suggest(state: State, seed: int, limit: Limits | int | None = None
-            ) -> list[tuple[tuple[Move, ...], float, int]]:
-    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`).
+            ) -> list[tuple[tuple[Move, ...], float, int, list[float]]]:
+    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`), each
+    with every seat's final score as the learned evaluation predicts it after that turn
+    (:func:`huntgather.bots.analysis.predict_after`).
 
     Without a ``limit``, the hard level's budget with :data:`HINT_SAFETY_SECONDS` as a safety net.
     """
     if limit is None:
         limit = Limits(LEVELS["hard"].simulations, HINT_SAFETY_SECONDS)
-    return suggest_turns(state, top=3, limit=limit, seed=seed)
+    return [(plan, value, visits, predict_after(state, plan))
+            for plan, value, visits in suggest_turns(state, top=3, limit=limit, seed=seed)]
 
 
 def _watch_parent(parent: int) -> None:

@@ -4,7 +4,13 @@
 import { $, api, el, swatch } from "./dom.js";
 import { ID_RE, MAX_NAME, loadStore, myName, saveStore, setMyName } from "./storage.js";
 
-// meta: GET /api/editions (colours, bot levels and what each level does)
+// meta: GET /api/editions (colours, bot levels, what each level does and its place on the ladder)
+export function secondsText(s) {
+  if (s < 0.05) return "instant";
+  if (s < 1) return `about ${Math.round(s * 10) / 10} s`;
+  return `about ${Math.round(s)} s`;
+}
+
 export function setupNewForm(meta) {
   const seats = $("#seats");
   const about = meta.bot_level_text || {};
@@ -21,12 +27,30 @@ export function setupNewForm(meta) {
     sel.value = kind;
     const note = el("span", { class: "muted level-text" });
     const explain = () => {
-      note.textContent = sel.value.startsWith("bot:") ? ` — ${about[sel.value.slice(4)] || ""}` : "";
+      note.textContent = sel.value.startsWith("bot:") ? ` — ${levelText(sel.value.slice(4))}` : "";
     };
     sel.addEventListener("change", explain);
     explain();
+    explainers.push(explain);
     li.append(sel, note);
     return li;
+  }
+
+  // what a level does, and where the published ladder (huntgather ladder) puts it in this edition
+  function levelText(level) {
+    const edition = document.querySelector("input[name=edition]:checked")?.value;
+    const rung = ((meta.bot_ladder || {})[edition] || {})[level];
+    let text = about[level] || "";
+    if (rung) {
+      text += ` · Elo ${Math.round(rung.elo)} (${Math.round(rung.elo_low)}–${Math.round(rung.elo_high)})`;
+      if (rung.seconds_per_move != null) text += ` · ${secondsText(rung.seconds_per_move)} a move`;
+    }
+    return text;
+  }
+
+  const explainers = [];
+  for (const radio of document.querySelectorAll("input[name=edition]")) {
+    radio.addEventListener("change", () => explainers.forEach((f) => f()));
   }
 
   function refreshStartSelect() {

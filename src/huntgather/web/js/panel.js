@@ -159,6 +159,14 @@ export function createPanel(store, act, board) {
       const b = el("button", { type: "button", class: "hint-turn",
         "data-moves": JSON.stringify((t.moves || []).map(canon)),
         title: "the bot's estimate for you: 0.5 is even, higher is better" }, `${i + 1}. ${t.text}${value}`);
+      if (Array.isArray(t.predicted) && t.predicted.length === s.view.players.length) {
+        // the learned evaluation's final scores after this turn, yours first
+        const me = s.view.decision.player;
+        const order = t.predicted.map((_, p) => p).filter((p) => p !== me);
+        const words = [me, ...order].map((p) => `${p === me ? "you" : colourOf(s, p)} ${Math.round(t.predicted[p])}`);
+        b.append(el("span", { class: "predicted muted", title: "each player's final score as the learned " +
+          "evaluation predicts it after this turn" }, ` · predicted final: ${words.join(", ")}`));
+      }
       b.onclick = () => act.tryHint(t);
       box.append(b);
     });
