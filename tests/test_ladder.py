@@ -1,4 +1,4 @@
-"""The ladder (``huntgather ladder``): a round-robin of the levels, one resumable log per pair, one Elo fit."""
+"""The ladder (``huntgather ladder``): a round-robin of the levels, a resumable log per pair, one Elo fit."""
 
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ def test_a_ladder_resumes_and_a_pair_log_is_an_ordinary_tournament_log(tmp_path:
     path = pair_file(str(tmp_path), "random", "greedy")
     before = Path(path).read_text()
     added: list[GameResult] = []
-    ladder = run_ladder(["random", "greedy"], rounds=2, directory=str(tmp_path), seed=2, progress=added.append)
+    ladder = run_ladder(["random", "greedy"], rounds=2, directory=str(tmp_path), seed=2,
+                        progress=added.append)
     assert [(g.deal, g.rotation) for g in added] == [(1, 0), (1, 1)]   # only the new deal is played
     assert Path(path).read_text().startswith(before) and ladder.games == 4
     # `huntgather tournament --bots random,greedy --seed 2 --log <pair log>` would play nothing more

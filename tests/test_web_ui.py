@@ -14,6 +14,7 @@ Skipped when Playwright or chromium is missing (``scripts/test.sh`` installs bot
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import shutil
@@ -350,8 +351,8 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     texts = buttons.all_inner_texts()
     values = [float(re.search(r" — (\d\.\d\d)", t).group(1)) for t in texts]  # type: ignore[union-attr]
     assert values == sorted(values, reverse=True)
-    # with each player's final score as the learned evaluation predicts it after that turn, yours first
-    assert all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
+    # a short game: no predicted final scores (the evaluation learned whole games)
+    assert not any("predicted" in t for t in texts), texts
     # each hinted placement is marked on the board with its number, one mark per square: hints
     # on the same square share a mark ("1 · 3") instead of printing over each other
     marks = page.locator("g.hint-spot")
@@ -1157,3 +1158,37 @@ def test_text_and_pieces_have_enough_contrast(server: Server, page: Any) -> None
         for t in terrains:
             assert max(_contrast(halo, t), _contrast(outline, t)) >= 3, (p, t)
         assert _contrast(letter, body) >= 4.5, p
+
+
+def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Server, page: Any) -> None:
+    """Beside the chosen level: its Elo on the shipped ladder of the chosen edition, with the
+    interval, and its time per move; choosing the other edition shows that edition's figures."""
+    from huntgather.bots.ladder import shipped_ladder
+    ladder = {edition: {row.bot: row for row in rows} for edition, rows in shipped_ladder().items()}
+    page.goto(server.url + "#/new")
+    page.wait_for_selector("body[data-ready='1']")
+    row = page.locator("#seats li").nth(1)
+    for edition in ("2020", "2002"):
+        page.check(f"input[name=edition][value='{edition}']")
+        for level in ("greedy", "hard"):
+            row.locator("select").select_option(f"bot:{level}")
+            rung = ladder[edition][level]
+            note = row.locator(".level-text").inner_text()
+            def js_round(x: float) -> int:   # Math.round: halves go up
+                return math.floor(x + 0.5)
+            assert (f"Elo {js_round(rung.elo)} ({js_round(rung.elo_low)}–{js_round(rung.elo_high)})"
+                    in note), (edition, level, note)
+            assert note.endswith(" a move"), note
+        page.screenshot(path=str(ARTIFACTS / f"new-game-ladder-{edition}.png"))
+
+
+def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server, page: Any) -> None:
+    start_game(page, server.url, ["human", "bot:random"], short=None, seed=23)
+    page.wait_for_function(WAIT_TURN_OR_END)
+    page.focus("#board")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hints button.hint-turn")
+    texts = page.locator("#hints button.hint-turn").all_inner_texts()
+    # each player's final score as the learned evaluation predicts it after that turn, yours first
+    assert texts and all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
+    page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))

@@ -556,7 +556,8 @@ class Room:
         self.hints.running += 1
         try:
             # seeded by the position, not the game's secret seed: the same position gets the same hint
-            turns = await self.workers.run("hints", suggest, trial, at, self.hints.search)
+            turns = await self.workers.run("hints", suggest, trial, at, self.hints.search,
+                                           self.setup.short is None)
         finally:
             conn.hinting = False
             self.hints.running -= 1
@@ -564,7 +565,7 @@ class Room:
         return {"type": "hint", "version": at, "player": seat,
                 "turns": [{"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
                            "value": round(value, 3), "visits": visits,
-                           "predicted": [round(x, 1) for x in predicted]}
+                           **({} if predicted is None else {"predicted": [round(x, 1) for x in predicted]})}
                           for plan, value, visits, predicted in best_first]}
 
     async def set_name(self, conn: Connection, msg: dict[str, Any]) -> None:

@@ -75,17 +75,18 @@ def choose_move(level: str, seed: int, state: State) -> Move:
     return server_bot(level, seed).choose(state)
 
 
-def suggest(state: State, seed: int, limit: Limits | int | None = None
-            ) -> list[tuple[tuple[Move, ...], float, int, list[float]]]:
+def suggest(state: State, seed: int, limit: Limits | int | None = None, predict: bool = True
+            ) -> list[tuple[tuple[Move, ...], float, int, list[float] | None]]:
     """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`), each
     with every seat's final score as the learned evaluation predicts it after that turn
-    (:func:`huntgather.bots.analysis.predict_after`).
+    (:func:`huntgather.bots.analysis.predict_after`), or None without ``predict`` (a short
+    game: the evaluation learned whole games, and would guess a short one's end wrongly).
 
     Without a ``limit``, the hard level's budget with :data:`HINT_SAFETY_SECONDS` as a safety net.
     """
     if limit is None:
         limit = Limits(LEVELS["hard"].simulations, HINT_SAFETY_SECONDS)
-    return [(plan, value, visits, predict_after(state, plan))
+    return [(plan, value, visits, predict_after(state, plan) if predict else None)
             for plan, value, visits in suggest_turns(state, top=3, limit=limit, seed=seed)]
 
 
