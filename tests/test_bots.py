@@ -12,7 +12,7 @@ import pytest
 from huntgather import Game, State, TileDrawn
 from huntgather.bots import LEVELS, Limits, analyse, make_bot, spec_names
 from huntgather.bots.analysis import analyse_record, position_before
-from huntgather.bots.base import turn_plans
+from huntgather.bots.base import estimated_plans, plan_tile, turn_plans
 from huntgather.bots.heuristic import Estimator, estimate
 from huntgather.bots.tournament import GameResult, deal_orders, elo_ratings, line_up, run_tournament
 from huntgather.cli import main
@@ -156,6 +156,37 @@ def test_incremental_estimate_equals_full_estimate(edition: str) -> None:
             shaman = any(isinstance(m, TakeBack) for m in plan)
             quick = est(after, tile, full=shaman)
             assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(quick, estimate(after), strict=True))
+
+
+@pytest.mark.parametrize(("edition", "players"), [("2020", 2), ("2002", 3), ("2020", 4)])
+def test_estimated_plans_are_each_plan_played_out_and_estimated(edition: str, players: int) -> None:
+    """The search's plan values (occupants valued without a copy) are those of each plan played on
+    a copy and estimated there, bit for bit; the state asked about is left as it was."""
+    game = Game(players, edition=edition, seed=players)
+    rng = random.Random(players)
+    checked = 0
+    while not game.is_over:
+        state = game.state
+        if not state.is_chance:
+            before = state.copy()
+            est = Estimator(state)
+            played = [(plan, est(after, plan_tile(state, plan), any(isinstance(m, TakeBack) for m in plan)))
+                      for plan, after in turn_plans(state)]
+            assert estimated_plans(state) == played
+            assert state == before
+            checked += 1
+        game.play(state.random_move(rng), trusted=True)
+    assert checked > 100
+
+
+def test_estimated_plans_for_some_first_moves() -> None:
+    state = positions(3, seed=5)[2]
+    while state.is_chance or len(state.legal_moves()) < 3:
+        state.apply(state.random_move(random.Random(1)))
+    moves = state.legal_moves()
+    picked = [moves[0], moves[-1]]
+    assert estimated_plans(state, picked) == [(plan, v) for plan, v in estimated_plans(state)
+                                              if plan[0] in picked]
 
 
 def test_estimate_by_hand(rules: Any) -> None:

@@ -89,6 +89,10 @@ mcts:hard, easy, medium, hard, expert, or mcts:N (N simulations)
             return MctsBot(LEVELS[level], seed, name=text)
         if level.isdigit() and int(level) > 0:
             return MctsBot(Limits(simulations=int(level)), seed, name=text)
+        sims, _, tried = level.partition(":")
+        if sims.isdigit() and int(sims) > 0 and (tried == "all" or (tried.isdigit() and int(tried) > 0)):
+            return MctsBot(Limits(simulations=int(sims)), seed, name=text,
+                           rollout_placements=None if tried == "all" else int(tried))
     known = ", ".join(spec_names())
     raise ValueError(f"unknown bot {spec!r}; expected one of {known}, or mcts:N (N simulations)")
 

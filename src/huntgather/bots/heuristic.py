@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from huntgather.kinds import Piece
 from huntgather.scoring import (
     completed_points,
     count_holders,
@@ -37,7 +38,7 @@ from huntgather.scoring import (
     meadow_winners,
     system_points,
 )
-from huntgather.state import BONUS, DRAW, State
+from huntgather.state import BONUS, DRAW, HUT, State
 from huntgather.tiles import FOREST, MEADOW
 
 #: value of a meeple in supply while many tiles remain
@@ -172,23 +173,96 @@ class Estimator:
         board = after.board
         if tile is None or tile not in board.where:
             return estimate(after)
-        x, y = board.where[tile]
-        # meadows depend on where the tile lies and how it is turned
-        memo = self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+        memo = self._memo(after, tile)
         if full:
             return estimate(after, memo)
-        values = [float(s) for s in after.scores]
+        kept, touched = self._split(after, tile)
+        return self._sum(after, kept, [contribution(after, root, memo) for root in touched])
+
+    def with_occupants(self, after: State, tile: int, player: int,
+                       options: Sequence[tuple[int, Piece]]) -> tuple[list[float], list[list[float]]]:
+        """``self(after, tile)``, and for each ``(zone, piece)`` of ``options`` the same for
+        ``after`` with that piece of ``player`` on zone ``zone`` of ``tile`` (the tile just
+        placed) and one fewer in their supply, to the last bit, without copying ``after``.
+
+        Only the feature (or river system) that the piece joins is valued again; the piece is
+        put on ``after``'s board and taken off again, so ``after`` ends as it began.  For a
+        piece that would not change the turn's scoring (the caller checks: the feature it
+        joins is not completed by this placement, and the game goes on).
+
+        >>> from huntgather import Game
+        >>> from huntgather.moves import Occupy, Pass
+        >>> g = Game(players=2, seed=9)
+        >>> g.play(g.legal_moves()[0])
+        >>> est = Estimator(g.state); s = g.state.copy(); tile = s.tile
+        >>> options = [m for m in s.legal_moves() if isinstance(m, Occupy)]
+        >>> one = s.copy(); _ = one.apply(options[0], trusted=True)
+        >>> _ = s.apply(Pass(), trusted=True)
+        >>> est.with_occupants(s, tile, 0, [(options[0].zone, options[0].piece)]) == (est(s, tile),
+        ...                                                                          [est(one, tile)])
+        True
+        """
+        board = after.board
+        memo = self._memo(after, tile)
+        kept, touched = self._split(after, tile)
+        parts = [contribution(after, root, memo) for root in touched]
+        # the scores and the untouched features are the same for every piece: add them once
+        # (in the order __call__ adds them, so that every sum is the same to the last bit)
+        start = self._sum(after, kept, [], supply=False)
+        out: list[list[float]] = []
+        for zone, piece in options:
+            hut = piece == HUT
+            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
+            k = touched.index(root)
+            supply = after.huts if hut else after.meeples
+            board.add_occupant(tile, zone, player, piece)
+            supply[player] -= 1
+            try:
+                values = start.copy()
+                for i, pairs in enumerate(parts):
+                    for seat, points in (contribution(after, root, memo) if i == k else pairs):
+                        values[seat] += points
+                _add_supply(after, values)
+                out.append(values)
+            finally:
+                supply[player] += 1
+                board.remove_occupant(tile, zone)
+        values = start
+        for pairs in parts:
+            for seat, points in pairs:
+                values[seat] += points
+        _add_supply(after, values)
+        return values, out
+
+    def _memo(self, after: State, tile: int) -> Memo:
+        """The meadow memo for boards with ``tile`` where ``after`` has it (meadows depend on
+        where the tile lies and how it is turned)."""
+        board = after.board
+        x, y = board.where[tile]
+        return self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+
+    def _split(self, after: State, tile: int) -> tuple[list[list[tuple[int, float]]], list[int]]:
+        """The base contributions of features that placing ``tile`` did not touch, and the ids
+        of the features it touched."""
+        board = after.board
         current = board.current_id
         touched = board.tile_feature_ids(after.edition.tiles[tile])
-        for root, pairs in self.base:
-            if current(root) in touched:
-                continue
+        kept = [pairs for root, pairs in self.base if current(root) not in touched]
+        return kept, touched
+
+    @staticmethod
+    def _sum(after: State, kept: list[list[tuple[int, float]]],
+             parts: list[list[tuple[int, float]]], supply: bool = True) -> list[float]:
+        """Scores, then the kept and the new contributions in order, then the supplies."""
+        values = [float(s) for s in after.scores]
+        for pairs in kept:
             for player, points in pairs:
                 values[player] += points
-        for root in touched:
-            for player, points in contribution(after, root, memo):
+        for pairs in parts:
+            for player, points in pairs:
                 values[player] += points
-        _add_supply(after, values)
+        if supply:
+            _add_supply(after, values)
         return values
 
 
