@@ -184,8 +184,8 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
 
     def extend(s: State, prefix: Plan, own: bool, full: bool, given: Sequence[Move] | None = None) -> None:
         moves = s.legal_moves() if given is None else list(given)
-        if own and not full and s.phase == OCCUPY and s.normal:
-            occupants(s, prefix, moves)
+        if own and s.phase == OCCUPY and s.normal:
+            occupants(s, prefix, moves, full)
             return
         last = len(moves) - 1
         for i, move in enumerate(moves):
@@ -199,7 +199,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
             else:
                 out.append((plan, est(child, plan_tile(state, plan), took)))
 
-    def occupants(s: State, prefix: Plan, moves: list[Move]) -> None:
+    def occupants(s: State, prefix: Plan, moves: list[Move], full: bool) -> None:
         """The occupy decision of our own state ``s`` (moves: each occupant, then Pass)."""
         tile = s.tile
         assert tile is not None
@@ -215,11 +215,11 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
                 continue
             child = s.copy()
             child.apply(move, trusted=True)
-            values[i] = est(child, tile)
+            values[i] = est(child, tile, full)
         s.apply(moves[-1], trusted=True)   # Pass: the turn is scored without an occupant
         if s.is_over:   # pragma: no cover - the stack was not empty, so the game goes on
             raise AssertionError("the game ended after a placement with tiles left")
-        passed, found = est.with_occupants(s, tile, player, [(m.zone, m.piece) for _, m in quick])
+        passed, found = est.with_occupants(s, tile, player, [(m.zone, m.piece) for _, m in quick], full)
         values[-1] = passed
         for (i, _), v in zip(quick, found, strict=True):
             values[i] = v

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from huntgather.features import Feature
 from huntgather.kinds import Piece
 from huntgather.scoring import (
     completed_points,
@@ -151,7 +152,10 @@ class Estimator:
     Built on a position, it remembers what each occupied feature brings; for
     a state reached by placing (and occupying) tile ``tile`` it recomputes
     only the features of that tile, and reuses the rest.  A state reached
-    with a shaman take-back is estimated in full.
+    with a shaman take-back (``full``) is estimated as :func:`estimate` does, in
+    the same order, to the last bit; but a feature that is still the very
+    same (immutable) feature as in the position, and that the tile did not
+    touch, keeps what it brought there.
 
     >>> from huntgather import Game
     >>> from huntgather.bots.base import turn_plans
@@ -166,6 +170,10 @@ class Estimator:
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
             (root, contribution(state, root)) for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
+        features = state.board.feature_by_id
+        #: root -> (its feature in the position, what it brings)
+        self.known: dict[int, tuple[Feature, list[tuple[int, float]]]] = {
+            root: (features(root), pairs) for root, pairs in self.base}
 
     def __call__(self, after: State, tile: int | None, full: bool = False) -> list[float]:
         if after.is_over:
@@ -175,13 +183,67 @@ class Estimator:
             return estimate(after)
         memo = self._memo(after, tile)
         if full:
-            return estimate(after, memo)
+            return self._full(after, tile, memo)
         kept, touched = self._split(after, tile)
         return self._sum(after, kept, [contribution(after, root, memo) for root in touched])
 
-    def with_occupants(self, after: State, tile: int, player: int,
-                       options: Sequence[tuple[int, Piece]]) -> tuple[list[float], list[list[float]]]:
-        """``self(after, tile)``, and for each ``(zone, piece)`` of ``options`` the same for
+    def _full(self, after: State, tile: int, memo: Memo) -> list[float]:
+        """:func:`estimate` of ``after`` (with ``memo``), reusing what unchanged features bring."""
+        values = self._full_start(after, tile, memo)[0]
+        _add_supply(after, values)
+        return values
+
+    def _full_start(self, after: State, tile: int, memo: Memo) -> tuple[list[float], list[int]]:
+        """The scores plus what every occupied feature brings, in :func:`estimate`'s order (the
+        supplies not yet added), and the ids of those features in that order."""
+        features = after.board.features
+        touched = after.board.tile_feature_ids(after.edition.tiles[tile])
+        known = self.known
+        values = [float(s) for s in after.scores]
+        roots = occupied_roots(after)
+        for root in roots:
+            entry = known.get(root)
+            if entry is not None and entry[0] is features.get(root) and root not in touched:
+                pairs = entry[1]
+            else:
+                pairs = contribution(after, root, memo)
+            for player, points in pairs:
+                values[player] += points
+        return values, roots
+
+    def _full_with_occupants(self, after: State, tile: int, player: int,
+                             options: Sequence[tuple[int, Piece]],
+                             memo: Memo) -> tuple[list[float], list[list[float]]]:
+        """:meth:`with_occupants` for ``full`` estimates: a piece on a feature that held none
+        adds that feature last (:func:`occupied_roots` lists them by their first piece), so
+        each sum is the one without the piece, plus that feature, plus the supplies."""
+        board = after.board
+        start, roots = self._full_start(after, tile, memo)
+        out: list[list[float]] = []
+        for zone, piece in options:
+            hut = piece == HUT
+            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
+            supply = after.huts if hut else after.meeples
+            board.add_occupant(tile, zone, player, piece)
+            supply[player] -= 1
+            try:
+                if root in roots:   # pragma: no cover - the rules put a piece only where none is
+                    values = self._full_start(after, tile, memo)[0]
+                else:
+                    values = start.copy()
+                    for seat, points in contribution(after, root, memo):
+                        values[seat] += points
+                _add_supply(after, values)
+                out.append(values)
+            finally:
+                supply[player] += 1
+                board.remove_occupant(tile, zone)
+        _add_supply(after, start)
+        return start, out
+
+    def with_occupants(self, after: State, tile: int, player: int, options: Sequence[tuple[int, Piece]],
+                       full: bool = False) -> tuple[list[float], list[list[float]]]:
+        """``self(after, tile, full)``, and for each ``(zone, piece)`` of ``options`` the same for
         ``after`` with that piece of ``player`` on zone ``zone`` of ``tile`` (the tile just
         placed) and one fewer in their supply, to the last bit, without copying ``after``.
 
@@ -204,6 +266,8 @@ class Estimator:
         """
         board = after.board
         memo = self._memo(after, tile)
+        if full:
+            return self._full_with_occupants(after, tile, player, options, memo)
         kept, touched = self._split(after, tile)
         parts = [contribution(after, root, memo) for root in touched]
         # the scores and the untouched features are the same for every piece: add them once
