@@ -309,9 +309,11 @@ class Estimator:
         """The base contributions of features that placing ``tile`` did not touch, and the ids
         of the features it touched."""
         board = after.board
-        current = board.current_id
         touched = board.tile_feature_ids(after.edition.tiles[tile])
-        kept = [pairs for root, pairs in self.base if current(root) not in touched]
+        # board.current_id(root), spelled out: a feature is kept by its root id (most are)
+        features, find = board.features, board.find
+        kept = [pairs for root, pairs in self.base
+                if (root if root in features else find(root)) not in touched]
         return kept, touched
 
     @staticmethod
@@ -336,5 +338,7 @@ def advantage(values: Sequence[float], player: int) -> float:
     >>> advantage([10.0, 4.0, 7.0], 0), advantage([10.0, 4.0, 7.0], 1)
     (3.0, -6.0)
     """
+    if len(values) == 2:   # (the usual case: the other seat's value itself)
+        return values[player] - values[1 - player]
     best_other = max(v for i, v in enumerate(values) if i != player)
     return values[player] - best_other

@@ -264,9 +264,11 @@ class MctsBot(SeededBot):
             player = state.player
             best: list[float] | None = None
             best_plan: Plan = ()
+            best_advantage = 0.0
             for plan, estimate_values in estimated_plans(state, self._sample(state, order)):
-                if best is None or advantage(estimate_values, player) > advantage(best, player):
-                    best, best_plan = estimate_values, plan
+                gain = advantage(estimate_values, player)
+                if best is None or gain > best_advantage:
+                    best, best_plan, best_advantage = estimate_values, plan, gain
             assert best is not None
             for move in best_plan:
                 state.apply(move, trusted=True)
