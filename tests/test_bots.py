@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from huntgather import Game, State, TileDrawn
-from huntgather.bots import LEVELS, Limits, analyse, make_bot, spec_names
+from huntgather.bots import LEVELS, Limits, MctsBot, analyse, make_bot, spec_names
 from huntgather.bots.analysis import analyse_record, position_before
 from huntgather.bots.base import estimated_plans, plan_tile, turn_plans
 from huntgather.bots.heuristic import Estimator, estimate
@@ -90,7 +90,7 @@ def positions(count: int, seed: int = 7, edition: str = "2020", players: int = 2
     return out
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12", "mcts:12:3"])
 def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
     states = positions(4)
     first = [make_bot(spec, seed=42).choose(s) for s in states]
@@ -98,6 +98,20 @@ def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
     assert [make_bot(spec, seed=42).choose(s) for s in states] == first
     bot = make_bot(spec, seed=42)
     assert [bot.choose(s) for s in reversed(states)] == list(reversed(first))
+
+
+def test_a_roll_out_sample_of_every_placement_is_the_full_roll_out() -> None:
+    """rollout_placements at least the number of placements changes nothing; fewer still give
+    legal, reproducible answers."""
+    for state in positions(3, seed=21)[1:]:
+        if state.is_chance:
+            continue
+        full = MctsBot(Limits(simulations=20), seed=5, rollout_placements=None).search(state)
+        wide = MctsBot(Limits(simulations=20), seed=5, rollout_placements=10_000).search(state)
+        assert (wide.moves, wide.plans) == (full.moves, full.plans)
+        few = [MctsBot(Limits(simulations=20), seed=5, rollout_placements=2).search(state) for _ in range(2)]
+        assert few[0].moves == few[1].moves and few[0].simulations == 20
+        assert all(move in state.legal_moves() for move, _, _ in few[0].moves)
 
 
 def test_the_search_reproduces_its_whole_view() -> None:
@@ -212,9 +226,15 @@ def test_every_spec_makes_a_named_bot() -> None:
         bot = make_bot(spec, seed=0)
         assert bot.name in (spec, f"mcts:{spec}", "mcts:medium")
     assert make_bot("mcts:37").name == "mcts:37"
+    sampled = make_bot("mcts:40:8")
+    assert isinstance(sampled, MctsBot) and sampled.name == "mcts:40:8"
+    assert (sampled.limits.simulations, sampled.rollout_placements) == (40, 8)
+    every = make_bot("mcts:40:all")
+    assert isinstance(every, MctsBot) and every.rollout_placements is None
 
 
-@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:-3", "mcts:fast", "alphazero"])
+@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:-3", "mcts:fast", "alphazero", "mcts:40:0",
+                                  "mcts:40:some", "mcts:0:8", "mcts::8"])
 def test_unknown_specs_are_refused_clearly(spec: str) -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot(spec)

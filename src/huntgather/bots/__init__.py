@@ -19,6 +19,8 @@ Specs understood by :func:`make_bot`:
 ``expert``             tree search with the learned evaluation at the leaves
                        (:mod:`huntgather.bots.learned`), :data:`EXPERT` simulations
 ``mcts:N``             tree search with exactly N simulations
+``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
+                       K placements (``mcts:N:all``: every placement, the default)
 =====================  ======================================================
 
 Every level is defined by a number of simulations only, never by a time, so a

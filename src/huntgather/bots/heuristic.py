@@ -101,6 +101,8 @@ def stake(state: State, root: int, memo: Memo | None = None) -> Stake | None:
     board = state.board
     edition = state.edition
     f = board.feature_by_id(root)
+    if not f.meeples and not f.huts:   # (most features a placement touches: no piece at all)
+        return None
     # the points come from huntgather.scoring, as the engine's own scoring does
     if f.kind == MEADOW:
         if not f.meeples:
@@ -255,7 +257,7 @@ class Estimator:
         >>> from huntgather import Game
         >>> from huntgather.moves import Occupy, Pass
         >>> g = Game(players=2, seed=9)
-        >>> g.play(g.legal_moves()[0])
+        >>> _ = g.play(g.legal_moves()[0])
         >>> est = Estimator(g.state); s = g.state.copy(); tile = s.tile
         >>> options = [m for m in s.legal_moves() if isinstance(m, Occupy)]
         >>> one = s.copy(); _ = one.apply(options[0], trusted=True)
