@@ -551,6 +551,30 @@ def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.
         assert log.read_bytes() == before
 
 
+def test_documented_search_speed_runs_come_from_the_committed_logs(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournaments that docs/performance.md reports, rerun from their logs, print its tables."""
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "performance.md").read_text()
+    commands = [line.strip() for line in doc.splitlines()
+                if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
+    assert commands
+    monkeypatch.chdir(root)
+    import huntgather.bots.tournament as tournament
+
+    def no_games(*args: Any) -> GameResult:
+        raise AssertionError("a documented run was played again instead of read from its log")
+
+    monkeypatch.setattr(tournament, "_play_job", no_games)
+    for command in commands:
+        assert main(shlex.split(command)[1:]) == 0, command
+        printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+        assert printed and all(line in doc for line in printed), command
+
+
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_the_heuristic_and_the_engine_score_every_meadow_alike(edition: str) -> None:
     """The bots' estimate of a meadow and the engine's final scoring share huntgather.scoring;
