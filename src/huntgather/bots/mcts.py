@@ -20,7 +20,10 @@ child node is keyed by the plan and the tiles drawn.
   (:mod:`huntgather.bots.heuristic`) and sorts them.
 * Leaf value: the new node's best plan (a greedy reply), then greedy turns
   along the determinization (``rollout_turns``, by default ``players − 1``,
-  i.e. until the searching player has moved again), then the estimate.
+  i.e. until the searching player has moved again), then the estimate.  With
+  ``rollout_placements=K`` a roll-out turn tries only a sample of K placements
+  (drawn along the determinization), a cheaper roll-out whose strength is not
+  yet measured; by default it tries every one.
 * Progressive widening: a node visited ``n`` times considers its best
   ``min(max_width, 1 + widening·√n)`` plans only (``max_width`` 9); each
   plan's heuristic value counts as ``prior_weight`` virtual visits.
