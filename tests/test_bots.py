@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from huntgather import Game, State, TileDrawn
-from huntgather.bots import LEVELS, Limits, analyse, make_bot, spec_names
+from huntgather.bots import LEVELS, Limits, MctsBot, analyse, make_bot, spec_names
 from huntgather.bots.analysis import analyse_record, position_before
-from huntgather.bots.base import turn_plans
+from huntgather.bots.base import estimated_plans, plan_tile, turn_plans
 from huntgather.bots.heuristic import Estimator, estimate
 from huntgather.bots.tournament import GameResult, deal_orders, elo_ratings, line_up, run_tournament
 from huntgather.cli import main
@@ -90,7 +90,7 @@ def positions(count: int, seed: int = 7, edition: str = "2020", players: int = 2
     return out
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12", "mcts:12:3"])
 def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
     states = positions(4)
     first = [make_bot(spec, seed=42).choose(s) for s in states]
@@ -98,6 +98,20 @@ def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
     assert [make_bot(spec, seed=42).choose(s) for s in states] == first
     bot = make_bot(spec, seed=42)
     assert [bot.choose(s) for s in reversed(states)] == list(reversed(first))
+
+
+def test_a_roll_out_sample_of_every_placement_is_the_full_roll_out() -> None:
+    """rollout_placements at least the number of placements changes nothing; fewer still give
+    legal, reproducible answers."""
+    for state in positions(3, seed=21)[1:]:
+        if state.is_chance:
+            continue
+        full = MctsBot(Limits(simulations=20), seed=5, rollout_placements=None).search(state)
+        wide = MctsBot(Limits(simulations=20), seed=5, rollout_placements=10_000).search(state)
+        assert (wide.moves, wide.plans) == (full.moves, full.plans)
+        few = [MctsBot(Limits(simulations=20), seed=5, rollout_placements=2).search(state) for _ in range(2)]
+        assert few[0].moves == few[1].moves and few[0].simulations == 20
+        assert all(move in state.legal_moves() for move, _, _ in few[0].moves)
 
 
 def test_the_search_reproduces_its_whole_view() -> None:
@@ -158,6 +172,38 @@ def test_incremental_estimate_equals_full_estimate(edition: str) -> None:
             assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(quick, estimate(after), strict=True))
 
 
+@pytest.mark.parametrize(("edition", "players"), [("2020", 2), ("2002", 3), ("2020", 4)])
+def test_estimated_plans_are_each_plan_played_out_and_estimated(edition: str, players: int) -> None:
+    """The search's plan values (occupants valued without a copy) are those of each plan played on
+    a copy and estimated there, bit for bit; the state asked about is left as it was."""
+    game = Game(players, edition=edition, seed=players)
+    rng = random.Random(players)
+    checked = 0
+    while not game.is_over:
+        state = game.state
+        if not state.is_chance:
+            before = state.copy()
+            est = Estimator(state)
+            # a take-back is estimated in full: estimate() itself, bit for bit
+            played = [(plan, estimate(after) if any(isinstance(m, TakeBack) for m in plan)
+                       else est(after, plan_tile(state, plan))) for plan, after in turn_plans(state)]
+            assert estimated_plans(state) == played
+            assert state == before
+            checked += 1
+        game.play(state.random_move(rng), trusted=True)
+    assert checked > 100
+
+
+def test_estimated_plans_for_some_first_moves() -> None:
+    state = positions(3, seed=5)[2]
+    while state.is_chance or len(state.legal_moves()) < 3:
+        state.apply(state.random_move(random.Random(1)))
+    moves = state.legal_moves()
+    picked = [moves[0], moves[-1]]
+    assert estimated_plans(state, picked) == [(plan, v) for plan, v in estimated_plans(state)
+                                              if plan[0] in picked]
+
+
 def test_estimate_by_hand(rules: Any) -> None:
     # Start tile 56 (2020): zone 0 meadow with an aurochs, 1 forest (sides E and S, so 2
     # open sides), 3 river into lake 8 (1 fish).  Red (seat 1) has a hunter on 56.0 and a
@@ -180,9 +226,15 @@ def test_every_spec_makes_a_named_bot() -> None:
         bot = make_bot(spec, seed=0)
         assert bot.name in (spec, f"mcts:{spec}", "mcts:medium")
     assert make_bot("mcts:37").name == "mcts:37"
+    sampled = make_bot("mcts:40:8")
+    assert isinstance(sampled, MctsBot) and sampled.name == "mcts:40:8"
+    assert (sampled.limits.simulations, sampled.rollout_placements) == (40, 8)
+    every = make_bot("mcts:40:all")
+    assert isinstance(every, MctsBot) and every.rollout_placements is None
 
 
-@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:-3", "mcts:fast", "alphazero"])
+@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:-3", "mcts:fast", "alphazero", "mcts:40:0",
+                                  "mcts:40:some", "mcts:0:8", "mcts::8"])
 def test_unknown_specs_are_refused_clearly(spec: str) -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot(spec)
@@ -497,6 +549,30 @@ def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.
         printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
         assert printed and all(line in doc for line in printed), command
         assert log.read_bytes() == before
+
+
+def test_documented_search_speed_runs_come_from_the_committed_logs(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournaments that docs/performance.md reports, rerun from their logs, print its tables."""
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "performance.md").read_text()
+    commands = [line.strip() for line in doc.splitlines()
+                if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
+    assert commands
+    monkeypatch.chdir(root)
+    import huntgather.bots.tournament as tournament
+
+    def no_games(*args: Any) -> GameResult:
+        raise AssertionError("a documented run was played again instead of read from its log")
+
+    monkeypatch.setattr(tournament, "_play_job", no_games)
+    for command in commands:
+        assert main(shlex.split(command)[1:]) == 0, command
+        printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+        assert printed and all(line in doc for line in printed), command
 
 
 @pytest.mark.parametrize("edition", ["2020", "2002"])

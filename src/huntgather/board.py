@@ -517,6 +517,32 @@ class Board:
         self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
         return player
 
+    def remove_occupant(self, tile: int, zone: int) -> tuple[int, Piece]:
+        """Take the meeple or hut off zone ``tile.zone``; return ``(seat, piece)``.
+
+        Undoes :meth:`add_occupant` (a search tries a piece and takes it back
+        instead of copying the board): the board holds what it held before.
+
+        >>> from huntgather.tiles import load_tileset
+        >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
+        >>> before = (dict(b.occupants), dict(b.features))
+        >>> b.add_occupant(56, 8, 1, "hut"); b.remove_occupant(56, 8)
+        (1, 'hut')
+        >>> (b.occupants, b.features) == before
+        True
+        """
+        node = tile * 10 + zone
+        player, piece = self.occupants.pop(node)
+        if piece == Piece.HUT:
+            root = self.find(SYSTEM + node)
+            f = self.features[root]
+            self.features[root] = f.with_pieces(f.meeples, tuple(h for h in f.huts if h[1] != node))
+        else:
+            root = self.find(node)
+            f = self.features[root]
+            self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
+        return player, piece
+
     def clear_meeples(self, fid: int) -> list[tuple[int, ZoneRef]]:
         """Remove every meeple of feature ``fid``; return ``(seat, zone)`` of each."""
         root = self.find(fid)

@@ -19,6 +19,8 @@ Specs understood by :func:`make_bot`:
 ``expert``             tree search with the learned evaluation at the leaves
                        (:mod:`huntgather.bots.learned`), :data:`EXPERT` simulations
 ``mcts:N``             tree search with exactly N simulations
+``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
+                       K placements (``mcts:N:all``: every placement, the default)
 =====================  ======================================================
 
 Every level is defined by a number of simulations only, never by a time, so a
@@ -89,6 +91,10 @@ mcts:hard, easy, medium, hard, expert, or mcts:N (N simulations)
             return MctsBot(LEVELS[level], seed, name=text)
         if level.isdigit() and int(level) > 0:
             return MctsBot(Limits(simulations=int(level)), seed, name=text)
+        sims, _, tried = level.partition(":")
+        if sims.isdigit() and int(sims) > 0 and (tried == "all" or (tried.isdigit() and int(tried) > 0)):
+            return MctsBot(Limits(simulations=int(sims)), seed, name=text,
+                           rollout_placements=None if tried == "all" else int(tried))
     known = ", ".join(spec_names())
     raise ValueError(f"unknown bot {spec!r}; expected one of {known}, or mcts:N (N simulations)")
 

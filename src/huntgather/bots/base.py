@@ -21,12 +21,13 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from huntgather.moves import Move, Place, TakeBack
+from huntgather.moves import Move, Occupy, Place, TakeBack
 from huntgather.record import write_position
-from huntgather.state import OCCUPY, SHAMAN, State
+from huntgather.state import HUT, OCCUPY, SHAMAN, State
 
 
 @runtime_checkable
@@ -158,12 +159,73 @@ def plan_tile(state: State, plan: Plan) -> int | None:
     return first.tile if isinstance(first, Place) else state.tile
 
 
-def estimated_plans(state: State) -> list[tuple[Plan, list[float]]]:
-    """Every plan of :func:`turn_plans` with the heuristic estimate of the state it leads to."""
+def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[tuple[Plan, list[float]]]:
+    """Every plan of :func:`turn_plans` with the heuristic estimate of the state it leads to
+    (only the plans that begin with one of ``first``, if given: legal moves of ``state``).
+
+    The same plans in the same order as :func:`turn_plans`, and the same values as
+    :class:`~huntgather.bots.heuristic.Estimator` on each state it lists, to the last bit;
+    but the occupants of one placement are not each played on a copy: the placement is
+    scored once without an occupant, and each occupant that would not change the turn's
+    scoring is valued by :meth:`~huntgather.bots.heuristic.Estimator.with_occupants`.
+
+    >>> from huntgather import Game
+    >>> from huntgather.bots.heuristic import Estimator
+    >>> g = Game(players=2, seed=3)
+    >>> est = Estimator(g.state)
+    >>> estimated_plans(g.state) == [(plan, est(after, plan_tile(g.state, plan)))
+    ...                              for plan, after in turn_plans(g.state)]
+    True
+    """
     from huntgather.bots.heuristic import Estimator
     est = Estimator(state)
-    out = []
-    for plan, after in turn_plans(state):
-        full = any(isinstance(m, TakeBack) for m in plan)
-        out.append((plan, est(after, plan_tile(state, plan), full)))
+    player = state.player
+    out: list[tuple[Plan, list[float]]] = []
+
+    def extend(s: State, prefix: Plan, own: bool, full: bool, given: Sequence[Move] | None = None) -> None:
+        moves = s.legal_moves() if given is None else list(given)
+        if own and s.phase == OCCUPY and s.normal:
+            occupants(s, prefix, moves, full)
+            return
+        last = len(moves) - 1
+        for i, move in enumerate(moves):
+            # a state of our own (not the caller's) takes its last move itself: one copy fewer
+            child = s if own and i == last else s.copy()
+            child.apply(move, trusted=True)
+            plan = (*prefix, move)
+            took = full or isinstance(move, TakeBack)
+            if child.phase in (SHAMAN, OCCUPY) and child.player == player:
+                extend(child, plan, True, took)
+            else:
+                out.append((plan, est(child, plan_tile(state, plan), took)))
+
+    def occupants(s: State, prefix: Plan, moves: list[Move], full: bool) -> None:
+        """The occupy decision of our own state ``s`` (moves: each occupant, then Pass)."""
+        tile = s.tile
+        assert tile is not None
+        board = s.board
+        # an occupant of a feature that this turn completes changes its scoring: play it out
+        scored = {root for root, _ in board.completed(s.edition.tiles[tile])}
+        values: list[list[float] | None] = [None] * len(moves)
+        quick: list[tuple[int, Occupy]] = []
+        for i, move in enumerate(moves[:-1]):
+            assert isinstance(move, Occupy)
+            if move.piece == HUT or board.feature_id(tile, move.zone) not in scored:
+                quick.append((i, move))
+                continue
+            child = s.copy()
+            child.apply(move, trusted=True)
+            values[i] = est(child, tile, full)
+        s.apply(moves[-1], trusted=True)   # Pass: the turn is scored without an occupant
+        if s.is_over:   # pragma: no cover - the stack was not empty, so the game goes on
+            raise AssertionError("the game ended after a placement with tiles left")
+        passed, found = est.with_occupants(s, tile, player, [(m.zone, m.piece) for _, m in quick], full)
+        values[-1] = passed
+        for (i, _), v in zip(quick, found, strict=True):
+            values[i] = v
+        for move, value in zip(moves, values, strict=True):
+            assert value is not None
+            out.append(((*prefix, move), value))
+
+    extend(state, (), False, False, first)
     return out

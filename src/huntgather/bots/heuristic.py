@@ -29,6 +29,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from huntgather.features import Feature
+from huntgather.kinds import Piece
 from huntgather.scoring import (
     completed_points,
     count_holders,
@@ -37,7 +39,7 @@ from huntgather.scoring import (
     meadow_winners,
     system_points,
 )
-from huntgather.state import BONUS, DRAW, State
+from huntgather.state import BONUS, DRAW, HUT, State
 from huntgather.tiles import FOREST, MEADOW
 
 #: value of a meeple in supply while many tiles remain
@@ -99,6 +101,8 @@ def stake(state: State, root: int, memo: Memo | None = None) -> Stake | None:
     board = state.board
     edition = state.edition
     f = board.feature_by_id(root)
+    if not f.meeples and not f.huts:   # (most features a placement touches: no piece at all)
+        return None
     # the points come from huntgather.scoring, as the engine's own scoring does
     if f.kind == MEADOW:
         if not f.meeples:
@@ -150,7 +154,10 @@ class Estimator:
     Built on a position, it remembers what each occupied feature brings; for
     a state reached by placing (and occupying) tile ``tile`` it recomputes
     only the features of that tile, and reuses the rest.  A state reached
-    with a shaman take-back is estimated in full.
+    with a shaman take-back (``full``) is estimated as :func:`estimate` does, in
+    the same order, to the last bit; but a feature that is still the very
+    same (immutable) feature as in the position, and that the tile did not
+    touch, keeps what it brought there.
 
     >>> from huntgather import Game
     >>> from huntgather.bots.base import turn_plans
@@ -165,6 +172,10 @@ class Estimator:
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
             (root, contribution(state, root)) for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
+        features = state.board.feature_by_id
+        #: root -> (its feature in the position, what it brings)
+        self.known: dict[int, tuple[Feature, list[tuple[int, float]]]] = {
+            root: (features(root), pairs) for root, pairs in self.base}
 
     def __call__(self, after: State, tile: int | None, full: bool = False) -> list[float]:
         if after.is_over:
@@ -172,23 +183,154 @@ class Estimator:
         board = after.board
         if tile is None or tile not in board.where:
             return estimate(after)
-        x, y = board.where[tile]
-        # meadows depend on where the tile lies and how it is turned
-        memo = self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+        memo = self._memo(after, tile)
         if full:
-            return estimate(after, memo)
+            return self._full(after, tile, memo)
+        kept, touched = self._split(after, tile)
+        return self._sum(after, kept, [contribution(after, root, memo) for root in touched])
+
+    def _full(self, after: State, tile: int, memo: Memo) -> list[float]:
+        """:func:`estimate` of ``after`` (with ``memo``), reusing what unchanged features bring."""
+        values = self._full_start(after, tile, memo)[0]
+        _add_supply(after, values)
+        return values
+
+    def _full_start(self, after: State, tile: int, memo: Memo) -> tuple[list[float], list[int]]:
+        """The scores plus what every occupied feature brings, in :func:`estimate`'s order (the
+        supplies not yet added), and the ids of those features in that order."""
+        features = after.board.features
+        touched = after.board.tile_feature_ids(after.edition.tiles[tile])
+        known = self.known
         values = [float(s) for s in after.scores]
-        current = board.current_id
-        touched = board.tile_feature_ids(after.edition.tiles[tile])
-        for root, pairs in self.base:
-            if current(root) in touched:
-                continue
+        roots = occupied_roots(after)
+        for root in roots:
+            entry = known.get(root)
+            if entry is not None and entry[0] is features.get(root) and root not in touched:
+                pairs = entry[1]
+            else:
+                pairs = contribution(after, root, memo)
             for player, points in pairs:
                 values[player] += points
-        for root in touched:
-            for player, points in contribution(after, root, memo):
-                values[player] += points
+        return values, roots
+
+    def _full_with_occupants(self, after: State, tile: int, player: int,
+                             options: Sequence[tuple[int, Piece]],
+                             memo: Memo) -> tuple[list[float], list[list[float]]]:
+        """:meth:`with_occupants` for ``full`` estimates: a piece on a feature that held none
+        adds that feature last (:func:`occupied_roots` lists them by their first piece), so
+        each sum is the one without the piece, plus that feature, plus the supplies."""
+        board = after.board
+        start, roots = self._full_start(after, tile, memo)
+        out: list[list[float]] = []
+        for zone, piece in options:
+            hut = piece == HUT
+            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
+            supply = after.huts if hut else after.meeples
+            board.add_occupant(tile, zone, player, piece)
+            supply[player] -= 1
+            try:
+                if root in roots:   # pragma: no cover - the rules put a piece only where none is
+                    values = self._full_start(after, tile, memo)[0]
+                else:
+                    values = start.copy()
+                    for seat, points in contribution(after, root, memo):
+                        values[seat] += points
+                _add_supply(after, values)
+                out.append(values)
+            finally:
+                supply[player] += 1
+                board.remove_occupant(tile, zone)
+        _add_supply(after, start)
+        return start, out
+
+    def with_occupants(self, after: State, tile: int, player: int, options: Sequence[tuple[int, Piece]],
+                       full: bool = False) -> tuple[list[float], list[list[float]]]:
+        """``self(after, tile, full)``, and for each ``(zone, piece)`` of ``options`` the same for
+        ``after`` with that piece of ``player`` on zone ``zone`` of ``tile`` (the tile just
+        placed) and one fewer in their supply, to the last bit, without copying ``after``.
+
+        Only the feature (or river system) that the piece joins is valued again; the piece is
+        put on ``after``'s board and taken off again, so ``after`` ends as it began.  For a
+        piece that would not change the turn's scoring (the caller checks: the feature it
+        joins is not completed by this placement, and the game goes on).
+
+        >>> from huntgather import Game
+        >>> from huntgather.moves import Occupy, Pass
+        >>> g = Game(players=2, seed=9)
+        >>> _ = g.play(g.legal_moves()[0])
+        >>> est = Estimator(g.state); s = g.state.copy(); tile = s.tile
+        >>> options = [m for m in s.legal_moves() if isinstance(m, Occupy)]
+        >>> one = s.copy(); _ = one.apply(options[0], trusted=True)
+        >>> _ = s.apply(Pass(), trusted=True)
+        >>> est.with_occupants(s, tile, 0, [(options[0].zone, options[0].piece)]) == (est(s, tile),
+        ...                                                                          [est(one, tile)])
+        True
+        """
+        board = after.board
+        memo = self._memo(after, tile)
+        if full:
+            return self._full_with_occupants(after, tile, player, options, memo)
+        kept, touched = self._split(after, tile)
+        parts = [contribution(after, root, memo) for root in touched]
+        # the scores and the untouched features are the same for every piece: add them once
+        # (in the order __call__ adds them, so that every sum is the same to the last bit)
+        start = self._sum(after, kept, [], supply=False)
+        out: list[list[float]] = []
+        for zone, piece in options:
+            hut = piece == HUT
+            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
+            k = touched.index(root)
+            supply = after.huts if hut else after.meeples
+            board.add_occupant(tile, zone, player, piece)
+            supply[player] -= 1
+            try:
+                values = start.copy()
+                for i, pairs in enumerate(parts):
+                    for seat, points in (contribution(after, root, memo) if i == k else pairs):
+                        values[seat] += points
+                _add_supply(after, values)
+                out.append(values)
+            finally:
+                supply[player] += 1
+                board.remove_occupant(tile, zone)
+        values = start
+        for pairs in parts:
+            for seat, points in pairs:
+                values[seat] += points
         _add_supply(after, values)
+        return values, out
+
+    def _memo(self, after: State, tile: int) -> Memo:
+        """The meadow memo for boards with ``tile`` where ``after`` has it (meadows depend on
+        where the tile lies and how it is turned)."""
+        board = after.board
+        x, y = board.where[tile]
+        return self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+
+    def _split(self, after: State, tile: int) -> tuple[list[list[tuple[int, float]]], list[int]]:
+        """The base contributions of features that placing ``tile`` did not touch, and the ids
+        of the features it touched."""
+        board = after.board
+        touched = board.tile_feature_ids(after.edition.tiles[tile])
+        # board.current_id(root), spelled out: a feature is kept by its root id (most are)
+        features, find = board.features, board.find
+        kept = [pairs for root, pairs in self.base
+                if (root if root in features else find(root)) not in touched]
+        return kept, touched
+
+    @staticmethod
+    def _sum(after: State, kept: list[list[tuple[int, float]]],
+             parts: list[list[tuple[int, float]]], supply: bool = True) -> list[float]:
+        """Scores, then the kept and the new contributions in order, then the supplies."""
+        values = [float(s) for s in after.scores]
+        for pairs in kept:
+            for player, points in pairs:
+                values[player] += points
+        for pairs in parts:
+            for player, points in pairs:
+                values[player] += points
+        if supply:
+            _add_supply(after, values)
         return values
 
 
@@ -198,5 +340,7 @@ def advantage(values: Sequence[float], player: int) -> float:
     >>> advantage([10.0, 4.0, 7.0], 0), advantage([10.0, 4.0, 7.0], 1)
     (3.0, -6.0)
     """
+    if len(values) == 2:   # (the usual case: the other seat's value itself)
+        return values[player] - values[1 - player]
     best_other = max(v for i, v in enumerate(values) if i != player)
     return values[player] - best_other

@@ -20,7 +20,10 @@ child node is keyed by the plan and the tiles drawn.
   (:mod:`huntgather.bots.heuristic`) and sorts them.
 * Leaf value: the new node's best plan (a greedy reply), then greedy turns
   along the determinization (``rollout_turns``, by default ``players − 1``,
-  i.e. until the searching player has moved again), then the estimate.
+  i.e. until the searching player has moved again), then the estimate.  With
+  ``rollout_placements=K`` a roll-out turn tries only a sample of K placements
+  (drawn along the determinization), a cheaper roll-out whose strength is not
+  yet measured; by default it tries every one.
 * Progressive widening: a node visited ``n`` times considers its best
   ``min(max_width, 1 + widening·√n)`` plans only (``max_width`` 9); each
   plan's heuristic value counts as ``prior_weight`` virtual visits.
@@ -54,7 +57,10 @@ from dataclasses import dataclass, field
 from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
 from huntgather.bots.heuristic import advantage
 from huntgather.moves import Draw, Move, Place
-from huntgather.state import BONUS, NORMAL, State
+from huntgather.state import BONUS, NORMAL, PLACE, State
+
+#: placements a greedy roll-out turn tries (see :attr:`MctsBot.rollout_placements`)
+ROLLOUT_PLACEMENTS: int | None = None
 
 
 def rewards(values: list[float], scale: float) -> list[float]:
@@ -65,6 +71,10 @@ def rewards(values: list[float], scale: float) -> list[float]:
     >>> r = rewards([20.0, 10.0], 5.0); r[0] > 0.5 > r[1]
     True
     """
+    if len(values) == 2:   # (the usual case, spelled out: the same arithmetic, faster)
+        a, b = values
+        return [1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (a - b) / scale)))),
+                1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (b - a) / scale))))]
     out = []
     for i, v in enumerate(values):
         best_other = max(w for j, w in enumerate(values) if j != i)
@@ -137,7 +147,8 @@ class MctsBot(SeededBot):
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "mcts",
                  exploration: float = 0.35, widening: float = 1.5, prior_weight: float = 2.0,
                  scale: float = 8.0, rollout_turns: int | None = None, max_width: int = 9,
-                 evaluate: Callable[[State], list[float]] | None = None) -> None:
+                 evaluate: Callable[[State], list[float]] | None = None,
+                 rollout_placements: int | None = ROLLOUT_PLACEMENTS) -> None:
         super().__init__(seed)
         self.limits = limits
         self.name = name
@@ -152,6 +163,9 @@ class MctsBot(SeededBot):
         #: leaf evaluation (expected final score per seat) after the roll-out; None: the heuristic
         #: estimate of the roll-out's last plan.  With one, the roll-out ends at the next decision.
         self.evaluate = evaluate
+        #: a greedy roll-out turn tries this many placements (a sample drawn along the
+        #: determinization) with every take-back and occupant that may follow; None: all
+        self.rollout_placements = rollout_placements
 
     def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
         result = self._search(state, rng)
@@ -253,9 +267,11 @@ class MctsBot(SeededBot):
             player = state.player
             best: list[float] | None = None
             best_plan: Plan = ()
-            for plan, estimate_values in estimated_plans(state):
-                if best is None or advantage(estimate_values, player) > advantage(best, player):
-                    best, best_plan = estimate_values, plan
+            best_advantage = 0.0
+            for plan, estimate_values in estimated_plans(state, self._sample(state, order)):
+                gain = advantage(estimate_values, player)
+                if best is None or gain > best_advantage:
+                    best, best_plan, best_advantage = estimate_values, plan, gain
             assert best is not None
             for move in best_plan:
                 state.apply(move, trusted=True)
@@ -264,6 +280,17 @@ class MctsBot(SeededBot):
             self._draw(state, order)
             return self._evaluate(state)
         return values
+
+    def _sample(self, state: State, order: _Order) -> list[Move] | None:
+        """The placements a roll-out turn tries: a sample of ``rollout_placements`` of them, in
+        the order :meth:`State.legal_moves` lists them; None for all."""
+        k = self.rollout_placements
+        if k is None or state.phase != PLACE:
+            return None
+        moves = state.legal_moves()
+        if len(moves) <= k:
+            return moves
+        return [moves[i] for i in sorted(order.rng.sample(range(len(moves)), k))]
 
     def _evaluate(self, state: State) -> list[float]:
         """The pluggable leaf evaluation of ``state``, as per-seat rewards."""
