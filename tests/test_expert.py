@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 
 from huntgather import Game, State
 from huntgather.bots import EXPERT, LEVELS, Limits, MctsBot, expert_bot, make_bot, spec_names
+from huntgather.bots.expert import ExpertBot, halving_schedule
 from huntgather.bots.heuristic import BONUS_TURN_VALUE, HUT_VALUE, MEEPLE_VALUE, SUPPLY_HORIZON, estimate
 from huntgather.bots.learned import FEATURES, LinearEval, seat_features
 from huntgather.cli import main
@@ -238,3 +240,73 @@ def test_the_fit_recovers_known_weights_from_noisy_data() -> None:
     # the ridge shrinks the weights but never the bias
     shrunk = fit(x, y, ridge=1.0)
     assert np.all(np.abs(shrunk[1:]) < np.abs(truth[1:])) and abs(shrunk[0] - 7.0) < 0.5
+
+
+# --------------------------------------------------------------------------- the expert's search (bots/expert.py)
+
+
+def test_halving_schedules_halve_the_field_and_keep_to_the_budget() -> None:
+    for width, budget in itertools.product((2, 3, 5, 9, 12, 16), (24, 60, 150, 400)):
+        rounds = halving_schedule(width, budget)
+        fields = [size for size, _ in rounds]
+        assert fields[0] == width and len(rounds) == math.ceil(math.log2(width))
+        assert all(b == (a + 1) // 2 for a, b in itertools.pairwise(fields)) and fields[-1] == 2
+        # every plan gets at least one sample a round, even if that overruns a tiny budget
+        assert sum(size * samples for size, samples in rounds) <= max(budget, sum(fields))
+        assert all(samples >= 1 for _, samples in rounds)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_the_expert_search_returns_legal_moves_and_leaves_the_state_alone(players: int, seed: int) -> None:
+    for state in positions(players, seed=seed, every=13)[:-1][:3]:
+        before = state.copy()
+        bot = ExpertBot(Limits(simulations=12), seed=seed, width=4)
+        result = bot.search(state)
+        assert state == before
+        assert result.moves[0][0] in state.legal_moves()
+        assert 0 < result.simulations <= 12
+        assert bot.choose(state) == result.moves[0][0]
+        # and the occupy decision that follows its placement
+        after = state.copy()
+        after.apply(result.moves[0][0])
+        if not after.is_chance and not after.is_over:
+            assert bot.choose(after) in after.legal_moves()
+
+
+def test_the_expert_search_compares_the_surviving_plans_on_the_same_draws() -> None:
+    state = positions(2, seed=4)[4]
+    result = ExpertBot(Limits(simulations=60), seed=3, width=6).search(state)
+    visits = [n for _, _, n in result.plans]
+    # the two finalists got the same (largest) number of samples; a plan that left earlier fewer
+    assert visits[0] == visits[1] == max(visits) > 0
+    assert sorted(visits, reverse=True) == visits[:2] + sorted(visits[2:], reverse=True)
+    assert sum(visits) == result.simulations <= 60
+    assert len([n for n in visits if n]) == 6
+    # the finalist played has the better mean
+    assert result.plans[0][1] >= result.plans[1][1]
+
+
+def test_the_expert_search_is_reproducible_and_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = positions(3, seed=6)[3]
+    quick = ExpertBot(Limits(simulations=16), seed=9, width=4).search(state)
+    monkeypatch.setattr("huntgather.bots.expert.time.perf_counter", SlowClock())
+    slow = ExpertBot(Limits(simulations=16), seed=9, width=4).search(state)
+    assert slow.moves == quick.moves and slow.plans == quick.plans
+    assert slow.simulations == quick.simulations
+    # with a time limit (the server's safety net) a slow machine cuts the search short
+    cut = ExpertBot(Limits(simulations=16, seconds=1.0), seed=9, width=4).search(state)
+    assert 0 < cut.simulations < quick.simulations and cut.moves[0][0] in state.legal_moves()
+
+
+def test_the_expert_search_values_its_leaves_by_a_pluggable_evaluation() -> None:
+    state = positions(2, seed=7)[3]
+    calls: list[State] = []
+
+    def counting(s: State) -> list[float]:
+        calls.append(s.copy())
+        return LinearEval.shipped()(s)
+
+    result = ExpertBot(Limits(simulations=10), seed=2, width=3, evaluate=counting).search(state)
+    assert result.moves[0][0] in state.legal_moves()
+    assert 0 < len(calls) <= result.simulations
+    assert all(not s.is_chance for s in calls)
