@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import itertools
-import math
 import json
+import math
 import subprocess
 import sys
 import time
@@ -242,7 +242,7 @@ def test_the_fit_recovers_known_weights_from_noisy_data() -> None:
     assert np.all(np.abs(shrunk[1:]) < np.abs(truth[1:])) and abs(shrunk[0] - 7.0) < 0.5
 
 
-# --------------------------------------------------------------------------- the expert's search (bots/expert.py)
+# ----------------------------------------------------------------- the expert search (bots/expert.py)
 
 
 def test_halving_schedules_halve_the_field_and_keep_to_the_budget() -> None:
