@@ -7,7 +7,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -58,17 +57,15 @@ def test_levels_are_simulation_budgets_without_time_caps() -> None:
     assert all(limits.seconds is None and (limits.simulations or 0) > 0 for limits in LEVELS.values())
     assert EXPERT.seconds is None and (EXPERT.simulations or 0) > 0
     assert expert_bot().limits.seconds is None
-    # selectable by name, but not offered to players until it beats hard (it lost 4 of 4 so far)
+    # selectable by name, but not offered to players until it is measured to beat hard
     assert "expert" in spec_names() and "expert" not in BOT_LEVELS
 
 
-@pytest.mark.parametrize("spec", ["easy", "expert"])
-def test_a_level_plays_the_same_move_on_a_slow_machine(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_level_plays_the_same_move_on_a_slow_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the expert's search: test_the_expert_search_is_reproducible_and_ignores_the_clock)
     state = positions(2, seed=5)[2]
-    bot = make_bot(spec, seed=11)
+    bot = make_bot("easy", seed=11)
     assert isinstance(bot, MctsBot)
-    if spec == "expert":   # the expert's full budget is slow for a test; its rule is the same
-        bot.limits = Limits(simulations=12)
     quick = bot.search(state)
     monkeypatch.setattr("huntgather.bots.mcts.time.perf_counter", SlowClock())
     slow = bot.search(state)
@@ -151,22 +148,18 @@ def test_the_model_is_a_dot_product_and_falls_back_where_it_has_no_weights() -> 
     assert final.is_over and model(final) == [float(s) for s in final.scores]
 
 
-def test_the_shipped_model_covers_every_edition_and_count_and_is_fast() -> None:
+def test_the_shipped_model_covers_every_edition_and_count() -> None:
+    # (its speed is measured in docs/bots.md, not asserted here)
     model = LinearEval.shipped()
     for edition, players in itertools.product(("2020", "2002"), (2, 3, 4, 5)):
         assert model.covers(State.new(players, edition))
-    states = positions(2, seed=8, every=3)[:-1] + positions(4, seed=8, every=5)[:-1]
-    start = time.perf_counter()
-    for state in states:
-        model(state)
-    per_position = (time.perf_counter() - start) / len(states)
-    assert per_position < 0.005   # measured about 0.5 ms on a loaded 2-core machine; generous here
+        assert len(model(positions(players, edition, seed=8, every=40)[1])) == players
 
 
 # --------------------------------------------------------------------------- the expert level
 
 
-def test_the_expert_uses_the_learned_evaluation_at_its_leaves() -> None:
+def test_the_tree_search_can_use_the_learned_evaluation_at_its_leaves() -> None:
     state = positions(2, seed=6)[3]
     calls: list[State] = []
 
@@ -180,8 +173,9 @@ def test_the_expert_uses_the_learned_evaluation_at_its_leaves() -> None:
     assert 0 < len(calls) <= result.simulations
     # the roll-out ends at a player's decision, as the positions the model was fitted on
     assert all(not s.is_chance for s in calls)
+    # the expert level itself values its leaves by the heuristic (the linear model played worse)
     default = expert_bot(seed=2, limits=Limits(simulations=10))
-    assert default.evaluate is LinearEval.shipped() and default.name == "expert"
+    assert isinstance(default, ExpertBot) and default.evaluate is None and default.name == "expert"
 
 
 def test_expert_plays_without_numpy() -> None:

@@ -46,9 +46,9 @@ LEVELS: dict[str, Limits] = {
 #: simulation budget of the expert level (one simulation: a plan and a greedy turn per player, as hard's)
 EXPERT = Limits(simulations=150)
 
-__all__ = ["EXPERT", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult",
-           "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names", "suggest_turns",
-           "turn_plans"]
+__all__ = ["EXPERT", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot", "RandomBot",
+           "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names",
+           "suggest_turns", "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
