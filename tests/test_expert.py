@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from huntgather import Game, State
 from huntgather.bots import EXPERT, LEVELS, Limits, MctsBot, expert_bot, make_bot, spec_names
+from huntgather.bots.expert import ExpertBot, halving_schedule
 from huntgather.bots.heuristic import BONUS_TURN_VALUE, HUT_VALUE, MEEPLE_VALUE, SUPPLY_HORIZON, estimate
 from huntgather.bots.learned import FEATURES, LinearEval, seat_features
 from huntgather.cli import main
@@ -56,17 +57,15 @@ def test_levels_are_simulation_budgets_without_time_caps() -> None:
     assert all(limits.seconds is None and (limits.simulations or 0) > 0 for limits in LEVELS.values())
     assert EXPERT.seconds is None and (EXPERT.simulations or 0) > 0
     assert expert_bot().limits.seconds is None
-    # selectable by name, but not offered to players until it beats hard (it lost 4 of 4 so far)
+    # selectable by name, but not offered to players until it is measured to beat hard
     assert "expert" in spec_names() and "expert" not in BOT_LEVELS
 
 
-@pytest.mark.parametrize("spec", ["easy", "expert"])
-def test_a_level_plays_the_same_move_on_a_slow_machine(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_level_plays_the_same_move_on_a_slow_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the expert's search: test_the_expert_search_is_reproducible_and_ignores_the_clock)
     state = positions(2, seed=5)[2]
-    bot = make_bot(spec, seed=11)
+    bot = make_bot("easy", seed=11)
     assert isinstance(bot, MctsBot)
-    if spec == "expert":   # the expert's full budget is slow for a test; its rule is the same
-        bot.limits = Limits(simulations=12)
     quick = bot.search(state)
     monkeypatch.setattr("huntgather.bots.mcts.time.perf_counter", SlowClock())
     slow = bot.search(state)
@@ -149,22 +148,18 @@ def test_the_model_is_a_dot_product_and_falls_back_where_it_has_no_weights() -> 
     assert final.is_over and model(final) == [float(s) for s in final.scores]
 
 
-def test_the_shipped_model_covers_every_edition_and_count_and_is_fast() -> None:
+def test_the_shipped_model_covers_every_edition_and_count() -> None:
+    # (its speed is measured in docs/bots.md, not asserted here)
     model = LinearEval.shipped()
     for edition, players in itertools.product(("2020", "2002"), (2, 3, 4, 5)):
         assert model.covers(State.new(players, edition))
-    states = positions(2, seed=8, every=3)[:-1] + positions(4, seed=8, every=5)[:-1]
-    start = time.perf_counter()
-    for state in states:
-        model(state)
-    per_position = (time.perf_counter() - start) / len(states)
-    assert per_position < 0.005   # measured about 0.5 ms on a loaded 2-core machine; generous here
+        assert len(model(positions(players, edition, seed=8, every=40)[1])) == players
 
 
 # --------------------------------------------------------------------------- the expert level
 
 
-def test_the_expert_uses_the_learned_evaluation_at_its_leaves() -> None:
+def test_the_tree_search_can_use_the_learned_evaluation_at_its_leaves() -> None:
     state = positions(2, seed=6)[3]
     calls: list[State] = []
 
@@ -178,8 +173,9 @@ def test_the_expert_uses_the_learned_evaluation_at_its_leaves() -> None:
     assert 0 < len(calls) <= result.simulations
     # the roll-out ends at a player's decision, as the positions the model was fitted on
     assert all(not s.is_chance for s in calls)
+    # the expert level itself values its leaves by the heuristic (the linear model played worse)
     default = expert_bot(seed=2, limits=Limits(simulations=10))
-    assert default.evaluate is LinearEval.shipped() and default.name == "expert"
+    assert isinstance(default, ExpertBot) and default.evaluate is None and default.name == "expert"
 
 
 def test_expert_plays_without_numpy() -> None:
@@ -238,3 +234,73 @@ def test_the_fit_recovers_known_weights_from_noisy_data() -> None:
     # the ridge shrinks the weights but never the bias
     shrunk = fit(x, y, ridge=1.0)
     assert np.all(np.abs(shrunk[1:]) < np.abs(truth[1:])) and abs(shrunk[0] - 7.0) < 0.5
+
+
+# ----------------------------------------------------------------- the expert search (bots/expert.py)
+
+
+def test_halving_schedules_halve_the_field_and_keep_to_the_budget() -> None:
+    for width, budget in itertools.product((2, 3, 5, 9, 12, 16), (24, 60, 150, 400)):
+        rounds = halving_schedule(width, budget)
+        fields = [size for size, _ in rounds]
+        assert fields[0] == width and len(rounds) == math.ceil(math.log2(width))
+        assert all(b == (a + 1) // 2 for a, b in itertools.pairwise(fields)) and fields[-1] == 2
+        # every plan gets at least one sample a round, even if that overruns a tiny budget
+        assert sum(size * samples for size, samples in rounds) <= max(budget, sum(fields))
+        assert all(samples >= 1 for _, samples in rounds)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_the_expert_search_returns_legal_moves_and_leaves_the_state_alone(players: int, seed: int) -> None:
+    for state in positions(players, seed=seed, every=13)[:-1][:3]:
+        before = state.copy()
+        bot = ExpertBot(Limits(simulations=12), seed=seed, width=4)
+        result = bot.search(state)
+        assert state == before
+        assert result.moves[0][0] in state.legal_moves()
+        assert 0 < result.simulations <= 12
+        assert bot.choose(state) == result.moves[0][0]
+        # and the occupy decision that follows its placement
+        after = state.copy()
+        after.apply(result.moves[0][0])
+        if not after.is_chance and not after.is_over:
+            assert bot.choose(after) in after.legal_moves()
+
+
+def test_the_expert_search_compares_the_surviving_plans_on_the_same_draws() -> None:
+    state = positions(2, seed=4)[4]
+    result = ExpertBot(Limits(simulations=60), seed=3, width=6).search(state)
+    visits = [n for _, _, n in result.plans]
+    # the two finalists got the same (largest) number of samples; a plan that left earlier fewer
+    assert visits[0] == visits[1] == max(visits) > 0
+    assert sorted(visits, reverse=True) == visits[:2] + sorted(visits[2:], reverse=True)
+    assert sum(visits) == result.simulations <= 60
+    assert len([n for n in visits if n]) == 6
+    # the finalist played has the better mean
+    assert result.plans[0][1] >= result.plans[1][1]
+
+
+def test_the_expert_search_is_reproducible_and_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = positions(3, seed=6)[3]
+    quick = ExpertBot(Limits(simulations=16), seed=9, width=4).search(state)
+    monkeypatch.setattr("huntgather.bots.expert.time.perf_counter", SlowClock())
+    slow = ExpertBot(Limits(simulations=16), seed=9, width=4).search(state)
+    assert slow.moves == quick.moves and slow.plans == quick.plans
+    assert slow.simulations == quick.simulations
+    # with a time limit (the server's safety net) a slow machine cuts the search short
+    cut = ExpertBot(Limits(simulations=16, seconds=1.0), seed=9, width=4).search(state)
+    assert 0 < cut.simulations < quick.simulations and cut.moves[0][0] in state.legal_moves()
+
+
+def test_the_expert_search_values_its_leaves_by_a_pluggable_evaluation() -> None:
+    state = positions(2, seed=7)[3]
+    calls: list[State] = []
+
+    def counting(s: State) -> list[float]:
+        calls.append(s.copy())
+        return LinearEval.shipped()(s)
+
+    result = ExpertBot(Limits(simulations=10), seed=2, width=3, evaluate=counting).search(state)
+    assert result.moves[0][0] in state.legal_moves()
+    assert 0 < len(calls) <= result.simulations
+    assert all(not s.is_chance for s in calls)

@@ -16,8 +16,8 @@ Specs understood by :func:`make_bot`:
 ``mcts:easy`` ``easy``     tree search, 10 simulations
 ``mcts:medium``            tree search, 40 simulations
 ``mcts:hard`` ``hard``     tree search, 150 simulations
-``expert``             tree search with the learned evaluation at the leaves
-                       (:mod:`huntgather.bots.learned`), :data:`EXPERT` simulations
+``expert``             sequential halving over the best plans on paired draws
+                       (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations
 ``mcts:N``             tree search with exactly N simulations
 ``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
                        K placements (``mcts:N:all``: every placement, the default)
@@ -32,6 +32,7 @@ limit as a safety net, :data:`huntgather.server.workers.SAFETY_SECONDS`.)
 from __future__ import annotations
 
 from huntgather.bots.base import Bot, Limits, Plan, RandomBot, SeededBot, turn_plans
+from huntgather.bots.expert import ExpertBot
 from huntgather.bots.greedy import GreedyBot
 from huntgather.bots.heuristic import estimate
 from huntgather.bots.mcts import MctsBot, SearchResult
@@ -44,12 +45,12 @@ LEVELS: dict[str, Limits] = {
     "medium": Limits(simulations=40),
     "hard": Limits(simulations=150),
 }
-#: simulation budget of the expert level
-EXPERT = Limits(simulations=140)
+#: simulation budget of the expert level (one simulation: a plan and a greedy turn per player, as hard's)
+EXPERT = Limits(simulations=150)
 
-__all__ = ["EXPERT", "LEVELS", "Bot", "GreedyBot", "Limits", "MctsBot", "RandomBot", "SearchResult",
-           "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names", "suggest_turns",
-           "turn_plans"]
+__all__ = ["EXPERT", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot", "RandomBot",
+           "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names",
+           "suggest_turns", "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
@@ -99,18 +100,18 @@ mcts:hard, easy, medium, hard, expert, or mcts:N (N simulations)
     raise ValueError(f"unknown bot {spec!r}; expected one of {known}, or mcts:N (N simulations)")
 
 
-def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> MctsBot:
-    """The expert level: tree search valuing its leaves by the shipped learned evaluation.
+def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
+    """The expert level: sequential halving over the root's best plans on paired draws.
 
-    The search is :class:`MctsBot`'s; only the leaf value differs (the
-    roll-out's final position valued by :class:`~huntgather.bots.learned.LinearEval`).
+    See :mod:`huntgather.bots.expert`.  Its simulations cost what ``hard``'s
+    do (a plan, then a greedy turn per player, valued by the heuristic), and it
+    has the same budget.
 
     >>> bot = expert_bot(seed=1)
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    from huntgather.bots.learned import LinearEval
-    return MctsBot(limits, seed, name="expert", evaluate=LinearEval.shipped())
+    return ExpertBot(limits, seed, name="expert")
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

@@ -1,0 +1,226 @@
+"""The expert's search: the root's best plans compared on the same draws, halving the field.
+
+Measurements of ``mcts:hard`` (docs/bots.md) showed that its tree is, in
+effect, one level deep: the k-th visit of a root plan follows the k-th
+determinization, and the tiles drawn differ from one determinization to the
+next, so the nodes below the root are almost never visited twice (in three
+150-simulation searches of a 2-player game, 3 to 9 of 150 nodes were).  Its
+strength comes from comparing the root's plans on the same draws, each
+valued by a greedy continuation and the heuristic estimate; and UCB spread
+its visits almost evenly over the 9 plans it admits.
+
+:class:`ExpertBot` keeps that and spends the same budget differently, by
+**sequential halving** over the root's plans:
+
+* the root's plans are sorted by the heuristic (the prior, as in
+  :class:`~huntgather.bots.mcts.MctsBot`) and the best ``width`` of them enter;
+* in each round every plan still in the field gets the same number of new
+  samples, and the worse half (by mean value) leaves; the budget is split
+  evenly between the rounds;
+* the j-th sample of every plan uses the j-th determinization, so at any time
+  all plans in the field have been compared on exactly the same draws
+  (common random numbers, paired exactly, which UCB's uneven counts do not);
+* a sample plays the plan, then ``players`` greedy turns along the
+  determinization (the same continuation as ``hard``'s expansion and
+  roll-out), and values the end by :func:`~huntgather.bots.mcts.rewards` of
+  the heuristic estimate, or by ``evaluate`` (a learned evaluation) if given.
+
+The move played is the first move of the best plan of the last round.
+
+>>> from huntgather import Game
+>>> from huntgather.bots.base import Limits
+>>> g = Game(players=2, seed=2)
+>>> bot = ExpertBot(Limits(simulations=8), seed=1)
+>>> bot.choose(g.state) in g.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
+from huntgather.bots.heuristic import advantage
+from huntgather.bots.mcts import SearchResult, rewards
+from huntgather.moves import Draw, Move, Place
+from huntgather.state import BONUS, NORMAL, State
+
+Evaluate = Callable[[State], list[float]]
+
+
+class Determinizations:
+    """The k-th determinization of a search: a random order of each stack, made on demand.
+
+    >>> from huntgather import State
+    >>> d = Determinizations(State.new(2), random.Random(1))
+    >>> d.get(3) == d.get(3), sorted(d.get(0)[NORMAL]) == sorted(State.new(2).normal)
+    (True, True)
+    """
+
+    def __init__(self, state: State, rng: random.Random) -> None:
+        self.stacks = {NORMAL: list(state.normal), BONUS: list(state.bonus)}
+        self.seed = rng.randrange(2**62)
+        self.made: dict[int, dict[str, list[int]]] = {}
+
+    def get(self, k: int) -> dict[str, list[int]]:
+        tiles = self.made.get(k)
+        if tiles is None:
+            rng = random.Random(f"{self.seed}|{k}")
+            tiles = {}
+            for stack, contents in self.stacks.items():
+                shuffled = contents.copy()
+                rng.shuffle(shuffled)
+                tiles[stack] = shuffled
+            self.made[k] = tiles
+        return tiles
+
+
+def draw_from(state: State, order: dict[str, list[int]], pos: dict[str, int]) -> None:
+    """Resolve the chance nodes of ``state`` by the determinization ``order`` (``pos``: how far
+    each stack has been drawn, updated)."""
+    while state.is_chance:
+        stack = state.stack
+        outcomes = state.chance_outcomes()
+        tiles, at = order[stack], pos.get(stack, 0)
+        while at < len(tiles) and tiles[at] not in outcomes:  # pragma: no cover - defensive
+            at += 1
+        # every draw follows the order (the stacks' contents are those the order shuffled)
+        tile = tiles[at] if at < len(tiles) else outcomes[0]
+        pos[stack] = at + 1
+        state.apply(Draw(tile), trusted=True)
+
+
+def halving_schedule(width: int, budget: int) -> list[tuple[int, int]]:
+    """Rounds of sequential halving: ``(plans in the field, new samples per plan)``.
+
+    What is left of the budget is split evenly between the rounds still to
+    come (each plan at least one sample a round), and the field halves
+    (rounding up) after each round, down to the last two.
+
+    >>> halving_schedule(8, 96)
+    [(8, 4), (4, 8), (2, 16)]
+    >>> halving_schedule(12, 150)
+    [(12, 3), (6, 6), (3, 13), (2, 19)]
+    >>> halving_schedule(1, 10)
+    [(1, 10)]
+    """
+    if width <= 1:
+        return [(1, budget)]
+    rounds = max(1, math.ceil(math.log2(width)))
+    out = []
+    field = width
+    left = budget
+    for r in range(rounds):
+        samples = max(1, left // ((rounds - r) * field))
+        out.append((field, samples))
+        left -= samples * field
+        field = (field + 1) // 2
+    return out
+
+
+class ExpertBot(SeededBot):
+    """Sequential halving over the root's best plans, on common draws (see the module text)."""
+
+    def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
+                 width: int = 12, scale: float = 8.0, turns: int | None = None,
+                 evaluate: Evaluate | None = None) -> None:
+        super().__init__(seed)
+        if limits.simulations is None:
+            raise ValueError("the expert's budget is a number of simulations (a time may be added "
+                             "as a safety net)")
+        self.limits = limits
+        self.name = name
+        #: how many of the root's plans (best by the heuristic) enter the first round
+        self.width = width
+        self.scale = scale
+        #: greedy turns after the plan (None: one per player, as hard's expansion + roll-out)
+        self.turns = turns
+        #: leaf evaluation (expected final score per seat); None: the heuristic of the last plan
+        self.evaluate = evaluate
+
+    def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
+        return self._search(state, rng).moves[0][0]
+
+    def search(self, state: State) -> SearchResult:
+        """Search ``state`` (unchanged) and report every first move, best first."""
+        check_decision(state)
+        return self._search(state.copy(), self.rng(state))
+
+    def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> list[float]:
+        state = root.copy()
+        pos: dict[str, int] = {}
+        for move in plan:
+            state.apply(move, trusted=True)
+        turns = self.turns if self.turns is not None else state.players
+        values: list[float] | None = None
+        for _ in range(turns):
+            draw_from(state, order, pos)
+            if state.is_over:
+                return rewards([float(s) for s in state.scores], self.scale)
+            player = state.player
+            best: list[float] | None = None
+            best_plan: Plan = ()
+            for candidate, estimate_values in estimated_plans(state):
+                if best is None or advantage(estimate_values, player) > advantage(best, player):
+                    best, best_plan = estimate_values, candidate
+            assert best is not None
+            for move in best_plan:
+                state.apply(move, trusted=True)
+            values = best
+        if self.evaluate is not None:
+            draw_from(state, order, pos)
+            values = [float(s) for s in state.scores] if state.is_over else self.evaluate(state)
+        if values is None:   # no turn played: the state after the plan
+            from huntgather.bots.heuristic import estimate
+            values = estimate(state)
+        return rewards(values, self.scale)
+
+    def _search(self, state: State, rng: random.Random) -> SearchResult:
+        start = time.perf_counter()
+        player = state.player
+        ranked = sorted(estimated_plans(state), key=lambda pv: -advantage(pv[1], player))
+        plans = [plan for plan, _ in ranked]
+        priors = [rewards(values, self.scale)[player] for _, values in ranked]
+        budget = self.limits.simulations or 1
+        if not isinstance(plans[0][0], Place):
+            # an occupy or shaman decision has few plans: a third of the budget is plenty
+            budget = max(1, min(budget, max(budget // 3, 4 * len(plans))))
+        orders = Determinizations(state, rng)
+        totals = [0.0] * len(plans)
+        counts = [0] * len(plans)
+        field = list(range(min(len(plans), self.width)))
+        sims = 0
+        seconds = self.limits.seconds
+        deadline = None if seconds is None else start + seconds
+        if len({plan[0] for plan in plans}) > 1:
+            for size, samples in halving_schedule(len(field), budget):
+                field = sorted(field, key=lambda i: (-(totals[i] / counts[i]) if counts[i] else 0.0, i))
+                field = field[:size]
+                for i in field:
+                    if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
+                        break   # the server's safety net: only then does the move depend on the machine
+                    for k in range(counts[i], counts[i] + samples):
+                        totals[i] += self._sample(state, plans[i], orders.get(k))[player]
+                    counts[i] += samples
+                    sims += samples
+                else:
+                    continue
+                break
+            field = [i for i in field if counts[i]]
+            field.sort(key=lambda i: (-(totals[i] / counts[i]), i))
+        order = field + [i for i in range(len(plans)) if i not in field]
+        plan_rows = [(plans[i], totals[i] / counts[i] if counts[i] else priors[i], counts[i]) for i in order]
+        moves: list[tuple[Move, float, int]] = []
+        seen: dict[Move, int] = {}
+        for plan, value, n in plan_rows:
+            if plan[0] in seen:
+                j = seen[plan[0]]
+                m, v, c = moves[j]
+                moves[j] = (m, v, c + n)
+            else:
+                seen[plan[0]] = len(moves)
+                moves.append((plan[0], value, n))
+        return SearchResult(moves, sims, time.perf_counter() - start, plan_rows)
