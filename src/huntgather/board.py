@@ -256,7 +256,7 @@ class Board:
         if ra == rb:
             if closed:
                 f = features[ra]
-                features[ra] = f._replace(open=f.open - closed)
+                features[ra] = f.with_open(f.open - closed)
             return
         fa, fb = features[ra], features[rb]
         if len(fa.tiles) < len(fb.tiles):
