@@ -115,7 +115,7 @@ _Template = tuple[dict[int, int], dict[int, Feature]]
 _TEMPLATES: dict[int, tuple[Tile, _Template]] = {}
 
 
-def _template(tile: Tile) -> _Template:
+def _template(tile: Tile, tileset: TileSet) -> _Template:
     """The parent links and features that placing ``tile`` adds before it meets a neighbour.
 
     They do not depend on where the tile goes, so they are built once per tile
@@ -124,8 +124,7 @@ def _template(tile: Tile) -> _Template:
     entry = _TEMPLATES.get(id(tile))
     if entry is not None and entry[0] is tile:
         return entry[1]
-    scratch = Board.__new__(Board)
-    scratch.parent, scratch.features = {}, {}
+    scratch = Board(tileset)
     base = tile.id * 10
     parent, features = scratch.parent, scratch.features
     tiles = frozenset((tile.id,))
@@ -213,28 +212,35 @@ class Board:
 
     __slots__ = ("cells", "features", "frontier", "occupants", "parent", "tiles", "where")
 
-    def __init__(self, tiles: TileSet) -> None:
+    #: (x, y) -> (tile id, rotation)
+    cells: dict[Pos, tuple[int, int]]
+    #: tile id -> (x, y)
+    where: dict[int, Pos]
+    frontier: dict[Pos, Constraint]
+    parent: dict[int, int]
+    features: dict[int, Feature]
+    #: node -> (player, piece); read it through occupant() and pieces()
+    occupants: dict[int, tuple[int, Piece]]
+
+    def __init__(self, tiles: TileSet, _copy_of: Board | None = None) -> None:
         self.tiles = tiles
-        #: (x, y) -> (tile id, rotation)
-        self.cells: dict[Pos, tuple[int, int]] = {}
-        #: tile id -> (x, y)
-        self.where: dict[int, Pos] = {}
-        self.frontier: dict[Pos, Constraint] = {}
-        self.parent: dict[int, int] = {}
-        self.features: dict[int, Feature] = {}
-        #: node -> (player, piece); read it through occupant() and pieces()
-        self.occupants: dict[int, tuple[int, Piece]] = {}
+        if _copy_of is not None:   # copy(): one constructor for both (the compiled build has no __new__)
+            self.cells = _copy_of.cells.copy()
+            self.where = _copy_of.where.copy()
+            self.frontier = _copy_of.frontier.copy()
+            self.parent = _copy_of.parent.copy()
+            self.features = _copy_of.features.copy()
+            self.occupants = _copy_of.occupants.copy()
+            return
+        self.cells = {}
+        self.where = {}
+        self.frontier = {}
+        self.parent = {}
+        self.features = {}
+        self.occupants = {}
 
     def copy(self) -> Board:
-        new = Board.__new__(Board)
-        new.tiles = self.tiles
-        new.cells = self.cells.copy()
-        new.where = self.where.copy()
-        new.frontier = self.frontier.copy()
-        new.parent = self.parent.copy()
-        new.features = self.features.copy()
-        new.occupants = self.occupants.copy()
-        return new
+        return Board(self.tiles, self)
 
     # ------------------------------------------------------------------ features
 
@@ -349,7 +355,7 @@ class Board:
         cells[pos] = (tile_id, rotation)
         self.where[tile_id] = pos
         frontier.pop(pos, None)
-        parent, features = _template(tile)
+        parent, features = _template(tile, self.tiles)
         self.parent.update(parent)
         self.features.update(features)
         base = tile_id * 10

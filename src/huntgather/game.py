@@ -32,7 +32,8 @@ class Game:
     def __init__(self, players: int = 2, *, edition: str | Edition = DEFAULT_EDITION,
                  seed: int | None = None, start_player: int = 0,
                  normal_order: Sequence[int] | None = None, bonus_order: Sequence[int] | None = None,
-                 state: State | None = None, rng: random.Random | None = None) -> None:
+                 state: State | None = None, rng: random.Random | None = None,
+                 _blank: bool = False) -> None:
         """Start a game.
 
         ``seed`` seeds this game's own random generator (a random seed when
@@ -44,6 +45,8 @@ class Game:
         passes ``random.SystemRandom()`` so that no seed predicts the draws
         (a stateless source like that one is shared by copies, not copied).
         """
+        if _blank:   # copy(), resume() and replay() set every field (the compiled build has no __new__)
+            return
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         self.seed = seed
@@ -145,7 +148,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy, including the draw generator's position."""
-        new = Game.__new__(Game)
+        new = Game(_blank=True)
         new.seed = self.seed
         if isinstance(self._rng, random.SystemRandom):
             new._rng = self._rng   # no state to copy: every draw comes from the OS
@@ -172,7 +175,7 @@ class Game:
         >>> again.state == g.state, again.history == g.history, again.events
         (True, True, [])
         """
-        game = cls.__new__(cls)
+        game = cls(_blank=True)
         game.seed = seed
         game._rng = rng if rng is not None else random.Random(seed)
         game.state = state.copy()
@@ -186,7 +189,7 @@ class Game:
     @classmethod
     def replay(cls, initial: State, moves: Iterable[Move]) -> Game:
         """Rebuild a game from a start position and its full history (draws included)."""
-        game = cls.__new__(cls)
+        game = cls(_blank=True)
         game.seed = 0
         game._rng = random.Random(0)
         game.state = initial.copy()

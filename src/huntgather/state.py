@@ -81,25 +81,57 @@ class State:
     __slots__ = ("board", "bonus", "bonus_turn", "discarded", "edition", "huts", "meeples", "normal",
                  "phase", "player", "players", "removed_animals", "scores", "stack", "tile", "turn")
 
-    def __init__(self, edition: Edition, players: int) -> None:
+    board: Board
+    scores: list[int]
+    meeples: list[int]
+    huts: list[int]
+    normal: tuple[int, ...]
+    bonus: tuple[int, ...]
+    discarded: tuple[int, ...]
+    #: meadow zones whose animals a hunting trap took
+    removed_animals: frozenset[ZoneRef]
+    phase: Phase
+    player: int
+    stack: Stack
+    tile: int | None
+    bonus_turn: bool
+    #: number of turns begun so far
+    turn: int
+
+    def __init__(self, edition: Edition, players: int, _copy_of: State | None = None) -> None:
         self.edition = edition
         self.players = players
+        if _copy_of is not None:   # copy(): one constructor for both (the compiled build has no __new__)
+            old = _copy_of
+            self.board = old.board.copy()
+            self.scores = old.scores.copy()
+            self.meeples = old.meeples.copy()
+            self.huts = old.huts.copy()
+            self.normal = old.normal
+            self.bonus = old.bonus
+            self.discarded = old.discarded
+            self.removed_animals = old.removed_animals
+            self.phase = old.phase
+            self.player = old.player
+            self.stack = old.stack
+            self.tile = old.tile
+            self.bonus_turn = old.bonus_turn
+            self.turn = old.turn
+            return
         self.board = Board(edition.tiles)
         self.scores = [0] * players
         self.meeples = [edition.meeples] * players
         self.huts = [edition.huts] * players
         tiles = edition.tiles
-        self.normal: tuple[int, ...] = tiles.normal_ids
-        self.bonus: tuple[int, ...] = tiles.bonus_ids
-        self.discarded: tuple[int, ...] = ()
-        #: meadow zones whose animals a hunting trap took
-        self.removed_animals: frozenset[ZoneRef] = frozenset()
-        self.phase: Phase = DRAW
+        self.normal = tiles.normal_ids
+        self.bonus = tiles.bonus_ids
+        self.discarded = ()
+        self.removed_animals = frozenset()
+        self.phase = DRAW
         self.player = 0
-        self.stack: Stack = NORMAL
-        self.tile: int | None = None
+        self.stack = NORMAL
+        self.tile = None
         self.bonus_turn = False
-        #: number of turns begun so far
         self.turn = 0
 
     @classmethod
@@ -119,24 +151,7 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (features and tiles are immutable and shared)."""
-        new = State.__new__(State)
-        new.edition = self.edition
-        new.players = self.players
-        new.board = self.board.copy()
-        new.scores = self.scores.copy()
-        new.meeples = self.meeples.copy()
-        new.huts = self.huts.copy()
-        new.normal = self.normal
-        new.bonus = self.bonus
-        new.discarded = self.discarded
-        new.removed_animals = self.removed_animals
-        new.phase = self.phase
-        new.player = self.player
-        new.stack = self.stack
-        new.tile = self.tile
-        new.bonus_turn = self.bonus_turn
-        new.turn = self.turn
-        return new
+        return State(self.edition, self.players, self)
 
     def _key(self) -> tuple[object, ...]:
         board = self.board

@@ -67,7 +67,13 @@ class FrozenDict(dict[_K, _V]):
     def _frozen(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("a FrozenDict cannot change")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _frozen
+    __setitem__ = _frozen
+    __delitem__ = _frozen
+    clear = _frozen
+    pop = _frozen
+    popitem = _frozen
+    setdefault = _frozen
+    update = _frozen
     __ior__ = _frozen
 
     def __reduce__(self) -> tuple[Any, ...]:
