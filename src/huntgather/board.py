@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, islice
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
@@ -66,7 +66,7 @@ def _ref(node: int) -> ZoneRef:
     """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
     return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
-_EMPTY: Constraint = (None, None, None, None)
+_EMPTY: Final[Constraint] = (None, None, None, None)
 
 class FitTable(dict[Constraint, tuple[int, ...]]):
     """``constraint -> rotations that fit it`` for every tile with the same side kinds; a missing
@@ -88,7 +88,7 @@ class FitTable(dict[Constraint, tuple[int, ...]]):
 
 
 #: tile sides (unrotated) -> its fit table; filled lazily
-_FIT_MEMO: dict[tuple[str, ...], FitTable] = {}
+_FIT_MEMO: Final[dict[tuple[str, ...], FitTable]] = {}
 
 
 def fit_table(tile: Tile) -> FitTable:
@@ -112,7 +112,7 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
 
 #: tile -> its zones as new features: (parent entries, feature entries)
 _Template = tuple[dict[int, int], dict[int, Feature]]
-_TEMPLATES: dict[int, tuple[Tile, _Template]] = {}
+_TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
 
 
 def _template(tile: Tile, tileset: TileSet) -> _Template:
@@ -162,8 +162,8 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     return template
 
 
-_MARKED: dict[int, tuple[Tile, tuple[Zone, ...]]] = {}
-_NODES: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+_MARKED: Final[dict[int, tuple[Tile, tuple[Zone, ...]]]] = {}
+_NODES: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
 
 
 def _nodes(tile: Tile) -> tuple[int, ...]:
@@ -183,7 +183,7 @@ def _nodes(tile: Tile) -> tuple[int, ...]:
     return tuple(nodes)
 
 
-_CLOSABLE: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+_CLOSABLE: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
 
 
 def _closable(tile: Tile) -> tuple[int, ...]:

@@ -12,10 +12,12 @@ a merge or an occupant makes a new one, so a state copy shares them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from huntgather.kinds import ForestCounter, Kind
 
 #: offset of the river-system partition's nodes
-SYSTEM = 1000
+SYSTEM: Final = 1000
 
 
 class Feature:

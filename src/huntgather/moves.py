@@ -29,7 +29,8 @@ from typing import Final
 
 from huntgather.kinds import Piece
 
-MEEPLE, HUT = Piece.MEEPLE, Piece.HUT
+MEEPLE: Final = Piece.MEEPLE
+HUT: Final = Piece.HUT
 
 
 class InvalidMoveError(ValueError):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
+from typing import Final
 
 from huntgather.board import Board, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
@@ -41,11 +42,18 @@ from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.scoring import score_completed, score_meadow, score_system
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
 
-DRAW, PLACE, SHAMAN, OCCUPY, OVER = Phase.DRAW, Phase.PLACE, Phase.SHAMAN, Phase.OCCUPY, Phase.OVER
-NORMAL, BONUS = Stack.NORMAL, Stack.BONUS
-MEEPLE, HUT = Piece.MEEPLE, Piece.HUT
+# (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
+DRAW: Final = Phase.DRAW
+PLACE: Final = Phase.PLACE
+SHAMAN: Final = Phase.SHAMAN
+OCCUPY: Final = Phase.OCCUPY
+OVER: Final = Phase.OVER
+NORMAL: Final = Stack.NORMAL
+BONUS: Final = Stack.BONUS
+MEEPLE: Final = Piece.MEEPLE
+HUT: Final = Piece.HUT
 #: the kinds of move that answer each decision
-_ANSWERS: dict[str, tuple[type, ...]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
+_ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
                                          OCCUPY: (Occupy, Pass)}
 
 

@@ -24,16 +24,23 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 from huntgather.kinds import Animal, ForestCounter, Kind
 
-NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
-DIRECTIONS = "NESW"
+NORTH: Final = 0
+EAST: Final = 1
+SOUTH: Final = 2
+WEST: Final = 3
+DIRECTIONS: Final = "NESW"
 #: (dx, dy) of the neighbour on each side; y grows towards the south.
-DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+DELTAS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
-FOREST, MEADOW, RIVER, LAKE = Kind.FOREST, Kind.MEADOW, Kind.RIVER, Kind.LAKE
+# (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
+FOREST: Final = Kind.FOREST
+MEADOW: Final = Kind.MEADOW
+RIVER: Final = Kind.RIVER
+LAKE: Final = Kind.LAKE
 SIDE_KINDS = (FOREST, MEADOW, RIVER)
 TILE_KINDS = ("start", "normal", "bonus")
 TILE_FORMAT = "huntgather-tiles"
