@@ -67,6 +67,8 @@ def _ref(node: int) -> ZoneRef:
     return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
 _EMPTY: Final[Constraint] = (None, None, None, None)
+#: every constraint a frontier has held, each as one shared tuple (at most 4 ** 4 of them)
+_CONSTRAINTS: Final[dict[Constraint, Constraint]] = {}
 
 class FitTable(dict[Constraint, tuple[int, ...]]):
     """``constraint -> rotations that fit it`` for every tile with the same side kinds; a missing
@@ -367,8 +369,10 @@ class Board:
             if neighbour is None:
                 c = frontier.get(npos, _EMPTY)
                 kind = side.kind   # the kind the empty cell's side facing back (d + 2) must match
-                frontier[npos] = ((c[0], c[1], kind, c[3]) if d == 0 else (c[0], c[1], c[2], kind) if d == 1
-                                  else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
+                new = ((c[0], c[1], kind, c[3]) if d == 0 else (c[0], c[1], c[2], kind) if d == 1
+                       else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
+                # one object per distinct constraint: a fit table finds it by identity, not comparison
+                frontier[npos] = _CONSTRAINTS.setdefault(new, new)
                 continue
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
