@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, islice
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
@@ -243,6 +243,14 @@ class Board:
 
     def copy(self) -> Board:
         return Board(self.tiles, self)
+
+    # pickling by the constructor and the tables (the compiled build cannot make a bare instance)
+    def __reduce__(self) -> tuple[type[Board], tuple[TileSet], tuple[object, ...]]:
+        return Board, (self.tiles,), (self.cells, self.where, self.frontier, self.parent, self.features,
+                                      self.occupants)
+
+    def __setstate__(self, state: Any) -> None:
+        self.cells, self.where, self.frontier, self.parent, self.features, self.occupants = state
 
     # ------------------------------------------------------------------ features
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import Final
+from typing import Any, Final
 
 from huntgather.board import Board, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
@@ -160,6 +160,20 @@ class State:
     def copy(self) -> State:
         """An independent copy (features and tiles are immutable and shared)."""
         return State(self.edition, self.players, self)
+
+    # pickling by the constructor and the fields (the compiled build cannot make a bare instance)
+    def __reduce__(self) -> tuple[type[State], tuple[Edition, int], tuple[object, ...]]:
+        """>>> import pickle; s = State.new(players=3); pickle.loads(pickle.dumps(s)) == s
+        True
+        """
+        return State, (self.edition, self.players), (
+            self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus, self.discarded,
+            self.removed_animals, self.phase, self.player, self.stack, self.tile, self.bonus_turn, self.turn)
+
+    def __setstate__(self, state: Any) -> None:
+        (self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus,
+         self.discarded, self.removed_animals, self.phase, self.player, self.stack, self.tile,
+         self.bonus_turn, self.turn) = state
 
     def _key(self) -> tuple[object, ...]:
         board = self.board
