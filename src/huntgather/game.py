@@ -18,7 +18,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
@@ -162,6 +163,21 @@ class Game:
         new.events = list(self.events)
         return new
 
+    # pickling through the constructor (the compiled build cannot make a bare instance)
+    def __reduce__(self) -> tuple[Callable[[], Game], tuple[()], dict[str, object]]:
+        return _blank_game, (), {"seed": self.seed, "_rng": self._rng, "state": self.state,
+                                 "initial": self.initial, "_orders": self._orders, "history": self.history,
+                                 "events": self.events}
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.seed = fields["seed"]
+        self._rng = fields["_rng"]
+        self.state = fields["state"]
+        self.initial = fields["initial"]
+        self._orders = fields["_orders"]
+        self.history = fields["history"]
+        self.events = fields["events"]
+
     @classmethod
     def resume(cls, initial: State, history: Sequence[Move], state: State, *, seed: int = 0,
                rng: random.Random | None = None) -> Game:
@@ -201,6 +217,11 @@ class Game:
             game.events.extend(game.state.apply(move))
             game.history.append(move)
         return game
+
+
+def _blank_game() -> Game:
+    """A game with no fields set, for unpickling."""
+    return Game(_blank=True)
 
 
 def random_game(players: int = 2, seed: int = 0, edition: str | Edition = DEFAULT_EDITION) -> Game:

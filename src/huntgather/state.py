@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from random import Random
 from typing import Any, Final
 
@@ -67,7 +66,6 @@ class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow now; the state is unchanged."""
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
     """Whose decision it is and of what kind.
 
@@ -75,12 +73,35 @@ class Decision:
     ``"shaman"`` (optional take-back), ``"occupy"`` or ``"over"``.  ``tile`` is
     the tile to place, or the tile just placed; ``stack`` tells whether this
     placement comes from the normal or the bonus (menhir) stack.
+
+    A plain class with slots, never changed once made (like the moves: a frozen dataclass would
+    not unpickle in the compiled build).
+
+    >>> Decision(PLACE, 0, 17, NORMAL) == Decision(PLACE, 0, 17, NORMAL)
+    True
     """
 
-    phase: Phase
-    player: int | None
-    tile: int | None
-    stack: Stack
+    __slots__ = ("phase", "player", "stack", "tile")
+
+    def __init__(self, phase: Phase, player: int | None, tile: int | None, stack: Stack) -> None:
+        self.phase: Final = phase
+        self.player: Final = player
+        self.tile: Final = tile
+        self.stack: Final = stack
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Decision) and self.phase == other.phase and self.player == other.player
+                and self.tile == other.tile and self.stack == other.stack)
+
+    def __hash__(self) -> int:
+        return hash((self.phase, self.player, self.tile, self.stack))
+
+    def __repr__(self) -> str:
+        return (f"Decision(phase={self.phase!r}, player={self.player!r}, tile={self.tile!r}, "
+                f"stack={self.stack!r})")
+
+    def __reduce__(self) -> tuple[type[Decision], tuple[Phase, int | None, int | None, Stack]]:
+        return Decision, (self.phase, self.player, self.tile, self.stack)
 
 
 class State:
