@@ -74,14 +74,31 @@ class FrozenDict(dict[_K, _V]):
     def _frozen(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("a FrozenDict cannot change")
 
-    __setitem__ = _frozen
-    __delitem__ = _frozen
-    clear = _frozen
-    pop = _frozen
-    popitem = _frozen
-    setdefault = _frozen
-    update = _frozen
-    __ior__ = _frozen
+    # each written out as a method (not ``__setitem__ = _frozen``): the compiled build keeps only
+    # methods defined with ``def`` as overrides of dict's
+    def __setitem__(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def __delitem__(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def clear(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def pop(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def popitem(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def setdefault(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def __ior__(self, *args: Any, **kwargs: Any) -> NoReturn:  # type: ignore[misc]
+        self._frozen()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))
