@@ -71,15 +71,22 @@ class FrozenDict(dict[_K, _V]):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
 
+    # equality written out too: the compiled class does not inherit dict's comparison
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and dict(self) == dict(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def _frozen(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("a FrozenDict cannot change")
 
     # each written out as a method (not ``__setitem__ = _frozen``): the compiled build keeps only
     # methods defined with ``def`` as overrides of dict's
-    def __setitem__(self, *args: Any, **kwargs: Any) -> NoReturn:
+    def __setitem__(self, key: _K, value: _V) -> NoReturn:
         self._frozen()
 
-    def __delitem__(self, *args: Any, **kwargs: Any) -> NoReturn:
+    def __delitem__(self, key: _K) -> NoReturn:
         self._frozen()
 
     def clear(self, *args: Any, **kwargs: Any) -> NoReturn:
@@ -97,7 +104,7 @@ class FrozenDict(dict[_K, _V]):
     def update(self, *args: Any, **kwargs: Any) -> NoReturn:
         self._frozen()
 
-    def __ior__(self, *args: Any, **kwargs: Any) -> NoReturn:  # type: ignore[misc]
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
         self._frozen()
 
     def __reduce__(self) -> tuple[Any, ...]:
