@@ -31,10 +31,14 @@ over chunks of a few games (``*_best`` is the fastest chunk, ``*_mean`` and
 
 from __future__ import annotations
 
+import importlib.machinery
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -230,6 +234,7 @@ def run_bench(edition: str = DEFAULT_EDITION, seconds: float = 5.0, seed: int = 
     figures.update(optional_figures(ed.name, seconds * SHARES["optional"], seed, positions))
     note(1.0, "done")
 
+    figures["build"] = build()
     figures["cpu"] = cpu_model()
     figures["python"] = f"{platform.python_implementation()} {platform.python_version()}"
     figures["load_average"] = load_average()
@@ -318,4 +323,117 @@ def format_figures(figures: dict[str, Any]) -> str:
             lines.append(f"  {label:<34}{figures[key]:>9} {unit}")
     if figures.get("load_average") is not None:
         lines.append(f"  (load average {figures['load_average']} when measured; rates per CPU second)")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the compiled build
+
+#: how to get the compiled build (see docs/performance.md, "The compiled build")
+HOW_TO_COMPILE = ("bash scripts/compiled.sh build (in a checkout: compiles in place; "
+                  "bash scripts/compiled.sh clean removes it), or "
+                  "HUNTGATHER_COMPILE=1 pip install --no-build-isolation . (needs mypy and a C compiler)")
+
+#: run first in a subprocess to import every ``huntgather`` module from its source even where a
+#: compiled one sits next to it: the pure-Python build of the same installation
+_PURE_IMPORTS = """
+import importlib.util, os, sys
+class _SourceFirst:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if not name.startswith("huntgather.") or path is None:
+            return None
+        for folder in path:
+            source = os.path.join(folder, name.rpartition(".")[2] + ".py")
+            if os.path.exists(source):
+                return importlib.util.spec_from_file_location(name, source)
+        return None
+sys.meta_path.insert(0, _SourceFirst)
+"""
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :mod:`huntgather` installed in compiled form (empty: the pure-Python build).
+
+    >>> isinstance(compiled_modules(), list)
+    True
+    """
+    root = os.path.dirname(os.path.abspath(__file__))
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    found: list[str] = []
+    for folder, _, files in os.walk(root):
+        relative = os.path.relpath(folder, root)
+        package = "huntgather" if relative == "." else "huntgather." + relative.replace(os.sep, ".")
+        for name in files:
+            if name.endswith(suffixes):
+                found.append(f"{package}.{name.split('.', 1)[0]}")
+    return sorted(found)
+
+
+def build() -> str:
+    """``"compiled"`` if this process runs the compiled rules core, else ``"pure"``.
+
+    >>> build() in ("pure", "compiled")
+    True
+    """
+    from huntgather import state
+    return "pure" if (state.__file__ or "").endswith(".py") else "compiled"
+
+
+def _bench_in_subprocess(pure: bool, edition: str, seconds: float, seed: int) -> dict[str, Any]:
+    code = (_PURE_IMPORTS if pure else "") + (
+        "import json\nfrom huntgather.bench import run_bench\n"
+        f"print(json.dumps(run_bench({edition!r}, {seconds!r}, {seed!r})))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def compare(edition: str = DEFAULT_EDITION, seconds: float = 5.0, seed: int = 0) -> dict[str, Any]:
+    """Run the bench once on the pure-Python build and once on the compiled one (each in a fresh
+    process of this installation) and return ``{"pure": figures, "compiled": figures or None}``.
+
+    Without a compiled build installed, ``"compiled"`` is None and ``"how_to_compile"`` says how
+    to get one.
+    """
+    out: dict[str, Any] = {"pure": _bench_in_subprocess(True, edition, seconds, seed), "compiled": None}
+    if out["pure"].get("build") != "pure":
+        raise RuntimeError("the pure-Python run imported compiled modules")
+    if compiled_modules():
+        out["compiled"] = _bench_in_subprocess(False, edition, seconds, seed)
+    else:
+        out["how_to_compile"] = HOW_TO_COMPILE
+    return out
+
+
+def format_comparison(result: dict[str, Any]) -> str:
+    """The figures of :func:`compare` side by side, with the speed-up of the compiled build.
+
+    >>> fig = {"edition": "2020", "cpu": "X", "python": "CPython 3.11", "copy_us": 2.0}
+    >>> print(format_comparison({"pure": fig, "compiled": {**fig, "copy_us": 0.5}}))
+    edition 2020, 2 players, one core — X, CPython 3.11
+                                              pure   compiled  speed-up
+      State.copy()                          2.0 µs     0.5 µs     4.00×
+    >>> print(format_comparison({"pure": fig, "compiled": None, "how_to_compile": "make it"}))
+    edition 2020, 2 players, one core — X, CPython 3.11
+                                              pure
+      State.copy()                          2.0 µs
+    no compiled build is installed; to get one: make it
+    """
+    pure, compiled = result["pure"], result.get("compiled")
+    lines = [f"edition {pure['edition']}, 2 players, one core — {pure['cpu']}, {pure['python']}",
+             f"  {'':<34}{'pure':>10}" + (f"{'compiled':>11}  speed-up" if compiled else "")]
+    for key, label, unit in LABELS:
+        if key not in pure:
+            continue
+        line = f"  {label:<34}{pure[key]:>7} {unit:<2}"
+        if compiled and key in compiled:
+            a, b = float(pure[key]), float(compiled[key])
+            ratio = (b / a if unit == "/s" else a / b) if a and b else float("nan")
+            line += f"{compiled[key]:>8} {unit:<2}{ratio:>9.2f}×"
+        lines.append(line.rstrip())
+    if pure.get("load_average") is not None:
+        lines.append(f"  (load average {pure['load_average']} when measured; rates per CPU second)")
+    if not compiled:
+        how = result.get("how_to_compile", HOW_TO_COMPILE)
+        lines.append(f"no compiled build is installed; to get one: {how}")
     return "\n".join(lines)

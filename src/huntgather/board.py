@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, islice
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
@@ -66,7 +66,9 @@ def _ref(node: int) -> ZoneRef:
     """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
     return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
-_EMPTY: Constraint = (None, None, None, None)
+_EMPTY: Final[Constraint] = (None, None, None, None)
+#: every constraint a frontier has held, each as one shared tuple (at most 4 ** 4 of them)
+_CONSTRAINTS: Final[dict[Constraint, Constraint]] = {}
 
 class FitTable(dict[Constraint, tuple[int, ...]]):
     """``constraint -> rotations that fit it`` for every tile with the same side kinds; a missing
@@ -88,7 +90,7 @@ class FitTable(dict[Constraint, tuple[int, ...]]):
 
 
 #: tile sides (unrotated) -> its fit table; filled lazily
-_FIT_MEMO: dict[tuple[str, ...], FitTable] = {}
+_FIT_MEMO: Final[dict[tuple[str, ...], FitTable]] = {}
 
 
 def fit_table(tile: Tile) -> FitTable:
@@ -112,10 +114,10 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
 
 #: tile -> its zones as new features: (parent entries, feature entries)
 _Template = tuple[dict[int, int], dict[int, Feature]]
-_TEMPLATES: dict[int, tuple[Tile, _Template]] = {}
+_TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
 
 
-def _template(tile: Tile) -> _Template:
+def _template(tile: Tile, tileset: TileSet) -> _Template:
     """The parent links and features that placing ``tile`` adds before it meets a neighbour.
 
     They do not depend on where the tile goes, so they are built once per tile
@@ -124,8 +126,7 @@ def _template(tile: Tile) -> _Template:
     entry = _TEMPLATES.get(id(tile))
     if entry is not None and entry[0] is tile:
         return entry[1]
-    scratch = Board.__new__(Board)
-    scratch.parent, scratch.features = {}, {}
+    scratch = Board(tileset)
     base = tile.id * 10
     parent, features = scratch.parent, scratch.features
     tiles = frozenset((tile.id,))
@@ -163,8 +164,8 @@ def _template(tile: Tile) -> _Template:
     return template
 
 
-_MARKED: dict[int, tuple[Tile, tuple[Zone, ...]]] = {}
-_NODES: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+_MARKED: Final[dict[int, tuple[Tile, tuple[Zone, ...]]]] = {}
+_NODES: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
 
 
 def _nodes(tile: Tile) -> tuple[int, ...]:
@@ -184,7 +185,7 @@ def _nodes(tile: Tile) -> tuple[int, ...]:
     return tuple(nodes)
 
 
-_CLOSABLE: dict[int, tuple[Tile, tuple[int, ...]]] = {}
+_CLOSABLE: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
 
 
 def _closable(tile: Tile) -> tuple[int, ...]:
@@ -213,28 +214,43 @@ class Board:
 
     __slots__ = ("cells", "features", "frontier", "occupants", "parent", "tiles", "where")
 
-    def __init__(self, tiles: TileSet) -> None:
+    #: (x, y) -> (tile id, rotation)
+    cells: dict[Pos, tuple[int, int]]
+    #: tile id -> (x, y)
+    where: dict[int, Pos]
+    frontier: dict[Pos, Constraint]
+    parent: dict[int, int]
+    features: dict[int, Feature]
+    #: node -> (player, piece); read it through occupant() and pieces()
+    occupants: dict[int, tuple[int, Piece]]
+
+    def __init__(self, tiles: TileSet, _copy_of: Board | None = None) -> None:
         self.tiles = tiles
-        #: (x, y) -> (tile id, rotation)
-        self.cells: dict[Pos, tuple[int, int]] = {}
-        #: tile id -> (x, y)
-        self.where: dict[int, Pos] = {}
-        self.frontier: dict[Pos, Constraint] = {}
-        self.parent: dict[int, int] = {}
-        self.features: dict[int, Feature] = {}
-        #: node -> (player, piece); read it through occupant() and pieces()
-        self.occupants: dict[int, tuple[int, Piece]] = {}
+        if _copy_of is not None:   # copy(): one constructor for both (the compiled build has no __new__)
+            self.cells = _copy_of.cells.copy()
+            self.where = _copy_of.where.copy()
+            self.frontier = _copy_of.frontier.copy()
+            self.parent = _copy_of.parent.copy()
+            self.features = _copy_of.features.copy()
+            self.occupants = _copy_of.occupants.copy()
+            return
+        self.cells = {}
+        self.where = {}
+        self.frontier = {}
+        self.parent = {}
+        self.features = {}
+        self.occupants = {}
 
     def copy(self) -> Board:
-        new = Board.__new__(Board)
-        new.tiles = self.tiles
-        new.cells = self.cells.copy()
-        new.where = self.where.copy()
-        new.frontier = self.frontier.copy()
-        new.parent = self.parent.copy()
-        new.features = self.features.copy()
-        new.occupants = self.occupants.copy()
-        return new
+        return Board(self.tiles, self)
+
+    # pickling by the constructor and the tables (the compiled build cannot make a bare instance)
+    def __reduce__(self) -> tuple[type[Board], tuple[TileSet], tuple[object, ...]]:
+        return Board, (self.tiles,), (self.cells, self.where, self.frontier, self.parent, self.features,
+                                      self.occupants)
+
+    def __setstate__(self, state: Any) -> None:
+        self.cells, self.where, self.frontier, self.parent, self.features, self.occupants = state
 
     # ------------------------------------------------------------------ features
 
@@ -256,7 +272,7 @@ class Board:
         if ra == rb:
             if closed:
                 f = features[ra]
-                features[ra] = f._replace(open=f.open - closed)
+                features[ra] = f.with_open(f.open - closed)
             return
         fa, fb = features[ra], features[rb]
         if len(fa.tiles) < len(fb.tiles):
@@ -349,7 +365,7 @@ class Board:
         cells[pos] = (tile_id, rotation)
         self.where[tile_id] = pos
         frontier.pop(pos, None)
-        parent, features = _template(tile)
+        parent, features = _template(tile, self.tiles)
         self.parent.update(parent)
         self.features.update(features)
         base = tile_id * 10
@@ -361,8 +377,10 @@ class Board:
             if neighbour is None:
                 c = frontier.get(npos, _EMPTY)
                 kind = side.kind   # the kind the empty cell's side facing back (d + 2) must match
-                frontier[npos] = ((c[0], c[1], kind, c[3]) if d == 0 else (c[0], c[1], c[2], kind) if d == 1
-                                  else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
+                new = ((c[0], c[1], kind, c[3]) if d == 0 else (c[0], c[1], c[2], kind) if d == 1
+                       else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
+                # one object per distinct constraint: a fit table finds it by identity, not comparison
+                frontier[npos] = _CONSTRAINTS.setdefault(new, new)
                 continue
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]

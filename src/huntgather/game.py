@@ -18,7 +18,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
@@ -32,7 +33,8 @@ class Game:
     def __init__(self, players: int = 2, *, edition: str | Edition = DEFAULT_EDITION,
                  seed: int | None = None, start_player: int = 0,
                  normal_order: Sequence[int] | None = None, bonus_order: Sequence[int] | None = None,
-                 state: State | None = None, rng: random.Random | None = None) -> None:
+                 state: State | None = None, rng: random.Random | None = None,
+                 _blank: bool = False) -> None:
         """Start a game.
 
         ``seed`` seeds this game's own random generator (a random seed when
@@ -44,6 +46,8 @@ class Game:
         passes ``random.SystemRandom()`` so that no seed predicts the draws
         (a stateless source like that one is shared by copies, not copied).
         """
+        if _blank:   # copy(), resume() and replay() set every field (the compiled build has no __new__)
+            return
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         self.seed = seed
@@ -145,7 +149,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy, including the draw generator's position."""
-        new = Game.__new__(Game)
+        new = Game(_blank=True)
         new.seed = self.seed
         if isinstance(self._rng, random.SystemRandom):
             new._rng = self._rng   # no state to copy: every draw comes from the OS
@@ -158,6 +162,21 @@ class Game:
         new.history = list(self.history)
         new.events = list(self.events)
         return new
+
+    # pickling through the constructor (the compiled build cannot make a bare instance)
+    def __reduce__(self) -> tuple[Callable[[], Game], tuple[()], dict[str, object]]:
+        return _blank_game, (), {"seed": self.seed, "_rng": self._rng, "state": self.state,
+                                 "initial": self.initial, "_orders": self._orders, "history": self.history,
+                                 "events": self.events}
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.seed = fields["seed"]
+        self._rng = fields["_rng"]
+        self.state = fields["state"]
+        self.initial = fields["initial"]
+        self._orders = fields["_orders"]
+        self.history = fields["history"]
+        self.events = fields["events"]
 
     @classmethod
     def resume(cls, initial: State, history: Sequence[Move], state: State, *, seed: int = 0,
@@ -172,7 +191,7 @@ class Game:
         >>> again.state == g.state, again.history == g.history, again.events
         (True, True, [])
         """
-        game = cls.__new__(cls)
+        game = cls(_blank=True)
         game.seed = seed
         game._rng = rng if rng is not None else random.Random(seed)
         game.state = state.copy()
@@ -186,7 +205,7 @@ class Game:
     @classmethod
     def replay(cls, initial: State, moves: Iterable[Move]) -> Game:
         """Rebuild a game from a start position and its full history (draws included)."""
-        game = cls.__new__(cls)
+        game = cls(_blank=True)
         game.seed = 0
         game._rng = random.Random(0)
         game.state = initial.copy()
@@ -198,6 +217,11 @@ class Game:
             game.events.extend(game.state.apply(move))
             game.history.append(move)
         return game
+
+
+def _blank_game() -> Game:
+    """A game with no fields set, for unpickling."""
+    return Game(_blank=True)
 
 
 def random_game(players: int = 2, seed: int = 0, edition: str | Edition = DEFAULT_EDITION) -> Game:

@@ -1,7 +1,7 @@
 """Moves: small immutable values with a text form that parses back.
 
-Moves are named tuples (cheap to create: bots list thousands of them); a move
-equals only a move of the same kind, never a plain tuple.
+Moves are small classes with slots (cheap to create: bots list thousands of them);
+a move equals only a move of the same kind, never a plain tuple.
 
 ==========  ==================  =============================================
 text        value               meaning
@@ -25,85 +25,168 @@ True
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, TypeVar
+from typing import Final
 
 from huntgather.kinds import Piece
 
-MEEPLE, HUT = Piece.MEEPLE, Piece.HUT
-_T = TypeVar("_T")
-
-
-def _same_kind_only(cls: type[_T]) -> type[_T]:
-    """Make a named-tuple move equal only to moves of its own kind (never to a plain tuple)."""
-
-    def __eq__(self: tuple[object, ...], other: object) -> bool:
-        return type(other) is type(self) and tuple.__eq__(self, other)
-
-    def __ne__(self: tuple[object, ...], other: object) -> bool:
-        return not __eq__(self, other)
-
-    setattr(cls, "__eq__", __eq__)  # noqa: B010
-    setattr(cls, "__ne__", __ne__)  # noqa: B010
-    setattr(cls, "__hash__", tuple.__hash__)  # noqa: B010
-    return cls
+MEEPLE: Final = Piece.MEEPLE
+HUT: Final = Piece.HUT
 
 
 class InvalidMoveError(ValueError):
     """The text is not a move at all (as opposed to an illegal move)."""
 
 
-@_same_kind_only
-class Draw(NamedTuple):
-    """Chance: ``tile`` is drawn from the stack that is due."""
+# Each move is a small class with slots, written out by hand rather than a named tuple or a
+# dataclass: creating one and reading its fields is faster in CPython that way, and the compiled
+# build (mypyc, see docs/performance.md) makes such classes native structs.  A move is never
+# changed after it is made (the fields are ``Final``); it equals only a move of the same kind,
+# hashes as the tuple of its fields, and pickles by its constructor.
 
-    tile: int
+
+class Draw:
+    """Chance: ``tile`` is drawn from the stack that is due.
+
+    >>> Draw(3) == Draw(3), Draw(3) == (3,), Draw(3)
+    (True, False, Draw(tile=3))
+    """
+
+    __slots__ = ("tile",)
+
+    def __init__(self, tile: int) -> None:
+        self.tile: Final = tile
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Draw and other.tile == self.tile
+
+    def __hash__(self) -> int:
+        return hash((self.tile,))
+
+    def __repr__(self) -> str:
+        return f"Draw(tile={self.tile!r})"
 
     def __str__(self) -> str:
         return f"d{self.tile}"
 
+    def __reduce__(self) -> tuple[type[Draw], tuple[int]]:
+        return Draw, (self.tile,)
 
-@_same_kind_only
-class Place(NamedTuple):
-    """Put ``tile`` at ``(x, y)`` turned ``rotation`` quarter turns clockwise."""
 
-    tile: int
-    x: int
-    y: int
-    rotation: int
+class Place:
+    """Put ``tile`` at ``(x, y)`` turned ``rotation`` quarter turns clockwise.
+
+    >>> m = Place(17, 2, -1, 1); m.x, m.rotation, m == Place(17, 2, -1, 1), hash(m) == hash((17, 2, -1, 1))
+    (2, 1, True, True)
+    """
+
+    __slots__ = ("rotation", "tile", "x", "y")
+
+    def __init__(self, tile: int, x: int, y: int, rotation: int) -> None:
+        self.tile: Final = tile
+        self.x: Final = x
+        self.y: Final = y
+        self.rotation: Final = rotation
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Place and other.tile == self.tile and other.x == self.x
+                and other.y == self.y and other.rotation == self.rotation)
+
+    def __hash__(self) -> int:
+        return hash((self.tile, self.x, self.y, self.rotation))
+
+    def __repr__(self) -> str:
+        return f"Place(tile={self.tile!r}, x={self.x!r}, y={self.y!r}, rotation={self.rotation!r})"
 
     def __str__(self) -> str:
         return f"{self.tile}@{self.x},{self.y}r{self.rotation}"
 
+    def __reduce__(self) -> tuple[type[Place], tuple[int, int, int, int]]:
+        return Place, (self.tile, self.x, self.y, self.rotation)
 
-@_same_kind_only
-class Occupy(NamedTuple):
-    """Put a piece (``"meeple"`` or ``"hut"``) on zone ``zone`` of ``tile``."""
 
-    tile: int
-    zone: int
-    piece: Piece = MEEPLE
+class Occupy:
+    """Put a piece (``"meeple"`` or ``"hut"``) on zone ``zone`` of ``tile``.
+
+    >>> Occupy(17, 8, "hut"), Occupy(17, 1) == Occupy(17, 1, MEEPLE)
+    (Occupy(tile=17, zone=8, piece='hut'), True)
+    """
+
+    __slots__ = ("piece", "tile", "zone")
+
+    def __init__(self, tile: int, zone: int, piece: Piece = MEEPLE) -> None:
+        self.tile: Final = tile
+        self.zone: Final = zone
+        self.piece: Final = piece
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Occupy and other.tile == self.tile and other.zone == self.zone
+                and other.piece == self.piece)
+
+    def __hash__(self) -> int:
+        return hash((self.tile, self.zone, self.piece))
+
+    def __repr__(self) -> str:
+        return f"Occupy(tile={self.tile!r}, zone={self.zone!r}, piece={self.piece!r})"
 
     def __str__(self) -> str:
         return f"{'m' if self.piece == MEEPLE else 'h'}{self.tile}.{self.zone}"
 
+    def __reduce__(self) -> tuple[type[Occupy], tuple[int, int, Piece]]:
+        return Occupy, (self.tile, self.zone, self.piece)
 
-@_same_kind_only
-class TakeBack(NamedTuple):
-    """Shaman: take one's own meeple on zone ``zone`` of ``tile`` back to supply."""
 
-    tile: int
-    zone: int
+class TakeBack:
+    """Shaman: take one's own meeple on zone ``zone`` of ``tile`` back to supply.
+
+    >>> TakeBack(23, 0), TakeBack(23, 0) == Occupy(23, 0)
+    (TakeBack(tile=23, zone=0), False)
+    """
+
+    __slots__ = ("tile", "zone")
+
+    def __init__(self, tile: int, zone: int) -> None:
+        self.tile: Final = tile
+        self.zone: Final = zone
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is TakeBack and other.tile == self.tile and other.zone == self.zone
+
+    def __hash__(self) -> int:
+        return hash((self.tile, self.zone))
+
+    def __repr__(self) -> str:
+        return f"TakeBack(tile={self.tile!r}, zone={self.zone!r})"
 
     def __str__(self) -> str:
         return f"x{self.tile}.{self.zone}"
 
+    def __reduce__(self) -> tuple[type[TakeBack], tuple[int, int]]:
+        return TakeBack, (self.tile, self.zone)
 
-@_same_kind_only
-class Pass(NamedTuple):
-    """Decline: no occupant, or no shaman take-back."""
+
+class Pass:
+    """Decline: no occupant, or no shaman take-back.
+
+    >>> Pass() == Pass(), Pass() == (), Pass()
+    (True, False, Pass())
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Pass
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __repr__(self) -> str:
+        return "Pass()"
 
     def __str__(self) -> str:
         return "-"
+
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
+        return Pass, ()
 
 
 Move = Draw | Place | Occupy | TakeBack | Pass

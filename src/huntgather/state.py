@@ -17,8 +17,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from random import Random
+from typing import Any, Final
 
 from huntgather.board import Board, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
@@ -41,11 +41,18 @@ from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.scoring import score_completed, score_meadow, score_system
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
 
-DRAW, PLACE, SHAMAN, OCCUPY, OVER = Phase.DRAW, Phase.PLACE, Phase.SHAMAN, Phase.OCCUPY, Phase.OVER
-NORMAL, BONUS = Stack.NORMAL, Stack.BONUS
-MEEPLE, HUT = Piece.MEEPLE, Piece.HUT
+# (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
+DRAW: Final = Phase.DRAW
+PLACE: Final = Phase.PLACE
+SHAMAN: Final = Phase.SHAMAN
+OCCUPY: Final = Phase.OCCUPY
+OVER: Final = Phase.OVER
+NORMAL: Final = Stack.NORMAL
+BONUS: Final = Stack.BONUS
+MEEPLE: Final = Piece.MEEPLE
+HUT: Final = Piece.HUT
 #: the kinds of move that answer each decision
-_ANSWERS: dict[str, tuple[type, ...]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
+_ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
                                          OCCUPY: (Occupy, Pass)}
 
 
@@ -59,7 +66,6 @@ class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow now; the state is unchanged."""
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
     """Whose decision it is and of what kind.
 
@@ -67,12 +73,35 @@ class Decision:
     ``"shaman"`` (optional take-back), ``"occupy"`` or ``"over"``.  ``tile`` is
     the tile to place, or the tile just placed; ``stack`` tells whether this
     placement comes from the normal or the bonus (menhir) stack.
+
+    A plain class with slots, never changed once made (like the moves: a frozen dataclass would
+    not unpickle in the compiled build).
+
+    >>> Decision(PLACE, 0, 17, NORMAL) == Decision(PLACE, 0, 17, NORMAL)
+    True
     """
 
-    phase: Phase
-    player: int | None
-    tile: int | None
-    stack: Stack
+    __slots__ = ("phase", "player", "stack", "tile")
+
+    def __init__(self, phase: Phase, player: int | None, tile: int | None, stack: Stack) -> None:
+        self.phase: Final = phase
+        self.player: Final = player
+        self.tile: Final = tile
+        self.stack: Final = stack
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Decision) and self.phase == other.phase and self.player == other.player
+                and self.tile == other.tile and self.stack == other.stack)
+
+    def __hash__(self) -> int:
+        return hash((self.phase, self.player, self.tile, self.stack))
+
+    def __repr__(self) -> str:
+        return (f"Decision(phase={self.phase!r}, player={self.player!r}, tile={self.tile!r}, "
+                f"stack={self.stack!r})")
+
+    def __reduce__(self) -> tuple[type[Decision], tuple[Phase, int | None, int | None, Stack]]:
+        return Decision, (self.phase, self.player, self.tile, self.stack)
 
 
 class State:
@@ -81,25 +110,57 @@ class State:
     __slots__ = ("board", "bonus", "bonus_turn", "discarded", "edition", "huts", "meeples", "normal",
                  "phase", "player", "players", "removed_animals", "scores", "stack", "tile", "turn")
 
-    def __init__(self, edition: Edition, players: int) -> None:
+    board: Board
+    scores: list[int]
+    meeples: list[int]
+    huts: list[int]
+    normal: tuple[int, ...]
+    bonus: tuple[int, ...]
+    discarded: tuple[int, ...]
+    #: meadow zones whose animals a hunting trap took
+    removed_animals: frozenset[ZoneRef]
+    phase: Phase
+    player: int
+    stack: Stack
+    tile: int | None
+    bonus_turn: bool
+    #: number of turns begun so far
+    turn: int
+
+    def __init__(self, edition: Edition, players: int, _copy_of: State | None = None) -> None:
         self.edition = edition
         self.players = players
+        if _copy_of is not None:   # copy(): one constructor for both (the compiled build has no __new__)
+            old = _copy_of
+            self.board = old.board.copy()
+            self.scores = old.scores.copy()
+            self.meeples = old.meeples.copy()
+            self.huts = old.huts.copy()
+            self.normal = old.normal
+            self.bonus = old.bonus
+            self.discarded = old.discarded
+            self.removed_animals = old.removed_animals
+            self.phase = old.phase
+            self.player = old.player
+            self.stack = old.stack
+            self.tile = old.tile
+            self.bonus_turn = old.bonus_turn
+            self.turn = old.turn
+            return
         self.board = Board(edition.tiles)
         self.scores = [0] * players
         self.meeples = [edition.meeples] * players
         self.huts = [edition.huts] * players
         tiles = edition.tiles
-        self.normal: tuple[int, ...] = tiles.normal_ids
-        self.bonus: tuple[int, ...] = tiles.bonus_ids
-        self.discarded: tuple[int, ...] = ()
-        #: meadow zones whose animals a hunting trap took
-        self.removed_animals: frozenset[ZoneRef] = frozenset()
-        self.phase: Phase = DRAW
+        self.normal = tiles.normal_ids
+        self.bonus = tiles.bonus_ids
+        self.discarded = ()
+        self.removed_animals = frozenset()
+        self.phase = DRAW
         self.player = 0
-        self.stack: Stack = NORMAL
-        self.tile: int | None = None
+        self.stack = NORMAL
+        self.tile = None
         self.bonus_turn = False
-        #: number of turns begun so far
         self.turn = 0
 
     @classmethod
@@ -119,24 +180,21 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (features and tiles are immutable and shared)."""
-        new = State.__new__(State)
-        new.edition = self.edition
-        new.players = self.players
-        new.board = self.board.copy()
-        new.scores = self.scores.copy()
-        new.meeples = self.meeples.copy()
-        new.huts = self.huts.copy()
-        new.normal = self.normal
-        new.bonus = self.bonus
-        new.discarded = self.discarded
-        new.removed_animals = self.removed_animals
-        new.phase = self.phase
-        new.player = self.player
-        new.stack = self.stack
-        new.tile = self.tile
-        new.bonus_turn = self.bonus_turn
-        new.turn = self.turn
-        return new
+        return State(self.edition, self.players, self)
+
+    # pickling by the constructor and the fields (the compiled build cannot make a bare instance)
+    def __reduce__(self) -> tuple[type[State], tuple[Edition, int], tuple[object, ...]]:
+        """>>> import pickle; s = State.new(players=3); pickle.loads(pickle.dumps(s)) == s
+        True
+        """
+        return State, (self.edition, self.players), (
+            self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus, self.discarded,
+            self.removed_animals, self.phase, self.player, self.stack, self.tile, self.bonus_turn, self.turn)
+
+    def __setstate__(self, state: Any) -> None:
+        (self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus,
+         self.discarded, self.removed_animals, self.phase, self.player, self.stack, self.tile,
+         self.bonus_turn, self.turn) = state
 
     def _key(self) -> tuple[object, ...]:
         board = self.board

@@ -24,16 +24,23 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 from huntgather.kinds import Animal, ForestCounter, Kind
 
-NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
-DIRECTIONS = "NESW"
+NORTH: Final = 0
+EAST: Final = 1
+SOUTH: Final = 2
+WEST: Final = 3
+DIRECTIONS: Final = "NESW"
 #: (dx, dy) of the neighbour on each side; y grows towards the south.
-DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+DELTAS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
-FOREST, MEADOW, RIVER, LAKE = Kind.FOREST, Kind.MEADOW, Kind.RIVER, Kind.LAKE
+# (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
+FOREST: Final = Kind.FOREST
+MEADOW: Final = Kind.MEADOW
+RIVER: Final = Kind.RIVER
+LAKE: Final = Kind.LAKE
 SIDE_KINDS = (FOREST, MEADOW, RIVER)
 TILE_KINDS = ("start", "normal", "bonus")
 TILE_FORMAT = "huntgather-tiles"
@@ -64,11 +71,41 @@ class FrozenDict(dict[_K, _V]):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
 
+    # equality written out too: the compiled class does not inherit dict's comparison
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and dict(self) == dict(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def _frozen(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("a FrozenDict cannot change")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _frozen
-    __ior__ = _frozen
+    # each written out as a method (not ``__setitem__ = _frozen``): the compiled build keeps only
+    # methods defined with ``def`` as overrides of dict's
+    def __setitem__(self, key: _K, value: _V) -> NoReturn:
+        self._frozen()
+
+    def __delitem__(self, key: _K) -> NoReturn:
+        self._frozen()
+
+    def clear(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def pop(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def popitem(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def setdefault(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._frozen()
+
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
+        self._frozen()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))

@@ -15,6 +15,9 @@ state, with the CPU model and Python version (see :mod:`huntgather.bench`).
 (0, '2002', True)
 >>> main(["bench", "--seconds", "0"])
 2
+
+``--compare`` runs the bench twice, in fresh processes: on the pure-Python modules and on the
+compiled ones (see ``docs/performance.md``), and prints both with the speed-up.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import json
 import sys
 from typing import Any
 
-from huntgather.bench import format_figures, run_bench
+from huntgather.bench import compare, format_comparison, format_figures, run_bench
 from huntgather.cli import CommandError
 from huntgather.editions import DEFAULT_EDITION, edition_names
 
@@ -42,12 +45,19 @@ def register(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the games played, so that two runs do the same work (default 0)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--compare", action="store_true",
+                        help="run the bench on the pure-Python build and on the compiled one (if "
+                             "installed), each in a fresh process, and print them side by side")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if not args.seconds > 0:
         raise CommandError(f"--seconds must be positive, not {args.seconds}")
+    if args.compare:
+        result = compare(args.edition, args.seconds, args.seed)
+        print(json.dumps(result) if args.json else format_comparison(result))
+        return 0
     if args.json or not sys.stderr.isatty():
         figures = run_bench(args.edition, args.seconds, args.seed)
     else:

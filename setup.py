@@ -1,0 +1,35 @@
+"""The optional compiled build (see docs/performance.md, "The compiled build").
+
+By default this builds the pure-Python package, which needs no C compiler.  With the environment
+variable ``HUNTGATHER_COMPILE=1`` the rules core (and the bots' hot loop) is compiled with mypyc,
+which must be installed (it comes with mypy, in ``huntgather[test]``) together with a C compiler
+and the Python headers::
+
+    HUNTGATHER_COMPILE=1 pip install --no-build-isolation .     # a compiled install
+    HUNTGATHER_COMPILE=1 python setup.py build_ext --inplace    # compiled modules next to the sources
+    python scripts/compiled.py clean                            # remove them again
+
+The compiled modules are the same source files: they behave the same (the whole test suite runs
+on both builds), only faster.  Everything else lives in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+#: the modules mypyc compiles (``huntgather.bench.compiled_modules()`` tells which are compiled)
+COMPILED_MODULES = [
+    "huntgather.moves", "huntgather.features", "huntgather.tiles", "huntgather.board",
+    "huntgather.scoring", "huntgather.events", "huntgather.state", "huntgather.game",
+]
+
+ext_modules = []
+if os.environ.get("HUNTGATHER_COMPILE", "") not in ("", "0"):
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify([os.path.join("src", *m.split(".")) + ".py" for m in COMPILED_MODULES],
+                           opt_level="3")
+
+setup(ext_modules=ext_modules)
