@@ -138,3 +138,24 @@ def test_the_shipped_ladder_rates_every_level_the_browser_offers() -> None:
             assert row.seconds_per_move is not None and row.seconds_per_move >= 0
         # the ladder's order: random at the bottom, greedy above it
         assert rows[-1].bot == "random" and {r.bot: r.elo for r in rows}["greedy"] > rows[-1].elo
+
+
+def test_the_published_ladder_is_what_its_logs_say(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md's ladder tables and the shipped ladder.json both come from the committed logs."""
+    import shlex
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "bots.md").read_text()
+    commands = [line.strip() for line in doc.splitlines()
+                if line.startswith("    huntgather ladder") and "--report" in line]
+    assert len(commands) == 2
+    monkeypatch.chdir(root)
+    shipped = shipped_ladder()
+    for command in commands:
+        args = shlex.split(command)[1:]
+        assert cli_main(args) == 0, command
+        printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+        assert printed and all(line in doc for line in printed), command
+        ladder = read_ladder(args[args.index("--dir") + 1])
+        assert [(r.bot, round(r.elo, 1), r.games) for r in shipped[ladder.edition]] == \
+            [(r.bot, round(r.elo, 1), r.games) for r in ladder.rows]

@@ -10,8 +10,8 @@ own pairs played.  Each pair's log is an ordinary tournament log: ``huntgather
 tournament --bots a,b --seed S --log DIR/a-vs-b.jsonl`` extends it too.
 
 The ratings are one Bradley–Terry fit over the games of all pairs
-(:func:`~huntgather.bots.tournament.rank`), with bootstrap intervals over
-deals.  Each level's time per move is the CPU time its bot spent choosing,
+(:func:`~huntgather.bots.tournament.rank`), with bootstrap intervals that
+resample each pair's deals.  Each level's time per move is the CPU time its bot spent choosing,
 over all its decisions in the ladder.
 
 >>> import tempfile
@@ -31,7 +31,7 @@ import itertools
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -224,8 +224,12 @@ def ladder_rows(specs: Sequence[str], games: Sequence[GameResult], seed: int = 0
             if g.seconds:
                 seconds[bot] += g.seconds[seat]
                 decisions[bot] += g.decisions[seat]
+    # the bootstrap resamples deals of a pair: every pair plays the same deal 0, 1, …, but the
+    # games of two pairs on one deal are no more alike than any two games
+    units: dict[tuple[frozenset[str], int], int] = {}
+    regrouped = [replace(g, deal=units.setdefault((frozenset(g.bots), g.deal), len(units))) for g in games]
     rows = []
-    for row in rank(specs, games, seed):
+    for row in rank(specs, regrouped, seed):
         n = decisions[row.bot]
         rows.append(LadderRow(row.bot, row.elo, row.elo_low, row.elo_high, row.games, row.wins,
                               seconds[row.bot] / n if n else None))
