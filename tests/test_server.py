@@ -8,6 +8,7 @@ the same seed or the same draws), never from the server's own answers.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
@@ -39,6 +40,7 @@ from huntgather.server import create_app
 from huntgather.server.app import web_dir
 from huntgather.server.protocol import move_from_json
 from huntgather.server.rooms import GameSetup, Rooms, build_game, restore_game
+from huntgather.server.seats import Deal
 from huntgather.server.storage import Storage, StorageError, public_url
 from huntgather.svg import hut_path, meeple_path
 
@@ -1087,6 +1089,48 @@ def test_deleting_a_game_needs_the_creators_secret(client: TestClient) -> None:
     again = client.delete(f"/api/games/{gone['id']}", headers={"Authorization": "Bearer " + gone["creator"]})
     assert again.status_code == 404 and again.json()["code"] == "unknown_game"
     assert storage.load(keep["id"]) is not None   # the other game is untouched
+
+
+def test_a_process_follows_moves_from_the_notification_without_reading_them_back(tmp_path: Path) -> None:
+    # Two processes' rooms on one database.  A notification carries the moves stored (start, moves):
+    # the follower takes the part it lacks, and when it lacks none (every listener, the storing
+    # process too, gets each notification, which may arrive after the moves were adopted), it does
+    # nothing; neither reads the moves back from the database.
+    async def scenario() -> None:
+        storage = Storage(str(tmp_path / "games.db"))
+        ours, theirs = Rooms(storage), Rooms(storage)
+        room, _creator, _secrets = await ours.create(GameSetup(deal=Deal.SECRET, short=6))
+        other = await theirs.get(room.id)
+        reads: list[int] = []
+        real = storage.history_from
+        storage.history_from = lambda game_id, start: reads.append(start) or real(game_id, start)  # type: ignore[method-assign]
+
+        async def a_turn() -> tuple[int, list[str]]:
+            game, start = room.game.copy(), room.version
+            game.play(game.legal_moves()[0])   # a placement (the tile was drawn after the last turn)
+            game.play(game.legal_moves()[-1])  # pass or an occupation: the turn ends, the next draw follows
+            async with room.lock:
+                await room._store(game, start)
+            return start, [str(m) for m in room.game.history[start:]]
+
+        v0 = other.version
+        start, first = await a_turn()
+        assert start == v0 and len(first) >= 3
+        async with other.lock:
+            await other.follow_storage((start, first))
+            assert other.version == room.version
+            await other.follow_storage((start, first))   # again, as the storing process gets it: nothing
+        assert other.version == room.version and reads == []
+        second_start, second = await a_turn()
+        async with other.lock:   # a notification that starts before the follower's version
+            await other.follow_storage((start, first + second))
+        assert other.version == room.version and reads == []
+        assert [str(m) for m in other.game.history] == [str(m) for m in room.game.history]
+        await ours.close()
+        await theirs.close()
+        storage.close()
+
+    asyncio.run(scenario())
 
 
 def test_idle_games_leave_memory_and_come_back_from_storage() -> None:

@@ -494,11 +494,13 @@ class Room:
         """Take the moves another process stored (caller holds the lock); push them as an update.
 
         ``carried`` is ``(start, moves)`` from the notification; they are used without reading the
-        database when they start at this room's version.
+        database when they reach this room's version: the part this room lacks is taken, and when
+        it lacks none (this process's own notification, which every listener gets, arriving before
+        the move was adopted here), nothing is done.
         """
         start = self.version
-        if carried is not None and carried[0] == start:
-            new = carried[1]
+        if carried is not None and carried[0] <= start:
+            new = carried[1][start - carried[0]:]
         else:
             new = await asyncio.to_thread(self.storage.history_from, self.id, start)
         if not new:
