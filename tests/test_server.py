@@ -1122,6 +1122,7 @@ def test_a_process_follows_moves_from_the_notification_without_reading_them_back
             await other.follow_storage((start, first))   # again, as the storing process gets it: nothing
         assert other.version == room.version and reads == []
         second_start, second = await a_turn()
+        assert second_start == start + len(first)
         async with other.lock:   # a notification that starts before the follower's version
             await other.follow_storage((start, first + second))
         assert other.version == room.version and reads == []
