@@ -1103,7 +1103,12 @@ def test_a_process_follows_moves_from_the_notification_without_reading_them_back
         other = await theirs.get(room.id)
         reads: list[int] = []
         real = storage.history_from
-        storage.history_from = lambda game_id, start: reads.append(start) or real(game_id, start)  # type: ignore[method-assign]
+
+        def counted(game_id: str, start: int) -> list[str]:
+            reads.append(start)
+            return real(game_id, start)
+
+        storage.history_from = counted  # type: ignore[method-assign]
 
         async def a_turn() -> tuple[int, list[str]]:
             game, start = room.game.copy(), room.version
