@@ -105,6 +105,30 @@ creators = Table(
 )
 
 
+#: :meth:`Storage._append_many` on PostgreSQL, one statement (psycopg's named parameters): the
+#: games whose stored ply is still the call's start move on, their moves are inserted, and each
+#: call's notification is sent at commit.  Its one row holds the number of games updated (and of
+#: notifications, so that they are made); when not every game was updated, the writer rolls the
+#: whole statement back and takes the calls one by one.
+_APPEND_MANY_POSTGRES = f"""
+WITH updated AS (
+    UPDATE {games.name} AS g
+    SET ply = v.ply, status = v.status, scores = v.scores, updated = %(now)s, position = v.position
+    FROM unnest(%(ids)s::text[], %(starts)s::int[], %(plies)s::int[], %(statuses)s::text[],
+                %(scores)s::text[], %(positions)s::text[])
+         AS v(id, start, ply, status, scores, position)
+    WHERE g.id = v.id AND g.ply = v.start
+    RETURNING 1
+), inserted AS (
+    INSERT INTO {moves.name} (game_id, ply, move)
+    SELECT * FROM unnest(%(move_games)s::text[], %(move_plies)s::int[], %(move_texts)s::text[])
+), notified AS (
+    SELECT pg_notify(%(channel)s, p) FROM unnest(%(payloads)s::text[]) AS p
+)
+SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM notified)
+"""
+
+
 class StorageError(RuntimeError):
     """The database refused a write (e.g. a move number already stored)."""
 
@@ -343,6 +367,8 @@ class Storage:
         by one (so that only those calls fail).
         """
         now = time.time()
+        if self.shared:
+            return self._append_many_postgres(conn, calls, now)
         done = conn.execute(
             update(games).where(games.c.id == bindparam("b_id"), games.c.ply == bindparam("b_start"))
             .values(ply=bindparam("b_ply"), status=bindparam("b_status"), scores=bindparam("b_scores"),
@@ -361,6 +387,27 @@ class Storage:
                          {"channel": CHANNEL,
                           "payloads": [move_notice(game_id, start, new)
                                        for game_id, start, new, *_ in calls]})
+        return [None] * len(calls)
+
+    def _append_many_postgres(self, conn: Connection, calls: list[tuple[Any, ...]], now: float) -> list[None]:
+        """:meth:`_append_many` on PostgreSQL: the update, the insert and the notifications of all
+        the calls as one statement whose rows travel as arrays (one round trip, one statement for
+        the SQL layer and the server to parse, whatever the number of games)."""
+        full = [_with_position(call) for call in calls]
+        rows = [(game_id, start + i, m) for game_id, start, new, *_ in full for i, m in enumerate(new)]
+        params = {
+            "channel": CHANNEL,
+            "ids": [c[0] for c in full], "starts": [c[1] for c in full],
+            "plies": [c[1] + len(c[2]) for c in full], "statuses": [c[3] for c in full],
+            "scores": [json.dumps(c[4]) for c in full], "positions": [c[5] for c in full],
+            "now": now,
+            "move_games": [r[0] for r in rows], "move_plies": [r[1] for r in rows],
+            "move_texts": [r[2] for r in rows],
+            "payloads": [move_notice(c[0], c[1], c[2]) for c in full],
+        }
+        done = conn.exec_driver_sql(_APPEND_MANY_POSTGRES, params).scalar()
+        if done != len(calls):
+            raise MixedBatch(f"{len(calls) - (done or 0)} of {len(calls)} games had other moves stored")
         return [None] * len(calls)
 
     def history_from(self, game_id: str, start: int) -> list[str]:
