@@ -105,12 +105,12 @@ creators = Table(
 )
 
 
-#: :meth:`Storage._append_many` on PostgreSQL, one statement (psycopg's named parameters): the
-#: games whose stored ply is still the call's start move on, their moves are inserted, and each
-#: call's notification is sent at commit.  Its one row holds the number of games updated (and of
-#: notifications, so that they are made); when not every game was updated, the writer rolls the
-#: whole statement back and takes the calls one by one.
-_APPEND_MANY_POSTGRES = f"""
+#: :meth:`Storage._append` for one or many games on PostgreSQL, as one statement (psycopg's
+#: named parameters; the rows travel as arrays): the games whose stored ply is still the call's
+#: start move on, and only theirs get their moves inserted and their notification (sent at
+#: commit).  Its one row holds the number of games updated (and of notifications, so that they
+#: are made).
+_APPEND_POSTGRES = f"""
 WITH updated AS (
     UPDATE {games.name} AS g
     SET ply = v.ply, status = v.status, scores = v.scores, updated = %(now)s, position = v.position
@@ -118,12 +118,17 @@ WITH updated AS (
                 %(scores)s::text[], %(positions)s::text[])
          AS v(id, start, ply, status, scores, position)
     WHERE g.id = v.id AND g.ply = v.start
-    RETURNING 1
+    RETURNING g.id
 ), inserted AS (
     INSERT INTO {moves.name} (game_id, ply, move)
-    SELECT * FROM unnest(%(move_games)s::text[], %(move_plies)s::int[], %(move_texts)s::text[])
+    SELECT m.game_id, m.ply, m.move
+    FROM unnest(%(move_games)s::text[], %(move_plies)s::int[], %(move_texts)s::text[])
+         AS m(game_id, ply, move)
+    JOIN updated ON updated.id = m.game_id
 ), notified AS (
-    SELECT pg_notify(%(channel)s, p) FROM unnest(%(payloads)s::text[]) AS p
+    SELECT pg_notify(%(channel)s, n.payload)
+    FROM unnest(%(ids)s::text[], %(payloads)s::text[]) AS n(id, payload)
+    JOIN updated ON updated.id = n.id
 )
 SELECT (SELECT count(*) FROM updated), (SELECT count(*) FROM notified)
 """
@@ -346,29 +351,42 @@ class Storage:
 
     def _append(self, conn: Connection, game_id: str, start: int, new: list[str], status: str,
                 scores: list[int], position: str | None = None) -> None:
+        if self.shared:   # PostgreSQL: one statement; nothing is written unless the ply was `start`
+            if not self._append_postgres(conn, [(game_id, start, new, status, scores, position)]):
+                self._refuse_append(conn, game_id, start)
+            return
         done = conn.execute(update(games).where(games.c.id == game_id, games.c.ply == start).values(
             ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time(),
             position=position)).rowcount
         if not done:
-            current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
-            if current is None:
-                raise StorageError(f"no stored game {game_id!r}")
-            raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
+            self._refuse_append(conn, game_id, start)
         if new:
             conn.execute(insert(moves), [{"game_id": game_id, "ply": start + i, "move": m}
                                          for i, m in enumerate(new)])
         self._notify(conn, move_notice(game_id, start, new))
 
+    @staticmethod
+    def _refuse_append(conn: Connection, game_id: str, start: int) -> None:
+        """Raise why an append from ply ``start`` wrote nothing: no such game, or other moves."""
+        current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
+        if current is None:
+            raise StorageError(f"no stored game {game_id!r}")
+        raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
+
     def _append_many(self, conn: Connection, calls: list[tuple[Any, ...]]) -> list[None]:
-        """:meth:`_append` for several games at once: one UPDATE and one INSERT for all of them.
+        """:meth:`_append` for several games at once: one UPDATE and one INSERT for all of them
+        (on PostgreSQL one statement that also sends their notifications).
 
         If any game no longer has the moves its call expects, :class:`MixedBatch`
         is raised before anything is committed, and the writer takes the calls one
         by one (so that only those calls fail).
         """
-        now = time.time()
         if self.shared:
-            return self._append_many_postgres(conn, calls, now)
+            done = self._append_postgres(conn, calls)
+            if done != len(calls):
+                raise MixedBatch(f"{len(calls) - done} of {len(calls)} games had other moves stored")
+            return [None] * len(calls)
+        now = time.time()
         done = conn.execute(
             update(games).where(games.c.id == bindparam("b_id"), games.c.ply == bindparam("b_start"))
             .values(ply=bindparam("b_ply"), status=bindparam("b_status"), scores=bindparam("b_scores"),
@@ -382,33 +400,24 @@ class Storage:
                 for game_id, start, new, *_ in calls for i, m in enumerate(new)]
         if rows:
             conn.execute(insert(moves), rows)
-        if self.shared:
-            conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
-                         {"channel": CHANNEL,
-                          "payloads": [move_notice(game_id, start, new)
-                                       for game_id, start, new, *_ in calls]})
         return [None] * len(calls)
 
-    def _append_many_postgres(self, conn: Connection, calls: list[tuple[Any, ...]], now: float) -> list[None]:
-        """:meth:`_append_many` on PostgreSQL: the update, the insert and the notifications of all
-        the calls as one statement whose rows travel as arrays (one round trip, one statement for
-        the SQL layer and the server to parse, whatever the number of games)."""
+    def _append_postgres(self, conn: Connection, calls: list[tuple[Any, ...]]) -> int:
+        """:meth:`_append` for each of ``calls`` on PostgreSQL in one statement
+        (:data:`_APPEND_POSTGRES`); returns how many games were updated: those whose stored ply
+        was the call's start.  The others are left as they were."""
         full = [_with_position(call) for call in calls]
         rows = [(game_id, start + i, m) for game_id, start, new, *_ in full for i, m in enumerate(new)]
         params = {
-            "channel": CHANNEL,
+            "channel": CHANNEL, "now": time.time(),
             "ids": [c[0] for c in full], "starts": [c[1] for c in full],
             "plies": [c[1] + len(c[2]) for c in full], "statuses": [c[3] for c in full],
             "scores": [json.dumps(c[4]) for c in full], "positions": [c[5] for c in full],
-            "now": now,
             "move_games": [r[0] for r in rows], "move_plies": [r[1] for r in rows],
             "move_texts": [r[2] for r in rows],
             "payloads": [move_notice(c[0], c[1], c[2]) for c in full],
         }
-        done = conn.exec_driver_sql(_APPEND_MANY_POSTGRES, params).scalar()
-        if done != len(calls):
-            raise MixedBatch(f"{len(calls) - (done or 0)} of {len(calls)} games had other moves stored")
-        return [None] * len(calls)
+        return int(conn.exec_driver_sql(_APPEND_POSTGRES, params).scalar() or 0)
 
     def history_from(self, game_id: str, start: int) -> list[str]:
         """The stored moves of a game from ply ``start`` on (to catch up with another process)."""
