@@ -199,6 +199,53 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     storage.close()
 
 
+@pytest.mark.skipif(not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL")
+def test_notifications_wait_for_the_writes_of_their_batch_and_go_out_as_one_statement() -> None:
+    import threading
+    import time
+    import uuid
+    from concurrent.futures import Future
+
+    from sqlalchemy import event
+
+    storage = Storage(str(POSTGRES))
+    a, b = (f"{name}-{uuid.uuid4().hex[:8]}" for name in "ab")
+    for gid in (a, b):
+        storage.create(gid, {"edition": "2020"}, ["d1"])
+    heard: list[str] = []
+    done = threading.Event()
+
+    def hear(payload: str) -> None:
+        if a in payload or b in payload:
+            heard.append(payload)
+            if len(heard) == 4:
+                done.set()
+
+    stop_listening = storage.listen(hear, lambda: None)
+    time.sleep(0.5)   # the listening connection is up
+    statements: list[str] = []
+    event.listen(storage.engine, "before_cursor_execute",
+                 lambda _conn, _cursor, sql, *_rest: statements.append(sql.split()[0]))
+
+    def call(fn: Any, *args: Any) -> tuple[Any, tuple[Any, ...], Future[Any]]:
+        return (fn, args, Future())
+
+    # one batch as the writer takes it from its queue: presence notices between two games' moves
+    batch = [call(storage._append, a, 1, ["-"], "playing", [0, 0]),
+             call(storage._notify, f"presence {a} p1 0 1"),
+             call(storage._append, b, 1, ["-"], "playing", [0, 0]),
+             call(storage._notify, f"presence {b} p1 - 2")]
+    storage._writer._commit(batch)
+    assert [future.result() for _fn, _args, future in batch] == [None] * 4
+    assert done.wait(5)
+    # the two appends as one statement, then the two notifications as one
+    assert statements == ["WITH", "SELECT"]
+    assert sorted(heard) == sorted([f"move {a} 2 1 -", f"move {b} 2 1 -", f"presence {a} p1 0 1",
+                                    f"presence {b} p1 - 2"])
+    stop_listening()
+    storage.close()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
 def test_each_write_stores_the_position_it_leads_to(tmp_path: Path, kind: str) -> None:

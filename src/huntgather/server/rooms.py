@@ -779,11 +779,11 @@ class Rooms:
     def _announce(self, room: Room) -> None:
         held, watchers = room.presence()
         payload = f"presence {room.id} {self.process} {','.join(map(str, sorted(held))) or '-'} {watchers}"
-        self._spawn(asyncio.to_thread(self._notify_quietly, payload))
+        self._spawn(self._notify_quietly(payload))
 
-    def _notify_quietly(self, payload: str) -> None:
+    async def _notify_quietly(self, payload: str) -> None:
         try:
-            self.storage.notify(payload)
+            await self.storage.notify_async(payload)
         except Exception as exc:   # presence is a courtesy: never fail a page over it
             log.warning("telling the other processes failed: %s", type(exc).__name__)
 
@@ -799,7 +799,7 @@ class Rooms:
         self._rooms[room.id] = room
         self._evict(keep=room.id)
         if self.storage.shared:   # who is connected to this game on the other processes?
-            self._spawn(asyncio.to_thread(self._notify_quietly, f"ask {room.id} {self.process}"))
+            self._spawn(self._notify_quietly(f"ask {room.id} {self.process}"))
 
     def _evict(self, keep: str) -> None:
         """Drop the least recently used idle rooms beyond ``max_rooms`` (never ``keep``, just added)."""

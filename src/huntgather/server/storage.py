@@ -256,7 +256,9 @@ class Storage:
             # SQLAlchemy's recipe for working savepoints with pysqlite: we say BEGIN, not the driver
             event.listen(self.engine, "begin", _sqlite_begin)
         self.schema = migrate(self.engine)
-        self._writer = Writer(self.engine, bulk={self._append: self._append_many})
+        self._writer = Writer(self.engine, bulk={self._append: self._append_many,
+                                                 self._notify: self._notify_many},
+                              last={self._notify})
 
     def close(self) -> None:
         self._writer.stop()
@@ -440,11 +442,18 @@ class Storage:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": CHANNEL, "payload": payload})
 
-    def notify(self, payload: str) -> None:
-        """Tell the other processes something that is not stored (e.g. who is connected)."""
+    async def notify_async(self, payload: str) -> None:
+        """Tell the other processes something that is not stored (e.g. who is connected), by the
+        writer thread: sent with the writes waiting there, in their transaction, after them
+        (all the notifications of a batch as one statement, :meth:`_notify_many`).  Nothing is
+        sent with SQLite (one process)."""
         if self.shared:
-            with self.engine.begin() as conn:
-                self._notify(conn, payload)
+            await self.write(self._notify, payload)
+
+    def _notify_many(self, conn: Connection, calls: list[tuple[Any, ...]]) -> list[None]:
+        conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+                     {"channel": CHANNEL, "payloads": [payload for (payload,) in calls]})
+        return [None] * len(calls)
 
     def listen(self, callback: Callable[[str], None], on_reconnect: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback(payload)`` from a thread for every notification of any process
@@ -614,12 +623,18 @@ class Writer:
 
     BATCH = 64
 
-    def __init__(self, engine: Engine, bulk: dict[Callable[..., Any], _Bulk] | None = None) -> None:
+    def __init__(self, engine: Engine, bulk: dict[Callable[..., Any], _Bulk] | None = None,
+                 last: set[Callable[..., Any]] | None = None) -> None:
         """``bulk`` maps a write function to one that makes several calls of it at once
         (``bulk_fn(conn, [args, ...])`` returns their results, or raises
-        :class:`MixedBatch` when they cannot all be made together)."""
+        :class:`MixedBatch` when they cannot all be made together).  The calls of
+        the functions in ``last`` (whose order among the other writes does not
+        matter, such as notifications, which are all sent at the commit) are made
+        after the others of their batch, together, so that they do not split the
+        runs of a bulk write."""
         self.engine = engine
         self.bulk = dict(bulk or {})
+        self.last = set(last or ())
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -681,6 +696,9 @@ class Writer:
         batch = [item for item in batch if _start(item[2])]
         if not batch:
             return
+        if self.last:
+            batch = ([item for item in batch if item[0] not in self.last]
+                     + [item for item in batch if item[0] in self.last])
         outcomes: list[_Outcome] = []
         try:   # the fast way: the whole batch in one transaction, runs of one bulk write as one call
             conn = self._connection()
