@@ -16,6 +16,7 @@ import sqlite3
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,14 @@ from huntgather.server.app import web_dir
 from huntgather.server.protocol import move_from_json
 from huntgather.server.rooms import GameSetup, Rooms, build_game, restore_game
 from huntgather.server.seats import Deal
-from huntgather.server.storage import Storage, StorageError, public_url
+from huntgather.server.storage import (
+    SeatRow,
+    Storage,
+    StorageError,
+    public_url,
+    seat_from_notice,
+    seat_notice,
+)
 from huntgather.svg import hut_path, meeple_path
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 11, "short": 6}
@@ -1132,6 +1140,38 @@ def test_a_process_follows_moves_from_the_notification_without_reading_them_back
             await other.follow_storage((start, first + second))
         assert other.version == room.version and reads == []
         assert [str(m) for m in other.game.history] == [str(m) for m in room.game.history]
+        await ours.close()
+        await theirs.close()
+        storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_takes_a_changed_seat_from_the_notification(tmp_path: Path) -> None:
+    # The notice of a stored seat carries the row; the other process applies it without reading
+    # the seats back (it reads them all only after its listening connection was lost).
+    async def scenario() -> None:
+        storage = Storage(str(tmp_path / "games.db"))
+        ours, theirs = Rooms(storage), Rooms(storage)
+        room, _creator, _secrets = await ours.create(GameSetup(deal=Deal.SECRET, short=6))
+        other = await theirs.get(room.id)
+        reads: list[str] = []
+        real = storage.load_seats
+
+        def counted(game_id: str) -> list[SeatRow]:
+            reads.append(game_id)
+            return real(game_id)
+
+        storage.load_seats = counted  # type: ignore[method-assign]
+        async with room.lock:
+            await room._store_seat(1, replace(room.seats[1], name="Bob Stone"))
+        notice = seat_notice(room.id, room.seats[1].row(1))
+        await theirs._on_notice(notice)
+        assert other.seats[1].name == "Bob Stone" and reads == []
+        await theirs._on_notice(f"seat {room.id}")   # after a reconnect: all seats read back
+        assert reads == [room.id] and other.seats == room.seats
+        with pytest.raises(ValueError):
+            seat_from_notice('[1, "human"]')
         await ours.close()
         await theirs.close()
         storage.close()

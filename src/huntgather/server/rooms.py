@@ -50,7 +50,7 @@ from huntgather.server.seats import (
     new_secret,
     secret_matches,
 )
-from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame
+from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_from_notice
 from huntgather.server.workers import Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
@@ -515,9 +515,11 @@ class Room:
             game.follow([parse_move(m) for m in new])
         self._adopt(game, start)
 
-    async def follow_seats(self) -> None:
-        """Take the seats another process changed; pages lose seats whose secret no longer holds."""
-        rows = await asyncio.to_thread(self.storage.load_seats, self.id)
+    async def follow_seats(self, rows: list[SeatRow] | None = None) -> None:
+        """Take the seats another process changed (``rows``, or all of them read from storage);
+        pages lose seats whose secret no longer holds."""
+        if rows is None:
+            rows = await asyncio.to_thread(self.storage.load_seats, self.id)
         async with self.lock:
             for r in rows:
                 if 0 <= r.seat < len(self.seats):
@@ -760,8 +762,9 @@ class Rooms:
                     carried = (int(parts[3]), parts[4:]) if len(parts) > 4 else None
                     async with room.lock:
                         await room.follow_storage(carried)
-            elif kind == "seat":
-                await room.follow_seats()
+            elif kind == "seat":   # the seat rides along (storage.seat_notice), except after a reconnect
+                carried_seat = [seat_from_notice(payload.split(" ", 2)[2])] if len(parts) > 2 else None
+                await room.follow_seats(carried_seat)
             elif kind == "delete":
                 await self._close_deleted(room)
             elif kind == "presence" and len(parts) == 5 and parts[2] != self.process:

@@ -163,6 +163,33 @@ def move_notice(game_id: str, start: int, new: list[str]) -> str:
     return full if len(full.encode()) <= MAX_NOTICE else f"move {game_id} {start + len(new)}"
 
 
+def seat_notice(game_id: str, row: SeatRow) -> str:
+    """The notification of a seat stored: ``seat ID [ROW]``, the row as a JSON list, so that the
+    other processes need not read it back (:func:`seat_from_notice`).
+
+    >>> seat_notice("abc", SeatRow(1, "human", None, "Ann Lee", "9f2c", True))
+    'seat abc [1,"human",null,"Ann Lee","9f2c",true]'
+    """
+    fields = [row.seat, row.kind, row.level, row.name, row.secret_hash, row.joined]
+    return f"seat {game_id} {json.dumps(fields, separators=(',', ':'))}"
+
+
+def seat_from_notice(tail: str) -> SeatRow:
+    """The seat a :func:`seat_notice` carries after its game id; ``ValueError`` if it is not one.
+
+    >>> seat_from_notice('[1,"human",null,"Ann Lee","9f2c",true]')
+    SeatRow(seat=1, kind='human', level=None, name='Ann Lee', secret_hash='9f2c', joined=True)
+    """
+    fields = json.loads(tail)
+    if not isinstance(fields, list) or len(fields) != 6:
+        raise ValueError(f"not a seat: {tail[:80]!r}")
+    seat, kind, level, name, secret_hash, joined = fields
+    if not (isinstance(seat, int) and isinstance(kind, str) and isinstance(joined, bool)
+            and all(v is None or isinstance(v, str) for v in (level, name, secret_hash))):
+        raise ValueError(f"not a seat: {tail[:80]!r}")
+    return SeatRow(seat, kind, level, name, secret_hash, joined)
+
+
 @dataclass(frozen=True)
 class SeatRow:
     """One seat as stored: who plays it, its name, and the hash of its secret (None for a bot)."""
@@ -337,7 +364,7 @@ class Storage:
                                     secret_hash=row.secret_hash, joined=row.joined)).rowcount
         if not done:
             raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
-        self._notify(conn, f"seat {game_id}")
+        self._notify(conn, seat_notice(game_id, row))
 
     def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int],
                position: str | None = None) -> None:
