@@ -142,7 +142,7 @@ def turn_plans(state: State) -> list[tuple[Plan, State]]:
         for i, move in enumerate(moves):
             # a state of our own (not the caller's) takes its last move itself: one copy fewer
             child = s if own and i == last else s.copy()
-            child.apply(move, trusted=True)
+            child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
             if child.phase in (SHAMAN, OCCUPY) and child.player == player:
                 extend(child, plan, True)
@@ -191,7 +191,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
         for i, move in enumerate(moves):
             # a state of our own (not the caller's) takes its last move itself: one copy fewer
             child = s if own and i == last else s.copy()
-            child.apply(move, trusted=True)
+            child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
             took = full or isinstance(move, TakeBack)
             if child.phase in (SHAMAN, OCCUPY) and child.player == player:
@@ -214,9 +214,9 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
                 quick.append((i, move))
                 continue
             child = s.copy()
-            child.apply(move, trusted=True)
+            child.apply(move, trusted=True, quiet=True)
             values[i] = est(child, tile, full)
-        s.apply(moves[-1], trusted=True)   # Pass: the turn is scored without an occupant
+        s.apply(moves[-1], trusted=True, quiet=True)   # Pass: the turn is scored without an occupant
         if s.is_over:   # pragma: no cover - the stack was not empty, so the game goes on
             raise AssertionError("the game ended after a placement with tiles left")
         passed, found = est.with_occupants(s, tile, player, [(m.zone, m.piece) for _, m in quick], full)
