@@ -358,7 +358,7 @@ class Board:
         touches a neighbour joins the zones on both sides, and each empty
         neighbour cell gets this side's kind in its frontier constraint.
         """
-        tile = self.tiles[tile_id]
+        tile = self.tiles.by_id[tile_id]
         pos = (x, y)
         cells = self.cells
         frontier = self.frontier
@@ -465,7 +465,7 @@ class Board:
         find = self.find
         out = []
         for tile_id in self.features[root].tiles:
-            for z in self.tiles[tile_id].zones.values():
+            for z in self.tiles.by_id[tile_id].zones.values():
                 if kind is not None and z.kind != kind:
                     continue
                 if water:
@@ -481,8 +481,9 @@ class Board:
         root = self.find(fid)
         find = self.find
         out = []
+        by_id = self.tiles.by_id
         for tile_id in self.features[root].tiles:
-            for z in _marked(self.tiles[tile_id]):
+            for z in _marked(by_id[tile_id]):
                 if find(tile_id * 10 + z.id) == root:
                     out.append((tile_id, z))
         return out
@@ -589,5 +590,5 @@ class Board:
 
     def lake_fish(self, feature: Feature) -> int:
         """The fish in the lakes at the ends of river ``feature`` (or in a river system's lakes)."""
-        tiles = self.tiles
+        tiles = self.tiles.by_id
         return sum(tiles[n // 10].zones[n % 10].fish for n in feature.lakes)

@@ -273,12 +273,16 @@ def system_points(board: Board, edition: Edition, fid: int, *, explain: bool = T
     return points, f"{' + '.join(t.text for t in terms)} = {points}"
 
 
-def score_system(board: Board, edition: Edition, fid: int, players: int) -> ScoreRow:
-    """The final-scoring row of river system ``fid``: its points to its huts' majority."""
+def score_system(board: Board, edition: Edition, fid: int, players: int, *,
+                 explain: bool = True) -> ScoreRow:
+    """The final-scoring row of river system ``fid``: its points to its huts' majority
+    (``explain=False``: the same points, with an empty text and no tiles listed)."""
     f = board.feature_by_id(fid)
-    points, text = system_points(board, edition, fid)
+    points, text = system_points(board, edition, fid, explain=explain)
     counts = count_holders(f.huts)
     winners = majority(counts)
+    if not explain:
+        return ScoreRow("huts", award(points, winners, players), "", ())
     return ScoreRow("huts", award(points, winners, players),
                     f"River system of {plural(len(f.tiles), 'tile')}: {text} "
                     f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles)))
@@ -336,11 +340,14 @@ def meadow_winners(board: Board, edition: Edition,
 
 
 def score_meadow(board: Board, edition: Edition, fid: int, removed: Collection[tuple[int, int]],
-                 players: int) -> ScoreRow:
-    """The final-scoring row of meadow ``fid``: its animals to its hunters' majority."""
+                 players: int, *, explain: bool = True) -> ScoreRow:
+    """The final-scoring row of meadow ``fid``: its animals to its hunters' majority
+    (``explain=False``: the same points, with an empty text and no tiles listed)."""
     f = board.feature_by_id(fid)
-    points, text = meadow_points(board, edition, fid, removed)
+    points, text = meadow_points(board, edition, fid, removed, explain=explain)
     winners, counts, why = meadow_winners(board, edition, fid)
+    if not explain:
+        return ScoreRow("hunters", award(points, winners, players), "", ())
     note = "" if why is None else f" ({why})"
     return ScoreRow("hunters", award(points, winners, players),
                     f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "

@@ -273,7 +273,7 @@ class State:
         if phase == PLACE:
             assert self.tile is not None
             t = self.tile
-            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.edition.tiles[t])]
+            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.edition.tiles.by_id[t])]
         if phase == OCCUPY:
             asked = self._asked
             return [*(self._occupy_options() if asked is None else asked), Pass()]
@@ -426,9 +426,9 @@ class State:
         and searches do this); any other move may corrupt the state.
 
         With ``quiet=True`` the list returned is empty, and the events and their explanations
-        are not made (but those of a special tile's action and of the final scoring, which are
-        rare, are made and dropped): for a search, which never reads them.  The state is changed
-        exactly as without it.
+        are not made (but those of a special tile's action, which are rare, are made and
+        dropped): for a search, which never reads them.  The state is changed exactly as
+        without it.
 
         >>> s = State.new(players=2); t = s.copy()
         >>> s.apply(Draw(3)) != [] and t.apply(Draw(3), quiet=True) == [] and s == t
@@ -470,9 +470,7 @@ class State:
             events.append(TileDiscarded(tile_id, self.stack))
         self.discarded = (*self.discarded, tile_id)
         if not remaining:
-            ended = self._end_turn()
-            if not quiet:
-                events.extend(ended)
+            events.extend(self._end_turn(quiet))
         return events
 
     def _place(self, move: Place, quiet: bool = False) -> list[Event]:
@@ -518,7 +516,7 @@ class State:
         self.board.add_occupant(move.tile, move.zone, p, piece)
         if quiet:
             return self._score_turn(quiet)
-        kind = self.edition.tiles[move.tile].zones[move.zone].kind
+        kind = self.edition.tiles.by_id[move.tile].zones[move.zone].kind
         events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, piece, role_of(kind, piece))]
         events.extend(self._score_turn())
         return events
@@ -563,9 +561,7 @@ class State:
                 return events
             if not quiet:
                 events.append(BonusTurn(self.player, False, f"no {name} left: no extra turn"))
-        ended = self._end_turn()
-        if not quiet:
-            events.extend(ended)
+        events.extend(self._end_turn(quiet))
         return events
 
     def _add(self, points: tuple[int, ...]) -> None:
@@ -573,19 +569,20 @@ class State:
         for i, pts in enumerate(points):
             scores[i] += pts
 
-    def _end_turn(self) -> list[Event]:
+    def _end_turn(self, quiet: bool = False) -> list[Event]:
         self.bonus_turn = False
         self.stack = NORMAL
         self.tile = None
         if not self.normal:
-            return self._finish()
+            return self._finish(quiet)
         self.player = (self.player + 1) % self.players
         self.phase = DRAW
         self.turn += 1
         return []
 
-    def _finish(self) -> list[Event]:
-        """End of the game: fishers and gatherers leave, then huts and hunters score."""
+    def _finish(self, quiet: bool = False) -> list[Event]:
+        """End of the game: fishers and gatherers leave, then huts and hunters score (``quiet``:
+        the same, without making the events)."""
         board = self.board
         events: list[Event] = []
         leaving = [(where, p) for where, p, piece in board.pieces()
@@ -593,23 +590,28 @@ class State:
         for where, p in leaving:
             board.remove_meeple(where.tile, where.zone)
             self.meeples[p] += 1
-        if leaving:
+        if leaving and not quiet:
             events.append(OccupantsReturned(tuple((p, w.tile, w.zone) for w, p in leaving),
                                             "end of the game, without scoring"))
-        rows = self.final_rows()
+        rows = self.final_rows(explain=not quiet)
         for row in rows:
             self._add(row.points)
-        events.append(FinalScoring(tuple(rows)))
         self.phase = OVER
+        if quiet:
+            return events
+        events.append(FinalScoring(tuple(rows)))
         events.append(GameOver(tuple(self.scores), self.winners()))
         return events
 
-    def final_rows(self) -> list[ScoreRow]:
+    def final_rows(self, *, explain: bool = True) -> list[ScoreRow]:
         """What final scoring would give now: each river system with huts, then each meadow with
-        hunters (fishers and gatherers still on the board are not counted: they leave first)."""
+        hunters (fishers and gatherers still on the board are not counted: they leave first).
+        ``explain=False``: the same points, the rows without their texts (see
+        :func:`~huntgather.scoring.score_system`)."""
         board = self.board
         systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in board.pieces() if piece == HUT})
         meadows = [fid for fid in board.feature_ids(MEADOW) if board.feature_by_id(fid).meeples]
-        return ([score_system(board, self.edition, fid, self.players) for fid in systems]
-                + [score_meadow(board, self.edition, fid, self.removed_animals, self.players)
+        edition, players = self.edition, self.players
+        return ([score_system(board, edition, fid, players, explain=explain) for fid in systems]
+                + [score_meadow(board, edition, fid, self.removed_animals, players, explain=explain)
                    for fid in meadows])

@@ -205,7 +205,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
         assert tile is not None
         board = s.board
         # an occupant of a feature that this turn completes changes its scoring: play it out
-        scored = {root for root, _ in board.completed(s.edition.tiles[tile])}
+        scored = {root for root, _ in board.completed(s.edition.tiles.by_id[tile])}
         values: list[list[float] | None] = [None] * len(moves)
         quick: list[tuple[int, Occupy]] = []
         for i, move in enumerate(moves[:-1]):

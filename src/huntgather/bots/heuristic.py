@@ -199,7 +199,7 @@ class Estimator:
         """The scores plus what every occupied feature brings, in :func:`estimate`'s order (the
         supplies not yet added), and the ids of those features in that order."""
         features = after.board.features
-        touched = after.board.tile_feature_ids(after.edition.tiles[tile])
+        touched = after.board.tile_feature_ids(after.edition.tiles.by_id[tile])
         known = self.known
         values = [float(s) for s in after.scores]
         roots = occupied_roots(after)
@@ -311,7 +311,7 @@ class Estimator:
         """The base contributions of features that placing ``tile`` did not touch, and the ids
         of the features it touched."""
         board = after.board
-        touched = board.tile_feature_ids(after.edition.tiles[tile])
+        touched = board.tile_feature_ids(after.edition.tiles.by_id[tile])
         # board.current_id(root), spelled out: a feature is kept by its root id (most are)
         features, find = board.features, board.find
         kept = [pairs for root, pairs in self.base
