@@ -172,6 +172,10 @@ class Estimator:
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
             (root, contribution(state, root)) for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
+        #: the ids of the features in ``base``
+        self.roots = frozenset(root for root, _ in self.base)
+        #: (scores, ids of ``base`` left out) -> the scores plus what the others bring (see _start)
+        self.starts: dict[tuple[tuple[int, ...], frozenset[int]], list[float]] = {}
         features = state.board.feature_by_id
         #: root -> (its feature in the position, what it brings)
         self.known: dict[int, tuple[Feature, list[tuple[int, float]]]] = {
@@ -186,8 +190,12 @@ class Estimator:
         memo = self._memo(after, tile)
         if full:
             return self._full(after, tile, memo)
-        kept, touched = self._split(after, tile)
-        return self._sum(after, kept, [contribution(after, root, memo) for root in touched])
+        values, touched = self._start(after, tile)
+        for root in touched:
+            for player, points in contribution(after, root, memo):
+                values[player] += points
+        _add_supply(after, values)
+        return values
 
     def _full(self, after: State, tile: int, memo: Memo) -> list[float]:
         """:func:`estimate` of ``after`` (with ``memo``), reusing what unchanged features bring."""
@@ -270,11 +278,10 @@ class Estimator:
         memo = self._memo(after, tile)
         if full:
             return self._full_with_occupants(after, tile, player, options, memo)
-        kept, touched = self._split(after, tile)
-        parts = [contribution(after, root, memo) for root in touched]
         # the scores and the untouched features are the same for every piece: add them once
         # (in the order __call__ adds them, so that every sum is the same to the last bit)
-        start = self._sum(after, kept, [], supply=False)
+        start, touched = self._start(after, tile)
+        parts = [contribution(after, root, memo) for root in touched]
         out: list[list[float]] = []
         for zone, piece in options:
             hut = piece == HUT
@@ -307,31 +314,28 @@ class Estimator:
         x, y = board.where[tile]
         return self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
 
-    def _split(self, after: State, tile: int) -> tuple[list[list[tuple[int, float]]], list[int]]:
-        """The base contributions of features that placing ``tile`` did not touch, and the ids
-        of the features it touched."""
+    def _start(self, after: State, tile: int) -> tuple[list[float], list[int]]:
+        """The scores plus what each feature of the position that placing ``tile`` did not touch
+        brings, added in the order of ``base`` (a new list); and the ids of the features the tile
+        touched, whose contributions are to be added next.
+
+        A feature of the position is touched if its id is now the id of one of the tile's
+        features, or if it is no longer an id of its own: only the tile joins features, so a
+        feature that merged went into one of the tile's.  Placements that score the same and
+        touch the same features of the position start from the same sums: they are kept."""
         board = after.board
         touched = board.tile_feature_ids(after.edition.tiles.by_id[tile])
-        # board.current_id(root), spelled out: a feature is kept by its root id (most are)
-        features, find = board.features, board.find
-        kept = [pairs for root, pairs in self.base
-                if (root if root in features else find(root)) not in touched]
-        return kept, touched
-
-    @staticmethod
-    def _sum(after: State, kept: list[list[tuple[int, float]]],
-             parts: list[list[tuple[int, float]]], supply: bool = True) -> list[float]:
-        """Scores, then the kept and the new contributions in order, then the supplies."""
-        values = [float(s) for s in after.scores]
-        for pairs in kept:
-            for player, points in pairs:
-                values[player] += points
-        for pairs in parts:
-            for player, points in pairs:
-                values[player] += points
-        if supply:
-            _add_supply(after, values)
-        return values
+        roots = self.roots
+        left_out = roots.intersection(touched) | roots.difference(board.features)
+        key = (tuple(after.scores), left_out)
+        start = self.starts.get(key)
+        if start is None:
+            start = self.starts[key] = [float(s) for s in after.scores]
+            for root, pairs in self.base:
+                if root not in left_out:
+                    for player, points in pairs:
+                        start[player] += points
+        return start.copy(), touched
 
 
 def advantage(values: Sequence[float], player: int) -> float:
