@@ -142,8 +142,8 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
 
 def _add_supply(state: State, values: list[float]) -> None:
     fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
-    for p in range(state.players):
-        values[p] += fade * (MEEPLE_VALUE * state.meeples[p] + HUT_VALUE * state.huts[p])
+    for p, (meeples, huts) in enumerate(zip(state.meeples, state.huts)):   # (one pair per seat)
+        values[p] += fade * (MEEPLE_VALUE * meeples + HUT_VALUE * huts)
     if state.phase == DRAW and state.stack == BONUS and state.bonus:
         values[state.player] += BONUS_TURN_VALUE
 
