@@ -62,6 +62,13 @@ class ZoneRef(NamedTuple):
         return cls(int(tile), int(zone))
 
 
+def _without_node(pieces: tuple[tuple[int, int], ...], node: int) -> tuple[tuple[int, int], ...]:
+    """``(seat, node)`` pieces less the one on ``node`` (most often the last, just added)."""
+    if pieces and pieces[-1][1] == node:
+        return pieces[:-1]
+    return tuple(p for p in pieces if p[1] != node)
+
+
 def _ref(node: int) -> ZoneRef:
     """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
     return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
@@ -255,7 +262,11 @@ class Board:
     # ------------------------------------------------------------------ features
 
     def find(self, node: int) -> int:
-        """The root of ``node``'s feature (with path halving)."""
+        """The root of ``node``'s feature (with path halving).
+
+        Most nodes are a root or next to one, where this changes nothing: the hot loops below
+        look that up themselves (``p = parent[node]``, a root if ``parent[p] == p``) and call
+        it only for a longer path, which saves a call and leaves the same bookkeeping."""
         parent = self.parent
         p = parent[node]
         while p != node:
@@ -437,10 +448,11 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        find = self.find
+        parent, find = self.parent, self.find
         out: list[int] = []
         for node in _nodes(tile):
-            root = find(node)
+            p = parent[node]
+            root = p if parent[p] == p else find(node)
             if root not in out:
                 out.append(root)
         return out
@@ -448,11 +460,12 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        find = self.find
+        parent, find = self.parent, self.find
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
-            root = find(node)
+            p = parent[node]
+            root = p if parent[p] == p else find(node)
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -479,12 +492,14 @@ class Board:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
         root = self.find(fid)
-        find = self.find
+        parent, find = self.parent, self.find
         out = []
         by_id = self.tiles.by_id
         for tile_id in self.features[root].tiles:
             for z in _marked(by_id[tile_id]):
-                if find(tile_id * 10 + z.id) == root:
+                node = tile_id * 10 + z.id
+                p = parent[node]
+                if (p if parent[p] == p else find(node)) == root:
                     out.append((tile_id, z))
         return out
 
@@ -533,7 +548,7 @@ class Board:
         player, _ = self.occupants.pop(node)
         root = self.find(node)
         f = self.features[root]
-        self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
+        self.features[root] = f.with_pieces(_without_node(f.meeples, node), f.huts)
         return player
 
     def remove_occupant(self, tile: int, zone: int) -> tuple[int, Piece]:
@@ -555,11 +570,11 @@ class Board:
         if piece == Piece.HUT:
             root = self.find(SYSTEM + node)
             f = self.features[root]
-            self.features[root] = f.with_pieces(f.meeples, tuple(h for h in f.huts if h[1] != node))
+            self.features[root] = f.with_pieces(f.meeples, _without_node(f.huts, node))
         else:
             root = self.find(node)
             f = self.features[root]
-            self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
+            self.features[root] = f.with_pieces(_without_node(f.meeples, node), f.huts)
         return player, piece
 
     def clear_meeples(self, fid: int) -> list[tuple[int, ZoneRef]]:

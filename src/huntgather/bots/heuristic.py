@@ -140,10 +140,18 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     return [(w, expected) for w in winners]
 
 
-def _add_supply(state: State, values: list[float]) -> None:
+def _supply_values(state: State) -> list[float]:
+    """What each seat's meeples and huts in supply are worth (less as the normal stack runs out)."""
     fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
-    for p, (meeples, huts) in enumerate(zip(state.meeples, state.huts)):   # (one pair per seat)
-        values[p] += fade * (MEEPLE_VALUE * meeples + HUT_VALUE * huts)
+    return [fade * (MEEPLE_VALUE * meeples + HUT_VALUE * huts)
+            for meeples, huts in zip(state.meeples, state.huts, strict=True)]
+
+
+def _add_supply(state: State, values: list[float], supply: list[float] | None = None) -> None:
+    """Add the supplies (``supply``: :func:`_supply_values` of ``state``, if the caller has it),
+    then a pending bonus turn."""
+    for p, worth in enumerate(_supply_values(state) if supply is None else supply):
+        values[p] += worth
     if state.phase == DRAW and state.stack == BONUS and state.bonus:
         values[state.player] += BONUS_TURN_VALUE
 
@@ -191,8 +199,8 @@ class Estimator:
         if full:
             return self._full(after, tile, memo)
         values, touched = self._start(after, tile)
-        for root in touched:
-            for player, points in contribution(after, root, memo):
+        for pairs in self._parts(after, touched, memo):
+            for player, points in pairs:
                 values[player] += points
         _add_supply(after, values)
         return values
@@ -281,8 +289,9 @@ class Estimator:
         # the scores and the untouched features are the same for every piece: add them once
         # (in the order __call__ adds them, so that every sum is the same to the last bit)
         start, touched = self._start(after, tile)
-        parts = [contribution(after, root, memo) for root in touched]
+        parts = self._parts(after, touched, memo)
         out: list[list[float]] = []
+        worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
             root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
@@ -292,10 +301,13 @@ class Estimator:
             supply[player] -= 1
             try:
                 values = start.copy()
-                for i, pairs in enumerate(parts):
-                    for seat, points in (contribution(after, root, memo) if i == k else pairs):
+                for pairs in (*parts[:k], contribution(after, root, memo), *parts[k + 1:]):
+                    for seat, points in pairs:
                         values[seat] += points
-                _add_supply(after, values)
+                supplies = worth.get(hut)
+                if supplies is None:
+                    supplies = worth[hut] = _supply_values(after)
+                _add_supply(after, values, supplies)
                 out.append(values)
             finally:
                 supply[player] += 1
@@ -306,6 +318,14 @@ class Estimator:
                 values[seat] += points
         _add_supply(after, values)
         return values, out
+
+    @staticmethod
+    def _parts(after: State, touched: list[int], memo: Memo) -> list[list[tuple[int, float]]]:
+        """What each of the features ``touched`` (ids that are roots) brings, in order."""
+        features = after.board.features
+        # (most hold no piece, and bring nothing: stake() says so first, here without a call)
+        return [contribution(after, root, memo) if features[root].meeples or features[root].huts else []
+                for root in touched]
 
     def _memo(self, after: State, tile: int) -> Memo:
         """The meadow memo for boards with ``tile`` where ``after`` has it (meadows depend on
