@@ -210,7 +210,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
         quick: list[tuple[int, Occupy]] = []
         for i, move in enumerate(moves[:-1]):
             assert isinstance(move, Occupy)
-            if move.piece == HUT or board.feature_id(tile, move.zone) not in scored:
+            if not scored or move.piece == HUT or board.feature_id(tile, move.zone) not in scored:
                 quick.append((i, move))
                 continue
             child = s.copy()

@@ -238,6 +238,7 @@ class Estimator:
         board = after.board
         start, roots = self._full_start(after, tile, memo)
         out: list[list[float]] = []
+        worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
             root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
@@ -251,7 +252,10 @@ class Estimator:
                     values = start.copy()
                     for seat, points in contribution(after, root, memo):
                         values[seat] += points
-                _add_supply(after, values)
+                supplies = worth.get(hut)
+                if supplies is None:
+                    supplies = worth[hut] = _supply_values(after)
+                _add_supply(after, values, supplies)
                 out.append(values)
             finally:
                 supply[player] += 1
