@@ -59,6 +59,10 @@ def test_a_quiet_apply_changes_the_state_as_the_normal_one_does(edition: str, ru
             assert quiet.apply(move, quiet=True) == []
             assert quiet == loud and rules.snapshot(quiet) == rules.snapshot(loud)
             assert quiet.decision == loud.decision
+        # the rows a quiet end of the game scores are the same, without their texts
+        rows, bare = loud.final_rows(), loud.final_rows(explain=False)
+        assert [(r.kind, r.points) for r in bare] == [(r.kind, r.points) for r in rows]
+        assert all(r.explanation for r in rows) and not any(r.explanation for r in bare)
     assert events > 1000   # (the normal apply made them)
 
 
