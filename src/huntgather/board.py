@@ -23,7 +23,7 @@ module and :mod:`huntgather.features` needs to know.
 
 >>> b.feature_at(56, 1).kind, len(b.system_at(56, 8).lakes), b.occupant(56, 1)
 ('forest', 1, None)
->>> b.add_occupant(56, 1, 0, "meeple"); b.pieces()
+>>> _ = b.add_occupant(56, 1, 0, "meeple"); b.pieces()
 [(ZoneRef(tile=56, zone=1), 0, 'meeple')]
 """
 
@@ -528,19 +528,21 @@ class Board:
             seen[find(SYSTEM + node if piece == Piece.HUT else node)] = None
         return list(seen)
 
-    def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> None:
-        """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules)."""
+    def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
+        """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules);
+        return the id of the feature (for a hut: of the river system) it joined."""
         node = tile * 10 + zone
         if piece == Piece.HUT:
             self.occupants[node] = (player, Piece.HUT)
             root = self.find(SYSTEM + node)
             f = self.features[root]
             self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
-        else:
-            self.occupants[node] = (player, Piece.MEEPLE)
-            root = self.find(node)
-            f = self.features[root]
-            self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
+            return root
+        self.occupants[node] = (player, Piece.MEEPLE)
+        root = self.find(node)
+        f = self.features[root]
+        self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
+        return root
 
     def remove_meeple(self, tile: int, zone: int) -> int:
         """Take the meeple off zone ``tile.zone``; return its owner."""
@@ -560,7 +562,7 @@ class Board:
         >>> from huntgather.tiles import load_tileset
         >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
         >>> before = (dict(b.occupants), dict(b.features))
-        >>> b.add_occupant(56, 8, 1, "hut"); b.remove_occupant(56, 8)
+        >>> _ = b.add_occupant(56, 8, 1, "hut"); b.remove_occupant(56, 8)
         (1, 'hut')
         >>> (b.occupants, b.features) == before
         True

@@ -609,8 +609,11 @@ class State:
         ``explain=False``: the same points, the rows without their texts (see
         :func:`~huntgather.scoring.score_system`)."""
         board = self.board
-        systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in board.pieces() if piece == HUT})
-        meadows = [fid for fid in board.feature_ids(MEADOW) if board.feature_by_id(fid).meeples]
+        pieces = board.pieces()
+        systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in pieces if piece == HUT})
+        # (the meadows that hold a meeple, in id order, as board.feature_ids(MEADOW) lists them)
+        meadows = sorted({board.feature_id(w.tile, w.zone) for w, _, piece in pieces
+                          if piece == MEEPLE and board.zone(w.tile, w.zone).kind == MEADOW})
         edition, players = self.edition, self.players
         return ([score_system(board, edition, fid, players, explain=explain) for fid in systems]
                 + [score_meadow(board, edition, fid, self.removed_animals, players, explain=explain)

@@ -241,9 +241,8 @@ class Estimator:
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
             supply = after.huts if hut else after.meeples
-            board.add_occupant(tile, zone, player, piece)
+            root = board.add_occupant(tile, zone, player, piece)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
@@ -298,10 +297,9 @@ class Estimator:
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
-            k = touched.index(root)
             supply = after.huts if hut else after.meeples
-            board.add_occupant(tile, zone, player, piece)
+            root = board.add_occupant(tile, zone, player, piece)
+            k = touched.index(root)
             supply[player] -= 1
             try:
                 values = start.copy()
