@@ -269,6 +269,8 @@ class Board:
         it only for a longer path, which saves a call and leaves the same bookkeeping."""
         parent = self.parent
         p = parent[node]
+        if parent[p] == p:   # a root, or next to one: nothing to halve
+            return p
         while p != node:
             gp = parent[p]
             parent[node] = gp
@@ -431,11 +433,17 @@ class Board:
 
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
-        return self.features[self.find(tile * 10 + zone)]
+        node = tile * 10 + zone
+        parent = self.parent
+        p = parent[node]
+        return self.features[p if parent[p] == p else self.find(node)]
 
     def system_at(self, tile: int, zone: int) -> Feature:
         """The river system of river or lake zone ``tile.zone``."""
-        return self.features[self.find(SYSTEM + tile * 10 + zone)]
+        node = SYSTEM + tile * 10 + zone
+        parent = self.parent
+        p = parent[node]
+        return self.features[p if parent[p] == p else self.find(node)]
 
     def is_system(self, fid: int) -> bool:
         """Whether ``fid`` is the id of a river system (rather than of a forest, meadow or river)."""

@@ -334,7 +334,11 @@ class Estimator:
         where the tile lies and how it is turned)."""
         board = after.board
         x, y = board.where[tile]
-        return self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+        key = (tile, x, y, board.cells[(x, y)][1])
+        memo = self.memos.get(key)
+        if memo is None:
+            memo = self.memos[key] = {}
+        return memo
 
     def _start(self, after: State, tile: int) -> tuple[list[float], list[int]]:
         """The scores plus what each feature of the position that placing ``tile`` did not touch
