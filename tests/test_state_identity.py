@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
+import random
+from typing import Any
+
 import pytest
 
 from huntgather import State
@@ -36,3 +40,45 @@ def test_states_are_not_hashable_and_compare_only_with_states() -> None:
         hash(state)
     assert state != "a state" and state != None   # noqa: E711
     assert repr(state).startswith("<State 2020, 2 players, turn 0: ")
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_a_quiet_apply_changes_the_state_as_the_normal_one_does(edition: str, rules: Any) -> None:
+    # apply(quiet=True) makes no events; the state it leaves must be the same in every respect,
+    # the board's internal bookkeeping included, at every move of whole random games
+    events = 0
+    for seed in range(12):
+        loud = State.new(2 + seed % 4, edition)
+        quiet = loud.copy()
+        rng = random.Random(seed)
+        while not loud.is_over:
+            moves = loud.legal_moves()
+            assert quiet.legal_moves() == moves
+            move = moves[rng.randrange(len(moves))]
+            events += len(loud.apply(move))
+            assert quiet.apply(move, quiet=True) == []
+            assert quiet == loud and rules.snapshot(quiet) == rules.snapshot(loud)
+            assert quiet.decision == loud.decision
+        # the rows a quiet end of the game scores are the same, without their texts
+        rows, bare = loud.final_rows(), loud.final_rows(explain=False)
+        assert [(r.kind, r.points) for r in bare] == [(r.kind, r.points) for r in rows]
+        assert all(r.explanation for r in rows) and not any(r.explanation for r in bare)
+    assert events > 1000   # (the normal apply made them)
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_the_occupy_options_kept_for_the_decision_are_those_listed_afresh(edition: str) -> None:
+    # the rules keep the occupant options they found when they asked; a copy shares them and an
+    # unpickled state (which has not kept them) lists them again: all must agree
+    occupy_decisions = 0
+    for seed in range(12):
+        game = Game(2 + seed % 4, edition=edition, seed=seed)
+        rng = random.Random(seed)
+        while not game.state.is_over:
+            state = game.state
+            if state.phase == "occupy":
+                occupy_decisions += 1
+                moves = state.legal_moves()
+                assert moves == state.copy().legal_moves() == pickle.loads(pickle.dumps(state)).legal_moves()
+            game.play(state.random_move(rng), trusted=True)
+    assert occupy_decisions > 100

@@ -23,7 +23,7 @@ module and :mod:`huntgather.features` needs to know.
 
 >>> b.feature_at(56, 1).kind, len(b.system_at(56, 8).lakes), b.occupant(56, 1)
 ('forest', 1, None)
->>> b.add_occupant(56, 1, 0, "meeple"); b.pieces()
+>>> _ = b.add_occupant(56, 1, 0, "meeple"); b.pieces()
 [(ZoneRef(tile=56, zone=1), 0, 'meeple')]
 """
 
@@ -60,6 +60,13 @@ class ZoneRef(NamedTuple):
         if not (dot and tile.isdigit() and zone.isdigit() and len(zone) == 1):
             raise ValueError(f"expected a zone as TILE.ZONE (e.g. 17.1), got {text!r}")
         return cls(int(tile), int(zone))
+
+
+def _without_node(pieces: tuple[tuple[int, int], ...], node: int) -> tuple[tuple[int, int], ...]:
+    """``(seat, node)`` pieces less the one on ``node`` (most often the last, just added)."""
+    if pieces and pieces[-1][1] == node:
+        return pieces[:-1]
+    return tuple(p for p in pieces if p[1] != node)
 
 
 def _ref(node: int) -> ZoneRef:
@@ -255,9 +262,15 @@ class Board:
     # ------------------------------------------------------------------ features
 
     def find(self, node: int) -> int:
-        """The root of ``node``'s feature (with path halving)."""
+        """The root of ``node``'s feature (with path halving).
+
+        Most nodes are a root or next to one, where this changes nothing: the hot loops below
+        look that up themselves (``p = parent[node]``, a root if ``parent[p] == p``) and call
+        it only for a longer path, which saves a call and leaves the same bookkeeping."""
         parent = self.parent
         p = parent[node]
+        if parent[p] == p:   # a root, or next to one: nothing to halve
+            return p
         while p != node:
             gp = parent[p]
             parent[node] = gp
@@ -358,7 +371,7 @@ class Board:
         touches a neighbour joins the zones on both sides, and each empty
         neighbour cell gets this side's kind in its frontier constraint.
         """
-        tile = self.tiles[tile_id]
+        tile = self.tiles.by_id[tile_id]
         pos = (x, y)
         cells = self.cells
         frontier = self.frontier
@@ -420,11 +433,17 @@ class Board:
 
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
-        return self.features[self.find(tile * 10 + zone)]
+        node = tile * 10 + zone
+        parent = self.parent
+        p = parent[node]
+        return self.features[p if parent[p] == p else self.find(node)]
 
     def system_at(self, tile: int, zone: int) -> Feature:
         """The river system of river or lake zone ``tile.zone``."""
-        return self.features[self.find(SYSTEM + tile * 10 + zone)]
+        node = SYSTEM + tile * 10 + zone
+        parent = self.parent
+        p = parent[node]
+        return self.features[p if parent[p] == p else self.find(node)]
 
     def is_system(self, fid: int) -> bool:
         """Whether ``fid`` is the id of a river system (rather than of a forest, meadow or river)."""
@@ -437,10 +456,11 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        find = self.find
+        parent, find = self.parent, self.find
         out: list[int] = []
         for node in _nodes(tile):
-            root = find(node)
+            p = parent[node]
+            root = p if parent[p] == p else find(node)
             if root not in out:
                 out.append(root)
         return out
@@ -448,11 +468,12 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        find = self.find
+        parent, find = self.parent, self.find
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
-            root = find(node)
+            p = parent[node]
+            root = p if parent[p] == p else find(node)
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -465,7 +486,7 @@ class Board:
         find = self.find
         out = []
         for tile_id in self.features[root].tiles:
-            for z in self.tiles[tile_id].zones.values():
+            for z in self.tiles.by_id[tile_id].zones.values():
                 if kind is not None and z.kind != kind:
                     continue
                 if water:
@@ -479,11 +500,14 @@ class Board:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
         root = self.find(fid)
-        find = self.find
+        parent, find = self.parent, self.find
         out = []
+        by_id = self.tiles.by_id
         for tile_id in self.features[root].tiles:
-            for z in _marked(self.tiles[tile_id]):
-                if find(tile_id * 10 + z.id) == root:
+            for z in _marked(by_id[tile_id]):
+                node = tile_id * 10 + z.id
+                p = parent[node]
+                if (p if parent[p] == p else find(node)) == root:
                     out.append((tile_id, z))
         return out
 
@@ -512,19 +536,21 @@ class Board:
             seen[find(SYSTEM + node if piece == Piece.HUT else node)] = None
         return list(seen)
 
-    def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> None:
-        """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules)."""
+    def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
+        """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules);
+        return the id of the feature (for a hut: of the river system) it joined."""
         node = tile * 10 + zone
         if piece == Piece.HUT:
             self.occupants[node] = (player, Piece.HUT)
             root = self.find(SYSTEM + node)
             f = self.features[root]
             self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
-        else:
-            self.occupants[node] = (player, Piece.MEEPLE)
-            root = self.find(node)
-            f = self.features[root]
-            self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
+            return root
+        self.occupants[node] = (player, Piece.MEEPLE)
+        root = self.find(node)
+        f = self.features[root]
+        self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
+        return root
 
     def remove_meeple(self, tile: int, zone: int) -> int:
         """Take the meeple off zone ``tile.zone``; return its owner."""
@@ -532,7 +558,7 @@ class Board:
         player, _ = self.occupants.pop(node)
         root = self.find(node)
         f = self.features[root]
-        self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
+        self.features[root] = f.with_pieces(_without_node(f.meeples, node), f.huts)
         return player
 
     def remove_occupant(self, tile: int, zone: int) -> tuple[int, Piece]:
@@ -544,7 +570,7 @@ class Board:
         >>> from huntgather.tiles import load_tileset
         >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
         >>> before = (dict(b.occupants), dict(b.features))
-        >>> b.add_occupant(56, 8, 1, "hut"); b.remove_occupant(56, 8)
+        >>> _ = b.add_occupant(56, 8, 1, "hut"); b.remove_occupant(56, 8)
         (1, 'hut')
         >>> (b.occupants, b.features) == before
         True
@@ -554,11 +580,11 @@ class Board:
         if piece == Piece.HUT:
             root = self.find(SYSTEM + node)
             f = self.features[root]
-            self.features[root] = f.with_pieces(f.meeples, tuple(h for h in f.huts if h[1] != node))
+            self.features[root] = f.with_pieces(f.meeples, _without_node(f.huts, node))
         else:
             root = self.find(node)
             f = self.features[root]
-            self.features[root] = f.with_pieces(tuple(m for m in f.meeples if m[1] != node), f.huts)
+            self.features[root] = f.with_pieces(_without_node(f.meeples, node), f.huts)
         return player, piece
 
     def clear_meeples(self, fid: int) -> list[tuple[int, ZoneRef]]:
@@ -589,5 +615,5 @@ class Board:
 
     def lake_fish(self, feature: Feature) -> int:
         """The fish in the lakes at the ends of river ``feature`` (or in a river system's lakes)."""
-        tiles = self.tiles
+        tiles = self.tiles.by_id
         return sum(tiles[n // 10].zones[n % 10].fish for n in feature.lakes)

@@ -226,8 +226,11 @@ def completed_points(board: Board, edition: Edition, feature: Feature, *,
                         explain=explain)
 
 
-def score_completed(board: Board, edition: Edition, fid: int, players: int) -> FeatureScored:
-    """The scoring of the completed forest or river ``fid``: its points to its meeples' majority.
+def score_completed(board: Board, edition: Edition, fid: int, players: int, *,
+                    explain: bool = True) -> FeatureScored:
+    """The scoring of the completed forest or river ``fid``: its points to its meeples' majority
+    (``explain=False``: the same points, with an empty explanation and no tiles listed, for a
+    search that reads only the points).
 
     >>> from huntgather.record import load_position
     >>> s = load_position("huntgather record 1\\nplayers 2\\ntile 56 0,0 r0\\ntile 34 1,0 r0\\n"
@@ -236,10 +239,12 @@ def score_completed(board: Board, edition: Edition, fid: int, players: int) -> F
     'Forest of 3 tiles: 3 tiles ×2 = 6 → red (1 gatherer)'
     """
     f = board.feature_by_id(fid)
-    points, text = completed_points(board, edition, f)
-    title, role = ("Forest", "gatherer") if f.kind == Kind.FOREST else ("River", "fisher")
+    points, text = completed_points(board, edition, f, explain=explain)
     counts = count_holders(f.meeples)
     winners = majority(counts)
+    if not explain:
+        return FeatureScored(f.kind, award(points, winners, players), "", ())
+    title, role = ("Forest", "gatherer") if f.kind == Kind.FOREST else ("River", "fisher")
     return FeatureScored(f.kind, award(points, winners, players),
                          f"{title} of {plural(len(f.tiles), 'tile')}: {text} "
                          f"{who_scores(winners, counts, role)}", tuple(sorted(f.tiles)))
@@ -268,12 +273,16 @@ def system_points(board: Board, edition: Edition, fid: int, *, explain: bool = T
     return points, f"{' + '.join(t.text for t in terms)} = {points}"
 
 
-def score_system(board: Board, edition: Edition, fid: int, players: int) -> ScoreRow:
-    """The final-scoring row of river system ``fid``: its points to its huts' majority."""
+def score_system(board: Board, edition: Edition, fid: int, players: int, *,
+                 explain: bool = True) -> ScoreRow:
+    """The final-scoring row of river system ``fid``: its points to its huts' majority
+    (``explain=False``: the same points, with an empty text and no tiles listed)."""
     f = board.feature_by_id(fid)
-    points, text = system_points(board, edition, fid)
+    points, text = system_points(board, edition, fid, explain=explain)
     counts = count_holders(f.huts)
     winners = majority(counts)
+    if not explain:
+        return ScoreRow("huts", award(points, winners, players), "", ())
     return ScoreRow("huts", award(points, winners, players),
                     f"River system of {plural(len(f.tiles), 'tile')}: {text} "
                     f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles)))
@@ -331,11 +340,14 @@ def meadow_winners(board: Board, edition: Edition,
 
 
 def score_meadow(board: Board, edition: Edition, fid: int, removed: Collection[tuple[int, int]],
-                 players: int) -> ScoreRow:
-    """The final-scoring row of meadow ``fid``: its animals to its hunters' majority."""
+                 players: int, *, explain: bool = True) -> ScoreRow:
+    """The final-scoring row of meadow ``fid``: its animals to its hunters' majority
+    (``explain=False``: the same points, with an empty text and no tiles listed)."""
     f = board.feature_by_id(fid)
-    points, text = meadow_points(board, edition, fid, removed)
+    points, text = meadow_points(board, edition, fid, removed, explain=explain)
     winners, counts, why = meadow_winners(board, edition, fid)
+    if not explain:
+        return ScoreRow("hunters", award(points, winners, players), "", ())
     note = "" if why is None else f" ({why})"
     return ScoreRow("hunters", award(points, winners, players),
                     f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "

@@ -107,8 +107,8 @@ class Decision:
 class State:
     """A position of the game, with the rules to move on from it."""
 
-    __slots__ = ("board", "bonus", "bonus_turn", "discarded", "edition", "huts", "meeples", "normal",
-                 "phase", "player", "players", "removed_animals", "scores", "stack", "tile", "turn")
+    __slots__ = ("_asked", "board", "bonus", "bonus_turn", "discarded", "edition", "huts", "meeples",
+                 "normal", "phase", "player", "players", "removed_animals", "scores", "stack", "tile", "turn")
 
     board: Board
     scores: list[int]
@@ -126,6 +126,9 @@ class State:
     bonus_turn: bool
     #: number of turns begun so far
     turn: int
+    #: the occupant options of the current occupy decision, as the rules found them when they
+    #: asked for it (:meth:`legal_moves` lists them without looking again); None: not known
+    _asked: list[Move] | None
 
     def __init__(self, edition: Edition, players: int, _copy_of: State | None = None) -> None:
         self.edition = edition
@@ -146,6 +149,7 @@ class State:
             self.tile = old.tile
             self.bonus_turn = old.bonus_turn
             self.turn = old.turn
+            self._asked = old._asked   # (never changed in place: shared)
             return
         self.board = Board(edition.tiles)
         self.scores = [0] * players
@@ -162,6 +166,7 @@ class State:
         self.tile = None
         self.bonus_turn = False
         self.turn = 0
+        self._asked = None
 
     @classmethod
     def new(cls, players: int = 2, edition: str | Edition = DEFAULT_EDITION,
@@ -195,6 +200,7 @@ class State:
         (self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus,
          self.discarded, self.removed_animals, self.phase, self.player, self.stack, self.tile,
          self.bonus_turn, self.turn) = state
+        self._asked = None
 
     def _key(self) -> tuple[object, ...]:
         board = self.board
@@ -267,9 +273,10 @@ class State:
         if phase == PLACE:
             assert self.tile is not None
             t = self.tile
-            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.edition.tiles[t])]
+            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.edition.tiles.by_id[t])]
         if phase == OCCUPY:
-            return [*self._occupy_options(), Pass()]
+            asked = self._asked
+            return [*(self._occupy_options() if asked is None else asked), Pass()]
         if phase == SHAMAN:
             return [*self._takeback_options(), Pass()]
         if phase == DRAW:
@@ -410,34 +417,45 @@ class State:
 
     # ------------------------------------------------------------------ applying
 
-    def apply(self, move: Move, *, trusted: bool = False) -> list[Event]:
+    def apply(self, move: Move, *, trusted: bool = False, quiet: bool = False) -> list[Event]:
         """Check and apply ``move``; return what happened.
 
         Raises :class:`IllegalMoveError` (and changes nothing) if the move is
         not legal for the current decision.  With ``trusted=True`` the check
         is skipped: only for a move just taken from :meth:`legal_moves` (bots
         and searches do this); any other move may corrupt the state.
+
+        With ``quiet=True`` the list returned is empty, and the events and their explanations
+        are not made (but those of a special tile's action, which are rare, are made and
+        dropped): for a search, which never reads them.  The state is changed exactly as
+        without it.
+
+        >>> s = State.new(players=2); t = s.copy()
+        >>> s.apply(Draw(3)) != [] and t.apply(Draw(3), quiet=True) == [] and s == t
+        True
         """
         if not trusted:
             self.check(move)
         if isinstance(move, Draw):
-            return self._draw(move.tile)
+            return self._draw(move.tile, quiet)
         if isinstance(move, Place):
-            return self._place(move)
+            return self._place(move, quiet)
         if isinstance(move, TakeBack):
             owner = self.board.remove_meeple(move.tile, move.zone)
             self.meeples[owner] += 1
+            if quiet:
+                return self._after_actions(quiet)
             events: list[Event] = [MeepleTakenBack(owner, move.tile, move.zone)]
-            return events + self._after_actions()
+            return events + self._after_actions(quiet)
         if isinstance(move, Occupy):
-            return self._occupy(move)
+            return self._occupy(move, quiet)
         # Pass
         if self.phase == SHAMAN:
-            return self._after_actions()
-        return self._score_turn()
+            return self._after_actions(quiet)
+        return self._score_turn(quiet)
 
-    def _draw(self, tile_id: int) -> list[Event]:
-        events: list[Event] = [TileDrawn(tile_id, self.stack)]
+    def _draw(self, tile_id: int, quiet: bool = False) -> list[Event]:
+        events: list[Event] = [] if quiet else [TileDrawn(tile_id, self.stack)]
         if self.stack == NORMAL:
             self.normal = _without(self.normal, tile_id)
             remaining = self.normal
@@ -448,17 +466,18 @@ class State:
             self.phase = PLACE
             self.tile = tile_id
             return events
-        events.append(TileDiscarded(tile_id, self.stack))
+        if not quiet:
+            events.append(TileDiscarded(tile_id, self.stack))
         self.discarded = (*self.discarded, tile_id)
         if not remaining:
-            events.extend(self._end_turn())
+            events.extend(self._end_turn(quiet))
         return events
 
-    def _place(self, move: Place) -> list[Event]:
+    def _place(self, move: Place, quiet: bool = False) -> list[Event]:
         board = self.board
         board.put(move.tile, move.x, move.y, move.rotation)
-        events: list[Event] = [TilePlaced(self.player, move.tile, move.x, move.y, move.rotation,
-                                          self.stack == BONUS)]
+        events: list[Event] = [] if quiet else [TilePlaced(self.player, move.tile, move.x, move.y,
+                                                           move.rotation, self.stack == BONUS)]
         edition = self.edition
         takeback = False
         for z in edition.tiles.by_id[move.tile].special_zones:
@@ -466,24 +485,28 @@ class State:
             special = edition.special(z.special)
             if special is None:   # printed, but not a rule of this edition
                 continue
-            events.extend(special.on_placed(self, ZoneRef(move.tile, z.id), move.x, move.y))
+            done = special.on_placed(self, ZoneRef(move.tile, z.id), move.x, move.y)
+            if not quiet:
+                events.extend(done)
             takeback = takeback or special.takeback
         if takeback and self._takeback_options():
             self.phase = SHAMAN
             return events
-        events.extend(self._after_actions())
+        events.extend(self._after_actions(quiet))
         return events
 
-    def _after_actions(self) -> list[Event]:
+    def _after_actions(self, quiet: bool = False) -> list[Event]:
         """After immediate actions: ask for an occupant, or score straight away."""
-        # the whole list, not a stop at the first option: its look-ups compress the board's paths
-        # as listing the moves does, so a game that never lists them keeps the same bookkeeping
-        if self._occupy_options():
+        # the whole list, not a stop at the first option: it is kept for legal_moves(), which
+        # lists the options of this decision without looking them up again
+        options = self._occupy_options()
+        if options:
             self.phase = OCCUPY
+            self._asked = options
             return []
-        return self._score_turn()
+        return self._score_turn(quiet)
 
-    def _occupy(self, move: Occupy) -> list[Event]:
+    def _occupy(self, move: Occupy, quiet: bool = False) -> list[Event]:
         p = self.player
         piece = HUT if move.piece == HUT else MEEPLE
         if piece == MEEPLE:
@@ -491,46 +514,54 @@ class State:
         else:
             self.huts[p] -= 1
         self.board.add_occupant(move.tile, move.zone, p, piece)
-        kind = self.edition.tiles[move.tile].zones[move.zone].kind
+        if quiet:
+            return self._score_turn(quiet)
+        kind = self.edition.tiles.by_id[move.tile].zones[move.zone].kind
         events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, piece, role_of(kind, piece))]
         events.extend(self._score_turn())
         return events
 
     # ------------------------------------------------------------------ scoring
 
-    def _score_turn(self) -> list[Event]:
-        """Score what the placement completed, then grant a bonus turn or end the turn."""
+    def _score_turn(self, quiet: bool = False) -> list[Event]:
+        """Score what the placement completed, then grant a bonus turn or end the turn (``quiet``:
+        the same, without making the events)."""
         assert self.tile is not None
+        self._asked = None   # (the occupy decision, if any, is answered)
         board = self.board
         events: list[Event] = []
         bonus_earned = False
         counter = self.edition.bonus_counter
         for fid, f in board.completed(self.edition.tiles.by_id[self.tile]):
-            scored = score_completed(board, self.edition, fid, self.players)
-            events.append(scored)
+            scored = score_completed(board, self.edition, fid, self.players, explain=not quiet)
             self._add(scored.points)
+            if not quiet:
+                events.append(scored)
             if f.meeples:
                 returned = board.clear_meeples(fid)
                 for p, _ in returned:
                     self.meeples[p] += 1
-                events.append(OccupantsReturned(tuple((p, where.tile, where.zone) for p, where in returned),
-                                                f"{f.kind} scored"))
+                if not quiet:
+                    back = tuple((p, where.tile, where.zone) for p, where in returned)
+                    events.append(OccupantsReturned(back, f"{f.kind} scored"))
             if f.kind == FOREST and f.counter(counter) > 0:
                 bonus_earned = True
         if bonus_earned and not self.bonus_turn:
             name = self.edition.bonus_name
             if self.bonus:
-                events.append(BonusTurn(self.player, True,
-                                        f"{player_name(self.player)} completed a forest with a "
-                                        f"{self.edition.bonus_counter_label} "
-                                        f"and takes a {name} turn"))
+                if not quiet:
+                    events.append(BonusTurn(self.player, True,
+                                            f"{player_name(self.player)} completed a forest with a "
+                                            f"{self.edition.bonus_counter_label} "
+                                            f"and takes a {name} turn"))
                 self.phase = DRAW
                 self.stack = BONUS
                 self.bonus_turn = True
                 self.tile = None
                 return events
-            events.append(BonusTurn(self.player, False, f"no {name} left: no extra turn"))
-        events.extend(self._end_turn())
+            if not quiet:
+                events.append(BonusTurn(self.player, False, f"no {name} left: no extra turn"))
+        events.extend(self._end_turn(quiet))
         return events
 
     def _add(self, points: tuple[int, ...]) -> None:
@@ -538,19 +569,20 @@ class State:
         for i, pts in enumerate(points):
             scores[i] += pts
 
-    def _end_turn(self) -> list[Event]:
+    def _end_turn(self, quiet: bool = False) -> list[Event]:
         self.bonus_turn = False
         self.stack = NORMAL
         self.tile = None
         if not self.normal:
-            return self._finish()
+            return self._finish(quiet)
         self.player = (self.player + 1) % self.players
         self.phase = DRAW
         self.turn += 1
         return []
 
-    def _finish(self) -> list[Event]:
-        """End of the game: fishers and gatherers leave, then huts and hunters score."""
+    def _finish(self, quiet: bool = False) -> list[Event]:
+        """End of the game: fishers and gatherers leave, then huts and hunters score (``quiet``:
+        the same, without making the events)."""
         board = self.board
         events: list[Event] = []
         leaving = [(where, p) for where, p, piece in board.pieces()
@@ -558,23 +590,31 @@ class State:
         for where, p in leaving:
             board.remove_meeple(where.tile, where.zone)
             self.meeples[p] += 1
-        if leaving:
+        if leaving and not quiet:
             events.append(OccupantsReturned(tuple((p, w.tile, w.zone) for w, p in leaving),
                                             "end of the game, without scoring"))
-        rows = self.final_rows()
+        rows = self.final_rows(explain=not quiet)
         for row in rows:
             self._add(row.points)
-        events.append(FinalScoring(tuple(rows)))
         self.phase = OVER
+        if quiet:
+            return events
+        events.append(FinalScoring(tuple(rows)))
         events.append(GameOver(tuple(self.scores), self.winners()))
         return events
 
-    def final_rows(self) -> list[ScoreRow]:
+    def final_rows(self, *, explain: bool = True) -> list[ScoreRow]:
         """What final scoring would give now: each river system with huts, then each meadow with
-        hunters (fishers and gatherers still on the board are not counted: they leave first)."""
+        hunters (fishers and gatherers still on the board are not counted: they leave first).
+        ``explain=False``: the same points, the rows without their texts (see
+        :func:`~huntgather.scoring.score_system`)."""
         board = self.board
-        systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in board.pieces() if piece == HUT})
-        meadows = [fid for fid in board.feature_ids(MEADOW) if board.feature_by_id(fid).meeples]
-        return ([score_system(board, self.edition, fid, self.players) for fid in systems]
-                + [score_meadow(board, self.edition, fid, self.removed_animals, self.players)
+        pieces = board.pieces()
+        systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in pieces if piece == HUT})
+        # (the meadows that hold a meeple, in id order, as board.feature_ids(MEADOW) lists them)
+        meadows = sorted({board.feature_id(w.tile, w.zone) for w, _, piece in pieces
+                          if piece == MEEPLE and board.zone(w.tile, w.zone).kind == MEADOW})
+        edition, players = self.edition, self.players
+        return ([score_system(board, edition, fid, players, explain=explain) for fid in systems]
+                + [score_meadow(board, edition, fid, self.removed_animals, players, explain=explain)
                    for fid in meadows])

@@ -142,7 +142,7 @@ def turn_plans(state: State) -> list[tuple[Plan, State]]:
         for i, move in enumerate(moves):
             # a state of our own (not the caller's) takes its last move itself: one copy fewer
             child = s if own and i == last else s.copy()
-            child.apply(move, trusted=True)
+            child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
             if child.phase in (SHAMAN, OCCUPY) and child.player == player:
                 extend(child, plan, True)
@@ -191,7 +191,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
         for i, move in enumerate(moves):
             # a state of our own (not the caller's) takes its last move itself: one copy fewer
             child = s if own and i == last else s.copy()
-            child.apply(move, trusted=True)
+            child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
             took = full or isinstance(move, TakeBack)
             if child.phase in (SHAMAN, OCCUPY) and child.player == player:
@@ -205,18 +205,18 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
         assert tile is not None
         board = s.board
         # an occupant of a feature that this turn completes changes its scoring: play it out
-        scored = {root for root, _ in board.completed(s.edition.tiles[tile])}
+        scored = {root for root, _ in board.completed(s.edition.tiles.by_id[tile])}
         values: list[list[float] | None] = [None] * len(moves)
         quick: list[tuple[int, Occupy]] = []
         for i, move in enumerate(moves[:-1]):
             assert isinstance(move, Occupy)
-            if move.piece == HUT or board.feature_id(tile, move.zone) not in scored:
+            if not scored or move.piece == HUT or board.feature_id(tile, move.zone) not in scored:
                 quick.append((i, move))
                 continue
             child = s.copy()
-            child.apply(move, trusted=True)
+            child.apply(move, trusted=True, quiet=True)
             values[i] = est(child, tile, full)
-        s.apply(moves[-1], trusted=True)   # Pass: the turn is scored without an occupant
+        s.apply(moves[-1], trusted=True, quiet=True)   # Pass: the turn is scored without an occupant
         if s.is_over:   # pragma: no cover - the stack was not empty, so the game goes on
             raise AssertionError("the game ended after a placement with tiles left")
         passed, found = est.with_occupants(s, tile, player, [(m.zone, m.piece) for _, m in quick], full)

@@ -90,7 +90,7 @@ def draw_from(state: State, order: dict[str, list[int]], pos: dict[str, int]) ->
         # every draw follows the order (the stacks' contents are those the order shuffled)
         tile = tiles[at] if at < len(tiles) else outcomes[0]
         pos[stack] = at + 1
-        state.apply(Draw(tile), trusted=True)
+        state.apply(Draw(tile), trusted=True, quiet=True)
 
 
 def halving_schedule(width: int, budget: int) -> list[tuple[int, int]]:
@@ -153,7 +153,7 @@ class ExpertBot(SeededBot):
         state = root.copy()
         pos: dict[str, int] = {}
         for move in plan:
-            state.apply(move, trusted=True)
+            state.apply(move, trusted=True, quiet=True)
         turns = self.turns if self.turns is not None else state.players
         values: list[float] | None = None
         for _ in range(turns):
@@ -168,7 +168,7 @@ class ExpertBot(SeededBot):
                     best, best_plan = estimate_values, candidate
             assert best is not None
             for move in best_plan:
-                state.apply(move, trusted=True)
+                state.apply(move, trusted=True, quiet=True)
             values = best
         if self.evaluate is not None:
             draw_from(state, order, pos)

@@ -140,10 +140,18 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     return [(w, expected) for w in winners]
 
 
-def _add_supply(state: State, values: list[float]) -> None:
+def _supply_values(state: State) -> list[float]:
+    """What each seat's meeples and huts in supply are worth (less as the normal stack runs out)."""
     fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
-    for p in range(state.players):
-        values[p] += fade * (MEEPLE_VALUE * state.meeples[p] + HUT_VALUE * state.huts[p])
+    return [fade * (MEEPLE_VALUE * meeples + HUT_VALUE * huts)
+            for meeples, huts in zip(state.meeples, state.huts, strict=True)]
+
+
+def _add_supply(state: State, values: list[float], supply: list[float] | None = None) -> None:
+    """Add the supplies (``supply``: :func:`_supply_values` of ``state``, if the caller has it),
+    then a pending bonus turn."""
+    for p, worth in enumerate(_supply_values(state) if supply is None else supply):
+        values[p] += worth
     if state.phase == DRAW and state.stack == BONUS and state.bonus:
         values[state.player] += BONUS_TURN_VALUE
 
@@ -172,6 +180,10 @@ class Estimator:
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
             (root, contribution(state, root)) for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
+        #: the ids of the features in ``base``
+        self.roots = frozenset(root for root, _ in self.base)
+        #: (scores, ids of ``base`` left out) -> the scores plus what the others bring (see _start)
+        self.starts: dict[tuple[tuple[int, ...], frozenset[int]], list[float]] = {}
         features = state.board.feature_by_id
         #: root -> (its feature in the position, what it brings)
         self.known: dict[int, tuple[Feature, list[tuple[int, float]]]] = {
@@ -186,8 +198,12 @@ class Estimator:
         memo = self._memo(after, tile)
         if full:
             return self._full(after, tile, memo)
-        kept, touched = self._split(after, tile)
-        return self._sum(after, kept, [contribution(after, root, memo) for root in touched])
+        values, touched = self._start(after, tile)
+        for pairs in self._parts(after, touched, memo):
+            for player, points in pairs:
+                values[player] += points
+        _add_supply(after, values)
+        return values
 
     def _full(self, after: State, tile: int, memo: Memo) -> list[float]:
         """:func:`estimate` of ``after`` (with ``memo``), reusing what unchanged features bring."""
@@ -199,7 +215,7 @@ class Estimator:
         """The scores plus what every occupied feature brings, in :func:`estimate`'s order (the
         supplies not yet added), and the ids of those features in that order."""
         features = after.board.features
-        touched = after.board.tile_feature_ids(after.edition.tiles[tile])
+        touched = after.board.tile_feature_ids(after.edition.tiles.by_id[tile])
         known = self.known
         values = [float(s) for s in after.scores]
         roots = occupied_roots(after)
@@ -222,11 +238,11 @@ class Estimator:
         board = after.board
         start, roots = self._full_start(after, tile, memo)
         out: list[list[float]] = []
+        worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
             supply = after.huts if hut else after.meeples
-            board.add_occupant(tile, zone, player, piece)
+            root = board.add_occupant(tile, zone, player, piece)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
@@ -235,7 +251,10 @@ class Estimator:
                     values = start.copy()
                     for seat, points in contribution(after, root, memo):
                         values[seat] += points
-                _add_supply(after, values)
+                supplies = worth.get(hut)
+                if supplies is None:
+                    supplies = worth[hut] = _supply_values(after)
+                _add_supply(after, values, supplies)
                 out.append(values)
             finally:
                 supply[player] += 1
@@ -270,25 +289,27 @@ class Estimator:
         memo = self._memo(after, tile)
         if full:
             return self._full_with_occupants(after, tile, player, options, memo)
-        kept, touched = self._split(after, tile)
-        parts = [contribution(after, root, memo) for root in touched]
         # the scores and the untouched features are the same for every piece: add them once
         # (in the order __call__ adds them, so that every sum is the same to the last bit)
-        start = self._sum(after, kept, [], supply=False)
+        start, touched = self._start(after, tile)
+        parts = self._parts(after, touched, memo)
         out: list[list[float]] = []
+        worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            root = board.system_id(tile, zone) if hut else board.feature_id(tile, zone)
-            k = touched.index(root)
             supply = after.huts if hut else after.meeples
-            board.add_occupant(tile, zone, player, piece)
+            root = board.add_occupant(tile, zone, player, piece)
+            k = touched.index(root)
             supply[player] -= 1
             try:
                 values = start.copy()
-                for i, pairs in enumerate(parts):
-                    for seat, points in (contribution(after, root, memo) if i == k else pairs):
+                for pairs in (*parts[:k], contribution(after, root, memo), *parts[k + 1:]):
+                    for seat, points in pairs:
                         values[seat] += points
-                _add_supply(after, values)
+                supplies = worth.get(hut)
+                if supplies is None:
+                    supplies = worth[hut] = _supply_values(after)
+                _add_supply(after, values, supplies)
                 out.append(values)
             finally:
                 supply[player] += 1
@@ -300,38 +321,47 @@ class Estimator:
         _add_supply(after, values)
         return values, out
 
+    @staticmethod
+    def _parts(after: State, touched: list[int], memo: Memo) -> list[list[tuple[int, float]]]:
+        """What each of the features ``touched`` (ids that are roots) brings, in order."""
+        features = after.board.features
+        # (most hold no piece, and bring nothing: stake() says so first, here without a call)
+        return [contribution(after, root, memo) if features[root].meeples or features[root].huts else []
+                for root in touched]
+
     def _memo(self, after: State, tile: int) -> Memo:
         """The meadow memo for boards with ``tile`` where ``after`` has it (meadows depend on
         where the tile lies and how it is turned)."""
         board = after.board
         x, y = board.where[tile]
-        return self.memos.setdefault((tile, x, y, board.cells[(x, y)][1]), {})
+        key = (tile, x, y, board.cells[(x, y)][1])
+        memo = self.memos.get(key)
+        if memo is None:
+            memo = self.memos[key] = {}
+        return memo
 
-    def _split(self, after: State, tile: int) -> tuple[list[list[tuple[int, float]]], list[int]]:
-        """The base contributions of features that placing ``tile`` did not touch, and the ids
-        of the features it touched."""
+    def _start(self, after: State, tile: int) -> tuple[list[float], list[int]]:
+        """The scores plus what each feature of the position that placing ``tile`` did not touch
+        brings, added in the order of ``base`` (a new list); and the ids of the features the tile
+        touched, whose contributions are to be added next.
+
+        A feature of the position is touched if its id is now the id of one of the tile's
+        features, or if it is no longer an id of its own: only the tile joins features, so a
+        feature that merged went into one of the tile's.  Placements that score the same and
+        touch the same features of the position start from the same sums: they are kept."""
         board = after.board
-        touched = board.tile_feature_ids(after.edition.tiles[tile])
-        # board.current_id(root), spelled out: a feature is kept by its root id (most are)
-        features, find = board.features, board.find
-        kept = [pairs for root, pairs in self.base
-                if (root if root in features else find(root)) not in touched]
-        return kept, touched
-
-    @staticmethod
-    def _sum(after: State, kept: list[list[tuple[int, float]]],
-             parts: list[list[tuple[int, float]]], supply: bool = True) -> list[float]:
-        """Scores, then the kept and the new contributions in order, then the supplies."""
-        values = [float(s) for s in after.scores]
-        for pairs in kept:
-            for player, points in pairs:
-                values[player] += points
-        for pairs in parts:
-            for player, points in pairs:
-                values[player] += points
-        if supply:
-            _add_supply(after, values)
-        return values
+        touched = board.tile_feature_ids(after.edition.tiles.by_id[tile])
+        roots = self.roots
+        left_out = roots.intersection(touched) | roots.difference(board.features)
+        key = (tuple(after.scores), left_out)
+        start = self.starts.get(key)
+        if start is None:
+            start = self.starts[key] = [float(s) for s in after.scores]
+            for root, pairs in self.base:
+                if root not in left_out:
+                    for player, points in pairs:
+                        start[player] += points
+        return start.copy(), touched
 
 
 def advantage(values: Sequence[float], player: int) -> float:

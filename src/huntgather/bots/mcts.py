@@ -217,7 +217,7 @@ class MctsBot(SeededBot):
             else:  # pragma: no cover - every draw follows the order
                 tile = outcomes[order.rng.randrange(len(outcomes))]
             draws.append(tile)
-            state.apply(Draw(tile), trusted=True)
+            state.apply(Draw(tile), trusted=True, quiet=True)
         return draws
 
     def _simulate(self, root_state: State, root: _Node, orders: _Orders) -> None:
@@ -232,7 +232,7 @@ class MctsBot(SeededBot):
                 order = orders.get(root.n[i])
             path.append((node, i))
             for move in node.plans[i]:
-                state.apply(move, trusted=True)
+                state.apply(move, trusted=True, quiet=True)
             draws = self._draw(state, order)
             key = (i, tuple(draws))
             child = node.children.get(key)
@@ -259,7 +259,7 @@ class MctsBot(SeededBot):
         if turns <= 0:
             return values if self.evaluate is None else self._evaluate(state)
         for move in leaf.plans[0]:
-            state.apply(move, trusted=True)
+            state.apply(move, trusted=True, quiet=True)
         for _ in range(turns):
             self._draw(state, order)
             if state.is_over:
@@ -274,7 +274,7 @@ class MctsBot(SeededBot):
                     best, best_plan, best_advantage = estimate_values, plan, gain
             assert best is not None
             for move in best_plan:
-                state.apply(move, trusted=True)
+                state.apply(move, trusted=True, quiet=True)
             values = rewards(best, self.scale)
         if self.evaluate is not None:
             self._draw(state, order)
