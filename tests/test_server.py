@@ -40,10 +40,9 @@ from huntgather.moves import Draw
 from huntgather.server import create_app
 from huntgather.server.app import web_dir
 from huntgather.server.protocol import move_from_json
-from huntgather.server.rooms import GameSetup, Rooms, build_game, restore_game
+from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, restore_game
 from huntgather.server.seats import Deal
 from huntgather.server.storage import (
-    SeatRow,
     Storage,
     StorageError,
     public_url,
@@ -1099,24 +1098,35 @@ def test_deleting_a_game_needs_the_creators_secret(client: TestClient) -> None:
     assert storage.load(keep["id"]) is not None   # the other game is untouched
 
 
+async def _one_game_on_two_processes(path: Path) -> tuple[Storage, Rooms, Rooms, Room, Room]:
+    """One database, two processes' rooms (ours, theirs) and one game open in both."""
+    storage = Storage(str(path / "games.db"))
+    ours, theirs = Rooms(storage), Rooms(storage)
+    room, _creator, _secrets = await ours.create(GameSetup(deal=Deal.SECRET, short=6))
+    return storage, ours, theirs, room, await theirs.get(room.id)
+
+
+def _count_calls(storage: Storage, name: str) -> list[tuple[Any, ...]]:
+    """Record the arguments of every call of ``storage``'s method ``name`` (which still runs)."""
+    calls: list[tuple[Any, ...]] = []
+    real = getattr(storage, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    setattr(storage, name, counted)
+    return calls
+
+
 def test_a_process_follows_moves_from_the_notification_without_reading_them_back(tmp_path: Path) -> None:
     # Two processes' rooms on one database.  A notification carries the moves stored (start, moves):
     # the follower takes the part it lacks, and when it lacks none (every listener, the storing
     # process too, gets each notification, which may arrive after the moves were adopted), it does
     # nothing; neither reads the moves back from the database.
     async def scenario() -> None:
-        storage = Storage(str(tmp_path / "games.db"))
-        ours, theirs = Rooms(storage), Rooms(storage)
-        room, _creator, _secrets = await ours.create(GameSetup(deal=Deal.SECRET, short=6))
-        other = await theirs.get(room.id)
-        reads: list[int] = []
-        real = storage.history_from
-
-        def counted(game_id: str, start: int) -> list[str]:
-            reads.append(start)
-            return real(game_id, start)
-
-        storage.history_from = counted  # type: ignore[method-assign]
+        storage, ours, theirs, room, other = await _one_game_on_two_processes(tmp_path)
+        reads = _count_calls(storage, "history_from")
 
         async def a_turn() -> tuple[int, list[str]]:
             game, start = room.game.copy(), room.version
@@ -1151,25 +1161,15 @@ def test_a_process_takes_a_changed_seat_from_the_notification(tmp_path: Path) ->
     # The notice of a stored seat carries the row; the other process applies it without reading
     # the seats back (it reads them all only after its listening connection was lost).
     async def scenario() -> None:
-        storage = Storage(str(tmp_path / "games.db"))
-        ours, theirs = Rooms(storage), Rooms(storage)
-        room, _creator, _secrets = await ours.create(GameSetup(deal=Deal.SECRET, short=6))
-        other = await theirs.get(room.id)
-        reads: list[str] = []
-        real = storage.load_seats
-
-        def counted(game_id: str) -> list[SeatRow]:
-            reads.append(game_id)
-            return real(game_id)
-
-        storage.load_seats = counted  # type: ignore[method-assign]
+        storage, ours, theirs, room, other = await _one_game_on_two_processes(tmp_path)
+        reads = _count_calls(storage, "load_seats")
         async with room.lock:
             await room._store_seat(1, replace(room.seats[1], name="Bob Stone"))
         notice = seat_notice(room.id, room.seats[1].row(1))
         await theirs._on_notice(notice)
         assert other.seats[1].name == "Bob Stone" and reads == []
         await theirs._on_notice(f"seat {room.id}")   # after a reconnect: all seats read back
-        assert reads == [room.id] and other.seats == room.seats
+        assert reads == [(room.id,)] and other.seats == room.seats
         with pytest.raises(ValueError):
             seat_from_notice('[1, "human"]')
         await ours.close()
