@@ -42,9 +42,9 @@ import random
 import time
 from collections.abc import Callable
 
-from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
+from huntgather.bots.base import Limits, Plan, estimated_plans
 from huntgather.bots.heuristic import advantage
-from huntgather.bots.mcts import SearchResult, rewards
+from huntgather.bots.mcts import SearchBot, SearchResult, rewards
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
 
@@ -121,7 +121,7 @@ def halving_schedule(width: int, budget: int) -> list[tuple[int, int]]:
     return out
 
 
-class ExpertBot(SeededBot):
+class ExpertBot(SearchBot):
     """Sequential halving over the root's best plans, on common draws (see the module text)."""
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
@@ -140,14 +140,6 @@ class ExpertBot(SeededBot):
         self.turns = turns
         #: leaf evaluation (expected final score per seat); None: the heuristic of the last plan
         self.evaluate = evaluate
-
-    def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
-        return self._search(state, rng).moves[0][0]
-
-    def search(self, state: State) -> SearchResult:
-        """Search ``state`` (unchanged) and report every first move, best first."""
-        check_decision(state)
-        return self._search(state.copy(), self.rng(state))
 
     def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> list[float]:
         state = root.copy()

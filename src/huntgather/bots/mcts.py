@@ -141,7 +141,24 @@ class SearchResult:
     plans: list[tuple[Plan, float, int]] = field(default_factory=list)
 
 
-class MctsBot(SeededBot):
+class SearchBot(SeededBot):
+    """Base class of the bots that choose by a search (:class:`MctsBot`, the expert): a decision
+    is the first move of the best plan its ``_search`` reports."""
+
+    def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
+        return self._search(state, rng).moves[0][0]
+
+    def search(self, state: State) -> SearchResult:
+        """Search ``state`` (unchanged) and report every first move, best first (for MCTS: the
+        most visited first)."""
+        check_decision(state)
+        return self._search(state.copy(), self.rng(state))
+
+    def _search(self, state: State, rng: random.Random) -> SearchResult:
+        raise NotImplementedError
+
+
+class MctsBot(SearchBot):
     """Turn-level Monte Carlo tree search: determinizations, greedy roll-outs, heuristic leaves."""
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "mcts",
@@ -166,15 +183,6 @@ class MctsBot(SeededBot):
         #: a greedy roll-out turn tries this many placements (a sample drawn along the
         #: determinization) with every take-back and occupant that may follow; None: all
         self.rollout_placements = rollout_placements
-
-    def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
-        result = self._search(state, rng)
-        return result.moves[0][0]
-
-    def search(self, state: State) -> SearchResult:
-        """Search ``state`` (unchanged) and report every first move, most visited first."""
-        check_decision(state)
-        return self._search(state.copy(), self.rng(state))
 
     # ------------------------------------------------------------------ search
 
