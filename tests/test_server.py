@@ -9,6 +9,7 @@ the same seed or the same draws), never from the server's own answers.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from play_server import whole_turn_after
 
 pytest.importorskip("starlette")
@@ -39,7 +42,7 @@ from huntgather.editions import get_edition
 from huntgather.moves import Draw
 from huntgather.server import create_app
 from huntgather.server.app import web_dir
-from huntgather.server.protocol import move_from_json
+from huntgather.server.protocol import dumps, move_from_json
 from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, restore_game
 from huntgather.server.seats import Deal
 from huntgather.server.storage import (
@@ -1348,3 +1351,31 @@ def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -
     (diagram,) = forest["diagrams"]
     assert "6 points (3 tiles × 2)" in diagram["caption"]
     assert "gold nugget, plays a bonus tile" in diagram["caption"]
+
+
+# --------------------------------------------------------------------------- the encoder
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(blacklist_categories=()), max_size=8),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=4) | st.integers(-5, 5), inner, max_size=4),
+    max_leaves=16)
+
+
+@given(JSON_VALUES)
+def test_what_the_server_sends_reads_as_the_standard_library_would_write_it(value: Any) -> None:
+    """orjson writes the messages; what it cannot write (a lone surrogate, an integer beyond 64
+    bits) the standard library does: either way a client reads the same value."""
+    message = {"type": "x", "value": value}
+    assert json.loads(dumps(message)) == json.loads(json.dumps(message))
+
+
+def test_a_request_label_orjson_cannot_write_is_echoed_all_the_same(client: TestClient) -> None:
+    made = create(client)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_text('{"type": "resync", "request": "\\ud800"}')
+        reply = recv(ws, "error")
+        assert reply["code"] == "hello_first" and reply["request"] == "\ud800"
+        ws.send_text('{"type": "resync", "request": 99999999999999999999}')   # 20 digits > 2**64
+        assert recv(ws, "error")["request"] == 10**20 - 1

@@ -209,30 +209,57 @@ async def post_json(base: str, path: str, body: Any, *, local: str | None, timeo
     """POST ``body`` as JSON to ``base + path``, from the loopback address ``local`` if given (so
     that each request can come from its own address); the status and the decoded answer.
 
-    Proxy settings of the environment are ignored.  Raises :class:`OSError` (no connection, not
-    an HTTP answer) or :class:`TimeoutError`.
+    One connection per request, spoken with h11 over asyncio's streams: an HTTP client object per
+    request (needed for its own source address) cost a fifth of the load client's CPU, which the
+    servers under test share the machine with.  Proxy settings of the environment are ignored.
+    Raises :class:`OSError` (no connection, not an HTTP answer) or :class:`TimeoutError`.
     """
-    import httpx
+    import h11
 
     # one TLS context for every request: building one loads the CA store, which takes milliseconds of
     # the clients' event loop, and so would show in the latencies measured
     global _TLS
-    if _TLS is None:
+    parts = urlsplit(base)
+    https = parts.scheme == "https"
+    if https and _TLS is None:
         _TLS = ssl.create_default_context()
-    transport = httpx.AsyncHTTPTransport(local_address=local, verify=_TLS)
-    async with httpx.AsyncClient(transport=transport, timeout=timeout, trust_env=False) as client:
-        try:
-            r = await client.post(base.rstrip("/") + path, json=body,
-                                  headers={"User-Agent": "huntgather-loadtest"})
-        except httpx.TimeoutException:
-            raise TimeoutError(f"no answer from {base} within {timeout} s") from None
-        except httpx.TransportError as exc:
-            raise OSError(f"{base}: {exc}") from None
+    host = parts.hostname or "127.0.0.1"
+    data = json.dumps(body).encode()
+    http = h11.Connection(h11.CLIENT)
+    request = h11.Request(method="POST", target=parts.path.rstrip("/") + path, headers=[
+        ("Host", parts.netloc), ("User-Agent", "huntgather-loadtest"), ("Content-Type", "application/json"),
+        ("Content-Length", str(len(data))), ("Connection", "close")])
+    status, chunks = 0, []
     try:
-        answer = r.json() if r.content else None
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(
+                host, parts.port or (443 if https else 80), ssl=_TLS if https else None,
+                local_addr=(local, 0) if local else None)
+            try:
+                for part in (request, h11.Data(data=data), h11.EndOfMessage()):
+                    writer.write(http.send(part) or b"")
+                while True:
+                    event = http.next_event()
+                    if event is h11.NEED_DATA:
+                        http.receive_data(await reader.read(1 << 16))
+                    elif isinstance(event, h11.Response):
+                        status = event.status_code
+                    elif isinstance(event, h11.Data):
+                        chunks.append(bytes(event.data))
+                    elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                        break
+            finally:
+                writer.close()
+    except h11.ProtocolError as exc:
+        raise OSError(f"{base}: not an HTTP answer ({exc})") from None
+    if not status:
+        raise OSError(f"{base}: the connection closed without an answer")
+    content = b"".join(chunks)
+    try:
+        answer = json.loads(content) if content else None
     except ValueError:
         answer = None
-    return r.status_code, answer
+    return status, answer
 
 
 # --------------------------------------------------------------------------- clients
@@ -306,13 +333,14 @@ class Link:
                 await self._reader
 
     async def _read(self) -> None:
+        import orjson
         from websockets.exceptions import ConnectionClosed
 
         assert self.ws is not None
         try:
             async for raw in self.ws:
                 try:
-                    msg = json.loads(raw)
+                    msg = orjson.loads(raw)
                 except ValueError:
                     self.client.error("bad_json_from_server")
                     continue
@@ -1064,7 +1092,8 @@ def _raise_file_limit(needed: int) -> None:
 def run(args: argparse.Namespace) -> int:
     _check(args)
     try:
-        import httpx  # noqa: F401
+        import h11  # noqa: F401
+        import orjson  # noqa: F401
         import websockets  # noqa: F401
 
         from huntgather.server.storage import public_url
