@@ -9,6 +9,7 @@ the same seed or the same draws), never from the server's own answers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -1379,3 +1380,49 @@ def test_a_request_label_orjson_cannot_write_is_echoed_all_the_same(client: Test
         assert reply["code"] == "hello_first" and reply["request"] == "\ud800"
         ws.send_text('{"type": "resync", "request": 99999999999999999999}')   # 20 digits > 2**64
         assert recv(ws, "error")["request"] == 10**20 - 1
+
+
+# --------------------------------------------------------------------------- a page's outbox
+
+
+def test_each_send_has_its_own_deadline_and_a_late_one_drops_the_page(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """20 sends of 10 ms each under a 60 ms timeout all go (0.2 s in all); a send that never
+    ends is stopped between the timeout and the timeout plus one sweep, and the socket is closed
+    ``too_slow``; a writer cancelled by the server itself is not taken for a slow page."""
+    from huntgather.server import connection
+    monkeypatch.setattr(connection, "SWEEP_PERIOD", 0.02)
+
+    async def demo() -> tuple[list[object], bool, float, bool]:
+        loop = asyncio.get_running_loop()
+        events: list[object] = []
+
+        async def send(text: str) -> None:
+            await asyncio.sleep(3600 if text == "stuck" else 0.01)
+            events.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            events.append((code, reason))
+
+        conn = connection.Connection(send, close, timeout=0.06)
+        writer = asyncio.create_task(conn.run())
+        for i in range(20):
+            conn.push(str(i))
+        conn.push("stuck")
+        start = loop.time()
+        await asyncio.wait_for(writer, 5)
+        took = loop.time() - start
+        # a writer the server cancels: the cancellation goes on up
+        other = connection.Connection(send, close, timeout=0.06)
+        task = asyncio.create_task(other.run())
+        other.push("stuck")
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return events, conn.dropped, took, task.cancelled() and not other.dropped
+
+    events, dropped, took, cancelled = asyncio.run(demo())
+    assert events == [str(i) for i in range(20)] + [(4008, "too_slow")] and dropped
+    assert 0.2 + 0.06 <= took < 0.2 + 0.06 + 0.02 + 0.5, took   # 0.5 s: slack for a loaded machine
+    assert cancelled

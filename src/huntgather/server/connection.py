@@ -7,6 +7,12 @@ falls behind by more than ``limit`` messages, or whose send takes longer than
 ``timeout`` seconds, is dropped: its socket is closed with code 4008 and the
 ``too_slow`` reason, and when it reconnects it resyncs from the version it has.
 
+The timeout is kept by one watcher per event loop (:class:`_Watcher`), which
+looks at the sends in flight every :data:`SWEEP_PERIOD` seconds, rather than
+by a timer per message (``asyncio.timeout``: a heap entry made and cancelled
+for each of the thousands of messages a second a busy server sends).  A send
+is thus stopped between ``timeout`` and ``timeout + SWEEP_PERIOD`` seconds.
+
 >>> import asyncio
 >>> async def demo():
 ...     sent = []
@@ -27,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("huntgather.server")
@@ -36,7 +43,45 @@ CLOSE_TOO_SLOW = 4008
 CLOSE_BAD_SECRET = 4403
 CLOSE_GONE = 4404
 
+#: seconds between two looks of a :class:`_Watcher` at the sends in flight
+SWEEP_PERIOD = 0.25
+
 _STOP = object()
+
+
+class _Watcher:
+    """The sends in flight on one event loop, and the timer that stops those past their deadline."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        #: connection → the loop time by which its send in flight must be done
+        self.sending: dict[Connection, float] = {}
+        self._timer: asyncio.TimerHandle | None = None
+
+    def watch(self, conn: Connection, deadline: float) -> None:
+        self.sending[conn] = deadline
+        if self._timer is None:
+            self._timer = self.loop.call_later(SWEEP_PERIOD, self._sweep)
+
+    def _sweep(self) -> None:
+        self._timer = None
+        now = self.loop.time()
+        late = [conn for conn, deadline in self.sending.items() if deadline <= now]
+        for conn in late:
+            del self.sending[conn]
+            conn._overdue()
+        if self.sending:
+            self._timer = self.loop.call_later(SWEEP_PERIOD, self._sweep)
+
+
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watcher] = weakref.WeakKeyDictionary()
+
+
+def _watcher(loop: asyncio.AbstractEventLoop) -> _Watcher:
+    watcher = _watchers.get(loop)
+    if watcher is None:
+        watcher = _watchers[loop] = _Watcher(loop)
+    return watcher
 
 
 class Connection:
@@ -60,6 +105,8 @@ class Connection:
         self.dropped = False
         self._closing = False
         self._close_with: tuple[int, str] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._timed_out = False
 
     @property
     def watcher(self) -> bool:
@@ -85,17 +132,33 @@ class Connection:
             self._closing = True
             self._queue.put_nowait(_STOP)
 
+    def _overdue(self) -> None:
+        """From the watcher: the send in flight has taken longer than ``timeout``; stop it."""
+        if self._task is not None and not self._task.done():
+            self._timed_out = True
+            self._task.cancel()
+
     async def run(self) -> None:
         """Send queued messages until :meth:`finish`; close the socket if the page is too slow."""
+        loop = asyncio.get_running_loop()
+        watcher = _watcher(loop)
+        self._task = asyncio.current_task()
         try:
             while True:
                 item = await self._queue.get()
                 if item is _STOP or self.dropped:
                     break
                 assert isinstance(item, str)
-                async with asyncio.timeout(self.timeout):   # no task per message, unlike wait_for
+                watcher.watch(self, loop.time() + self.timeout)
+                try:
                     await self._send(item)
-        except TimeoutError:
+                finally:
+                    watcher.sending.pop(self, None)
+        except asyncio.CancelledError:
+            if not self._timed_out:
+                raise   # the server stops this writer: not the page's fault
+            if self._task is not None:
+                self._task.uncancel()
             log.info("dropping a page whose socket took over %.1f s to take a message", self.timeout)
             self.dropped = True
         except Exception:   # the socket is gone: nothing more to send, and nothing to close
