@@ -9,7 +9,7 @@ import pytest
 
 from huntgather.editions import edition_names
 from huntgather.game import Game
-from huntgather.server.protocol import event_view, legal_json
+from huntgather.server.protocol import event_view, legal_json, move_to_json
 from huntgather.server.words import where, zone_phrase
 from huntgather.tiles import load_tileset
 
@@ -51,7 +51,12 @@ def test_log_lines_and_choices_of_a_whole_game_use_no_engine_ids(edition: str) -
     game = Game(3, edition=edition, seed=11)
     while not game.is_over:
         state = game.state
-        for item in legal_json(state):
+        offered, legal = legal_json(state), state.legal_moves()
+        # the choices sent are the engine's legal moves, in its order, each as a page sends it back
+        assert len(offered) == len(legal)
+        for item, move in zip(offered, legal, strict=True):
+            assert move_to_json(state, move).items() <= item.items(), (item, move)
+        for item in offered:
             assert not ENGINE_WORDS.search(item.get("text", "")), item
         game.play(rng.choice(list(state.legal_moves())))
     kinds = set()

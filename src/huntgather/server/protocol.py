@@ -208,6 +208,10 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     if state.is_over or state.is_chance:
         return []
     tiles = state.edition.tiles
+    if state.phase == PLACE:   # the common case, sent in every update: no Place made for each
+        assert state.tile is not None
+        return [{"kind": "place", "x": x, "y": y, "rotation": r}
+                for x, y, r in state.board.placements(tiles.by_id[state.tile])]
     out = []
     for move in state.legal_moves():
         item = move_to_json(state, move)
