@@ -443,15 +443,21 @@ def test_tournament_log_unwritable(tmp_path: Any, capsys: pytest.CaptureFixture[
     assert "cannot use the log" in capsys.readouterr().err
 
 
-def test_suggested_turns_are_whole_legal_turns() -> None:
-    from huntgather.bots import suggest_turns
+@pytest.mark.parametrize("bot", ["hard", "expert"])
+def test_suggested_turns_are_whole_legal_turns(bot: str) -> None:
+    from huntgather.bots import expert_bot, suggest_turns
     for edition in EDITIONS:
         for state in positions(4, seed=12, edition=edition, players=3):
-            turns = suggest_turns(state, top=3, limit=15, seed=2)
-            assert turns == suggest_turns(state, top=3, limit=15, seed=2)   # reproducible
+            turns = suggest_turns(state, top=3, limit=15, seed=2, bot=bot)
+            assert turns == suggest_turns(state, top=3, limit=15, seed=2, bot=bot)   # reproducible
             firsts = [moves[0] for moves, _, _ in turns]
             assert len(set(firsts)) == len(firsts) >= 1
-            assert firsts == [m for m, _, _ in analyse(state, top=3, limit=15, seed=2)]
+            # the first moves of the turns are the search's best moves, in its order
+            if bot == "hard":
+                assert firsts == [m for m, _, _ in analyse(state, top=3, limit=15, seed=2)]
+            else:
+                searched = expert_bot(2, Limits(simulations=15)).search(state)
+                assert firsts == [m for m, _, _ in searched.moves[:3]]
             for moves, value, visits in turns:
                 assert 0 < value < 1 and visits >= 0
                 work = state.copy()
@@ -460,6 +466,12 @@ def test_suggested_turns_are_whole_legal_turns() -> None:
                     work.apply(move)   # raises if illegal
                 # the turn is complete: a draw (next player or bonus turn) or the end follows
                 assert work.is_chance or work.is_over
+
+
+def test_hints_come_from_the_hard_or_the_expert_search_only() -> None:
+    from huntgather.bots import suggest_turns
+    with pytest.raises(ValueError, match="not 'greedy'"):
+        suggest_turns(positions(1, seed=1)[0], bot="greedy")
 
 
 # --------------------------------------------------------------------------- analyse

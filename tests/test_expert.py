@@ -57,8 +57,9 @@ def test_levels_are_simulation_budgets_without_time_caps() -> None:
     assert all(limits.seconds is None and (limits.simulations or 0) > 0 for limits in LEVELS.values())
     assert EXPERT.seconds is None and (EXPERT.simulations or 0) > 0
     assert expert_bot().limits.seconds is None
-    # selectable by name, but not offered to players until it is measured to beat hard
-    assert "expert" in spec_names() and "expert" not in BOT_LEVELS
+    # selectable by name and offered to players; the paranoid variant is for measurements only
+    assert {"expert", "expert:paranoid"} <= set(spec_names())
+    assert "expert" in BOT_LEVELS and "expert:paranoid" not in BOT_LEVELS
 
 
 def test_a_level_plays_the_same_move_on_a_slow_machine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,6 +92,11 @@ def test_the_server_keeps_a_time_limit_as_a_safety_net(monkeypatch: pytest.Monke
     cut = bot.search(state)
     assert cut.simulations < (LEVELS["easy"].simulations or 0)
     assert workers.choose_move("easy", 3, state) in state.legal_moves()
+    # the expert, offered in the browser, has one too
+    expert = workers.server_bot("expert", 3)
+    assert isinstance(expert, ExpertBot) and expert.limits.seconds == workers.SAFETY_SECONDS["expert"]
+    assert expert.limits.simulations == EXPERT.simulations
+    assert expert.search(state).simulations < (EXPERT.simulations or 0)
 
 
 # --------------------------------------------------------------------------- features and the model
@@ -278,6 +284,39 @@ def test_the_expert_search_compares_the_surviving_plans_on_the_same_draws() -> N
     assert len([n for n in visits if n]) == 6
     # the finalist played has the better mean
     assert result.plans[0][1] >= result.plans[1][1]
+
+
+def test_a_paranoid_reply_cuts_the_searchers_margin_and_a_max_n_one_raises_the_movers() -> None:
+    from huntgather.bots.base import estimated_plans
+    from huntgather.bots.expert import reply
+    from huntgather.bots.heuristic import advantage
+    for state in positions(3, seed=5, every=9)[1:5]:
+        mover = state.player
+        plans = list(estimated_plans(state))
+        searcher = (mover + 1) % 3
+        paranoid_plan, paranoid_values = reply(state, against=searcher)
+        own_plan, own_values = reply(state)
+        assert (paranoid_plan, paranoid_values) in plans and (own_plan, own_values) in plans
+        assert advantage(paranoid_values, searcher) == min(advantage(v, searcher) for _, v in plans)
+        assert advantage(own_values, mover) == max(advantage(v, mover) for _, v in plans)
+        assert reply(state, against=mover) == (own_plan, own_values)   # the searcher's own turn
+
+
+def test_paranoid_and_max_n_are_one_search_in_two_players() -> None:
+    """With one opponent, its best margin is the searcher's worst: the same samples, the same answer."""
+    for state in positions(2, seed=8, every=15)[1:3]:
+        # (one name: a bot's random draws depend on its name)
+        maxn = ExpertBot(Limits(simulations=40), seed=2, name="x").search(state)
+        paranoid = ExpertBot(Limits(simulations=40), seed=2, name="x", paranoid=True).search(state)
+        assert paranoid.plans == maxn.plans and paranoid.moves == maxn.moves
+
+
+def test_the_paranoid_expert_plays_legal_moves_with_three_and_four_players() -> None:
+    assert make_bot("expert:paranoid").paranoid and not make_bot("expert").paranoid   # type: ignore[attr-defined]
+    for players in (3, 4):
+        for state in positions(players, seed=players, every=17)[1:3]:
+            bot = ExpertBot(Limits(simulations=12), seed=1, width=4, paranoid=True)
+            assert bot.choose(state) in state.legal_moves()
 
 
 def test_the_expert_search_is_reproducible_and_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:

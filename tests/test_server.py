@@ -841,8 +841,9 @@ def test_bots_play_a_whole_game_by_themselves(client: TestClient) -> None:
     assert list(again.scores) == view["final"]["scores"]
 
 
-def test_a_bot_answers_a_persons_turn(client: TestClient) -> None:
-    made = create(client, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}], "short": 6})
+@pytest.mark.parametrize("level", ["easy", "expert"])
+def test_a_bot_answers_a_persons_turn(client: TestClient, level: str) -> None:
+    made = create(client, {"seats": [{"kind": "human"}, {"kind": "bot", "level": level}], "short": 6})
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
         view = hello(ws, [made["seats"]["0"]])["snapshot"]
         view = play(ws, view)

@@ -18,6 +18,8 @@ Specs understood by :func:`make_bot`:
 ``mcts:hard`` ``hard``     tree search, 150 simulations
 ``expert``             sequential halving over the best plans on paired draws
                        (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations
+``expert:paranoid``    the same, but in its samples the other seats play against it
+                       (paranoid) rather than each for itself (max-n)
 ``mcts:N``             tree search with exactly N simulations
 ``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
                        K placements (``mcts:N:all``: every placement, the default)
@@ -59,7 +61,8 @@ def spec_names() -> tuple[str, ...]:
     >>> spec_names()[:3]
     ('random', 'greedy', 'mcts')
     """
-    return ("random", "greedy", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert")
+    return ("random", "greedy", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert",
+            "expert:paranoid")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -73,7 +76,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'clever'; expected one of random, greedy, mcts, mcts:easy, mcts:medium, \
-mcts:hard, easy, medium, hard, expert, or mcts:N (N simulations)
+mcts:hard, easy, medium, hard, expert, expert:paranoid, or mcts:N (N simulations)
     """
     text = spec.strip().lower()
     if text == "random":
@@ -82,6 +85,8 @@ mcts:hard, easy, medium, hard, expert, or mcts:N (N simulations)
         return GreedyBot(seed)
     if text == "expert":
         return expert_bot(seed)
+    if text == "expert:paranoid":
+        return ExpertBot(EXPERT, seed, name=text, paranoid=True)
     if text in LEVELS:
         text = f"mcts:{text}"
     if text == "mcts":
@@ -143,8 +148,10 @@ def _limits(limit: Limits | int | None) -> Limits:
 
 
 def suggest_turns(state: State, top: int = 3, limit: Limits | int | None = None,
-                  seed: int = 0) -> list[tuple[Plan, float, int]]:
-    """Hints: the best ``top`` whole turns for the player to move, by the same search as :func:`analyse`.
+                  seed: int = 0, bot: str = "hard") -> list[tuple[Plan, float, int]]:
+    """Hints: the best ``top`` whole turns for the player to move, by the search of ``bot``:
+    ``hard`` (the same search as :func:`analyse`) or ``expert`` (:func:`expert_bot`; ``limit``
+    None is then its own budget).
 
     A turn is the moves the player makes before the next draw: the placement,
     then the shaman's take-back and the occupant (or ``Pass``) where the rules
@@ -159,10 +166,17 @@ def suggest_turns(state: State, top: int = 3, limit: Limits | int | None = None,
     >>> first, value, visits = turns[0]
     >>> first[0] in g.legal_moves() and 0 < value < 1
     True
+    >>> [turn[0][0] in g.legal_moves() for turn in suggest_turns(g.state, 2, 12, bot="expert")]
+    [True, True]
     """
     if top < 1:
         raise ValueError(f"top must be at least 1, not {top}")
-    result = MctsBot(_limits(limit), seed).search(state)
+    if bot == "expert":
+        result = expert_bot(seed, EXPERT if limit is None else _limits(limit)).search(state)
+    elif bot == "hard":
+        result = MctsBot(_limits(limit), seed).search(state)
+    else:
+        raise ValueError(f"hints come from the hard or the expert search, not {bot!r}")
     best: dict[Move, tuple[Plan, float, int]] = {}
     for plan, value, visits in result.plans:  # most visited first
         best.setdefault(plan[0], (plan, value, visits))

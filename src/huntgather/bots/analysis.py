@@ -105,9 +105,9 @@ def position_before(text: str, decision: int | None) -> tuple[State, Move | None
 
 
 def analyse_record(text: str, decision: int | None, top: int = 5, limits: Limits | None = None,
-                   seed: int = 0, bot: str = "hard") -> AnalysisReport:
-    """Replay a record to its K-th player decision and search it with ``bot`` (``hard`` or
-    ``expert``; ``limits`` replaces its budget); each move shown comes with the learned
+                   seed: int = 0, bot: str = "expert") -> AnalysisReport:
+    """Replay a record to its K-th player decision and search it with ``bot`` (``expert`` or
+    ``hard``; ``limits`` replaces its budget); each move shown comes with the learned
     evaluation's predicted final scores (:func:`predict_after`)."""
     from huntgather.bots import EXPERT, LEVELS, expert_bot
     if top < 1:
@@ -125,7 +125,7 @@ def analyse_record(text: str, decision: int | None, top: int = 5, limits: Limits
 
 
 #: the searches ``analyse_record`` can use
-ANALYSTS = ("hard", "expert")
+ANALYSTS = ("expert", "hard")
 
 
 def best_plan(result: SearchResult, move: Move) -> Plan:

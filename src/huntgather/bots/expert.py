@@ -23,7 +23,11 @@ its visits almost evenly over the 9 plans it admits.
 * a sample plays the plan, then ``players`` greedy turns along the
   determinization (the same continuation as ``hard``'s expansion and
   roll-out), and values the end by :func:`~huntgather.bots.mcts.rewards` of
-  the heuristic estimate, or by ``evaluate`` (a learned evaluation) if given.
+  the heuristic estimate, or by ``evaluate`` (a learned evaluation) if given;
+* in those greedy turns every seat plays for itself, for its own margin over
+  the best other seat (max-n), or, with ``paranoid``, every other seat plays
+  the turn that leaves the searching seat the worst margin (:func:`reply`);
+  with two players the two are the same.
 
 The move played is the first move of the best plan of the last round.
 
@@ -121,12 +125,38 @@ def halving_schedule(width: int, budget: int) -> list[tuple[int, int]]:
     return out
 
 
+def reply(state: State, against: int | None = None) -> tuple[Plan, list[float]]:
+    """The greedy turn of the player to move in a sample, with its estimated values: the plan
+    with the best margin for that player over the best other (max-n), or, with ``against`` a
+    seat other than the mover, the plan that leaves ``against`` the worst margin (paranoid).
+    The first such plan in :func:`estimated_plans` order wins a tie.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=2)
+    >>> reply(g.state) == reply(g.state, against=1)   # in two players the two are one
+    True
+    """
+    player = state.player
+    best: list[float] | None = None
+    best_plan: Plan = ()
+    if against is not None and against != player:
+        for candidate, values in estimated_plans(state):
+            if best is None or advantage(values, against) < advantage(best, against):
+                best, best_plan = values, candidate
+    else:
+        for candidate, values in estimated_plans(state):
+            if best is None or advantage(values, player) > advantage(best, player):
+                best, best_plan = values, candidate
+    assert best is not None
+    return best_plan, best
+
+
 class ExpertBot(SearchBot):
     """Sequential halving over the root's best plans, on common draws (see the module text)."""
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
-                 evaluate: Evaluate | None = None) -> None:
+                 evaluate: Evaluate | None = None, paranoid: bool = False) -> None:
         super().__init__(seed)
         if limits.simulations is None:
             raise ValueError("the expert's budget is a number of simulations (a time may be added "
@@ -140,6 +170,9 @@ class ExpertBot(SearchBot):
         self.turns = turns
         #: leaf evaluation (expected final score per seat); None: the heuristic of the last plan
         self.evaluate = evaluate
+        #: how the others play in a sample: False (max-n) each for itself, by its own margin over
+        #: the best other seat; True (paranoid) all against the searching seat, to cut its margin
+        self.paranoid = paranoid
 
     def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> list[float]:
         state = root.copy()
@@ -148,17 +181,12 @@ class ExpertBot(SearchBot):
             state.apply(move, trusted=True, quiet=True)
         turns = self.turns if self.turns is not None else state.players
         values: list[float] | None = None
+        me = root.player
         for _ in range(turns):
             draw_from(state, order, pos)
             if state.is_over:
                 return rewards([float(s) for s in state.scores], self.scale)
-            player = state.player
-            best: list[float] | None = None
-            best_plan: Plan = ()
-            for candidate, estimate_values in estimated_plans(state):
-                if best is None or advantage(estimate_values, player) > advantage(best, player):
-                    best, best_plan = estimate_values, candidate
-            assert best is not None
+            best_plan, best = reply(state, me if self.paranoid else None)
             for move in best_plan:
                 state.apply(move, trusted=True, quiet=True)
             values = best

@@ -145,6 +145,9 @@ class SearchBot(SeededBot):
     """Base class of the bots that choose by a search (:class:`MctsBot`, the expert): a decision
     is the first move of the best plan its ``_search`` reports."""
 
+    #: the search's budget (a time only as a safety net: :mod:`huntgather.server.workers`)
+    limits: Limits
+
     def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
         return self._search(state, rng).moves[0][0]
 

@@ -28,11 +28,11 @@ def register(sub: Any) -> None:
                         help="analyse the K-th player decision (default: the position after the last move)")
     parser.add_argument("--top", type=int, default=5, help="how many moves to show (default: 5)")
     parser.add_argument("--simulations", type=int, default=None,
-                        help="search budget (default: the chosen bot's, 150 for hard)")
+                        help="search budget (default: the chosen bot's, 150 for both)")
     parser.add_argument("--seconds", type=float, default=None, help="time cap for the search")
-    parser.add_argument("--bot", choices=("hard", "expert"), default="hard",
-                        help="whose search: the hard level's, or the expert's with the learned "
-                             "evaluation at its leaves (default: hard)")
+    parser.add_argument("--bot", choices=("hard", "expert"), default="expert",
+                        help="whose search: the expert's (sequential halving over its best turns) "
+                             "or the hard level's tree search (default: expert)")
     parser.add_argument("--seed", type=int, default=0, help="the search's seed (default: 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

@@ -26,9 +26,8 @@ from typing import Any
 
 from huntgather.editions import edition_names, get_edition
 
-#: bot levels a seat may be given, weakest first
-#: the levels offered to players (``expert`` is left out until it beats ``hard``: issue 15)
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard")
+#: the bot levels a seat may be given, weakest first (each has its place on the shipped ladder)
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
 MAX_NAME = 24
 
 

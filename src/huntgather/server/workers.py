@@ -7,7 +7,7 @@ forked), in three lanes with their own workers:
 
 * ``light``: the quick bots (random, greedy, easy), so a quick bot's reply
   never waits behind another game's hard searches;
-* ``heavy``: medium and hard bots, first come first served across games (each
+* ``heavy``: medium, hard and expert bots, first come first served across games (each
   game asks for one move at a time, so games take turns);
 * ``hints``: searches asked for by people, rationed per page and in all by
   the rooms.
@@ -39,9 +39,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from huntgather.bots import LEVELS, MctsBot, make_bot, suggest_turns
+from huntgather.bots import EXPERT, make_bot, suggest_turns
 from huntgather.bots.analysis import predict_after
 from huntgather.bots.base import Bot, Limits
+from huntgather.bots.mcts import SearchBot
 from huntgather.moves import Move
 from huntgather.state import State
 
@@ -50,7 +51,7 @@ log = logging.getLogger("huntgather.server")
 LIGHT_LEVELS = frozenset({"random", "greedy", "easy"})
 #: the server's safety net: a bot's search stops after this many seconds even if its budget is not
 #: spent (several times what the budget takes on an idle machine, so it fires only under overload)
-SAFETY_SECONDS: dict[str, float] = {"easy": 3.0, "medium": 6.0, "hard": 12.0}
+SAFETY_SECONDS: dict[str, float] = {"easy": 3.0, "medium": 6.0, "hard": 12.0, "expert": 12.0}
 #: the same for a hint's search
 HINT_SAFETY_SECONDS = 12.0
 _T = TypeVar("_T")
@@ -61,11 +62,13 @@ def server_bot(level: str, seed: int) -> Bot:
 
     >>> server_bot("hard", 1).limits
     Limits(simulations=150, seconds=12.0)
+    >>> server_bot("expert", 1).limits
+    Limits(simulations=150, seconds=12.0)
     >>> server_bot("greedy", 1).name
     'greedy'
     """
     bot = make_bot(level, seed=seed)
-    if isinstance(bot, MctsBot) and level in SAFETY_SECONDS:
+    if isinstance(bot, SearchBot) and level in SAFETY_SECONDS:
         bot.limits = Limits(bot.limits.simulations, SAFETY_SECONDS[level])
     return bot
 
@@ -77,17 +80,18 @@ def choose_move(level: str, seed: int, state: State) -> Move:
 
 def suggest(state: State, seed: int, limit: Limits | int | None = None, predict: bool = True
             ) -> list[tuple[tuple[Move, ...], float, int, list[float] | None]]:
-    """Up to three hints from the hard bot's search (:func:`huntgather.bots.suggest_turns`), each
+    """Up to three hints from the expert's search (:func:`huntgather.bots.suggest_turns`), each
     with every seat's final score as the learned evaluation predicts it after that turn
     (:func:`huntgather.bots.analysis.predict_after`), or None without ``predict`` (a short
     game: the evaluation learned whole games, and would guess a short one's end wrongly).
 
-    Without a ``limit``, the hard level's budget with :data:`HINT_SAFETY_SECONDS` as a safety net.
+    Without a ``limit``, the expert's budget with :data:`HINT_SAFETY_SECONDS` as a safety net.
     """
     if limit is None:
-        limit = Limits(LEVELS["hard"].simulations, HINT_SAFETY_SECONDS)
+        limit = Limits(EXPERT.simulations, HINT_SAFETY_SECONDS)
     return [(plan, value, visits, predict_after(state, plan) if predict else None)
-            for plan, value, visits in suggest_turns(state, top=3, limit=limit, seed=seed)]
+            for plan, value, visits in suggest_turns(state, top=3, limit=limit, seed=seed,
+                                                     bot="expert")]
 
 
 def _watch_parent(parent: int) -> None:
