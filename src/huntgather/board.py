@@ -39,6 +39,9 @@ from huntgather.kinds import Piece
 from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Side, Tile, TileSet, Zone
 
 Pos = tuple[int, int]
+# (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
+HUT: Final = Piece.HUT
+MEEPLE: Final = Piece.MEEPLE
 
 
 class ZoneRef(NamedTuple):
@@ -105,15 +108,20 @@ class FitTable:
     __slots__ = ("counts", "rotations")
 
     def __init__(self, side_kinds: tuple[tuple[str, ...], ...]) -> None:
-        # a rotation fits where every side that has a neighbour is of the neighbour's kind: its own
-        # code, masked to the constraint's directions, is the constraint's code
-        own = [constraint_code((k[0], k[1], k[2], k[3])) for k in side_kinds]
-        masks = [sum(3 << 2 * d for d in range(4) if code >> 2 * d & 3) for code in range(256)]
+        # a rotation fits a constraint where every side that has a neighbour is of the neighbour's
+        # kind: the constraints it fits are its own code with any of the four directions left out
+        fitting: list[list[int]] = [[] for _ in range(256)]
+        for r, kinds in enumerate(side_kinds):
+            codes = [0]
+            for d, kind in enumerate(kinds):
+                side = _KIND_CODE[kind] << 2 * d
+                codes += [code + side for code in codes]
+            for code in codes:
+                fitting[code].append(r)
         #: ``rotations[code]``: the rotations that fit the constraint of code ``code``
-        self.rotations: Final = [tuple(r for r in range(4) if own[r] & masks[code] == code)
-                                 for code in range(256)]
+        self.rotations: Final = [tuple(found) for found in fitting]
         #: ``counts[code]``: ``len(rotations[code])``
-        self.counts: Final = [len(found) for found in self.rotations]
+        self.counts: Final = [len(found) for found in fitting]
 
 
 #: tile sides (unrotated) -> its fit table
@@ -221,7 +229,7 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     return template
 
 
-_MARKED: Final[dict[int, tuple[Tile, tuple[Zone, ...]]]] = {}
+_MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
 _NODES: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
 
 
@@ -256,14 +264,17 @@ def _closable(tile: Tile) -> tuple[int, ...]:
     return nodes
 
 
-def _marked(tile: Tile) -> tuple[Zone, ...]:
-    """The meadow zones of ``tile`` that show animals or a special (memoised per tile)."""
-    entry = _MARKED.get(id(tile))
-    if entry is not None and entry[0] is tile:
+def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
+    """Per tile id of ``tiles``: ``(node, zone)`` of its meadow zones that show animals or a special
+    (memoised per tile set)."""
+    entry = _MARKED.get(id(tiles))
+    if entry is not None and entry[0] is tiles:
         return entry[1]
-    zones = tuple(z for z in tile.zones.values() if z.kind == MEADOW and (z.animals or z.special))
-    _MARKED[id(tile)] = (tile, zones)
-    return zones
+    table = {tile.id: tuple((tile.id * 10 + z.id, z) for z in tile.zones.values()
+                            if z.kind == MEADOW and (z.animals or z.special))
+             for tile in tiles.by_id.values()}
+    _MARKED[id(tiles)] = (tiles, table)
+    return table
 
 
 class Board:
@@ -331,8 +342,11 @@ class Board:
 
     def _join(self, a: int, b: int, closed: int) -> None:
         parent = self.parent
-        ra = a if parent[a] == a else self.find(a)   # a root already, most often: no call
-        rb = b if parent[b] == b else self.find(b)
+        # a root or next to one, most often: found without a call (see find)
+        p = parent[a]
+        ra = p if parent[p] == p else self.find(a)
+        p = parent[b]
+        rb = p if parent[p] == p else self.find(b)
         features = self.features
         if ra == rb:
             if closed:
@@ -557,13 +571,13 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        root = self.find(fid)
         parent, find = self.parent, self.find
+        p = parent[fid]
+        root = p if parent[p] == p else find(fid)
         out = []
-        by_id = self.tiles.by_id
+        marked = _marked(self.tiles)
         for tile_id in self.features[root].tiles:
-            for z in _marked(by_id[tile_id]):
-                node = tile_id * 10 + z.id
+            for node, z in marked[tile_id]:
                 p = parent[node]
                 if (p if parent[p] == p else find(node)) == root:
                     out.append((tile_id, z))
@@ -588,27 +602,59 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        find = self.find
+        parent, find = self.parent, self.find
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
-            seen[find(SYSTEM + node if piece == Piece.HUT else node)] = None
+            if piece == HUT:
+                node += SYSTEM
+            p = parent[node]
+            seen[p if parent[p] == p else find(node)] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
         """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules);
         return the id of the feature (for a hut: of the river system) it joined."""
         node = tile * 10 + zone
-        if piece == Piece.HUT:
-            self.occupants[node] = (player, Piece.HUT)
-            root = self.find(SYSTEM + node)
+        parent = self.parent
+        if piece == HUT:
+            self.occupants[node] = (player, HUT)
+            p = parent[SYSTEM + node]
+            root = p if parent[p] == p else self.find(SYSTEM + node)
             f = self.features[root]
             self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
             return root
-        self.occupants[node] = (player, Piece.MEEPLE)
-        root = self.find(node)
+        self.occupants[node] = (player, MEEPLE)
+        p = parent[node]
+        root = p if parent[p] == p else self.find(node)
         f = self.features[root]
         self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
         return root
+
+    def try_occupant(self, tile: int, zone: int, player: int, piece: str) -> tuple[int, Feature]:
+        """:meth:`add_occupant`, for a moment: also return the feature (for a hut: the river
+        system) as it was before, which :meth:`untry_occupant` puts back.
+
+        >>> from huntgather.tiles import load_tileset
+        >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
+        >>> before = (dict(b.occupants), dict(b.features))
+        >>> root, was = b.try_occupant(56, 1, 0, "meeple"); b.feature_by_id(root).meeples
+        ((0, 561),)
+        >>> b.untry_occupant(56, 1, root, was); (b.occupants, b.features) == before
+        True
+        """
+        node = tile * 10 + zone
+        if piece == HUT:
+            node += SYSTEM
+        parent = self.parent
+        p = parent[node]
+        before = self.features[p if parent[p] == p else self.find(node)]
+        return self.add_occupant(tile, zone, player, piece), before
+
+    def untry_occupant(self, tile: int, zone: int, root: int, before: Feature) -> None:
+        """Take back the piece that :meth:`try_occupant` put on zone ``tile.zone`` (feature ``root``,
+        which held ``before``): the board holds exactly what it held, the very same feature."""
+        del self.occupants[tile * 10 + zone]
+        self.features[root] = before
 
     def remove_meeple(self, tile: int, zone: int) -> int:
         """Take the meeple off zone ``tile.zone``; return its owner."""
@@ -635,7 +681,7 @@ class Board:
         """
         node = tile * 10 + zone
         player, piece = self.occupants.pop(node)
-        if piece == Piece.HUT:
+        if piece == HUT:
             root = self.find(SYSTEM + node)
             f = self.features[root]
             self.features[root] = f.with_pieces(f.meeples, _without_node(f.huts, node))

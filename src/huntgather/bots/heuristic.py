@@ -242,7 +242,7 @@ class Estimator:
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root = board.add_occupant(tile, zone, player, piece)
+            root, was = board.try_occupant(tile, zone, player, piece)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
@@ -258,7 +258,7 @@ class Estimator:
                 out.append(values)
             finally:
                 supply[player] += 1
-                board.remove_occupant(tile, zone)
+                board.untry_occupant(tile, zone, root, was)
         _add_supply(after, start)
         return start, out
 
@@ -298,7 +298,7 @@ class Estimator:
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root = board.add_occupant(tile, zone, player, piece)
+            root, was = board.try_occupant(tile, zone, player, piece)
             k = touched.index(root)
             supply[player] -= 1
             try:
@@ -313,7 +313,7 @@ class Estimator:
                 out.append(values)
             finally:
                 supply[player] += 1
-                board.remove_occupant(tile, zone)
+                board.untry_occupant(tile, zone, root, was)
         values = start
         for pairs in parts:
             for seat, points in pairs:
