@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import add
 
 from huntgather.features import Feature
 from huntgather.kinds import Piece
@@ -137,6 +138,8 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
         return []
     _, winners, points, chance = found
     expected = points * chance
+    if len(winners) == 1:   # (the usual case, without a comprehension)
+        return [(winners[0], expected)]
     return [(w, expected) for w in winners]
 
 
@@ -150,8 +153,8 @@ def _supply_values(state: State) -> list[float]:
 def _add_supply(state: State, values: list[float], supply: list[float] | None = None) -> None:
     """Add the supplies (``supply``: :func:`_supply_values` of ``state``, if the caller has it),
     then a pending bonus turn."""
-    for p, worth in enumerate(_supply_values(state) if supply is None else supply):
-        values[p] += worth
+    # values[p] += supply[p] for each seat, in one pass
+    values[:] = map(add, values, _supply_values(state) if supply is None else supply)
     if state.phase == DRAW and state.stack == BONUS and state.bonus:
         values[state.player] += BONUS_TURN_VALUE
 
@@ -293,6 +296,7 @@ class Estimator:
         # (in the order __call__ adds them, so that every sum is the same to the last bit)
         start, touched = self._start(after, tile)
         parts = self._parts(after, touched, memo)
+        others = any(parts)   # (most often none of the other features brings anything)
         out: list[list[float]] = []
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
@@ -303,7 +307,8 @@ class Estimator:
             supply[player] -= 1
             try:
                 values = start.copy()
-                for pairs in (*parts[:k], contribution(after, root, memo), *parts[k + 1:]):
+                mine = contribution(after, root, memo)
+                for pairs in (*parts[:k], mine, *parts[k + 1:]) if others else (mine,):
                     for seat, points in pairs:
                         values[seat] += points
                 supplies = worth.get(hut)
