@@ -614,25 +614,11 @@ class Board:
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
         """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules);
         return the id of the feature (for a hut: of the river system) it joined."""
-        node = tile * 10 + zone
-        parent = self.parent
-        if piece == HUT:
-            self.occupants[node] = (player, HUT)
-            p = parent[SYSTEM + node]
-            root = p if parent[p] == p else self.find(SYSTEM + node)
-            f = self.features[root]
-            self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
-            return root
-        self.occupants[node] = (player, MEEPLE)
-        p = parent[node]
-        root = p if parent[p] == p else self.find(node)
-        f = self.features[root]
-        self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
-        return root
+        return self.try_occupant(tile, zone, player, piece)[0]
 
     def try_occupant(self, tile: int, zone: int, player: int, piece: str) -> tuple[int, Feature]:
-        """:meth:`add_occupant`, for a moment: also return the feature (for a hut: the river
-        system) as it was before, which :meth:`untry_occupant` puts back.
+        """:meth:`add_occupant`, also returning the feature (for a hut: the river system) as it was
+        before, which :meth:`untry_occupant` puts back to take the piece off again.
 
         >>> from huntgather.tiles import load_tileset
         >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
@@ -643,12 +629,20 @@ class Board:
         True
         """
         node = tile * 10 + zone
-        if piece == HUT:
-            node += SYSTEM
+        hut = piece == HUT
+        key = SYSTEM + node if hut else node
         parent = self.parent
-        p = parent[node]
-        before = self.features[p if parent[p] == p else self.find(node)]
-        return self.add_occupant(tile, zone, player, piece), before
+        p = parent[key]
+        root = p if parent[p] == p else self.find(key)
+        features = self.features
+        f = features[root]
+        if hut:
+            self.occupants[node] = (player, HUT)
+            features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
+        else:
+            self.occupants[node] = (player, MEEPLE)
+            features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
+        return root, f
 
     def untry_occupant(self, tile: int, zone: int, root: int, before: Feature) -> None:
         """Take back the piece that :meth:`try_occupant` put on zone ``tile.zone`` (feature ``root``,
