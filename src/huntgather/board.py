@@ -3,16 +3,17 @@
 Coordinates are ``(x, y)`` with ``x`` growing east and ``y`` growing south; the
 start tile lies at ``(0, 0)``.  The frontier maps every empty cell next to a
 tile to its *constraint*: for each direction N, E, S, W the kind of the
-neighbouring side facing the cell, or ``None``.  Which rotations of a tile fit
-a constraint is memoised on (tile sides, constraint), so listing the legal
-placements costs one dictionary look-up per frontier cell.
+neighbouring side facing the cell, or ``None``, kept as a small integer (two
+bits a direction, see :func:`constraint_code`).  Which rotations of a tile fit
+each constraint is worked out once per tile sides, so listing the legal
+placements costs one list look-up per frontier cell.
 
 >>> from huntgather.tiles import load_tileset
 >>> b = Board(load_tileset("2020"))
 >>> b.put(56, 0, 0, 0)
 >>> sorted(b.frontier)
 [(-1, 0), (0, -1), (0, 1), (1, 0)]
->>> b.frontier[(1, 0)]   # the start tile's east side is forest
+>>> b.constraint(1, 0)   # the start tile's east side is forest
 (None, None, None, 'forest')
 
 Zones on the board are named by :class:`ZoneRef` (tile id and zone id, written
@@ -35,9 +36,12 @@ from typing import Any, Final, NamedTuple
 
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
-from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Tile, TileSet, Zone
+from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Side, Tile, TileSet, Zone
 
 Pos = tuple[int, int]
+# (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
+HUT: Final = Piece.HUT
+MEEPLE: Final = Piece.MEEPLE
 
 
 class ZoneRef(NamedTuple):
@@ -73,50 +77,104 @@ def _ref(node: int) -> ZoneRef:
     """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
     return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
-_EMPTY: Final[Constraint] = (None, None, None, None)
-#: every constraint a frontier has held, each as one shared tuple (at most 4 ** 4 of them)
-_CONSTRAINTS: Final[dict[Constraint, Constraint]] = {}
+#: a side kind (or None: no neighbour) as the two bits of one direction in a constraint code
+_KIND_CODE: Final[dict[str | None, int]] = {None: 0, FOREST: 1, MEADOW: 2, RIVER: 3}
+_CODE_KIND: Final[tuple[str | None, ...]] = (None, FOREST, MEADOW, RIVER)
 
-class FitTable(dict[Constraint, tuple[int, ...]]):
-    """``constraint -> rotations that fit it`` for every tile with the same side kinds; a missing
-    entry is worked out and kept on first look-up, so ``table[constraint]`` always answers."""
 
-    __slots__ = ("side_kinds",)
+def constraint_code(constraint: Constraint) -> int:
+    """A constraint as the frontier keeps it: direction ``d``'s kind in bits ``2d`` and ``2d + 1``.
+
+    >>> constraint_code((None, None, None, "forest")), constraint_code((None,) * 4)
+    (64, 0)
+    """
+    return sum(_KIND_CODE[kind] << 2 * d for d, kind in enumerate(constraint))
+
+
+def constraint_of(code: int) -> Constraint:
+    """The constraint that ``code`` stands for (:func:`constraint_code` undone).
+
+    >>> constraint_of(64)
+    (None, None, None, 'forest')
+    """
+    return (_CODE_KIND[code & 3], _CODE_KIND[code >> 2 & 3], _CODE_KIND[code >> 4 & 3],
+            _CODE_KIND[code >> 6 & 3])
+
+
+class FitTable:
+    """For every constraint code, the rotations of a tile that fit it, for every tile with the same
+    side kinds: ``rotations[code]``, and ``counts[code]`` how many there are."""
+
+    __slots__ = ("counts", "rotations")
 
     def __init__(self, side_kinds: tuple[tuple[str, ...], ...]) -> None:
-        super().__init__()
-        #: ``side_kinds[r][d]`` of the tiles it serves (see :attr:`Tile.side_kinds`)
-        self.side_kinds = side_kinds
+        # a rotation fits a constraint where every side that has a neighbour is of the neighbour's
+        # kind: the constraints it fits are its own code with any of the four directions left out
+        fitting: list[list[int]] = [[] for _ in range(256)]
+        for r, kinds in enumerate(side_kinds):
+            codes = [0]
+            for d, kind in enumerate(kinds):
+                side = _KIND_CODE[kind] << 2 * d
+                codes += [code + side for code in codes]
+            for code in codes:
+                fitting[code].append(r)
+        #: ``rotations[code]``: the rotations that fit the constraint of code ``code``
+        self.rotations: Final = [tuple(found) for found in fitting]
+        #: ``counts[code]``: ``len(rotations[code])``
+        self.counts: Final = [len(found) for found in fitting]
 
-    def __missing__(self, constraint: Constraint) -> tuple[int, ...]:
-        found = self[constraint] = tuple(
-            r for r in range(4)
-            if all(c is None or c == k for c, k in zip(constraint, self.side_kinds[r], strict=True))
-        )
-        return found
 
-
-#: tile sides (unrotated) -> its fit table; filled lazily
+#: tile sides (unrotated) -> its fit table
 _FIT_MEMO: Final[dict[tuple[str, ...], FitTable]] = {}
+#: id(tile) -> (tile, its fit table): the table found without hashing the sides
+_FITS: Final[dict[int, tuple[Tile, FitTable]]] = {}
 
 
 def fit_table(tile: Tile) -> FitTable:
-    """The memo of fitting rotations shared by every tile with ``tile``'s side kinds."""
+    """The rotations of ``tile`` that fit each constraint, shared by every tile with its side kinds."""
+    entry = _FITS.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
     table = _FIT_MEMO.get(tile.side_kinds[0])
     if table is None:
         table = _FIT_MEMO[tile.side_kinds[0]] = FitTable(tile.side_kinds)
+    _FITS[id(tile)] = (tile, table)
     return table
 
 
 def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
-    """Rotations of ``tile`` whose sides match ``constraint`` (memoised).
+    """Rotations of ``tile`` whose sides match ``constraint``.
 
     >>> from huntgather.tiles import load_tileset
     >>> start = load_tileset("2020").start          # sides N=meadow E=forest S=forest W=river
     >>> fitting_rotations(start, ("forest", None, None, None))
     (2, 3)
     """
-    return fit_table(tile)[constraint]
+    return fit_table(tile).rotations[constraint_code(constraint)]
+
+
+#: id(tile) -> (tile, per rotation: per direction ``(d, dx, dy, side, keep, bits)``), see _sides
+_SIDES: Final[dict[int, tuple[Tile, tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]]]] = {}
+
+
+def _sides(tile: Tile) -> tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]:
+    """Per rotation of ``tile``, per direction ``d``: ``d``, the neighbour's offset, the side facing
+    it, and how the neighbour cell's constraint code changes if it is empty (``code & keep | bits``:
+    its side facing back, ``d + 2``, becomes this side's kind); memoised per tile."""
+    entry = _SIDES.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    out = []
+    for r in range(4):
+        per = []
+        for d, (dx, dy) in enumerate(DELTAS):
+            side = tile.rotated_sides[r][d]
+            shift = 2 * ((d + 2) % 4)
+            per.append((d, dx, dy, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
+        out.append(tuple(per))
+    found = tuple(out)
+    _SIDES[id(tile)] = (tile, found)
+    return found
 
 
 #: tile -> its zones as new features: (parent entries, feature entries)
@@ -171,7 +229,7 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     return template
 
 
-_MARKED: Final[dict[int, tuple[Tile, tuple[Zone, ...]]]] = {}
+_MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
 _NODES: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
 
 
@@ -206,14 +264,17 @@ def _closable(tile: Tile) -> tuple[int, ...]:
     return nodes
 
 
-def _marked(tile: Tile) -> tuple[Zone, ...]:
-    """The meadow zones of ``tile`` that show animals or a special (memoised per tile)."""
-    entry = _MARKED.get(id(tile))
-    if entry is not None and entry[0] is tile:
+def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
+    """Per tile id of ``tiles``: ``(node, zone)`` of its meadow zones that show animals or a special
+    (memoised per tile set)."""
+    entry = _MARKED.get(id(tiles))
+    if entry is not None and entry[0] is tiles:
         return entry[1]
-    zones = tuple(z for z in tile.zones.values() if z.kind == MEADOW and (z.animals or z.special))
-    _MARKED[id(tile)] = (tile, zones)
-    return zones
+    table = {tile.id: tuple((tile.id * 10 + z.id, z) for z in tile.zones.values()
+                            if z.kind == MEADOW and (z.animals or z.special))
+             for tile in tiles.by_id.values()}
+    _MARKED[id(tiles)] = (tiles, table)
+    return table
 
 
 class Board:
@@ -225,7 +286,9 @@ class Board:
     cells: dict[Pos, tuple[int, int]]
     #: tile id -> (x, y)
     where: dict[int, Pos]
-    frontier: dict[Pos, Constraint]
+    #: empty cell next to a tile -> its constraint's code (:func:`constraint_code`); see
+    #: :meth:`constraint`
+    frontier: dict[Pos, int]
     parent: dict[int, int]
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
@@ -279,8 +342,11 @@ class Board:
 
     def _join(self, a: int, b: int, closed: int) -> None:
         parent = self.parent
-        ra = a if parent[a] == a else self.find(a)   # a root already, most often: no call
-        rb = b if parent[b] == b else self.find(b)
+        # a root or next to one, most often: found without a call (see find)
+        p = parent[a]
+        ra = p if parent[p] == p else self.find(a)
+        p = parent[b]
+        rb = p if parent[p] == p else self.find(b)
         features = self.features
         if ra == rb:
             if closed:
@@ -298,17 +364,17 @@ class Board:
 
     def placements(self, tile: Tile) -> list[tuple[int, int, int]]:
         """Every legal ``(x, y, rotation)`` for ``tile``, in frontier order."""
-        fits = fit_table(tile)
-        return [(x, y, r) for (x, y), constraint in self.frontier.items() for r in fits[constraint]]
+        fits = fit_table(tile).rotations
+        return [(x, y, r) for (x, y), code in self.frontier.items() for r in fits[code]]
 
     def placement_count(self, tile: Tile) -> int:
         """``len(self.placements(tile))``, without listing them."""
-        return sum(map(len, map(fit_table(tile).__getitem__, self.frontier.values())))
+        return sum(map(fit_table(tile).counts.__getitem__, self.frontier.values()))
 
     def placement_ends(self, tile: Tile) -> list[int]:
         """For each frontier cell in order, how many placements of ``tile`` it and the cells before
         it offer (the last is :meth:`placement_count`): what :meth:`placement` looks an index up in."""
-        return list(accumulate(map(len, map(fit_table(tile).__getitem__, self.frontier.values()))))
+        return list(accumulate(map(fit_table(tile).counts.__getitem__, self.frontier.values())))
 
     def placement(self, tile: Tile, index: int, ends: list[int] | None = None) -> tuple[int, int, int]:
         """``self.placements(tile)[index]`` (for ``0 <= index < placement_count(tile)``), without
@@ -325,13 +391,23 @@ class Board:
         if not 0 <= index < (ends[-1] if ends else 0):
             raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
         cell = bisect_right(ends, index)
-        (x, y), constraint = next(islice(self.frontier.items(), cell, None))
+        (x, y), code = next(islice(self.frontier.items(), cell, None))
         before = ends[cell - 1] if cell else 0
-        return x, y, fit_table(tile)[constraint][index - before]
+        return x, y, fit_table(tile).rotations[code][index - before]
 
     def can_place(self, tile: Tile) -> bool:
         """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
-        return any(map(fit_table(tile).__getitem__, self.frontier.values()))
+        return any(map(fit_table(tile).counts.__getitem__, self.frontier.values()))
+
+    def fitting_at(self, tile: Tile, x: int, y: int) -> tuple[int, ...]:
+        """The rotations of ``tile`` that fit frontier cell ``(x, y)``."""
+        return fit_table(tile).rotations[self.frontier[(x, y)]]
+
+    def constraint(self, x: int, y: int) -> Constraint | None:
+        """The constraint of frontier cell ``(x, y)``: per direction the kind of the neighbour's
+        side facing it, or None; None for a cell not on the frontier."""
+        code = self.frontier.get((x, y))
+        return None if code is None else constraint_of(code)
 
     def mismatch(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
         """Why ``tile`` cannot go at ``(x, y)`` turned ``rotation`` times, or None if it can."""
@@ -350,7 +426,7 @@ class Board:
         Only the sides that touch a placed tile are checked (a cell with no
         neighbour has no conflict); positions use this to lay tiles apart.
         """
-        constraint = self.frontier.get((x, y))
+        constraint = self.constraint(x, y)
         if constraint is None:
             return None
         for d in range(4):
@@ -384,16 +460,12 @@ class Board:
         base = tile_id * 10
         join = self._join
         by_id = self.tiles.by_id
-        for d, (dx, dy), side in zip(range(4), DELTAS, tile.rotated_sides[rotation], strict=True):
+        for d, dx, dy, side, keep, bits in _sides(tile)[rotation]:
             npos = (x + dx, y + dy)
             neighbour = cells.get(npos)
             if neighbour is None:
-                c = frontier.get(npos, _EMPTY)
-                kind = side.kind   # the kind the empty cell's side facing back (d + 2) must match
-                new = ((c[0], c[1], kind, c[3]) if d == 0 else (c[0], c[1], c[2], kind) if d == 1
-                       else (kind, c[1], c[2], c[3]) if d == 2 else (c[0], kind, c[2], c[3]))
-                # one object per distinct constraint: a fit table finds it by identity, not comparison
-                frontier[npos] = _CONSTRAINTS.setdefault(new, new)
+                # the empty cell's side facing back (d + 2) must now match this side's kind
+                frontier[npos] = frontier.get(npos, 0) & keep | bits
                 continue
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
@@ -499,13 +571,13 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        root = self.find(fid)
         parent, find = self.parent, self.find
+        p = parent[fid]
+        root = p if parent[p] == p else find(fid)
         out = []
-        by_id = self.tiles.by_id
+        marked = _marked(self.tiles)
         for tile_id in self.features[root].tiles:
-            for z in _marked(by_id[tile_id]):
-                node = tile_id * 10 + z.id
+            for node, z in marked[tile_id]:
                 p = parent[node]
                 if (p if parent[p] == p else find(node)) == root:
                     out.append((tile_id, z))
@@ -530,27 +602,53 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        find = self.find
+        parent, find = self.parent, self.find
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
-            seen[find(SYSTEM + node if piece == Piece.HUT else node)] = None
+            if piece == HUT:
+                node += SYSTEM
+            p = parent[node]
+            seen[p if parent[p] == p else find(node)] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
         """Put a meeple or hut of ``player`` on zone ``tile.zone`` (the caller has checked the rules);
         return the id of the feature (for a hut: of the river system) it joined."""
+        return self.try_occupant(tile, zone, player, piece)[0]
+
+    def try_occupant(self, tile: int, zone: int, player: int, piece: str) -> tuple[int, Feature]:
+        """:meth:`add_occupant`, also returning the feature (for a hut: the river system) as it was
+        before, which :meth:`untry_occupant` puts back to take the piece off again.
+
+        >>> from huntgather.tiles import load_tileset
+        >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
+        >>> before = (dict(b.occupants), dict(b.features))
+        >>> root, was = b.try_occupant(56, 1, 0, "meeple"); b.feature_by_id(root).meeples
+        ((0, 561),)
+        >>> b.untry_occupant(56, 1, root, was); (b.occupants, b.features) == before
+        True
+        """
         node = tile * 10 + zone
-        if piece == Piece.HUT:
-            self.occupants[node] = (player, Piece.HUT)
-            root = self.find(SYSTEM + node)
-            f = self.features[root]
-            self.features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
-            return root
-        self.occupants[node] = (player, Piece.MEEPLE)
-        root = self.find(node)
-        f = self.features[root]
-        self.features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
-        return root
+        hut = piece == HUT
+        key = SYSTEM + node if hut else node
+        parent = self.parent
+        p = parent[key]
+        root = p if parent[p] == p else self.find(key)
+        features = self.features
+        f = features[root]
+        if hut:
+            self.occupants[node] = (player, HUT)
+            features[root] = f.with_pieces(f.meeples, (*f.huts, (player, node)))
+        else:
+            self.occupants[node] = (player, MEEPLE)
+            features[root] = f.with_pieces((*f.meeples, (player, node)), f.huts)
+        return root, f
+
+    def untry_occupant(self, tile: int, zone: int, root: int, before: Feature) -> None:
+        """Take back the piece that :meth:`try_occupant` put on zone ``tile.zone`` (feature ``root``,
+        which held ``before``): the board holds exactly what it held, the very same feature."""
+        del self.occupants[tile * 10 + zone]
+        self.features[root] = before
 
     def remove_meeple(self, tile: int, zone: int) -> int:
         """Take the meeple off zone ``tile.zone``; return its owner."""
@@ -577,7 +675,7 @@ class Board:
         """
         node = tile * 10 + zone
         player, piece = self.occupants.pop(node)
-        if piece == Piece.HUT:
+        if piece == HUT:
             root = self.find(SYSTEM + node)
             f = self.features[root]
             self.features[root] = f.with_pieces(f.meeples, _without_node(f.huts, node))

@@ -21,7 +21,7 @@ same last tile, say).
 
 from __future__ import annotations
 
-from huntgather.board import ZoneRef, fitting_rotations
+from huntgather.board import ZoneRef
 from huntgather.kinds import Piece
 from huntgather.state import State
 from huntgather.tiles import DELTAS, FOREST, RIVER
@@ -68,7 +68,7 @@ def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
             continue
         if fid not in verdict:
             verdict[fid] = any(
-                not any(fitting_rotations(tile, board.frontier[square]) for tile in left)
+                not any(board.fitting_at(tile, *square) for tile in left)
                 for square in open_squares(state, fid))
         if verdict[fid]:
             out.append((player, where))

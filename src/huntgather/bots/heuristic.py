@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import add
 
 from huntgather.features import Feature
 from huntgather.kinds import Piece
@@ -137,6 +138,8 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
         return []
     _, winners, points, chance = found
     expected = points * chance
+    if len(winners) == 1:   # (the usual case, without a comprehension)
+        return [(winners[0], expected)]
     return [(w, expected) for w in winners]
 
 
@@ -150,8 +153,8 @@ def _supply_values(state: State) -> list[float]:
 def _add_supply(state: State, values: list[float], supply: list[float] | None = None) -> None:
     """Add the supplies (``supply``: :func:`_supply_values` of ``state``, if the caller has it),
     then a pending bonus turn."""
-    for p, worth in enumerate(_supply_values(state) if supply is None else supply):
-        values[p] += worth
+    # values[p] += supply[p] for each seat, in one pass
+    values[:] = map(add, values, _supply_values(state) if supply is None else supply)
     if state.phase == DRAW and state.stack == BONUS and state.bonus:
         values[state.player] += BONUS_TURN_VALUE
 
@@ -242,7 +245,7 @@ class Estimator:
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root = board.add_occupant(tile, zone, player, piece)
+            root, was = board.try_occupant(tile, zone, player, piece)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
@@ -258,7 +261,7 @@ class Estimator:
                 out.append(values)
             finally:
                 supply[player] += 1
-                board.remove_occupant(tile, zone)
+                board.untry_occupant(tile, zone, root, was)
         _add_supply(after, start)
         return start, out
 
@@ -293,17 +296,19 @@ class Estimator:
         # (in the order __call__ adds them, so that every sum is the same to the last bit)
         start, touched = self._start(after, tile)
         parts = self._parts(after, touched, memo)
+        others = any(parts)   # (most often none of the other features brings anything)
         out: list[list[float]] = []
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root = board.add_occupant(tile, zone, player, piece)
+            root, was = board.try_occupant(tile, zone, player, piece)
             k = touched.index(root)
             supply[player] -= 1
             try:
                 values = start.copy()
-                for pairs in (*parts[:k], contribution(after, root, memo), *parts[k + 1:]):
+                mine = contribution(after, root, memo)
+                for pairs in (*parts[:k], mine, *parts[k + 1:]) if others else (mine,):
                     for seat, points in pairs:
                         values[seat] += points
                 supplies = worth.get(hut)
@@ -313,7 +318,7 @@ class Estimator:
                 out.append(values)
             finally:
                 supply[player] += 1
-                board.remove_occupant(tile, zone)
+                board.untry_occupant(tile, zone, root, was)
         values = start
         for pairs in parts:
             for seat, points in pairs:

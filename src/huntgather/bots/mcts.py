@@ -73,8 +73,9 @@ def rewards(values: list[float], scale: float) -> list[float]:
     """
     if len(values) == 2:   # (the usual case, spelled out: the same arithmetic, faster)
         a, b = values
-        return [1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (a - b) / scale)))),
-                1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (b - a) / scale))))]
+        # (b - a) / scale is exactly -((a - b) / scale), and clamping is symmetric
+        margin = max(-50.0, min(50.0, (a - b) / scale))
+        return [1.0 / (1.0 + math.exp(-margin)), 1.0 / (1.0 + math.exp(margin))]
     out = []
     for i, v in enumerate(values):
         best_other = max(w for j, w in enumerate(values) if j != i)
