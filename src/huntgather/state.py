@@ -39,7 +39,7 @@ from huntgather.events import (
 from huntgather.kinds import Phase, Piece, Stack, role_of
 from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.scoring import score_completed, score_meadow, score_system
-from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER
+from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile
 
 # (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
 DRAW: Final = Phase.DRAW
@@ -54,6 +54,23 @@ HUT: Final = Piece.HUT
 #: the kinds of move that answer each decision
 _ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
                                          OCCUPY: (Occupy, Pass)}
+
+
+_OCCUPANTS: Final[dict[int, tuple[Tile, tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]]] = {}
+
+
+def _occupants(tile: Tile) -> tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]:
+    """The pieces ``tile``'s zones may take, as ``(zone id, move)`` pairs in zone order: a meeple on
+    each zone but a lake, and a hut on each river and lake (made once per tile: moves never change)."""
+    entry = _OCCUPANTS.get(id(tile))
+    if entry is not None and entry[0] is tile:
+        return entry[1], entry[2]
+    t = tile.id
+    zones = tile.zones.values()
+    meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind != LAKE)
+    huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind == RIVER or z.kind == LAKE)
+    _OCCUPANTS[id(tile)] = (tile, meeples, huts)
+    return meeples, huts
 
 
 def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
@@ -307,16 +324,14 @@ class State:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
-        zones = self.edition.tiles.by_id[t].zones.values()
+        meeples, huts = _occupants(self.edition.tiles.by_id[t])
         out: list[Move] = []
         if self.meeples[p] > 0:
             feature_at = board.feature_at
-            out = [Occupy(t, z.id, MEEPLE) for z in zones
-                   if z.kind != LAKE and not feature_at(t, z.id).meeples]
+            out = [move for z, move in meeples if not feature_at(t, z).meeples]
         if self.huts[p] > 0:
             system_at = board.system_at
-            out += [Occupy(t, z.id, HUT) for z in zones
-                    if (z.kind == RIVER or z.kind == LAKE) and not system_at(t, z.id).huts]
+            out += [move for z, move in huts if not system_at(t, z).huts]
         return out
 
     def _takeback_options(self) -> list[Move]:
