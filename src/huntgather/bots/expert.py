@@ -48,7 +48,7 @@ from collections.abc import Callable
 
 from huntgather.bots.base import Limits, Plan, estimated_plans
 from huntgather.bots.heuristic import advantage
-from huntgather.bots.mcts import SearchBot, SearchResult, rewards
+from huntgather.bots.mcts import SearchBot, SearchResult, reply, rewards
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
 
@@ -123,32 +123,6 @@ def halving_schedule(width: int, budget: int) -> list[tuple[int, int]]:
         left -= samples * field
         field = (field + 1) // 2
     return out
-
-
-def reply(state: State, against: int | None = None) -> tuple[Plan, list[float]]:
-    """The greedy turn of the player to move in a sample, with its estimated values: the plan
-    with the best margin for that player over the best other (max-n), or, with ``against`` a
-    seat other than the mover, the plan that leaves ``against`` the worst margin (paranoid).
-    The first such plan in :func:`estimated_plans` order wins a tie.
-
-    >>> from huntgather import Game
-    >>> g = Game(players=2, seed=2)
-    >>> reply(g.state) == reply(g.state, against=1)   # in two players the two are one
-    True
-    """
-    player = state.player
-    best: list[float] | None = None
-    best_plan: Plan = ()
-    if against is not None and against != player:
-        for candidate, values in estimated_plans(state):
-            if best is None or advantage(values, against) < advantage(best, against):
-                best, best_plan = values, candidate
-    else:
-        for candidate, values in estimated_plans(state):
-            if best is None or advantage(values, player) > advantage(best, player):
-                best, best_plan = values, candidate
-    assert best is not None
-    return best_plan, best
 
 
 class ExpertBot(SearchBot):

@@ -84,6 +84,33 @@ def rewards(values: list[float], scale: float) -> list[float]:
     return out
 
 
+def reply(state: State, against: int | None = None, first: list[Move] | None = None
+          ) -> tuple[Plan, list[float]]:
+    """The greedy turn of the player to move in a roll-out or a sample, with its estimated values:
+    the plan with the best margin for that player over the best other (max-n), or, with
+    ``against`` a seat other than the mover, the plan that leaves ``against`` the worst margin
+    (paranoid).  ``first``: only the plans that begin with one of these moves
+    (:func:`estimated_plans`).  The first such plan in :func:`estimated_plans` order wins a tie.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=2)
+    >>> reply(g.state) == reply(g.state, against=1)   # in two players the two are one
+    True
+    """
+    player = state.player
+    # paranoid: the lowest margin of `against`, as the highest of its negation (exact in floats)
+    seat, sign = (against, -1.0) if against is not None and against != player else (player, 1.0)
+    best: list[float] | None = None
+    best_plan: Plan = ()
+    best_gain = 0.0
+    for plan, values in estimated_plans(state, first):
+        gain = sign * advantage(values, seat)
+        if best is None or gain > best_gain:
+            best, best_plan, best_gain = values, plan, gain
+    assert best is not None
+    return best_plan, best
+
+
 class _Order:
     """One determinization: an order of each stack, and how far it has been drawn."""
 
@@ -276,15 +303,7 @@ class MctsBot(SearchBot):
             self._draw(state, order)
             if state.is_over:
                 return rewards([float(s) for s in state.scores], self.scale)
-            player = state.player
-            best: list[float] | None = None
-            best_plan: Plan = ()
-            best_advantage = 0.0
-            for plan, estimate_values in estimated_plans(state, self._sample(state, order)):
-                gain = advantage(estimate_values, player)
-                if best is None or gain > best_advantage:
-                    best, best_plan, best_advantage = estimate_values, plan, gain
-            assert best is not None
+            best_plan, best = reply(state, first=self._sample(state, order))
             for move in best_plan:
                 state.apply(move, trusted=True, quiet=True)
             values = rewards(best, self.scale)
