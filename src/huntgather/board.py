@@ -659,32 +659,6 @@ class Board:
         self.features[root] = f.with_pieces(_without_node(f.meeples, node), f.huts)
         return player
 
-    def remove_occupant(self, tile: int, zone: int) -> tuple[int, Piece]:
-        """Take the meeple or hut off zone ``tile.zone``; return ``(seat, piece)``.
-
-        Undoes :meth:`add_occupant` (a search tries a piece and takes it back
-        instead of copying the board): the board holds what it held before.
-
-        >>> from huntgather.tiles import load_tileset
-        >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
-        >>> before = (dict(b.occupants), dict(b.features))
-        >>> _ = b.add_occupant(56, 8, 1, "hut"); b.remove_occupant(56, 8)
-        (1, 'hut')
-        >>> (b.occupants, b.features) == before
-        True
-        """
-        node = tile * 10 + zone
-        player, piece = self.occupants.pop(node)
-        if piece == HUT:
-            root = self.find(SYSTEM + node)
-            f = self.features[root]
-            self.features[root] = f.with_pieces(f.meeples, _without_node(f.huts, node))
-        else:
-            root = self.find(node)
-            f = self.features[root]
-            self.features[root] = f.with_pieces(_without_node(f.meeples, node), f.huts)
-        return player, piece
-
     def clear_meeples(self, fid: int) -> list[tuple[int, ZoneRef]]:
         """Remove every meeple of feature ``fid``; return ``(seat, zone)`` of each."""
         root = self.find(fid)
