@@ -1189,6 +1189,7 @@ def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server,
     page.keyboard.press("h")
     page.wait_for_selector("#hints button.hint-turn")
     texts = page.locator("#hints button.hint-turn").all_inner_texts()
+    assert "the expert bot's best turns" in page.locator("#hints").inner_text()   # whose search it is
     # each player's final score as the learned evaluation predicts it after that turn, yours first
     assert texts and all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
     page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))

@@ -153,7 +153,7 @@ export function createPanel(store, act, board) {
       box.append(el("p", { class: "muted" }, "no hint for this moment of the turn"));
       return;
     }
-    box.append(el("p", {}, "Hint — the hard bot's best turns (click one to try it):"));
+    box.append(el("p", {}, "Hint — the expert bot's best turns (click one to try it):"));
     h.turns.forEach((t, i) => {
       const value = typeof t.value === "number" ? ` — ${t.value.toFixed(2)}` : "";
       const b = el("button", { type: "button", class: "hint-turn",
