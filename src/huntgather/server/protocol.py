@@ -192,10 +192,15 @@ def move_from_json(state: State, data: Any) -> Move:
     return Occupy(tile, _int(data, "zone", 0, 9), piece)
 
 
+def _place_json(x: int, y: int, rotation: int) -> dict[str, Any]:
+    """The structured form of a placement (one form for :func:`move_to_json` and :func:`legal_json`)."""
+    return {"kind": "place", "x": x, "y": y, "rotation": rotation}
+
+
 def move_to_json(state: State, move: Move) -> dict[str, Any]:
     """The structured form of an engine move (as :func:`move_from_json` reads it)."""
     if isinstance(move, Place):
-        return {"kind": "place", "x": move.x, "y": move.y, "rotation": move.rotation}
+        return _place_json(move.x, move.y, move.rotation)
     if isinstance(move, Occupy):
         return {"kind": "occupy", "zone": move.zone, "piece": move.piece}
     if isinstance(move, TakeBack):
@@ -210,8 +215,7 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     tiles = state.edition.tiles
     if state.phase == PLACE:   # the common case, sent in every update: no Place made for each
         assert state.tile is not None
-        return [{"kind": "place", "x": x, "y": y, "rotation": r}
-                for x, y, r in state.board.placements(tiles.by_id[state.tile])]
+        return [_place_json(x, y, r) for x, y, r in state.board.placements(tiles.by_id[state.tile])]
     out = []
     for move in state.legal_moves():
         item = move_to_json(state, move)
