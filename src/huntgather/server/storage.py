@@ -483,10 +483,16 @@ class Storage:
         return [None] * len(calls)
 
     def listen(self, callback: Callable[[str], None], on_reconnect: Callable[[], None]) -> Callable[[], None]:
-        """Call ``callback(payload)`` from a thread for every notification of any process
+        """Call ``callback(payload)`` from a thread for every notification of the other processes
         (PostgreSQL ``LISTEN``); ``on_reconnect()`` after the listening connection was lost and is
         back (notifications may have been missed).  Returns a function that stops listening.
         With SQLite (one process) nothing is listened to.
+
+        The notifications this process's writer sent are left out (told apart by the sending
+        backend's process id, :attr:`Writer.backend_pid`): the process made those changes
+        itself.  Those sent from another of its connections (a write retried alone after a
+        failed batch) still come, and are harmless: a process that gets a notice of what it
+        already has ignores it.
         """
         stop = threading.Event()
         if not self.shared:
@@ -507,7 +513,10 @@ class Storage:
                         first, delay = False, 0.2
                         while not stop.is_set():
                             for note in conn.notifies(timeout=0.5):
-                                callback(note.payload)
+                                # this process's own notices (sent by its writer's connection) tell it
+                                # nothing new: dropped here, so they do not wake the event loop
+                                if note.pid != self._writer.backend_pid:
+                                    callback(note.payload)
                 except Exception as exc:   # the database went away: listen again when it is back
                     log.warning("listening for other processes failed (%s); retrying", type(exc).__name__)
                     stop.wait(delay)
@@ -666,6 +675,10 @@ class Writer:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conn: Connection | None = None
+        #: the PostgreSQL backend process of the connection the writer holds (None without one,
+        #: or on another database); set before the connection is used, cleared before it closes,
+        #: so no other backend can have this id while it is set
+        self.backend_pid: int | None = None
 
     def submit(self, fn: Callable[..., Any], args: tuple[Any, ...], waiter: _Waiter) -> None:
         """Queue ``fn(conn, *args)``; its result or exception goes to ``waiter``.
@@ -711,9 +724,13 @@ class Writer:
     def _connection(self) -> Connection:
         if self._conn is None:
             self._conn = self.engine.connect()
+            driver = self._conn.connection.driver_connection
+            if self.engine.dialect.name == "postgresql" and driver is not None:
+                self.backend_pid = driver.info.backend_pid
         return self._conn
 
     def _drop_connection(self) -> None:
+        self.backend_pid = None
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 self._conn.close()
