@@ -143,6 +143,28 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     return [(w, expected) for w in winners]
 
 
+def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo) -> list[tuple[int, float]] | None:
+    """``contribution(state, root, memo)`` once a piece of ``seat`` joins feature ``root`` (``f``,
+    which holds no piece of that kind: a meeple on a forest, meadow or river without meeples, a
+    hut on a river system without huts), to the last bit, without putting it there: the piece
+    makes ``seat`` the one winner, and the points do not depend on the pieces.  None for a
+    meadow with specials (one may give the meadow to another seat: put the piece there)."""
+    board = state.board
+    if root >= SYSTEM:
+        return [(seat, float(system_points(board, state.edition, root, explain=False)[0]) * 1.0)]
+    if f.kind == MEADOW:
+        if f.specials:
+            return None
+        key = (root, f.tiles)
+        cached = memo.get(key)
+        if cached is None:
+            cached = memo[key] = meadow_points(board, state.edition, root, state.removed_animals,
+                                               explain=False)[0]
+        return [(seat, float(cached) * 1.0)]
+    points = float(completed_points(board, state.edition, f, explain=False)[0])
+    return [(seat, points * completion_chance(f.open, len(state.normal)))]
+
+
 def _supply_values(state: State) -> list[float]:
     """What each seat's meeples and huts in supply are worth (less as the normal stack runs out)."""
     fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
@@ -271,8 +293,9 @@ class Estimator:
         ``after`` with that piece of ``player`` on zone ``zone`` of ``tile`` (the tile just
         placed) and one fewer in their supply, to the last bit, without copying ``after``.
 
-        Only the feature (or river system) that the piece joins is valued again; the piece is
-        put on ``after``'s board and taken off again, so ``after`` ends as it began.  For a
+        Only the feature (or river system) that the piece joins is valued again, most often
+        without the piece put on the board (else it is put there and taken off again), so
+        ``after`` ends as it began.  For a
         piece that would not change the turn's scoring (the caller checks: the feature it
         joins is not completed by this placement, and the game goes on).
 
@@ -288,7 +311,6 @@ class Estimator:
         ...                                                                          [est(one, tile)])
         True
         """
-        board = after.board
         memo = self._memo(after, tile)
         if full:
             return self._full_with_occupants(after, tile, player, options, memo)
@@ -301,34 +323,56 @@ class Estimator:
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            supply = after.huts if hut else after.meeples
-            root, was = board.try_occupant(tile, zone, player, piece)
-            supply[player] -= 1
-            try:
-                values = start.copy()
-                mine = contribution(after, root, memo)
-                if others:
-                    k = touched.index(root)
-                    for pairs in (*parts[:k], mine, *parts[k + 1:]):
-                        for seat, points in pairs:
-                            values[seat] += points
-                else:
-                    for seat, points in mine:
+            root, mine = self._with_piece(after, tile, zone, player, piece, memo)
+            values = start.copy()
+            if others:
+                k = touched.index(root)
+                for pairs in (*parts[:k], mine, *parts[k + 1:]):
+                    for seat, points in pairs:
                         values[seat] += points
-                supplies = worth.get(hut)
-                if supplies is None:
+            else:
+                for seat, points in mine:
+                    values[seat] += points
+            supplies = worth.get(hut)
+            if supplies is None:
+                supply = after.huts if hut else after.meeples
+                supply[player] -= 1
+                try:
                     supplies = worth[hut] = _supply_values(after)
-                _add_supply(after, values, supplies)
-                out.append(values)
-            finally:
-                supply[player] += 1
-                board.untry_occupant(tile, zone, root, was)
+                finally:
+                    supply[player] += 1
+            _add_supply(after, values, supplies)
+            out.append(values)
         values = start
         for pairs in parts:
             for seat, points in pairs:
                 values[seat] += points
         _add_supply(after, values)
         return values, out
+
+    @staticmethod
+    def _with_piece(after: State, tile: int, zone: int, player: int, piece: Piece,
+                    memo: Memo) -> tuple[int, list[tuple[int, float]]]:
+        """The id of the feature (for a hut: the river system) that a piece of ``player`` on zone
+        ``zone`` of ``tile`` would join, and what that feature would bring with it
+        (:func:`contribution`); ``after`` ends as it began.  Most often the feature holds no such
+        piece yet, and :func:`_joined` values it without the piece put on the board."""
+        board = after.board
+        hut = piece == HUT
+        node = SYSTEM + tile * 10 + zone if hut else tile * 10 + zone
+        parent = board.parent
+        p = parent[node]
+        root = p if parent[p] == p else board.find(node)
+        f = board.features[root]
+        if not (f.huts if hut else f.meeples):
+            found = _joined(after, root, f, player, memo)
+            if found is not None:
+                return root, found
+        root, was = board.try_occupant(tile, zone, player, piece)
+        try:
+            return root, contribution(after, root, memo)
+        finally:
+            board.untry_occupant(tile, zone, root, was)
 
     @staticmethod
     def _parts(after: State, touched: list[int], memo: Memo) -> list[list[tuple[int, float]]]:
