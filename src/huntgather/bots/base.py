@@ -23,12 +23,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from huntgather.moves import Move, Occupy, Place, TakeBack
 from huntgather.record import write_position
 from huntgather.scoring import completed_points
 from huntgather.state import HUT, OCCUPY, SHAMAN, State
+
+if TYPE_CHECKING:
+    from huntgather.bots.heuristic import Kept
 
 
 @runtime_checkable
@@ -160,7 +163,8 @@ def plan_tile(state: State, plan: Plan) -> int | None:
     return first.tile if isinstance(first, Place) else state.tile
 
 
-def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[tuple[Plan, list[float]]]:
+def estimated_plans(state: State, first: Sequence[Move] | None = None,
+                    kept: Kept | None = None) -> list[tuple[Plan, list[float]]]:
     """Every plan of :func:`turn_plans` with the heuristic estimate of the state it leads to
     (only the plans that begin with one of ``first``, if given: legal moves of ``state``).
 
@@ -172,6 +176,9 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
     meeple on a feature that the placement completes (scored with it, and back at once) is
     valued on that same state with its owner's points added.
 
+    ``kept``: what features bring, kept across the calls of one search (the same values; see
+    :func:`~huntgather.bots.heuristic.brought`).
+
     >>> from huntgather import Game
     >>> from huntgather.bots.heuristic import Estimator
     >>> g = Game(players=2, seed=3)
@@ -181,7 +188,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
     True
     """
     from huntgather.bots.heuristic import Estimator
-    est = Estimator(state)
+    est = Estimator(state, kept)
     player = state.player
     out: list[tuple[Plan, list[float]]] = []
 

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from operator import add
 
+from huntgather.board import ZoneRef
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
 from huntgather.scoring import (
@@ -143,6 +144,44 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     return [(w, expected) for w in winners]
 
 
+#: what occupied features bring, kept across the estimates of one search (see :func:`brought`):
+#: id of a feature -> (the feature, the animals a hunting trap took, tiles left in the normal
+#: stack or -1 for a meadow or a river system, what it brings)
+Kept = dict[int, tuple[Feature, frozenset[ZoneRef], int, list[tuple[int, float]]]]
+#: :func:`brought` empties a ``Kept`` that grows past this many features
+KEPT_LIMIT = 20_000
+
+
+def brought(state: State, root: int, kept: Kept) -> list[tuple[int, float]]:
+    """``contribution(state, root)``, kept in ``kept`` for the next state that holds the very same
+    (immutable) feature, with the same animals taken and as many tiles left: what it brings
+    depends on nothing else (the same feature object at the same id has the same zones), but
+    for a meadow with specials, which may read the tiles around it and is never kept.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=9)
+    >>> while not g.state.board.occupants: _ = g.play(g.legal_moves()[0])
+    >>> kept: Kept = {}; root = occupied_roots(g.state)[0]
+    >>> brought(g.state, root, kept) == contribution(g.state, root), len(kept)
+    (True, 1)
+    >>> brought(g.state.copy(), root, kept) is brought(g.state, root, kept)   # a copy shares it
+    True
+    """
+    f = state.board.feature_by_id(root)
+    entry = kept.get(id(f))
+    # (the tiles left matter to a forest or a river only: the chance that it is completed)
+    removed = state.removed_animals
+    left = -1 if root >= SYSTEM or f.kind == MEADOW else len(state.normal)
+    if entry is not None and entry[0] is f and entry[1] is removed and entry[2] == left:
+        return entry[3]
+    pairs = contribution(state, root)
+    if not (f.kind == MEADOW and f.specials):
+        if len(kept) >= KEPT_LIMIT:   # (a bound on the memory: a kept value is only a shortcut)
+            kept.clear()
+        kept[id(f)] = (f, removed, left, pairs)
+    return pairs
+
+
 def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo) -> list[tuple[int, float]] | None:
     """``contribution(state, root, memo)`` once a piece of ``seat`` joins feature ``root`` (``f``,
     which holds no piece of that kind: a meeple on a forest, meadow or river without meeples, a
@@ -201,9 +240,12 @@ class Estimator:
     True
     """
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, kept: Kept | None = None) -> None:
+        #: per occupied feature of the position: its id and what it brings (``kept``: what
+        #: features brought in other states of a search, see :func:`brought`)
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
-            (root, contribution(state, root)) for root in occupied_roots(state)]
+            (root, contribution(state, root) if kept is None else brought(state, root, kept))
+            for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
         #: the ids of the features in ``base``
         self.roots = frozenset(root for root, _ in self.base)
