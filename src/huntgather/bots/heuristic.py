@@ -309,14 +309,18 @@ class Estimator:
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root, was = board.try_occupant(tile, zone, player, piece)
+            root, mine = self._with_piece(after, tile, zone, player, piece, memo)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
-                    values = self._full_start(after, tile, memo)[0]
+                    root, was = board.try_occupant(tile, zone, player, piece)
+                    try:
+                        values = self._full_start(after, tile, memo)[0]
+                    finally:
+                        board.untry_occupant(tile, zone, root, was)
                 else:
                     values = start.copy()
-                    for seat, points in contribution(after, root, memo):
+                    for seat, points in mine:
                         values[seat] += points
                 supplies = worth.get(hut)
                 if supplies is None:
@@ -325,7 +329,6 @@ class Estimator:
                 out.append(values)
             finally:
                 supply[player] += 1
-                board.untry_occupant(tile, zone, root, was)
         _add_supply(after, start)
         return start, out
 
