@@ -23,11 +23,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from huntgather.moves import Move, Occupy, Place, TakeBack
 from huntgather.record import write_position
+from huntgather.scoring import completed_points
 from huntgather.state import HUT, OCCUPY, SHAMAN, State
+
+if TYPE_CHECKING:
+    from huntgather.bots.heuristic import Kept
 
 
 @runtime_checkable
@@ -159,15 +163,21 @@ def plan_tile(state: State, plan: Plan) -> int | None:
     return first.tile if isinstance(first, Place) else state.tile
 
 
-def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[tuple[Plan, list[float]]]:
+def estimated_plans(state: State, first: Sequence[Move] | None = None,
+                    kept: Kept | None = None) -> list[tuple[Plan, list[float]]]:
     """Every plan of :func:`turn_plans` with the heuristic estimate of the state it leads to
     (only the plans that begin with one of ``first``, if given: legal moves of ``state``).
 
     The same plans in the same order as :func:`turn_plans`, and the same values as
     :class:`~huntgather.bots.heuristic.Estimator` on each state it lists, to the last bit;
     but the occupants of one placement are not each played on a copy: the placement is
-    scored once without an occupant, and each occupant that would not change the turn's
-    scoring is valued by :meth:`~huntgather.bots.heuristic.Estimator.with_occupants`.
+    scored once without an occupant, each occupant that would not change the turn's
+    scoring is valued by :meth:`~huntgather.bots.heuristic.Estimator.with_occupants`, and a
+    meeple on a feature that the placement completes (scored with it, and back at once) is
+    valued on that same state with its owner's points added.
+
+    ``kept``: what features bring, kept across the calls of one search (the same values; see
+    :func:`~huntgather.bots.heuristic.brought`).
 
     >>> from huntgather import Game
     >>> from huntgather.bots.heuristic import Estimator
@@ -178,7 +188,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
     True
     """
     from huntgather.bots.heuristic import Estimator
-    est = Estimator(state)
+    est = Estimator(state, kept)
     player = state.player
     out: list[tuple[Plan, list[float]]] = []
 
@@ -204,21 +214,31 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None) -> list[t
         tile = s.tile
         assert tile is not None
         board = s.board
-        # an occupant of a feature that this turn completes changes its scoring: play it out
+        # a meeple on a feature that this turn completes is scored with it, and comes back
         scored = {root for root, _ in board.completed(s.edition.tiles.by_id[tile])}
         values: list[list[float] | None] = [None] * len(moves)
         quick: list[tuple[int, Occupy]] = []
+        completing: list[tuple[int, int]] = []
         for i, move in enumerate(moves[:-1]):
             assert isinstance(move, Occupy)
-            if not scored or move.piece == HUT or board.feature_id(tile, move.zone) not in scored:
+            root = -1 if not scored or move.piece == HUT else board.feature_id(tile, move.zone)
+            if root in scored:
+                completing.append((i, root))
+            else:
                 quick.append((i, move))
-                continue
-            child = s.copy()
-            child.apply(move, trusted=True, quiet=True)
-            values[i] = est(child, tile, full)
         s.apply(moves[-1], trusted=True, quiet=True)   # Pass: the turn is scored without an occupant
         if s.is_over:   # pragma: no cover - the stack was not empty, so the game goes on
             raise AssertionError("the game ended after a placement with tiles left")
+        # such a meeple (on a feature without meeples: the only one) leaves the state as Pass does,
+        # but for its owner's points: value ``s`` with them added (exactly what the occupant gives)
+        scores = s.scores
+        for i, root in completing:
+            points = completed_points(board, s.edition, board.feature_by_id(root), explain=False)[0]
+            scores[player] += points
+            try:
+                values[i] = est(s, tile, full)
+            finally:
+                scores[player] -= points
         passed, found = est.with_occupants(s, tile, player, [(m.zone, m.piece) for _, m in quick], full)
         values[-1] = passed
         for (i, _), v in zip(quick, found, strict=True):

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from operator import add
 
+from huntgather.board import ZoneRef
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
 from huntgather.scoring import (
@@ -143,6 +144,66 @@ def contribution(state: State, root: int, memo: Memo | None = None) -> list[tupl
     return [(w, expected) for w in winners]
 
 
+#: what occupied features bring, kept across the estimates of one search (see :func:`brought`):
+#: id of a feature -> (the feature, the animals a hunting trap took, tiles left in the normal
+#: stack or -1 for a meadow or a river system, what it brings)
+Kept = dict[int, tuple[Feature, frozenset[ZoneRef], int, list[tuple[int, float]]]]
+#: :func:`brought` empties a ``Kept`` that grows past this many features
+KEPT_LIMIT = 20_000
+
+
+def brought(state: State, root: int, kept: Kept) -> list[tuple[int, float]]:
+    """``contribution(state, root)``, kept in ``kept`` for the next state that holds the very same
+    (immutable) feature, with the same animals taken and as many tiles left: what it brings
+    depends on nothing else (the same feature object at the same id has the same zones), but
+    for a meadow with specials, which may read the tiles around it and is never kept.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=9)
+    >>> while not g.state.board.occupants: _ = g.play(g.legal_moves()[0])
+    >>> kept: Kept = {}; root = occupied_roots(g.state)[0]
+    >>> brought(g.state, root, kept) == contribution(g.state, root), len(kept)
+    (True, 1)
+    >>> brought(g.state.copy(), root, kept) is brought(g.state, root, kept)   # a copy shares it
+    True
+    """
+    f = state.board.feature_by_id(root)
+    entry = kept.get(id(f))
+    # (the tiles left matter to a forest or a river only: the chance that it is completed)
+    removed = state.removed_animals
+    left = -1 if root >= SYSTEM or f.kind == MEADOW else len(state.normal)
+    if entry is not None and entry[0] is f and entry[1] is removed and entry[2] == left:
+        return entry[3]
+    pairs = contribution(state, root)
+    if not (f.kind == MEADOW and f.specials):
+        if len(kept) >= KEPT_LIMIT:   # (a bound on the memory: a kept value is only a shortcut)
+            kept.clear()
+        kept[id(f)] = (f, removed, left, pairs)
+    return pairs
+
+
+def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo) -> list[tuple[int, float]] | None:
+    """``contribution(state, root, memo)`` once a piece of ``seat`` joins feature ``root`` (``f``,
+    which holds no piece of that kind: a meeple on a forest, meadow or river without meeples, a
+    hut on a river system without huts), to the last bit, without putting it there: the piece
+    makes ``seat`` the one winner, and the points do not depend on the pieces.  None for a
+    meadow with specials (one may give the meadow to another seat: put the piece there)."""
+    board = state.board
+    if root >= SYSTEM:
+        return [(seat, float(system_points(board, state.edition, root, explain=False)[0]) * 1.0)]
+    if f.kind == MEADOW:
+        if f.specials:
+            return None
+        key = (root, f.tiles)
+        cached = memo.get(key)
+        if cached is None:
+            cached = memo[key] = meadow_points(board, state.edition, root, state.removed_animals,
+                                               explain=False)[0]
+        return [(seat, float(cached) * 1.0)]
+    points = float(completed_points(board, state.edition, f, explain=False)[0])
+    return [(seat, points * completion_chance(f.open, len(state.normal)))]
+
+
 def _supply_values(state: State) -> list[float]:
     """What each seat's meeples and huts in supply are worth (less as the normal stack runs out)."""
     fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
@@ -179,9 +240,12 @@ class Estimator:
     True
     """
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, kept: Kept | None = None) -> None:
+        #: per occupied feature of the position: its id and what it brings (``kept``: what
+        #: features brought in other states of a search, see :func:`brought`)
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
-            (root, contribution(state, root)) for root in occupied_roots(state)]
+            (root, contribution(state, root) if kept is None else brought(state, root, kept))
+            for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
         #: the ids of the features in ``base``
         self.roots = frozenset(root for root, _ in self.base)
@@ -245,14 +309,18 @@ class Estimator:
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root, was = board.try_occupant(tile, zone, player, piece)
+            root, mine = self._with_piece(after, tile, zone, player, piece, memo)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
-                    values = self._full_start(after, tile, memo)[0]
+                    root, was = board.try_occupant(tile, zone, player, piece)
+                    try:
+                        values = self._full_start(after, tile, memo)[0]
+                    finally:
+                        board.untry_occupant(tile, zone, root, was)
                 else:
                     values = start.copy()
-                    for seat, points in contribution(after, root, memo):
+                    for seat, points in mine:
                         values[seat] += points
                 supplies = worth.get(hut)
                 if supplies is None:
@@ -261,7 +329,6 @@ class Estimator:
                 out.append(values)
             finally:
                 supply[player] += 1
-                board.untry_occupant(tile, zone, root, was)
         _add_supply(after, start)
         return start, out
 
@@ -271,8 +338,9 @@ class Estimator:
         ``after`` with that piece of ``player`` on zone ``zone`` of ``tile`` (the tile just
         placed) and one fewer in their supply, to the last bit, without copying ``after``.
 
-        Only the feature (or river system) that the piece joins is valued again; the piece is
-        put on ``after``'s board and taken off again, so ``after`` ends as it began.  For a
+        Only the feature (or river system) that the piece joins is valued again, most often
+        without the piece put on the board (else it is put there and taken off again), so
+        ``after`` ends as it began.  For a
         piece that would not change the turn's scoring (the caller checks: the feature it
         joins is not completed by this placement, and the game goes on).
 
@@ -288,7 +356,6 @@ class Estimator:
         ...                                                                          [est(one, tile)])
         True
         """
-        board = after.board
         memo = self._memo(after, tile)
         if full:
             return self._full_with_occupants(after, tile, player, options, memo)
@@ -301,34 +368,56 @@ class Estimator:
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            supply = after.huts if hut else after.meeples
-            root, was = board.try_occupant(tile, zone, player, piece)
-            supply[player] -= 1
-            try:
-                values = start.copy()
-                mine = contribution(after, root, memo)
-                if others:
-                    k = touched.index(root)
-                    for pairs in (*parts[:k], mine, *parts[k + 1:]):
-                        for seat, points in pairs:
-                            values[seat] += points
-                else:
-                    for seat, points in mine:
+            root, mine = self._with_piece(after, tile, zone, player, piece, memo)
+            values = start.copy()
+            if others:
+                k = touched.index(root)
+                for pairs in (*parts[:k], mine, *parts[k + 1:]):
+                    for seat, points in pairs:
                         values[seat] += points
-                supplies = worth.get(hut)
-                if supplies is None:
+            else:
+                for seat, points in mine:
+                    values[seat] += points
+            supplies = worth.get(hut)
+            if supplies is None:
+                supply = after.huts if hut else after.meeples
+                supply[player] -= 1
+                try:
                     supplies = worth[hut] = _supply_values(after)
-                _add_supply(after, values, supplies)
-                out.append(values)
-            finally:
-                supply[player] += 1
-                board.untry_occupant(tile, zone, root, was)
+                finally:
+                    supply[player] += 1
+            _add_supply(after, values, supplies)
+            out.append(values)
         values = start
         for pairs in parts:
             for seat, points in pairs:
                 values[seat] += points
         _add_supply(after, values)
         return values, out
+
+    @staticmethod
+    def _with_piece(after: State, tile: int, zone: int, player: int, piece: Piece,
+                    memo: Memo) -> tuple[int, list[tuple[int, float]]]:
+        """The id of the feature (for a hut: the river system) that a piece of ``player`` on zone
+        ``zone`` of ``tile`` would join, and what that feature would bring with it
+        (:func:`contribution`); ``after`` ends as it began.  Most often the feature holds no such
+        piece yet, and :func:`_joined` values it without the piece put on the board."""
+        board = after.board
+        hut = piece == HUT
+        node = SYSTEM + tile * 10 + zone if hut else tile * 10 + zone
+        parent = board.parent
+        p = parent[node]
+        root = p if parent[p] == p else board.find(node)
+        f = board.features[root]
+        if not (f.huts if hut else f.meeples):
+            found = _joined(after, root, f, player, memo)
+            if found is not None:
+                return root, found
+        root, was = board.try_occupant(tile, zone, player, piece)
+        try:
+            return root, contribution(after, root, memo)
+        finally:
+            board.untry_occupant(tile, zone, root, was)
 
     @staticmethod
     def _parts(after: State, touched: list[int], memo: Memo) -> list[list[tuple[int, float]]]:

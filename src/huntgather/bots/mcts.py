@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
-from huntgather.bots.heuristic import advantage
+from huntgather.bots.heuristic import Kept, advantage
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, PLACE, State
 
@@ -84,13 +84,14 @@ def rewards(values: list[float], scale: float) -> list[float]:
     return out
 
 
-def reply(state: State, against: int | None = None, first: list[Move] | None = None
-          ) -> tuple[Plan, list[float]]:
+def reply(state: State, against: int | None = None, first: list[Move] | None = None,
+          kept: Kept | None = None) -> tuple[Plan, list[float]]:
     """The greedy turn of the player to move in a roll-out or a sample, with its estimated values:
     the plan with the best margin for that player over the best other (max-n), or, with
     ``against`` a seat other than the mover, the plan that leaves ``against`` the worst margin
     (paranoid).  ``first``: only the plans that begin with one of these moves
     (:func:`estimated_plans`).  The first such plan in :func:`estimated_plans` order wins a tie.
+    ``kept``: what features bring, kept across a search (:func:`estimated_plans`).
 
     >>> from huntgather import Game
     >>> g = Game(players=2, seed=2)
@@ -103,7 +104,7 @@ def reply(state: State, against: int | None = None, first: list[Move] | None = N
     best: list[float] | None = None
     best_plan: Plan = ()
     best_gain = 0.0
-    for plan, values in estimated_plans(state, first):
+    for plan, values in estimated_plans(state, first, kept):
         gain = sign * advantage(values, seat)
         if best is None or gain > best_gain:
             best, best_plan, best_gain = values, plan, gain
@@ -214,13 +215,16 @@ class MctsBot(SearchBot):
         #: a greedy roll-out turn tries this many placements (a sample drawn along the
         #: determinization) with every take-back and occupant that may follow; None: all
         self.rollout_placements = rollout_placements
+        #: during a search: what features bring, kept from one estimate to the next (the same
+        #: values, sooner: :func:`~huntgather.bots.heuristic.brought`)
+        self._kept: Kept = {}
 
     # ------------------------------------------------------------------ search
 
     def _expand(self, state: State) -> _Node:
         plans: list[Plan] = []
         priors: list[list[float]] = []
-        for plan, values in estimated_plans(state):
+        for plan, values in estimated_plans(state, kept=self._kept):
             plans.append(plan)
             priors.append(rewards(values, self.scale))
         player = state.player
@@ -303,7 +307,7 @@ class MctsBot(SearchBot):
             self._draw(state, order)
             if state.is_over:
                 return rewards([float(s) for s in state.scores], self.scale)
-            best_plan, best = reply(state, first=self._sample(state, order))
+            best_plan, best = reply(state, first=self._sample(state, order), kept=self._kept)
             for move in best_plan:
                 state.apply(move, trusted=True, quiet=True)
             values = rewards(best, self.scale)
@@ -332,6 +336,7 @@ class MctsBot(SearchBot):
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()
+        self._kept = {}
         root = self._expand(state)
         limits = self.limits
         budget = limits.simulations
@@ -347,6 +352,7 @@ class MctsBot(SearchBot):
                     break
                 self._simulate(state, root, orders)
                 sims += 1
+        self._kept = {}   # (the memory back)
         p = root.player
         per_move: dict[Move, list[float]] = {}
         for i, plan in enumerate(root.plans):
