@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable
 
 from huntgather.bots.base import Limits, Plan, estimated_plans
-from huntgather.bots.heuristic import advantage
+from huntgather.bots.heuristic import Kept, advantage
 from huntgather.bots.mcts import SearchBot, SearchResult, reply, rewards
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
@@ -147,6 +147,9 @@ class ExpertBot(SearchBot):
         #: how the others play in a sample: False (max-n) each for itself, by its own margin over
         #: the best other seat; True (paranoid) all against the searching seat, to cut its margin
         self.paranoid = paranoid
+        #: during a search: what features bring, kept from one estimate to the next (the same
+        #: values, sooner: :func:`~huntgather.bots.heuristic.brought`); emptied when it ends
+        self._kept: Kept = {}
 
     def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> list[float]:
         state = root.copy()
@@ -160,7 +163,7 @@ class ExpertBot(SearchBot):
             draw_from(state, order, pos)
             if state.is_over:
                 return rewards([float(s) for s in state.scores], self.scale)
-            best_plan, best = reply(state, me if self.paranoid else None)
+            best_plan, best = reply(state, me if self.paranoid else None, kept=self._kept)
             for move in best_plan:
                 state.apply(move, trusted=True, quiet=True)
             values = best
@@ -174,8 +177,9 @@ class ExpertBot(SearchBot):
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()
+        self._kept = {}
         player = state.player
-        ranked = sorted(estimated_plans(state), key=lambda pv: -advantage(pv[1], player))
+        ranked = sorted(estimated_plans(state, kept=self._kept), key=lambda pv: -advantage(pv[1], player))
         plans = [plan for plan, _ in ranked]
         priors = [rewards(values, self.scale)[player] for _, values in ranked]
         budget = self.limits.simulations or 1
@@ -217,4 +221,5 @@ class ExpertBot(SearchBot):
             else:
                 seen[plan[0]] = len(moves)
                 moves.append((plan[0], value, n))
+        self._kept = {}
         return SearchResult(moves, sims, time.perf_counter() - start, plan_rows)
