@@ -315,8 +315,7 @@ class State:
             t = self.tile
             tile = self.edition.tiles.by_id[t]
             board = self.board
-            ends = board.placement_ends(tile)
-            return Place(t, *board.placement(tile, rng.randrange(ends[-1]), ends))
+            return Place(t, *board.placement(tile, rng.randrange(board.placement_count(tile))))
         moves = self.legal_moves()
         return moves[rng.randrange(len(moves))]
 
