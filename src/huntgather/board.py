@@ -177,13 +177,15 @@ def _sides(tile: Tile) -> tuple[tuple[tuple[int, int, int, Side, int, int], ...]
     return found
 
 
-#: tile -> its zones as new features: (parent entries, feature entries)
-_Template = tuple[dict[int, int], dict[int, Feature]]
+#: tile -> its zones as new features: (the parent links of its river-system nodes, ``SYSTEM +
+#: tile * 10`` on, where some are joined already, or None; feature entries)
+_Template = tuple[list[int] | None, dict[int, Feature]]
 _TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
 
 
 def _template(tile: Tile, tileset: TileSet) -> _Template:
-    """The parent links and features that placing ``tile`` adds before it meets a neighbour.
+    """The parent links and features that placing ``tile`` adds before it meets a neighbour (its
+    zones' own nodes are their own roots already: only a river joined to its lake changes a link).
 
     They do not depend on where the tile goes, so they are built once per tile
     (features are immutable and may be shared by every board).
@@ -193,40 +195,53 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
         return entry[1]
     scratch = Board(tileset)
     base = tile.id * 10
-    parent, features = scratch.parent, scratch.features
+    features = scratch.features
     tiles = frozenset((tile.id,))
     sides = tile.zone_sides
     for z in tile.zones.values():
         node = base + z.id
         kind = z.kind
         if kind == FOREST:
-            parent[node] = node
             features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
                                      gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
         elif kind == MEADOW:
-            parent[node] = node
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[node] = Feature(MEADOW, tiles, specials=specials)
         elif kind == RIVER:
-            parent[node] = node
             lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
             features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
-            parent[SYSTEM + node] = SYSTEM + node
             features[SYSTEM + node] = Feature(RIVER, tiles, fish=z.fish)
         else:  # lake
             snode = SYSTEM + node
-            parent[snode] = snode
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
                                       specials=specials)
+    system: list[int] | None = None
     for z in tile.zones.values():
         if z.kind == RIVER and z.lake is not None:
             scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
-    for node in parent:
-        scratch.find(node)
-    template = (parent, features)
+            system = scratch.parent
+    if system is not None:
+        for node in range(SYSTEM + base, SYSTEM + base + 10):
+            scratch.find(node)
+        system = system[SYSTEM + base:SYSTEM + base + 10]
+    template = (system, features)
     _TEMPLATES[id(tile)] = (tile, template)
     return template
+
+
+_ROOTS: Final[dict[int, tuple[TileSet, list[int]]]] = {}
+
+
+def _roots(tiles: TileSet) -> list[int]:
+    """The parent links of a new board of ``tiles``: every node its own root, for every zone number
+    of every tile (``list(range(...))``, memoised per tile set: a new board copies it)."""
+    entry = _ROOTS.get(id(tiles))
+    if entry is not None and entry[0] is tiles:
+        return entry[1]
+    roots = list(range(SYSTEM + 10 * (max(tiles.by_id) + 1)))
+    _ROOTS[id(tiles)] = (tiles, roots)
+    return roots
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
@@ -289,7 +304,9 @@ class Board:
     #: empty cell next to a tile -> its constraint's code (:func:`constraint_code`); see
     #: :meth:`constraint`
     frontier: dict[Pos, int]
-    parent: dict[int, int]
+    #: node -> its parent in the union-find of features (a list indexed by node, which is quicker
+    #: than a dict, much more so in the compiled build); a node not on the board is its own root
+    parent: list[int]
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
     occupants: dict[int, tuple[int, Piece]]
@@ -307,7 +324,7 @@ class Board:
         self.cells = {}
         self.where = {}
         self.frontier = {}
-        self.parent = {}
+        self.parent = _roots(tiles).copy()
         self.features = {}
         self.occupants = {}
 
@@ -481,8 +498,10 @@ class Board:
         cells[pos] = (tile_id, rotation)
         self.where[tile_id] = pos
         frontier.pop(pos, None)
-        parent, features = _template(tile, self.tiles)
-        self.parent.update(parent)
+        system, features = _template(tile, self.tiles)
+        if system is not None:
+            start = SYSTEM + tile_id * 10
+            self.parent[start:start + 10] = system
         self.features.update(features)
         base = tile_id * 10
         join = self._join
