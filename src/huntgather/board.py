@@ -194,16 +194,14 @@ def _sides(tile: Tile) -> _Sides:
     return found
 
 
-#: tile -> its zones as new features: (the parent links of its river-system nodes, ``SYSTEM +
-#: tile * 10`` on, where some are joined already, or None; feature entries)
-_Template = tuple[list[int] | None, dict[int, Feature]]
+#: tile -> its zones as new features: (parent entries, feature entries)
+_Template = tuple[dict[int, int], dict[int, Feature]]
 _TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
 _TEMPLATES_BY_ID: Final[list[tuple[Tile, _Template] | None]] = [None] * _TILE_IDS
 
 
 def _template(tile: Tile, tileset: TileSet) -> _Template:
-    """The parent links and features that placing ``tile`` adds before it meets a neighbour (its
-    zones' own nodes are their own roots already: only a river joined to its lake changes a link).
+    """The parent links and features that placing ``tile`` adds before it meets a neighbour.
 
     They do not depend on where the tile goes, so they are built once per tile
     (features are immutable and may be shared by every board).
@@ -217,44 +215,40 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
         return entry[1]
     scratch = Board(tileset)
     base = tile.id * 10
-    features = scratch.features
+    parent, features = scratch.parent, scratch.features
     tiles = frozenset((tile.id,))
     sides = tile.zone_sides
     for z in tile.zones.values():
         node = base + z.id
         kind = z.kind
         if kind == FOREST:
+            parent[node] = node
             features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
                                      gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
         elif kind == MEADOW:
+            parent[node] = node
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[node] = Feature(MEADOW, tiles, specials=specials)
         elif kind == RIVER:
+            parent[node] = node
             lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
             features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
+            parent[SYSTEM + node] = SYSTEM + node
             features[SYSTEM + node] = Feature(RIVER, tiles, fish=z.fish)
         else:  # lake
             snode = SYSTEM + node
+            parent[snode] = snode
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
                                       specials=specials)
-    system: list[int] | None = None
     for z in tile.zones.values():
         if z.kind == RIVER and z.lake is not None:
             scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
-            system = scratch.parent
-    if system is not None:
-        for node in range(SYSTEM + base, SYSTEM + base + 10):
-            scratch.find(node)
-        system = system[SYSTEM + base:SYSTEM + base + 10]
-    template = (system, features)
+    for node in parent:
+        scratch.find(node)
+    template = (parent, features)
     _TEMPLATES[id(tile)] = _TEMPLATES_BY_ID[tile.id] = (tile, template)
     return template
-
-
-#: the parent links of a new board: every node (of every zone number of every tile id, and its
-#: river-system node) its own root; a new board copies it
-_ROOTS: Final = list(range(2 * SYSTEM))
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
@@ -325,9 +319,7 @@ class Board:
     #: empty cell next to a tile -> its constraint's code (:func:`constraint_code`); see
     #: :meth:`constraint`
     frontier: dict[Pos, int]
-    #: node -> its parent in the union-find of features (a list indexed by node, which is quicker
-    #: than a dict, much more so in the compiled build); a node not on the board is its own root
-    parent: list[int]
+    parent: dict[int, int]
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
     occupants: dict[int, tuple[int, Piece]]
@@ -345,7 +337,7 @@ class Board:
         self.cells = {}
         self.where = {}
         self.frontier = {}
-        self.parent = _ROOTS.copy()
+        self.parent = {}
         self.features = {}
         self.occupants = {}
 
@@ -519,10 +511,8 @@ class Board:
         cells[pos] = (tile_id, rotation)
         self.where[tile_id] = pos
         frontier.pop(pos, None)
-        system, features = _template(tile, self.tiles)
-        if system is not None:
-            start = SYSTEM + tile_id * 10
-            self.parent[start:start + 10] = system
+        parent, features = _template(tile, self.tiles)
+        self.parent.update(parent)
         self.features.update(features)
         base = tile_id * 10
         by_id = self.tiles.by_id
