@@ -510,7 +510,8 @@ class Board:
         frontier = self.frontier
         cells[pos] = (tile_id, rotation)
         self.where[tile_id] = pos
-        frontier.pop(pos, None)
+        if pos in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
+            del frontier[pos]
         parent, features = _template(tile, self.tiles)
         self.parent.update(parent)
         self.features.update(features)
@@ -584,11 +585,11 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         out: list[int] = []
         for node in _nodes(tile):
             p = parent[node]
-            root = p if parent[p] == p else find(node)
+            root = p if parent[p] == p else self.find(node)
             if root not in out:
                 out.append(root)
         return out
@@ -596,12 +597,12 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
             p = parent[node]
-            root = p if parent[p] == p else find(node)
+            root = p if parent[p] == p else self.find(node)
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -627,15 +628,15 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         p = parent[fid]
-        root = p if parent[p] == p else find(fid)
+        root = p if parent[p] == p else self.find(fid)
         out = []
         marked = _marked(self.tiles)
         for tile_id in self.features[root].tiles:
             for node, z in marked[tile_id]:
                 p = parent[node]
-                if (p if parent[p] == p else find(node)) == root:
+                if (p if parent[p] == p else self.find(node)) == root:
                     out.append((tile_id, z))
         return out
 
@@ -658,13 +659,13 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
             if piece == HUT:
                 node += SYSTEM
             p = parent[node]
-            seen[p if parent[p] == p else find(node)] = None
+            seen[p if parent[p] == p else self.find(node)] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:

@@ -315,7 +315,8 @@ class State:
             t = self.tile
             tile = self.edition.tiles.by_id[t]
             board = self.board
-            return Place(t, *board.placement(tile, rng.randrange(board.placement_count(tile))))
+            x, y, r = board.placement(tile, rng.randrange(board.placement_count(tile)))
+            return Place(t, x, y, r)
         moves = self.legal_moves()
         return moves[rng.randrange(len(moves))]
 
@@ -326,11 +327,9 @@ class State:
         meeples, huts = _occupants(self.edition.tiles.by_id[t])
         out: list[Move] = []
         if self.meeples[p] > 0:
-            feature_at = board.feature_at
-            out = [move for z, move in meeples if not feature_at(t, z).meeples]
+            out = [move for z, move in meeples if not board.feature_at(t, z).meeples]
         if self.huts[p] > 0:
-            system_at = board.system_at
-            out += [move for z, move in huts if not system_at(t, z).huts]
+            out += [move for z, move in huts if not board.system_at(t, z).huts]
         return out
 
     def _takeback_options(self) -> list[Move]:
