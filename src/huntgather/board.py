@@ -75,7 +75,8 @@ def _without_node(pieces: tuple[tuple[int, int], ...], node: int) -> tuple[tuple
 
 def _ref(node: int) -> ZoneRef:
     """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
-    return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
+    # (tuple.__new__: the named tuple's own __new__ is Python code, slow to call compiled)
+    return tuple.__new__(ZoneRef, divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
 #: a side kind (or None: no neighbour) as the two bits of one direction in a constraint code
 _KIND_CODE: Final[dict[str | None, int]] = {None: 0, FOREST: 1, MEADOW: 2, RIVER: 3}
