@@ -438,13 +438,15 @@ class Board:
             (x, y), code = next(islice(self.frontier.items(), cell, None))
             return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
         # without the running totals: walk the frontier to the cell that holds the index (a random
-        # index stops half-way on average; quicker than making the totals, in both builds)
+        # index stops half-way on average; with placement_count, quicker than making the totals in
+        # the compiled build, a little slower in CPython: see docs/performance.md)
         if index >= 0:
             counts = table.counts
             left = index
-            for (x, y), code in self.frontier.items():
+            for pos, code in self.frontier.items():
                 n = counts[code]
                 if left < n:
+                    x, y = pos   # (only this cell's unpacked)
                     return x, y, table.rotations[code][left]
                 left -= n
         raise IndexError(f"placement {index} of {self.placement_count(tile)}")
