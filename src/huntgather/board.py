@@ -31,7 +31,7 @@ module and :mod:`huntgather.features` needs to know.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import accumulate, islice
+from itertools import islice
 from typing import Any, Final, NamedTuple
 
 from huntgather.features import SYSTEM, Feature
@@ -75,7 +75,8 @@ def _without_node(pieces: tuple[tuple[int, int], ...], node: int) -> tuple[tuple
 
 def _ref(node: int) -> ZoneRef:
     """The zone that board node ``node`` names (nodes are ``tile * 10 + zone``)."""
-    return ZoneRef(*divmod(node - SYSTEM if node >= SYSTEM else node, 10))
+    # (tuple.__new__: the named tuple's own __new__ is Python code, slow to call compiled)
+    return tuple.__new__(ZoneRef, divmod(node - SYSTEM if node >= SYSTEM else node, 10))
 Constraint = tuple[str | None, str | None, str | None, str | None]
 #: a side kind (or None: no neighbour) as the two bits of one direction in a constraint code
 _KIND_CODE: Final[dict[str | None, int]] = {None: 0, FOREST: 1, MEADOW: 2, RIVER: 3}
@@ -124,22 +125,33 @@ class FitTable:
         self.counts: Final = [len(found) for found in fitting]
 
 
+#: tile ids run from 0 to _TILE_IDS - 1 (a zone's node, ``tile * 10 + zone``, is below SYSTEM)
+_TILE_IDS: Final = SYSTEM // 10
+
+# Each per-tile memo below is looked up first in a list by tile id, of ``(tile, value)`` pairs:
+# quicker than its dict by ``id(tile)`` (which holds the tiles of every tile set, and refills the
+# list when another set's tile with the same id took the place), much quicker in the compiled build.
+
 #: tile sides (unrotated) -> its fit table
 _FIT_MEMO: Final[dict[tuple[str, ...], FitTable]] = {}
 #: id(tile) -> (tile, its fit table): the table found without hashing the sides
 _FITS: Final[dict[int, tuple[Tile, FitTable]]] = {}
+_FITS_BY_ID: Final[list[tuple[Tile, FitTable] | None]] = [None] * _TILE_IDS
 
 
 def fit_table(tile: Tile) -> FitTable:
     """The rotations of ``tile`` that fit each constraint, shared by every tile with its side kinds."""
-    entry = _FITS.get(id(tile))
+    entry = _FITS_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    table = _FIT_MEMO.get(tile.side_kinds[0])
-    if table is None:
-        table = _FIT_MEMO[tile.side_kinds[0]] = FitTable(tile.side_kinds)
-    _FITS[id(tile)] = (tile, table)
-    return table
+    entry = _FITS.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        table = _FIT_MEMO.get(tile.side_kinds[0])
+        if table is None:
+            table = _FIT_MEMO[tile.side_kinds[0]] = FitTable(tile.side_kinds)
+        entry = _FITS[id(tile)] = (tile, table)
+    _FITS_BY_ID[tile.id] = entry
+    return entry[1]
 
 
 def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
@@ -154,15 +166,21 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
 
 
 #: id(tile) -> (tile, per rotation: per direction ``(d, dx, dy, side, keep, bits)``), see _sides
-_SIDES: Final[dict[int, tuple[Tile, tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]]]] = {}
+_Sides = tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]
+_SIDES: Final[dict[int, tuple[Tile, _Sides]]] = {}
+_SIDES_BY_ID: Final[list[tuple[Tile, _Sides] | None]] = [None] * _TILE_IDS
 
 
-def _sides(tile: Tile) -> tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]:
+def _sides(tile: Tile) -> _Sides:
     """Per rotation of ``tile``, per direction ``d``: ``d``, the neighbour's offset, the side facing
     it, and how the neighbour cell's constraint code changes if it is empty (``code & keep | bits``:
     its side facing back, ``d + 2``, becomes this side's kind); memoised per tile."""
+    entry = _SIDES_BY_ID[tile.id]
+    if entry is not None and entry[0] is tile:
+        return entry[1]
     entry = _SIDES.get(id(tile))
     if entry is not None and entry[0] is tile:
+        _SIDES_BY_ID[tile.id] = entry
         return entry[1]
     out = []
     for r in range(4):
@@ -173,13 +191,14 @@ def _sides(tile: Tile) -> tuple[tuple[tuple[int, int, int, Side, int, int], ...]
             per.append((d, dx, dy, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
         out.append(tuple(per))
     found = tuple(out)
-    _SIDES[id(tile)] = (tile, found)
+    _SIDES[id(tile)] = _SIDES_BY_ID[tile.id] = (tile, found)
     return found
 
 
 #: tile -> its zones as new features: (parent entries, feature entries)
 _Template = tuple[dict[int, int], dict[int, Feature]]
 _TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
+_TEMPLATES_BY_ID: Final[list[tuple[Tile, _Template] | None]] = [None] * _TILE_IDS
 
 
 def _template(tile: Tile, tileset: TileSet) -> _Template:
@@ -188,8 +207,12 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     They do not depend on where the tile goes, so they are built once per tile
     (features are immutable and may be shared by every board).
     """
+    entry = _TEMPLATES_BY_ID[tile.id]
+    if entry is not None and entry[0] is tile:
+        return entry[1]
     entry = _TEMPLATES.get(id(tile))
     if entry is not None and entry[0] is tile:
+        _TEMPLATES_BY_ID[tile.id] = entry
         return entry[1]
     scratch = Board(tileset)
     base = tile.id * 10
@@ -225,43 +248,51 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     for node in parent:
         scratch.find(node)
     template = (parent, features)
-    _TEMPLATES[id(tile)] = (tile, template)
+    _TEMPLATES[id(tile)] = _TEMPLATES_BY_ID[tile.id] = (tile, template)
     return template
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
 _NODES: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
+_NODES_BY_ID: Final[list[tuple[Tile, tuple[int, ...]] | None]] = [None] * _TILE_IDS
 
 
 def _nodes(tile: Tile) -> tuple[int, ...]:
     """The partition nodes of a tile's zones: each zone but a lake, and each water zone's river
     system node (memoised per tile)."""
-    entry = _NODES.get(id(tile))
+    entry = _NODES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    base = tile.id * 10
-    nodes: list[int] = []
-    for z in tile.zones.values():
-        if z.kind != LAKE:
-            nodes.append(base + z.id)
-        if z.kind == RIVER or z.kind == LAKE:
-            nodes.append(SYSTEM + base + z.id)
-    _NODES[id(tile)] = (tile, tuple(nodes))
-    return tuple(nodes)
+    entry = _NODES.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        base = tile.id * 10
+        nodes: list[int] = []
+        for z in tile.zones.values():
+            if z.kind != LAKE:
+                nodes.append(base + z.id)
+            if z.kind == RIVER or z.kind == LAKE:
+                nodes.append(SYSTEM + base + z.id)
+        entry = _NODES[id(tile)] = (tile, tuple(nodes))
+    _NODES_BY_ID[tile.id] = entry
+    return entry[1]
 
 
 _CLOSABLE: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
+_CLOSABLE_BY_ID: Final[list[tuple[Tile, tuple[int, ...]] | None]] = [None] * _TILE_IDS
 
 
 def _closable(tile: Tile) -> tuple[int, ...]:
     """The nodes of the forest and river zones of ``tile``, in zone order: what a placement may
     complete (memoised per tile)."""
-    entry = _CLOSABLE.get(id(tile))
+    entry = _CLOSABLE_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    nodes = tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
-    _CLOSABLE[id(tile)] = (tile, nodes)
-    return nodes
+    entry = _CLOSABLE.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        nodes = tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
+        entry = _CLOSABLE[id(tile)] = (tile, nodes)
+    _CLOSABLE_BY_ID[tile.id] = entry
+    return entry[1]
 
 
 def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
@@ -367,37 +398,66 @@ class Board:
         fits = fit_table(tile).rotations
         return [(x, y, r) for (x, y), code in self.frontier.items() for r in fits[code]]
 
+    # (plain loops, not sum/accumulate over map(counts.__getitem__, ...): quicker in CPython, and
+    # the compiled build makes them native loops, several times quicker still)
+
     def placement_count(self, tile: Tile) -> int:
         """``len(self.placements(tile))``, without listing them."""
-        return sum(map(fit_table(tile).counts.__getitem__, self.frontier.values()))
+        counts = fit_table(tile).counts
+        total = 0
+        for code in self.frontier.values():
+            total += counts[code]
+        return total
 
     def placement_ends(self, tile: Tile) -> list[int]:
         """For each frontier cell in order, how many placements of ``tile`` it and the cells before
         it offer (the last is :meth:`placement_count`): what :meth:`placement` looks an index up in."""
-        return list(accumulate(map(fit_table(tile).counts.__getitem__, self.frontier.values())))
+        counts = fit_table(tile).counts
+        ends: list[int] = []
+        total = 0
+        for code in self.frontier.values():
+            total += counts[code]
+            ends.append(total)
+        return ends
 
     def placement(self, tile: Tile, index: int, ends: list[int] | None = None) -> tuple[int, int, int]:
         """``self.placements(tile)[index]`` (for ``0 <= index < placement_count(tile)``), without
-        listing the others: a random player needs only the one it picks.  ``ends`` may pass
-        :meth:`placement_ends` when the caller has it already.
+        listing the others: a random player needs only the one it picks (and its count,
+        :meth:`placement_count`).  ``ends`` may pass :meth:`placement_ends` when the caller has it.
 
         >>> from huntgather.tiles import load_tileset
         >>> tiles = load_tileset("2020"); b = Board(tiles); b.put(56, 0, 0, 0)
         >>> all(b.placement(tiles[3], i) == p for i, p in enumerate(b.placements(tiles[3])))
         True
         """
-        if ends is None:
-            ends = self.placement_ends(tile)
-        if not 0 <= index < (ends[-1] if ends else 0):
-            raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
-        cell = bisect_right(ends, index)
-        (x, y), code = next(islice(self.frontier.items(), cell, None))
-        before = ends[cell - 1] if cell else 0
-        return x, y, fit_table(tile).rotations[code][index - before]
+        table = fit_table(tile)
+        if ends is not None:
+            if not 0 <= index < (ends[-1] if ends else 0):
+                raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
+            cell = bisect_right(ends, index)
+            (x, y), code = next(islice(self.frontier.items(), cell, None))
+            return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
+        # without the running totals: walk the frontier to the cell that holds the index (a random
+        # index stops half-way on average; with placement_count, quicker than making the totals in
+        # the compiled build, a little slower in CPython: see docs/performance.md)
+        if index >= 0:
+            counts = table.counts
+            left = index
+            for pos, code in self.frontier.items():
+                n = counts[code]
+                if left < n:
+                    x, y = pos   # (only this cell's unpacked)
+                    return x, y, table.rotations[code][left]
+                left -= n
+        raise IndexError(f"placement {index} of {self.placement_count(tile)}")
 
     def can_place(self, tile: Tile) -> bool:
         """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
-        return any(map(fit_table(tile).counts.__getitem__, self.frontier.values()))
+        counts = fit_table(tile).counts
+        for code in self.frontier.values():  # noqa: SIM110 - a loop: any() over a generator is slower
+            if counts[code]:
+                return True
+        return False
 
     def fitting_at(self, tile: Tile, x: int, y: int) -> tuple[int, ...]:
         """The rotations of ``tile`` that fit frontier cell ``(x, y)``."""
@@ -453,12 +513,12 @@ class Board:
         frontier = self.frontier
         cells[pos] = (tile_id, rotation)
         self.where[tile_id] = pos
-        frontier.pop(pos, None)
+        if pos in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
+            del frontier[pos]
         parent, features = _template(tile, self.tiles)
         self.parent.update(parent)
         self.features.update(features)
         base = tile_id * 10
-        join = self._join
         by_id = self.tiles.by_id
         for d, dx, dy, side, keep, bits in _sides(tile)[rotation]:
             npos = (x + dx, y + dy)
@@ -473,12 +533,12 @@ class Board:
             if side.kind == RIVER:
                 m1, rv, m2 = side.zones
                 n1, nrv, n2 = nside.zones
-                join(base + m1, nbase + n2, 0)
-                join(base + m2, nbase + n1, 0)
-                join(base + rv, nbase + nrv, 2)
-                join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
+                self._join(base + m1, nbase + n2, 0)
+                self._join(base + m2, nbase + n1, 0)
+                self._join(base + rv, nbase + nrv, 2)
+                self._join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
             else:
-                join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind == FOREST else 0)
+                self._join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind == FOREST else 0)
 
     # ------------------------------------------------------------------ features by zone
 
@@ -528,11 +588,11 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         out: list[int] = []
         for node in _nodes(tile):
             p = parent[node]
-            root = p if parent[p] == p else find(node)
+            root = p if parent[p] == p else self.find(node)
             if root not in out:
                 out.append(root)
         return out
@@ -540,12 +600,12 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
             p = parent[node]
-            root = p if parent[p] == p else find(node)
+            root = p if parent[p] == p else self.find(node)
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -571,15 +631,15 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         p = parent[fid]
-        root = p if parent[p] == p else find(fid)
+        root = p if parent[p] == p else self.find(fid)
         out = []
         marked = _marked(self.tiles)
         for tile_id in self.features[root].tiles:
             for node, z in marked[tile_id]:
                 p = parent[node]
-                if (p if parent[p] == p else find(node)) == root:
+                if (p if parent[p] == p else self.find(node)) == root:
                     out.append((tile_id, z))
         return out
 
@@ -602,13 +662,13 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        parent, find = self.parent, self.find
+        parent = self.parent   # (find only for a longer path: no bound method made)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
             if piece == HUT:
                 node += SYSTEM
             p = parent[node]
-            seen[p if parent[p] == p else find(node)] = None
+            seen[p if parent[p] == p else self.find(node)] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:

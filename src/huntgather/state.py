@@ -290,7 +290,7 @@ class State:
         if phase == PLACE:
             assert self.tile is not None
             t = self.tile
-            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.edition.tiles.by_id[t])]
+            return [Place(t, x, y, r) for x, y, r in self.board.placements(self.board.tiles.by_id[t])]
         if phase == OCCUPY:
             asked = self._asked
             return [*(self._occupy_options() if asked is None else asked), Pass()]
@@ -313,10 +313,10 @@ class State:
         if self.phase == PLACE:
             assert self.tile is not None
             t = self.tile
-            tile = self.edition.tiles.by_id[t]
+            tile = self.board.tiles.by_id[t]
             board = self.board
-            ends = board.placement_ends(tile)
-            return Place(t, *board.placement(tile, rng.randrange(ends[-1]), ends))
+            x, y, r = board.placement(tile, rng.randrange(board.placement_count(tile)))
+            return Place(t, x, y, r)
         moves = self.legal_moves()
         return moves[rng.randrange(len(moves))]
 
@@ -324,14 +324,12 @@ class State:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
-        meeples, huts = _occupants(self.edition.tiles.by_id[t])
+        meeples, huts = _occupants(self.board.tiles.by_id[t])
         out: list[Move] = []
         if self.meeples[p] > 0:
-            feature_at = board.feature_at
-            out = [move for z, move in meeples if not feature_at(t, z).meeples]
+            out = [move for z, move in meeples if not board.feature_at(t, z).meeples]
         if self.huts[p] > 0:
-            system_at = board.system_at
-            out += [move for z, move in huts if not system_at(t, z).huts]
+            out += [move for z, move in huts if not board.system_at(t, z).huts]
         return out
 
     def _takeback_options(self) -> list[Move]:
@@ -477,7 +475,7 @@ class State:
         else:
             self.bonus = _without(self.bonus, tile_id)
             remaining = self.bonus
-        if self.board.can_place(self.edition.tiles.by_id[tile_id]):
+        if self.board.can_place(self.board.tiles.by_id[tile_id]):
             self.phase = PLACE
             self.tile = tile_id
             return events
@@ -495,7 +493,7 @@ class State:
                                                            move.rotation, self.stack == BONUS)]
         edition = self.edition
         takeback = False
-        for z in edition.tiles.by_id[move.tile].special_zones:
+        for z in board.tiles.by_id[move.tile].special_zones:
             assert z.special is not None
             special = edition.special(z.special)
             if special is None:   # printed, but not a rule of this edition
@@ -531,7 +529,7 @@ class State:
         self.board.add_occupant(move.tile, move.zone, p, piece)
         if quiet:
             return self._score_turn(quiet)
-        kind = self.edition.tiles.by_id[move.tile].zones[move.zone].kind
+        kind = self.board.tiles.by_id[move.tile].zones[move.zone].kind
         events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, piece, role_of(kind, piece))]
         events.extend(self._score_turn())
         return events
@@ -547,7 +545,7 @@ class State:
         events: list[Event] = []
         bonus_earned = False
         counter = self.edition.bonus_counter
-        for fid, f in board.completed(self.edition.tiles.by_id[self.tile]):
+        for fid, f in board.completed(self.board.tiles.by_id[self.tile]):
             scored = score_completed(board, self.edition, fid, self.players, explain=not quiet)
             self._add(scored.points)
             if not quiet:
