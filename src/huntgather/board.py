@@ -31,8 +31,9 @@ module and :mod:`huntgather.features` needs to know.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from itertools import islice
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
@@ -131,6 +132,23 @@ _TILE_IDS: Final = SYSTEM // 10
 # Each per-tile memo below is looked up first in a list by tile id, of ``(tile, value)`` pairs:
 # quicker than its dict by ``id(tile)`` (which holds the tiles of every tile set, and refills the
 # list when another set's tile with the same id took the place), much quicker in the compiled build.
+# The quick look-up is written out in each memo (a call would cost what it saves); the rest is
+# _remember.
+
+_V = TypeVar("_V")
+
+
+def _remember(by_id: list[tuple[Tile, _V] | None], by_object: dict[int, tuple[Tile, _V]],
+              tile: Tile, make: Callable[[Tile], _V]) -> _V:
+    """A per-tile memo's value for ``tile`` when its quick look-up (``by_id[tile.id]`` holding this
+    very tile) missed: from ``by_object`` by ``id(tile)``, made by ``make(tile)`` the first time,
+    and put back in ``by_id``."""
+    entry = by_object.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        entry = by_object[id(tile)] = (tile, make(tile))
+    by_id[tile.id] = entry
+    return entry[1]
+
 
 #: tile sides (unrotated) -> its fit table
 _FIT_MEMO: Final[dict[tuple[str, ...], FitTable]] = {}
@@ -144,14 +162,15 @@ def fit_table(tile: Tile) -> FitTable:
     entry = _FITS_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    entry = _FITS.get(id(tile))
-    if entry is None or entry[0] is not tile:
-        table = _FIT_MEMO.get(tile.side_kinds[0])
-        if table is None:
-            table = _FIT_MEMO[tile.side_kinds[0]] = FitTable(tile.side_kinds)
-        entry = _FITS[id(tile)] = (tile, table)
-    _FITS_BY_ID[tile.id] = entry
-    return entry[1]
+    return _remember(_FITS_BY_ID, _FITS, tile, _shared_fit_table)
+
+
+def _shared_fit_table(tile: Tile) -> FitTable:
+    """The fit table of the tiles with ``tile``'s side kinds (made once for them all)."""
+    table = _FIT_MEMO.get(tile.side_kinds[0])
+    if table is None:
+        table = _FIT_MEMO[tile.side_kinds[0]] = FitTable(tile.side_kinds)
+    return table
 
 
 def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
@@ -178,10 +197,11 @@ def _sides(tile: Tile) -> _Sides:
     entry = _SIDES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    entry = _SIDES.get(id(tile))
-    if entry is not None and entry[0] is tile:
-        _SIDES_BY_ID[tile.id] = entry
-        return entry[1]
+    return _remember(_SIDES_BY_ID, _SIDES, tile, _make_sides)
+
+
+def _make_sides(tile: Tile) -> _Sides:
+    """:func:`_sides` of ``tile``, made."""
     out = []
     for r in range(4):
         per = []
@@ -190,9 +210,7 @@ def _sides(tile: Tile) -> _Sides:
             shift = 2 * ((d + 2) % 4)
             per.append((d, dx, dy, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
         out.append(tuple(per))
-    found = tuple(out)
-    _SIDES[id(tile)] = _SIDES_BY_ID[tile.id] = (tile, found)
-    return found
+    return tuple(out)
 
 
 #: tile -> its zones as new features: (parent entries, feature entries)
@@ -210,10 +228,11 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     entry = _TEMPLATES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    entry = _TEMPLATES.get(id(tile))
-    if entry is not None and entry[0] is tile:
-        _TEMPLATES_BY_ID[tile.id] = entry
-        return entry[1]
+    return _remember(_TEMPLATES_BY_ID, _TEMPLATES, tile, lambda t: _make_template(t, tileset))
+
+
+def _make_template(tile: Tile, tileset: TileSet) -> _Template:
+    """:func:`_template` of ``tile`` (of ``tileset``), made."""
     scratch = Board(tileset)
     base = tile.id * 10
     parent, features = scratch.parent, scratch.features
@@ -247,9 +266,7 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
             scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
     for node in parent:
         scratch.find(node)
-    template = (parent, features)
-    _TEMPLATES[id(tile)] = _TEMPLATES_BY_ID[tile.id] = (tile, template)
-    return template
+    return (parent, features)
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
@@ -263,18 +280,19 @@ def _nodes(tile: Tile) -> tuple[int, ...]:
     entry = _NODES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    entry = _NODES.get(id(tile))
-    if entry is None or entry[0] is not tile:
-        base = tile.id * 10
-        nodes: list[int] = []
-        for z in tile.zones.values():
-            if z.kind != LAKE:
-                nodes.append(base + z.id)
-            if z.kind == RIVER or z.kind == LAKE:
-                nodes.append(SYSTEM + base + z.id)
-        entry = _NODES[id(tile)] = (tile, tuple(nodes))
-    _NODES_BY_ID[tile.id] = entry
-    return entry[1]
+    return _remember(_NODES_BY_ID, _NODES, tile, _make_nodes)
+
+
+def _make_nodes(tile: Tile) -> tuple[int, ...]:
+    """:func:`_nodes` of ``tile``, made."""
+    base = tile.id * 10
+    nodes: list[int] = []
+    for z in tile.zones.values():
+        if z.kind != LAKE:
+            nodes.append(base + z.id)
+        if z.kind == RIVER or z.kind == LAKE:
+            nodes.append(SYSTEM + base + z.id)
+    return tuple(nodes)
 
 
 _CLOSABLE: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
@@ -287,12 +305,12 @@ def _closable(tile: Tile) -> tuple[int, ...]:
     entry = _CLOSABLE_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    entry = _CLOSABLE.get(id(tile))
-    if entry is None or entry[0] is not tile:
-        nodes = tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
-        entry = _CLOSABLE[id(tile)] = (tile, nodes)
-    _CLOSABLE_BY_ID[tile.id] = entry
-    return entry[1]
+    return _remember(_CLOSABLE_BY_ID, _CLOSABLE, tile, _make_closable)
+
+
+def _make_closable(tile: Tile) -> tuple[int, ...]:
+    """:func:`_closable` of ``tile``, made."""
+    return tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
 
 
 def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
