@@ -105,31 +105,41 @@ def stake(state: State, root: int, memo: Memo | None = None) -> Stake | None:
     f = board.feature_by_id(root)
     if not f.meeples and not f.huts:   # (most features a placement touches: no piece at all)
         return None
-    # the points come from huntgather.scoring, as the engine's own scoring does
     if f.kind == MEADOW:
         if not f.meeples:
             return None
-        winners = meadow_winners(board, edition, root)[0]
-        if memo is None:
-            points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
-        else:
-            key = (root, f.tiles)
-            cached = memo.get(key)
-            if cached is None:
-                cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
-                                                   explain=False)[0]
-            points = float(cached)
-        return 5, winners, points, 1.0
-    if root >= SYSTEM:   # (board.is_system(root), without a call)
+        slot, winners = 5, meadow_winners(board, edition, root)[0]
+    elif root >= SYSTEM:   # (board.is_system(root), without a call)
         if not f.huts:
             return None
-        return 6, majority(count_holders(f.huts)), float(system_points(board, edition, root,
-                                                                           explain=False)[0]), 1.0
-    if not f.meeples:
+        slot, winners = 6, majority(count_holders(f.huts))
+    elif not f.meeples:
         return None
+    else:
+        slot, winners = (0 if f.kind == FOREST else 2), majority(count_holders(f.meeples))
+    points, chance = _worth(state, root, f, memo)
+    return slot, winners, points, chance
+
+
+def _worth(state: State, root: int, f: Feature, memo: Memo | None) -> tuple[float, float]:
+    """The points of feature ``root`` (``f``) now and the chance that it pays, whoever holds it
+    (:func:`stake`'s last two); the points come from huntgather.scoring, as the engine's own
+    scoring does."""
+    board = state.board
+    edition = state.edition
+    if f.kind == MEADOW:
+        if memo is None:
+            return float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0]), 1.0
+        key = (root, f.tiles)
+        cached = memo.get(key)
+        if cached is None:
+            cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
+                                               explain=False)[0]
+        return float(cached), 1.0
+    if root >= SYSTEM:
+        return float(system_points(board, edition, root, explain=False)[0]), 1.0
     points = float(completed_points(board, edition, f, explain=False)[0])
-    return (0 if f.kind == FOREST else 2), majority(count_holders(f.meeples)), points, \
-        completion_chance(f.open, len(state.normal))
+    return points, completion_chance(f.open, len(state.normal))
 
 
 def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
@@ -188,20 +198,10 @@ def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo) -> list[
     hut on a river system without huts), to the last bit, without putting it there: the piece
     makes ``seat`` the one winner, and the points do not depend on the pieces.  None for a
     meadow with specials (one may give the meadow to another seat: put the piece there)."""
-    board = state.board
-    if root >= SYSTEM:
-        return [(seat, float(system_points(board, state.edition, root, explain=False)[0]) * 1.0)]
-    if f.kind == MEADOW:
-        if f.specials:
-            return None
-        key = (root, f.tiles)
-        cached = memo.get(key)
-        if cached is None:
-            cached = memo[key] = meadow_points(board, state.edition, root, state.removed_animals,
-                                               explain=False)[0]
-        return [(seat, float(cached) * 1.0)]
-    points = float(completed_points(board, state.edition, f, explain=False)[0])
-    return [(seat, points * completion_chance(f.open, len(state.normal)))]
+    if f.kind == MEADOW and f.specials:
+        return None
+    points, chance = _worth(state, root, f, memo)
+    return [(seat, points * chance)]
 
 
 def _supply_values(state: State) -> list[float]:
