@@ -12,14 +12,18 @@ Specs understood by :func:`make_bot`:
 =====================  ======================================================
 ``random``             a uniformly random legal move
 ``greedy``             the best turn by the heuristic estimate (fast)
+``greedy:tuned``       the same with the expert's fitted weights (:mod:`huntgather.bots.tuned`)
 ``mcts`` / ``medium``  tree search, medium level
 ``mcts:easy`` ``easy``     tree search, 10 simulations
 ``mcts:medium``            tree search, 40 simulations
 ``mcts:hard`` ``hard``     tree search, 150 simulations
 ``expert``             sequential halving over the best plans on paired draws
-                       (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations
+                       (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations,
+                       the heuristic with weights fitted by play (:mod:`huntgather.bots.tuned`)
 ``expert:paranoid``    the same, but in its samples the other seats play against it
                        (paranoid) rather than each for itself (max-n)
+``expert:plain``       the expert with the heuristic's own numbers (the expert before
+                       fitted weights)
 ``mcts:N``             tree search with exactly N simulations
 ``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
                        K placements (``mcts:N:all``: every placement, the default)
@@ -38,6 +42,7 @@ from huntgather.bots.expert import ExpertBot
 from huntgather.bots.greedy import GreedyBot
 from huntgather.bots.heuristic import estimate
 from huntgather.bots.mcts import MctsBot, SearchResult
+from huntgather.bots.tuned import TunedGreedyBot, weights_for
 from huntgather.moves import Move
 from huntgather.state import State
 
@@ -59,10 +64,10 @@ def spec_names() -> tuple[str, ...]:
     """The bot specs with a fixed meaning (``mcts:N`` is accepted as well).
 
     >>> spec_names()[:3]
-    ('random', 'greedy', 'mcts')
+    ('random', 'greedy', 'greedy:tuned')
     """
-    return ("random", "greedy", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert",
-            "expert:paranoid")
+    return ("random", "greedy", "greedy:tuned", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert",
+            "expert:paranoid", "expert:plain")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -75,18 +80,22 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     >>> make_bot("clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'clever'; expected one of random, greedy, mcts, mcts:easy, mcts:medium, \
-mcts:hard, easy, medium, hard, expert, expert:paranoid, or mcts:N (N simulations)
+    ValueError: unknown bot 'clever'; expected one of random, greedy, greedy:tuned, mcts, mcts:easy, \
+mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:plain, or mcts:N (N simulations)
     """
     text = spec.strip().lower()
     if text == "random":
         return RandomBot(seed)
     if text == "greedy":
         return GreedyBot(seed)
+    if text == "greedy:tuned":
+        return TunedGreedyBot(seed)
     if text == "expert":
         return expert_bot(seed)
     if text == "expert:paranoid":
-        return ExpertBot(EXPERT, seed, name=text, paranoid=True)
+        return ExpertBot(EXPERT, seed, name=text, paranoid=True, weights=weights_for)
+    if text == "expert:plain":
+        return ExpertBot(EXPERT, seed, name=text)
     if text in LEVELS:
         text = f"mcts:{text}"
     if text == "mcts":
@@ -109,14 +118,15 @@ def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     """The expert level: sequential halving over the root's best plans on paired draws.
 
     See :mod:`huntgather.bots.expert`.  Its simulations cost what ``hard``'s
-    do (a plan, then a greedy turn per player, valued by the heuristic), and it
-    has the same budget.
+    do (a plan, then a greedy turn per player, valued by the heuristic with the
+    weights fitted by play for the position's edition and number of players,
+    :func:`~huntgather.bots.tuned.weights_for`), and it has the same budget.
 
     >>> bot = expert_bot(seed=1)
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    return ExpertBot(limits, seed, name="expert")
+    return ExpertBot(limits, seed, name="expert", weights=weights_for)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

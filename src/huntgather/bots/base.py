@@ -31,7 +31,7 @@ from huntgather.scoring import completed_points
 from huntgather.state import HUT, OCCUPY, SHAMAN, State
 
 if TYPE_CHECKING:
-    from huntgather.bots.heuristic import Kept
+    from huntgather.bots.heuristic import Kept, Weights
 
 
 @runtime_checkable
@@ -163,8 +163,8 @@ def plan_tile(state: State, plan: Plan) -> int | None:
     return first.tile if isinstance(first, Place) else state.tile
 
 
-def estimated_plans(state: State, first: Sequence[Move] | None = None,
-                    kept: Kept | None = None) -> list[tuple[Plan, list[float]]]:
+def estimated_plans(state: State, first: Sequence[Move] | None = None, kept: Kept | None = None,
+                    weights: Weights | None = None) -> list[tuple[Plan, list[float]]]:
     """Every plan of :func:`turn_plans` with the heuristic estimate of the state it leads to
     (only the plans that begin with one of ``first``, if given: legal moves of ``state``).
 
@@ -178,6 +178,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None,
 
     ``kept``: what features bring, kept across the calls of one search (the same values; see
     :func:`~huntgather.bots.heuristic.brought`).
+    ``weights``: the estimate's numbers (:class:`~huntgather.bots.heuristic.Weights`; None: its own).
 
     >>> from huntgather import Game
     >>> from huntgather.bots.heuristic import Estimator
@@ -187,8 +188,8 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None,
     ...                              for plan, after in turn_plans(g.state)]
     True
     """
-    from huntgather.bots.heuristic import Estimator
-    est = Estimator(state, kept)
+    from huntgather.bots.heuristic import DEFAULT, Estimator
+    est = Estimator(state, kept, DEFAULT if weights is None else weights)
     player = state.player
     out: list[tuple[Plan, list[float]]] = []
 

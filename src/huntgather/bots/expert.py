@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable
 
 from huntgather.bots.base import Limits, Plan, estimated_plans
-from huntgather.bots.heuristic import Kept, advantage
+from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage, estimate
 from huntgather.bots.mcts import SearchBot, SearchResult, reply, rewards
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
@@ -130,7 +130,8 @@ class ExpertBot(SearchBot):
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
-                 evaluate: Evaluate | None = None, paranoid: bool = False) -> None:
+                 evaluate: Evaluate | None = None, paranoid: bool = False,
+                 weights: Weights | Callable[[State], Weights] = DEFAULT) -> None:
         super().__init__(seed)
         if limits.simulations is None:
             raise ValueError("the expert's budget is a number of simulations (a time may be added "
@@ -147,6 +148,10 @@ class ExpertBot(SearchBot):
         #: how the others play in a sample: False (max-n) each for itself, by its own margin over
         #: the best other seat; True (paranoid) all against the searching seat, to cut its margin
         self.paranoid = paranoid
+        #: the heuristic's numbers in its samples and its ranking of the root's plans, or a
+        #: function that gives them for the position searched (by edition and players)
+        self.weights = weights
+        self._weights: Weights = DEFAULT
         #: during a search: what features bring, kept from one estimate to the next (the same
         #: values, sooner: :func:`~huntgather.bots.heuristic.brought`); emptied when it ends
         self._kept: Kept = {}
@@ -163,7 +168,8 @@ class ExpertBot(SearchBot):
             draw_from(state, order, pos)
             if state.is_over:
                 return rewards([float(s) for s in state.scores], self.scale)
-            best_plan, best = reply(state, me if self.paranoid else None, kept=self._kept)
+            best_plan, best = reply(state, me if self.paranoid else None, kept=self._kept,
+                                    weights=self._weights)
             for move in best_plan:
                 state.apply(move, trusted=True, quiet=True)
             values = best
@@ -171,15 +177,16 @@ class ExpertBot(SearchBot):
             draw_from(state, order, pos)
             values = [float(s) for s in state.scores] if state.is_over else self.evaluate(state)
         if values is None:   # no turn played: the state after the plan
-            from huntgather.bots.heuristic import estimate
-            values = estimate(state)
+            values = estimate(state, None, self._weights)
         return rewards(values, self.scale)
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()
         self._kept = {}
+        self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
         player = state.player
-        ranked = sorted(estimated_plans(state, kept=self._kept), key=lambda pv: -advantage(pv[1], player))
+        ranked = sorted(estimated_plans(state, kept=self._kept, weights=self._weights),
+                        key=lambda pv: -advantage(pv[1], player))
         plans = [plan for plan, _ in ranked]
         priors = [rewards(values, self.scale)[player] for _, values in ranked]
         budget = self.limits.simulations or 1

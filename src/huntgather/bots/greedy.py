@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from huntgather.bots.base import SeededBot, estimated_plans
-from huntgather.bots.heuristic import advantage
+from huntgather.bots.heuristic import DEFAULT, Weights, advantage
 from huntgather.moves import Move
 from huntgather.state import State
 
@@ -28,11 +28,16 @@ class GreedyBot(SeededBot):
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None, weights: Weights = DEFAULT) -> None:
+        super().__init__(seed)
+        #: the heuristic's numbers (:class:`~huntgather.bots.heuristic.Weights`)
+        self.weights = weights
+
     def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
         player = state.player
         best: list[Move] = []
         best_value = -float("inf")
-        for plan, values in estimated_plans(state):
+        for plan, values in estimated_plans(state, weights=self.weights):
             value = advantage(values, player)
             if value > best_value + 1e-9:
                 best_value = value

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from operator import add
 
 from huntgather.board import ZoneRef
@@ -52,9 +53,50 @@ HUT_VALUE = 1.0
 BONUS_TURN_VALUE = 4.0
 #: how many of one's own turns it takes before a piece in supply loses value
 SUPPLY_HORIZON = 8.0
+#: how fast the completion chance falls with open sides per tile left (:func:`completion_chance`)
+COMPLETION_RATE = 6.0
 
 
-def completion_chance(open_sides: int, remaining: int) -> float:
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The numbers of the estimate; :data:`DEFAULT` is the module text's.
+
+    The last four are 0 in :data:`DEFAULT` (which then adds nothing for them) and were fitted
+    by play for the expert (:mod:`huntgather.bots.tuned`): with ``share`` the share of the
+    normal stack still to come,
+
+    * ``meadow_early``: a meadow's points count ``1 + meadow_early * share`` times (below 0:
+      a meadow counts less early, when others can still join or outnumber its hunters);
+    * ``system_early``: the same for a river system's fish;
+    * ``open_early``: the same for an open forest's or river's points (above 0: it grows);
+    * ``meeple_back``: a meeple on an open forest or river is expected back: its owner gets
+      ``meeple_back`` times the completion chance times a meeple's value in supply.
+
+    >>> Weights() == DEFAULT, Weights(meadow_early=-0.5).meadow_early
+    (True, -0.5)
+    """
+
+    meeple: float = MEEPLE_VALUE
+    hut: float = HUT_VALUE
+    bonus_turn: float = BONUS_TURN_VALUE
+    horizon: float = SUPPLY_HORIZON
+    completion: float = COMPLETION_RATE
+    meadow_early: float = 0.0
+    system_early: float = 0.0
+    open_early: float = 0.0
+    meeple_back: float = 0.0
+
+    @property
+    def plain(self) -> bool:
+        """True if the four fitted terms add nothing (the estimate of the module text)."""
+        return not (self.meadow_early or self.system_early or self.open_early or self.meeple_back)
+
+
+#: the estimate's own numbers
+DEFAULT = Weights()
+
+
+def completion_chance(open_sides: int, remaining: int, rate: float = COMPLETION_RATE) -> float:
     """A rough chance that a forest or river with ``open_sides`` open sides gets completed.
 
     >>> completion_chance(0, 10)
@@ -64,14 +106,14 @@ def completion_chance(open_sides: int, remaining: int) -> float:
     """
     if open_sides <= 0:
         return 1.0
-    return math.exp(-open_sides * 6.0 / (remaining + 2.0))
+    return math.exp(-open_sides * rate / (remaining + 2.0))
 
 
 Memo = dict[tuple[int, frozenset[int]], int]
 
 
-def estimate(state: State, memo: Memo | None = None) -> list[float]:
-    """Expected final score of each seat (see the module text).
+def estimate(state: State, memo: Memo | None = None, weights: Weights = DEFAULT) -> list[float]:
+    """Expected final score of each seat (see the module text; ``weights``: its numbers).
 
     ``memo`` may be shared between calls on states whose boards hold the same
     tiles at the same places (they may differ in occupants and scores): it
@@ -81,9 +123,9 @@ def estimate(state: State, memo: Memo | None = None) -> list[float]:
         return [float(s) for s in state.scores]
     values = [float(s) for s in state.scores]
     for root in occupied_roots(state):
-        for player, points in contribution(state, root, memo):
+        for player, points in contribution(state, root, memo, weights):
             values[player] += points
-    _add_supply(state, values)
+    _add_supply(state, values, None, weights)
     return values
 
 
@@ -95,7 +137,7 @@ def occupied_roots(state: State) -> list[int]:
 Stake = tuple[int, tuple[int, ...], float, float]
 
 
-def stake(state: State, root: int, memo: Memo | None = None) -> Stake | None:
+def stake(state: State, root: int, memo: Memo | None = None, weights: Weights = DEFAULT) -> Stake | None:
     """What the feature with id ``root`` is worth and to whom, or None if it holds no piece that
     scores it: ``(slot, winners, points now, chance that it pays)``; ``slot`` is 0 for a forest,
     2 for a river, 5 for a meadow and 6 for a river system, the chance 1 for the last two (they
@@ -117,41 +159,76 @@ def stake(state: State, root: int, memo: Memo | None = None) -> Stake | None:
         return None
     else:
         slot, winners = (0 if f.kind == FOREST else 2), majority(count_holders(f.meeples))
-    points, chance = _worth(state, root, f, memo)
+    points, chance = _worth(state, root, f, memo, weights)
     return slot, winners, points, chance
 
 
-def _worth(state: State, root: int, f: Feature, memo: Memo | None) -> tuple[float, float]:
+def _worth(state: State, root: int, f: Feature, memo: Memo | None,
+           weights: Weights = DEFAULT) -> tuple[float, float]:
     """The points of feature ``root`` (``f``) now and the chance that it pays, whoever holds it
     (:func:`stake`'s last two); the points come from huntgather.scoring, as the engine's own
-    scoring does."""
+    scoring does (times ``1 + early * share``, for a ``weights`` with such a term)."""
     board = state.board
     edition = state.edition
     if f.kind == MEADOW:
         if memo is None:
-            return float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0]), 1.0
-        key = (root, f.tiles)
-        cached = memo.get(key)
-        if cached is None:
-            cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
-                                               explain=False)[0]
-        return float(cached), 1.0
+            points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
+        else:
+            key = (root, f.tiles)
+            cached = memo.get(key)
+            if cached is None:
+                cached = memo[key] = meadow_points(board, edition, root, state.removed_animals,
+                                                   explain=False)[0]
+            points = float(cached)
+        early = weights.meadow_early
+        if early:
+            points *= 1.0 + early * _share(state)
+        return points, 1.0
     if root >= SYSTEM:
-        return float(system_points(board, edition, root, explain=False)[0]), 1.0
+        points = float(system_points(board, edition, root, explain=False)[0])
+        early = weights.system_early
+        if early:
+            points *= 1.0 + early * _share(state)
+        return points, 1.0
     points = float(completed_points(board, edition, f, explain=False)[0])
-    return points, completion_chance(f.open, len(state.normal))
+    early = weights.open_early
+    if early and f.open > 0:
+        points *= 1.0 + early * _share(state)
+    return points, completion_chance(f.open, len(state.normal), weights.completion)
 
 
-def contribution(state: State, root: int, memo: Memo | None = None) -> list[tuple[int, float]]:
-    """What the feature with id ``root`` is expected to bring, as ``(seat, points)`` pairs."""
-    found = stake(state, root, memo)
+def _share(state: State) -> float:
+    """The share of the normal stack still to come (1 at the start, 0 at the end)."""
+    return len(state.normal) / len(state.edition.tiles.normal_ids)
+
+
+def _back(state: State, f: Feature, weights: Weights) -> float:
+    """What a meeple on the open forest or river ``f`` is expected to be worth when it comes back
+    (``weights.meeple_back``; 0 for any other feature)."""
+    if f.kind == MEADOW or not f.open:
+        return 0.0
+    chance = completion_chance(f.open, len(state.normal), weights.completion)
+    fade = min(1.0, len(state.normal) / state.players / weights.horizon)
+    return weights.meeple_back * chance * weights.meeple * fade
+
+
+def contribution(state: State, root: int, memo: Memo | None = None,
+                 weights: Weights = DEFAULT) -> list[tuple[int, float]]:
+    """What the feature with id ``root`` is expected to bring, as ``(seat, points)`` pairs (and,
+    for a ``weights`` with ``meeple_back``, its meeples' owners what each meeple brings back)."""
+    found = stake(state, root, memo, weights)
     if found is None:
         return []
     _, winners, points, chance = found
     expected = points * chance
-    if len(winners) == 1:   # (the usual case, without a comprehension)
-        return [(winners[0], expected)]
-    return [(w, expected) for w in winners]
+    # (one winner is the usual case: no comprehension)
+    pairs = [(winners[0], expected)] if len(winners) == 1 else [(w, expected) for w in winners]
+    if weights.meeple_back and root < SYSTEM:
+        f = state.board.feature_by_id(root)
+        back = _back(state, f, weights)
+        if back:
+            pairs += [(seat, back) for seat, _ in f.meeples]
+    return pairs
 
 
 #: what occupied features bring, kept across the estimates of one search (see :func:`brought`):
@@ -162,11 +239,12 @@ Kept = dict[int, tuple[Feature, frozenset[ZoneRef], int, list[tuple[int, float]]
 KEPT_LIMIT = 20_000
 
 
-def brought(state: State, root: int, kept: Kept) -> list[tuple[int, float]]:
-    """``contribution(state, root)``, kept in ``kept`` for the next state that holds the very same
-    (immutable) feature, with the same animals taken and as many tiles left: what it brings
-    depends on nothing else (the same feature object at the same id has the same zones), but
-    for a meadow with specials, which may read the tiles around it and is never kept.
+def brought(state: State, root: int, kept: Kept, weights: Weights = DEFAULT) -> list[tuple[int, float]]:
+    """``contribution(state, root, weights=weights)``, kept in ``kept`` for the next state that
+    holds the very same (immutable) feature, with the same animals taken and as many tiles left:
+    what it brings depends on nothing else (the same feature object at the same id has the same
+    zones), but for a meadow with specials, which may read the tiles around it and is never
+    kept.  (One ``kept`` serves one ``weights``.)
 
     >>> from huntgather import Game
     >>> g = Game(players=2, seed=9)
@@ -179,12 +257,13 @@ def brought(state: State, root: int, kept: Kept) -> list[tuple[int, float]]:
     """
     f = state.board.feature_by_id(root)
     entry = kept.get(id(f))
-    # (the tiles left matter to a forest or a river only: the chance that it is completed)
+    # (the tiles left matter to a forest or a river only, the chance that it is completed, but
+    # for weights with fitted terms, which count the share of the stack left)
     removed = state.removed_animals
-    left = -1 if root >= SYSTEM or f.kind == MEADOW else len(state.normal)
+    left = -1 if (root >= SYSTEM or f.kind == MEADOW) and weights.plain else len(state.normal)
     if entry is not None and entry[0] is f and entry[1] is removed and entry[2] == left:
         return entry[3]
-    pairs = contribution(state, root)
+    pairs = contribution(state, root, None, weights)
     if not (f.kind == MEADOW and f.specials):
         if len(kept) >= KEPT_LIMIT:   # (a bound on the memory: a kept value is only a shortcut)
             kept.clear()
@@ -192,7 +271,8 @@ def brought(state: State, root: int, kept: Kept) -> list[tuple[int, float]]:
     return pairs
 
 
-def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo) -> list[tuple[int, float]] | None:
+def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo,
+            weights: Weights = DEFAULT) -> list[tuple[int, float]] | None:
     """``contribution(state, root, memo)`` once a piece of ``seat`` joins feature ``root`` (``f``,
     which holds no piece of that kind: a meeple on a forest, meadow or river without meeples, a
     hut on a river system without huts), to the last bit, without putting it there: the piece
@@ -200,24 +280,30 @@ def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo) -> list[
     meadow with specials (one may give the meadow to another seat: put the piece there)."""
     if f.kind == MEADOW and f.specials:
         return None
-    points, chance = _worth(state, root, f, memo)
+    points, chance = _worth(state, root, f, memo, weights)
+    if weights.meeple_back and root < SYSTEM:
+        back = _back(state, f, weights)
+        if back:
+            return [(seat, points * chance), (seat, back)]
     return [(seat, points * chance)]
 
 
-def _supply_values(state: State) -> list[float]:
+def _supply_values(state: State, weights: Weights = DEFAULT) -> list[float]:
     """What each seat's meeples and huts in supply are worth (less as the normal stack runs out)."""
-    fade = min(1.0, len(state.normal) / state.players / SUPPLY_HORIZON)
+    fade = min(1.0, len(state.normal) / state.players / weights.horizon)
     meeples, huts = state.meeples, state.huts   # (by seat, not zip(..., strict=True): quicker)
-    return [fade * (MEEPLE_VALUE * meeples[p] + HUT_VALUE * huts[p]) for p in range(state.players)]
+    meeple, hut = weights.meeple, weights.hut
+    return [fade * (meeple * meeples[p] + hut * huts[p]) for p in range(state.players)]
 
 
-def _add_supply(state: State, values: list[float], supply: list[float] | None = None) -> None:
+def _add_supply(state: State, values: list[float], supply: list[float] | None = None,
+                weights: Weights = DEFAULT) -> None:
     """Add the supplies (``supply``: :func:`_supply_values` of ``state``, if the caller has it),
     then a pending bonus turn."""
     # values[p] += supply[p] for each seat, in one pass
-    values[:] = map(add, values, _supply_values(state) if supply is None else supply)
+    values[:] = map(add, values, _supply_values(state, weights) if supply is None else supply)
     if state.phase == DRAW and state.stack == BONUS and state.bonus:
-        values[state.player] += BONUS_TURN_VALUE
+        values[state.player] += weights.bonus_turn
 
 
 class Estimator:
@@ -240,11 +326,14 @@ class Estimator:
     True
     """
 
-    def __init__(self, state: State, kept: Kept | None = None) -> None:
+    def __init__(self, state: State, kept: Kept | None = None, weights: Weights = DEFAULT) -> None:
+        #: the estimate's numbers
+        self.weights = weights
         #: per occupied feature of the position: its id and what it brings (``kept``: what
         #: features brought in other states of a search, see :func:`brought`)
         self.base: list[tuple[int, list[tuple[int, float]]]] = [
-            (root, contribution(state, root) if kept is None else brought(state, root, kept))
+            (root, contribution(state, root, None, weights) if kept is None
+             else brought(state, root, kept, weights))
             for root in occupied_roots(state)]
         self.memos: dict[tuple[int, int, int, int], Memo] = {}
         #: the ids of the features in ``base``
@@ -261,21 +350,21 @@ class Estimator:
             return [float(s) for s in after.scores]
         board = after.board
         if tile is None or tile not in board.where:
-            return estimate(after)
+            return estimate(after, None, self.weights)
         memo = self._memo(after, tile)
         if full:
             return self._full(after, tile, memo)
         values, touched = self._start(after, tile)
-        for pairs in self._parts(after, touched, memo):
+        for pairs in self._parts(after, touched, memo, self.weights):
             for player, points in pairs:
                 values[player] += points
-        _add_supply(after, values)
+        _add_supply(after, values, None, self.weights)
         return values
 
     def _full(self, after: State, tile: int, memo: Memo) -> list[float]:
         """:func:`estimate` of ``after`` (with ``memo``), reusing what unchanged features bring."""
         values = self._full_start(after, tile, memo)[0]
-        _add_supply(after, values)
+        _add_supply(after, values, None, self.weights)
         return values
 
     def _full_start(self, after: State, tile: int, memo: Memo) -> tuple[list[float], list[int]]:
@@ -291,7 +380,7 @@ class Estimator:
             if entry is not None and entry[0] is features.get(root) and root not in touched:
                 pairs = entry[1]
             else:
-                pairs = contribution(after, root, memo)
+                pairs = contribution(after, root, memo, self.weights)
             for player, points in pairs:
                 values[player] += points
         return values, roots
@@ -309,7 +398,7 @@ class Estimator:
         for zone, piece in options:
             hut = piece == HUT
             supply = after.huts if hut else after.meeples
-            root, mine = self._with_piece(after, tile, zone, player, piece, memo)
+            root, mine = self._with_piece(after, tile, zone, player, piece, memo, self.weights)
             supply[player] -= 1
             try:
                 if root in roots:   # pragma: no cover - the rules put a piece only where none is
@@ -324,12 +413,12 @@ class Estimator:
                         values[seat] += points
                 supplies = worth.get(hut)
                 if supplies is None:
-                    supplies = worth[hut] = _supply_values(after)
-                _add_supply(after, values, supplies)
+                    supplies = worth[hut] = _supply_values(after, self.weights)
+                _add_supply(after, values, supplies, self.weights)
                 out.append(values)
             finally:
                 supply[player] += 1
-        _add_supply(after, start)
+        _add_supply(after, start, None, self.weights)
         return start, out
 
     def with_occupants(self, after: State, tile: int, player: int, options: Sequence[tuple[int, Piece]],
@@ -362,13 +451,13 @@ class Estimator:
         # the scores and the untouched features are the same for every piece: add them once
         # (in the order __call__ adds them, so that every sum is the same to the last bit)
         start, touched = self._start(after, tile)
-        parts = self._parts(after, touched, memo)
+        parts = self._parts(after, touched, memo, self.weights)
         others = any(parts)   # (most often none of the other features brings anything)
         out: list[list[float]] = []
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            root, mine = self._with_piece(after, tile, zone, player, piece, memo)
+            root, mine = self._with_piece(after, tile, zone, player, piece, memo, self.weights)
             values = start.copy()
             if others:
                 k = touched.index(root)
@@ -383,21 +472,21 @@ class Estimator:
                 supply = after.huts if hut else after.meeples
                 supply[player] -= 1
                 try:
-                    supplies = worth[hut] = _supply_values(after)
+                    supplies = worth[hut] = _supply_values(after, self.weights)
                 finally:
                     supply[player] += 1
-            _add_supply(after, values, supplies)
+            _add_supply(after, values, supplies, self.weights)
             out.append(values)
         values = start
         for pairs in parts:
             for seat, points in pairs:
                 values[seat] += points
-        _add_supply(after, values)
+        _add_supply(after, values, None, self.weights)
         return values, out
 
     @staticmethod
     def _with_piece(after: State, tile: int, zone: int, player: int, piece: Piece,
-                    memo: Memo) -> tuple[int, list[tuple[int, float]]]:
+                    memo: Memo, weights: Weights) -> tuple[int, list[tuple[int, float]]]:
         """The id of the feature (for a hut: the river system) that a piece of ``player`` on zone
         ``zone`` of ``tile`` would join, and what that feature would bring with it
         (:func:`contribution`); ``after`` ends as it began.  Most often the feature holds no such
@@ -410,22 +499,23 @@ class Estimator:
         root = p if parent[p] == p else board.find(node)
         f = board.features[root]
         if not (f.huts if hut else f.meeples):
-            found = _joined(after, root, f, player, memo)
+            found = _joined(after, root, f, player, memo, weights)
             if found is not None:
                 return root, found
         root, was = board.try_occupant(tile, zone, player, piece)
         try:
-            return root, contribution(after, root, memo)
+            return root, contribution(after, root, memo, weights)
         finally:
             board.untry_occupant(tile, zone, root, was)
 
     @staticmethod
-    def _parts(after: State, touched: list[int], memo: Memo) -> list[list[tuple[int, float]]]:
+    def _parts(after: State, touched: list[int], memo: Memo,
+               weights: Weights) -> list[list[tuple[int, float]]]:
         """What each of the features ``touched`` (ids that are roots) brings, in order."""
         features = after.board.features
         # (most hold no piece, and bring nothing: stake() says so first, here without a call)
-        return [contribution(after, root, memo) if features[root].meeples or features[root].huts else []
-                for root in touched]
+        return [contribution(after, root, memo, weights) if features[root].meeples or features[root].huts
+                else [] for root in touched]
 
     def _memo(self, after: State, tile: int) -> Memo:
         """The meadow memo for boards with ``tile`` where ``after`` has it (meadows depend on

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
-from huntgather.bots.heuristic import Kept, advantage
+from huntgather.bots.heuristic import Kept, Weights, advantage
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, PLACE, State
 
@@ -85,13 +85,14 @@ def rewards(values: list[float], scale: float) -> list[float]:
 
 
 def reply(state: State, against: int | None = None, first: list[Move] | None = None,
-          kept: Kept | None = None) -> tuple[Plan, list[float]]:
+          kept: Kept | None = None, weights: Weights | None = None) -> tuple[Plan, list[float]]:
     """The greedy turn of the player to move in a roll-out or a sample, with its estimated values:
     the plan with the best margin for that player over the best other (max-n), or, with
     ``against`` a seat other than the mover, the plan that leaves ``against`` the worst margin
     (paranoid).  ``first``: only the plans that begin with one of these moves
     (:func:`estimated_plans`).  The first such plan in :func:`estimated_plans` order wins a tie.
-    ``kept``: what features bring, kept across a search (:func:`estimated_plans`).
+    ``kept``: what features bring, kept across a search, and ``weights``: the estimate's numbers
+    (:func:`estimated_plans`).
 
     >>> from huntgather import Game
     >>> g = Game(players=2, seed=2)
@@ -104,7 +105,7 @@ def reply(state: State, against: int | None = None, first: list[Move] | None = N
     best: list[float] | None = None
     best_plan: Plan = ()
     best_gain = 0.0
-    for plan, values in estimated_plans(state, first, kept):
+    for plan, values in estimated_plans(state, first, kept, weights):
         gain = sign * advantage(values, seat)
         if best is None or gain > best_gain:
             best, best_plan, best_gain = values, plan, gain

@@ -1,0 +1,272 @@
+"""The expert's evaluation: the heuristic's numbers fitted by play, and how they are fitted.
+
+A regression of final scores on positions (:mod:`huntgather.bots.learned`)
+predicts scores well and orders moves badly (docs/bots.md).  What a search
+needs is that order, so these weights are fitted by what they win: a greedy
+player that values its turns with candidate :class:`~huntgather.bots.heuristic.Weights`
+plays greedy players with the heuristic's own numbers (:data:`~huntgather.bots.heuristic.DEFAULT`)
+on the same deals, every deal once from each seat (:func:`duel`), and a
+candidate is better if its mean margin over the best other seat is higher.
+:func:`fit` makes rounds of such duels over one field at a time
+(``huntgather tune-eval``).
+
+The fitted weights ship as ``data/eval-weights.json`` (format
+``huntgather-eval-weights``, version 1), one set per edition and number of
+players, each with the command that made it; :func:`weights_for` gives those
+of a position, or the heuristic's own numbers where none were fitted.
+
+>>> w = shipped_weights("2020", 2)
+>>> isinstance(w, Weights)
+True
+>>> shipped_weights("2020", 9) == DEFAULT     # no weights fitted for 9 players
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from huntgather.bots.greedy import GreedyBot
+from huntgather.bots.heuristic import DEFAULT, Weights
+from huntgather.moves import Move
+from huntgather.state import State
+
+#: the format of the weights file; a reader refuses any other
+WEIGHTS_FORMAT = "huntgather-eval-weights"
+WEIGHTS_FORMAT_VERSION = 1
+#: the weights shipped with the package
+SHIPPED = "eval-weights.json"
+#: the fields of :class:`Weights`, in order
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Weights))
+#: how far :func:`fit` moves each field in its first round (halved in each later round)
+STEPS: Mapping[str, float] = {
+    "meeple": 1.0, "hut": 1.0, "bonus_turn": 4.0, "horizon": 4.0, "completion": 3.0,
+    "meadow_early": 0.2, "system_early": 0.3, "open_early": 0.3, "meeple_back": 0.5,
+}
+
+
+def key(edition: str, players: int) -> str:
+    """The key of an edition and number of players in a weights file.
+
+    >>> key("2020", 3)
+    '2020/3'
+    """
+    return f"{edition}/{players}"
+
+
+def weights_from(values: Mapping[str, Any]) -> Weights:
+    """Weights from a JSON object of field names to numbers (the missing ones: the default's).
+
+    >>> weights_from({"meadow_early": -0.5}) == replace(DEFAULT, meadow_early=-0.5)
+    True
+    >>> weights_from({"speed": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown weight 'speed'; expected some of meeple, hut, bonus_turn, horizon, completion, \
+meadow_early, system_early, open_early, meeple_back
+    """
+    out: dict[str, float] = {}
+    for name, value in values.items():
+        if name not in FIELDS:
+            raise ValueError(f"unknown weight {name!r}; expected some of {', '.join(FIELDS)}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"weight {name!r} must be a number, not {value!r}")
+        out[name] = float(value)
+    weights = replace(DEFAULT, **out)
+    if weights.horizon <= 0:
+        raise ValueError(f"weight 'horizon' must be above 0, not {weights.horizon}")
+    return weights
+
+
+def read_weights(text: str) -> dict[str, Weights]:
+    """The weights of a weights file's text, by :func:`key`; ValueError if it is not one."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not a weights file (not JSON: {error.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != WEIGHTS_FORMAT:
+        raise ValueError(f"not a weights file (format {WEIGHTS_FORMAT!r} expected)")
+    if data.get("version") != WEIGHTS_FORMAT_VERSION:
+        raise ValueError(f"weights file version {data.get('version')!r}; this huntgather reads "
+                         f"version {WEIGHTS_FORMAT_VERSION}")
+    table = data.get("weights")
+    if not isinstance(table, dict):
+        raise ValueError("a weights file holds its weights under 'weights'")
+    out: dict[str, Weights] = {}
+    for name, entry in table.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("weights"), dict):
+            raise ValueError(f"weights {name!r}: an object with 'weights' expected")
+        out[name] = weights_from(entry["weights"])
+    return out
+
+
+def weights_document(table: Mapping[str, tuple[Weights, Mapping[str, Any]]]) -> dict[str, Any]:
+    """The JSON object of a weights file: for each key, the weights and what is known of them.
+
+    >>> doc = weights_document({"2020/2": (DEFAULT, {"command": "x"})})
+    >>> read_weights(json.dumps(doc)) == {"2020/2": DEFAULT}
+    True
+    """
+    return {"format": WEIGHTS_FORMAT, "version": WEIGHTS_FORMAT_VERSION,
+            "weights": {name: {"weights": asdict(weights), **dict(meta)}
+                        for name, (weights, meta) in sorted(table.items())}}
+
+
+@cache
+def _shipped() -> dict[str, Weights]:
+    text = resources.files("huntgather.data").joinpath(SHIPPED).read_text(encoding="utf-8")
+    return read_weights(text)
+
+
+def shipped_weights(edition: str, players: int) -> Weights:
+    """The shipped weights of an edition and number of players (the default where none ship)."""
+    return _shipped().get(key(edition, players), DEFAULT)
+
+
+def weights_for(state: State) -> Weights:
+    """The shipped weights for ``state``'s edition and number of players (what the expert uses)."""
+    return shipped_weights(state.edition.name, state.players)
+
+
+class TunedGreedyBot(GreedyBot):
+    """Greedy with the shipped weights of the position's edition and number of players.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=5)
+    >>> TunedGreedyBot(seed=0).choose(g.state) in g.legal_moves()
+    True
+    """
+
+    name = "greedy:tuned"
+
+    def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
+        self.weights = weights_for(state)
+        return super()._choose(state, moves, rng)
+
+
+@dataclass(frozen=True)
+class Duel:
+    """What a candidate did in :func:`duel`: its mean margin over the best other seat (and the
+    standard error of that mean), and its meetings with the other seats won, drawn and lost."""
+
+    margin: float
+    stderr: float
+    won: int
+    drawn: int
+    lost: int
+    games: int
+
+    @property
+    def share(self) -> float:
+        """The share of its meetings the candidate won (a draw counts half)."""
+        meetings = self.won + self.drawn + self.lost
+        return (self.won + self.drawn / 2) / meetings if meetings else 0.0
+
+    def __str__(self) -> str:
+        return (f"margin {self.margin:+.2f} ± {self.stderr:.2f}, meetings "
+                f"{self.won}-{self.drawn}-{self.lost} ({100 * self.share:.1f} %), {self.games} games")
+
+
+_Job = tuple[Weights, Weights, int, str, int, int]
+
+
+def _duel_game(job: _Job) -> tuple[int, int, int, int]:
+    """One game of a duel: the candidate in seat ``rot``; its margin and meetings won, drawn, lost."""
+    from huntgather.game import Game
+
+    cand, base, players, edition, deal, rot = job
+    game = Game(players=players, seed=deal, edition=edition)
+    bots = [GreedyBot(seed=deal * 10 + seat, weights=cand if seat == rot else base)
+            for seat in range(players)]
+    while not game.is_over:
+        state = game.state
+        game.play(bots[state.player].choose(state), trusted=True)
+    scores = game.scores
+    mine = scores[rot]
+    others = [s for seat, s in enumerate(scores) if seat != rot]
+    return (mine - max(others), sum(mine > s for s in others), sum(mine == s for s in others),
+            sum(mine < s for s in others))
+
+
+def duel(cand: Weights, base: Weights = DEFAULT, players: int = 2, edition: str = "2020",
+         deals: int = 200, seed: int = 0, workers: int = 1) -> Duel:
+    """Greedy with ``cand`` against greedy with ``base`` in every other seat, on ``deals`` deals
+    (game seeds ``seed`` … ``seed + deals - 1``), each played once with the candidate in each seat.
+
+    >>> d = duel(DEFAULT, deals=1)     # the same numbers: the two games mirror each other
+    >>> d.margin, d.games, d.won == d.lost
+    (0.0, 2, True)
+    """
+    from huntgather.bots.tournament import run_jobs
+
+    jobs: list[_Job] = [(cand, base, players, edition, seed + d, rot)
+                        for d in range(deals) for rot in range(players)]
+    rows = list(run_jobs(_duel_game, jobs, workers))
+    margins = [r[0] for r in rows]
+    n = len(margins)
+    mean = sum(margins) / n
+    var = sum((m - mean) ** 2 for m in margins) / (n - 1) if n > 1 else 0.0
+    return Duel(mean, (var / n) ** 0.5, sum(r[1] for r in rows), sum(r[2] for r in rows),
+                sum(r[3] for r in rows), n)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One duel of :func:`fit`: the round, the field moved ('' for the start and a combination),
+    the weights and how they did."""
+
+    round: int
+    field: str
+    weights: Weights
+    result: Duel
+
+
+def fit(start: Weights = DEFAULT, players: int = 2, edition: str = "2020", deals: int = 200,
+        seed: int = 0, rounds: int = 1, workers: int = 1, names: Sequence[str] = FIELDS,
+        progress: Callable[[Trial], None] | None = None) -> Trial:
+    """Rounds of coordinate search from ``start``: the best weights found, with their duel (every
+    duel on the same deals, against the heuristic's own numbers; ``progress`` sees each as it ends).
+
+    In a round, each field of ``names`` is moved up and down by its step (:data:`STEPS`, halved
+    each round) from the round's best weights, each move in a duel of its own; then every field
+    whose better move beat the round's start is set to it, together, and that combination is
+    played too.  The best of all of them starts the next round.  The same arguments give the same
+    duels and the same weights.
+
+    >>> fit(DEFAULT, deals=1, rounds=0).weights == DEFAULT
+    True
+    """
+    def play(r: int, name: str, w: Weights) -> Trial:
+        trial = Trial(r, name, w, duel(w, DEFAULT, players, edition, deals, seed, workers))
+        if progress is not None:
+            progress(trial)
+        return trial
+
+    best = play(0, "", start)
+    for r in range(1, rounds + 1):
+        base = best
+        moves: dict[str, Trial] = {}
+        for name in names:
+            step = STEPS[name] / 2 ** (r - 1)
+            for sign in (1.0, -1.0):
+                value = getattr(base.weights, name) + sign * step
+                if name == "horizon" and value <= 0:
+                    continue
+                trial = play(r, name, replace(base.weights, **{name: round(value, 6)}))
+                if trial.result.margin > base.result.margin and (
+                        name not in moves or trial.result.margin > moves[name].result.margin):
+                    moves[name] = trial
+        candidates = list(moves.values())
+        if len(moves) > 1:
+            combined = replace(base.weights, **{name: getattr(t.weights, name) for name, t in moves.items()})
+            candidates.append(play(r, "", combined))
+        for trial in candidates:
+            if trial.result.margin > best.result.margin:
+                best = trial
+    return best
