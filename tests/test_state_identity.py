@@ -82,3 +82,26 @@ def test_the_occupy_options_kept_for_the_decision_are_those_listed_afresh(editio
                 assert moves == state.copy().legal_moves() == pickle.loads(pickle.dumps(state)).legal_moves()
             game.play(state.random_move(rng), trusted=True)
     assert occupy_decisions > 100
+
+
+def test_randbelow_and_choose_draw_what_random_draws() -> None:
+    """The core's own ``randrange(n)`` and ``choice`` (compiled in the compiled build) give the very
+    numbers of :class:`random.Random` and leave the generator where it leaves it."""
+    from huntgather.state import choose, randbelow
+    sizes = [*range(1, 300), 511, 512, 513, 1000, 2**20 - 1, 2**20, 2**20 + 1, 2**31 - 1, 2**32 + 5, 2**62,
+             3**50]
+    for seed in range(25):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in sizes:
+            assert randbelow(ours, n) == theirs.randrange(n)
+        for length in (1, 2, 3, 7, 78, 300):
+            items = tuple(range(100, 100 + length))
+            assert choose(ours, items) == theirs.choice(items)
+        assert ours.getstate() == theirs.getstate()
+    for bad in (0, -3):
+        with pytest.raises(ValueError):
+            randbelow(random.Random(1), bad)
+    with pytest.raises(IndexError):
+        choose(random.Random(1), ())
+    system = random.SystemRandom()   # another generator: asked for randrange itself
+    assert all(0 <= randbelow(system, 5) < 5 for _ in range(20))

@@ -73,6 +73,37 @@ def _occupants(tile: Tile) -> tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[
     return meeples, huts
 
 
+def randbelow(rng: Random, n: int) -> int:
+    """``rng.randrange(n)``: the same number, the generator left in the same state (for
+    ``n > 0``; the same error otherwise), drawn by compiled code in the compiled build.
+
+    CPython's ``Random.randrange(n)`` is Python code (it takes ``k = n.bit_length()`` random bits
+    until they make a number below ``n``); this is that loop for a plain :class:`random.Random`,
+    whose ``getrandbits`` is C.  Any other generator (a subclass such as
+    :class:`random.SystemRandom`, which may draw otherwise) is asked for ``randrange(n)`` itself.
+
+    >>> from random import Random
+    >>> a, b = Random(7), Random(7)
+    >>> [randbelow(a, n) for n in (1, 2, 3, 100, 2**40)] == [b.randrange(n) for n in (1, 2, 3, 100, 2**40)]
+    True
+    """
+    if n <= 0 or type(rng) is not Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def choose(rng: Random, items: tuple[int, ...]) -> int:
+    """``rng.choice(items)``: the same item, the generator left in the same state (see
+    :func:`randbelow`)."""
+    if not items or type(rng) is not Random:
+        return rng.choice(items)
+    return items[randbelow(rng, len(items))]
+
+
 def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
     """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop)."""
     i = stack.index(tile_id)
@@ -303,7 +334,8 @@ class State:
     def random_move(self, rng: Random) -> Move:
         """A uniformly random legal move: ``moves[rng.randrange(len(moves))]`` with ``moves =
         self.legal_moves()``, the same move for the same generator state, but a placement is
-        found without making a :class:`Place` of every other one.
+        found without making a :class:`Place` of every other one (and the index drawn by
+        :func:`randbelow`, which gives the same number).
 
         >>> from random import Random
         >>> s = State.new(players=2); _ = s.apply(Draw(3))
@@ -315,10 +347,10 @@ class State:
             t = self.tile
             tile = self.board.tiles.by_id[t]
             board = self.board
-            x, y, r = board.placement(tile, rng.randrange(board.placement_count(tile)))
+            x, y, r = board.placement(tile, randbelow(rng, board.placement_count(tile)))
             return Place(t, x, y, r)
         moves = self.legal_moves()
-        return moves[rng.randrange(len(moves))]
+        return moves[randbelow(rng, len(moves))]
 
     def _occupy_options(self) -> list[Move]:
         assert self.tile is not None
