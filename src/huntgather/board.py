@@ -31,7 +31,7 @@ module and :mod:`huntgather.features` needs to know.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any, Final, NamedTuple, TypeVar
 
@@ -417,13 +417,16 @@ class Board:
         return [(x, y, r) for (x, y), code in self.frontier.items() for r in fits[code]]
 
     # (plain loops, not sum/accumulate over map(counts.__getitem__, ...): quicker in CPython, and
-    # the compiled build makes them native loops, several times quicker still)
+    # the compiled build makes them native loops, several times quicker still.  The two walks of
+    # the whole frontier a random move makes, placement_count and placement, go through iter():
+    # the compiled build's own walk over a dict costs it almost twice what CPython's iterator does,
+    # more than the call to iter() costs in either build)
 
     def placement_count(self, tile: Tile) -> int:
         """``len(self.placements(tile))``, without listing them."""
         counts = fit_table(tile).counts
         total = 0
-        for code in self.frontier.values():
+        for code in iter(self.frontier.values()):
             total += counts[code]
         return total
 
@@ -461,10 +464,12 @@ class Board:
         if index >= 0:
             counts = table.counts
             left = index
-            for pos, code in self.frontier.items():
+            # (the positions typed as a tuple of anything: the compiled build checks each one less)
+            cells: Iterator[tuple[tuple[Any, ...], int]] = iter(self.frontier.items())
+            for pos, code in cells:
                 n = counts[code]
                 if left < n:
-                    x, y = pos   # (only this cell's unpacked)
+                    x, y = pos
                     return x, y, table.rotations[code][left]
                 left -= n
         raise IndexError(f"placement {index} of {self.placement_count(tile)}")
