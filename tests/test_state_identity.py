@@ -105,3 +105,12 @@ def test_randbelow_and_choose_draw_what_random_draws() -> None:
         choose(random.Random(1), ())
     system = random.SystemRandom()   # another generator: asked for randrange itself
     assert all(0 <= randbelow(system, 5) < 5 for _ in range(20))
+
+
+def test_taking_a_tile_out_of_a_stack_in_any_order() -> None:
+    from huntgather.state import _without
+    assert _without((1, 3, 5, 8), 5) == (1, 3, 8) and _without((1, 3, 5, 8), 1) == (3, 5, 8)
+    assert _without((8, 1, 5, 3), 3) == (8, 1, 5) and _without((8, 1, 5, 3), 8) == (1, 5, 3)
+    assert _without((9,), 9) == ()
+    with pytest.raises(ValueError):
+        _without((1, 2), 7)

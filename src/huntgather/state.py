@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from random import Random
 from typing import Any, Final
 
@@ -105,8 +106,14 @@ def choose(rng: Random, items: tuple[int, ...]) -> int:
 
 
 def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
-    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop)."""
-    i = stack.index(tile_id)
+    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop).
+
+    A stack is in id order (as the tile set lists it; taking tiles out keeps the order), so the
+    tile is found by bisection; in a stack put in another order, where that misses, by a search.
+    """
+    i = bisect_left(stack, tile_id)
+    if i == len(stack) or stack[i] != tile_id:
+        i = stack.index(tile_id)
     return stack[:i] + stack[i + 1:]
 
 
