@@ -390,7 +390,9 @@ class Board:
         return node
 
     def _join(self, a: int, b: int, closed: int) -> None:
-        parent = self.parent
+        # (the nodes read are kept as the objects the dict holds, typed Any: the compiled build
+        # would otherwise unbox each and box it again for the next look-up)
+        parent: dict[Any, Any] = self.parent
         # a root or next to one, most often: found without a call (see find)
         p = parent[a]
         ra = p if parent[p] == p else self.find(a)
@@ -589,14 +591,14 @@ class Board:
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
         node = tile * 10 + zone
-        parent = self.parent
+        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
         p = parent[node]
         return self.features[p if parent[p] == p else self.find(node)]
 
     def system_at(self, tile: int, zone: int) -> Feature:
         """The river system of river or lake zone ``tile.zone``."""
         node = SYSTEM + tile * 10 + zone
-        parent = self.parent
+        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
         p = parent[node]
         return self.features[p if parent[p] == p else self.find(node)]
 
@@ -611,7 +613,7 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         out: list[int] = []
         for node in _nodes(tile):
             p = parent[node]
@@ -623,7 +625,7 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
@@ -654,7 +656,7 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         p = parent[fid]
         root = p if parent[p] == p else self.find(fid)
         out = []
@@ -685,7 +687,7 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
             if piece == HUT:
@@ -714,7 +716,7 @@ class Board:
         node = tile * 10 + zone
         hut = piece == HUT
         key = SYSTEM + node if hut else node
-        parent = self.parent
+        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
         p = parent[key]
         root = p if parent[p] == p else self.find(key)
         features = self.features
