@@ -114,3 +114,25 @@ def test_taking_a_tile_out_of_a_stack_in_any_order() -> None:
     assert _without((9,), 9) == ()
     with pytest.raises(ValueError):
         _without((1, 2), 7)
+
+
+def test_a_placement_found_from_either_end_is_the_listed_one() -> None:
+    """``Board.placement(tile, i, count=...)`` walks from the nearer end of the frontier; it finds
+    ``placements(tile)[i]`` for every ``i``, as the walk from the start does."""
+    from huntgather.state import PLACE
+    for seed in range(6):
+        game = Game(2, seed=seed)
+        rng = random.Random(seed)
+        state = game.state
+        while not state.is_over:
+            if state.phase == PLACE:
+                board = state.board
+                for tile in list(board.tiles.by_id.values())[seed::9]:
+                    listed, count = board.placements(tile), board.placement_count(tile)
+                    assert count == len(listed)
+                    assert [board.placement(tile, i, count=count) for i in range(count)] == listed
+                    assert [board.placement(tile, i) for i in range(count)] == listed
+                    for outside in (-1, count):
+                        with pytest.raises(IndexError):
+                            board.placement(tile, outside, count=count)
+            game.play(state.random_move(rng), trusted=True)

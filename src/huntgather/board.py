@@ -443,14 +443,19 @@ class Board:
             ends.append(total)
         return ends
 
-    def placement(self, tile: Tile, index: int, ends: list[int] | None = None) -> tuple[int, int, int]:
+    def placement(self, tile: Tile, index: int, ends: list[int] | None = None,
+                  count: int | None = None) -> tuple[int, int, int]:
         """``self.placements(tile)[index]`` (for ``0 <= index < placement_count(tile)``), without
         listing the others: a random player needs only the one it picks (and its count,
-        :meth:`placement_count`).  ``ends`` may pass :meth:`placement_ends` when the caller has it.
+        :meth:`placement_count`).  ``ends`` may pass :meth:`placement_ends` when the caller has
+        it, or ``count`` the :meth:`placement_count`, which lets the walk start from the nearer end.
 
         >>> from huntgather.tiles import load_tileset
         >>> tiles = load_tileset("2020"); b = Board(tiles); b.put(56, 0, 0, 0)
-        >>> all(b.placement(tiles[3], i) == p for i, p in enumerate(b.placements(tiles[3])))
+        >>> b.put(3, *b.placements(tiles[3])[0])
+        >>> listed, count = b.placements(tiles[7]), b.placement_count(tiles[7])
+        >>> all(b.placement(tiles[7], i) == b.placement(tiles[7], i, count=count) == p
+        ...     for i, p in enumerate(listed))
         True
         """
         table = fit_table(tile)
@@ -461,19 +466,31 @@ class Board:
             (x, y), code = next(islice(self.frontier.items(), cell, None))
             return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
         # without the running totals: walk the frontier to the cell that holds the index (a random
-        # index stops half-way on average; with placement_count, quicker than making the totals in
-        # the compiled build, a little slower in CPython: see docs/performance.md)
-        if index >= 0:
+        # index stops half-way on average, a quarter of the way when the walk starts from the
+        # nearer end; with placement_count, quicker than making the totals in the compiled build,
+        # a little slower in CPython: see docs/performance.md)
+        if index >= 0 and (count is None or index < count):
             counts = table.counts
-            left = index
             # (the positions typed as a tuple of anything: the compiled build checks each one less)
-            cells: Iterator[tuple[tuple[Any, ...], int]] = iter(self.frontier.items())
-            for pos, code in cells:
-                n = counts[code]
-                if left < n:
-                    x, y = pos
-                    return x, y, table.rotations[code][left]
-                left -= n
+            cells: Iterator[tuple[tuple[Any, ...], int]]
+            if count is not None and 2 * index >= count:
+                left = count - 1 - index   # the index counted from the last placement, backwards
+                cells = iter(reversed(self.frontier.items()))
+                for pos, code in cells:
+                    n = counts[code]
+                    if left < n:
+                        x, y = pos
+                        return x, y, table.rotations[code][n - 1 - left]
+                    left -= n
+            else:
+                left = index
+                cells = iter(self.frontier.items())
+                for pos, code in cells:
+                    n = counts[code]
+                    if left < n:
+                        x, y = pos
+                        return x, y, table.rotations[code][left]
+                    left -= n
         raise IndexError(f"placement {index} of {self.placement_count(tile)}")
 
     def can_place(self, tile: Tile) -> bool:

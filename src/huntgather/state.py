@@ -354,7 +354,8 @@ class State:
             t = self.tile
             tile = self.board.tiles.by_id[t]
             board = self.board
-            x, y, r = board.placement(tile, randbelow(rng, board.placement_count(tile)))
+            count = board.placement_count(tile)
+            x, y, r = board.placement(tile, randbelow(rng, count), count=count)
             return Place(t, x, y, r)
         moves = self.legal_moves()
         return moves[randbelow(rng, len(moves))]
