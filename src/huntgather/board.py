@@ -550,7 +550,9 @@ class Board:
         neighbour cell gets this side's kind in its frontier constraint.
         """
         tile = self.tiles.by_id[tile_id]
-        pos = (x, y)
+        # (positions typed Any: the compiled build makes each one tuple object, used as the key of
+        # every dict, where a tuple[int, int] would be made into a new tuple at each use)
+        pos: Any = (x, y)
         cells = self.cells
         frontier = self.frontier
         cells[pos] = (tile_id, rotation)
@@ -563,7 +565,7 @@ class Board:
         base = tile_id * 10
         by_id = self.tiles.by_id
         for d, dx, dy, side, keep, bits in _sides(tile)[rotation]:
-            npos = (x + dx, y + dy)
+            npos: Any = (x + dx, y + dy)
             neighbour = cells.get(npos)
             if neighbour is None:
                 # the empty cell's side facing back (d + 2) must now match this side's kind
