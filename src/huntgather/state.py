@@ -74,6 +74,11 @@ def _occupants(tile: Tile) -> tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[
     return meeples, huts
 
 
+#: the generator class whose draws :func:`randbelow` makes itself (Final: the compiled build reads
+#: it without a dict look-up)
+_PLAIN: Final = Random
+
+
 def randbelow(rng: Random, n: int) -> int:
     """``rng.randrange(n)``: the same number, the generator left in the same state (for
     ``n > 0``; the same error otherwise), drawn by compiled code in the compiled build.
@@ -88,7 +93,7 @@ def randbelow(rng: Random, n: int) -> int:
     >>> [randbelow(a, n) for n in (1, 2, 3, 100, 2**40)] == [b.randrange(n) for n in (1, 2, 3, 100, 2**40)]
     True
     """
-    if n <= 0 or type(rng) is not Random:
+    if n <= 0 or type(rng) is not _PLAIN:
         return rng.randrange(n)
     k = n.bit_length()
     r = rng.getrandbits(k)
@@ -100,7 +105,7 @@ def randbelow(rng: Random, n: int) -> int:
 def choose(rng: Random, items: tuple[int, ...]) -> int:
     """``rng.choice(items)``: the same item, the generator left in the same state (see
     :func:`randbelow`)."""
-    if not items or type(rng) is not Random:
+    if not items or type(rng) is not _PLAIN:
         return rng.choice(items)
     return items[randbelow(rng, len(items))]
 
