@@ -82,3 +82,57 @@ def test_the_occupy_options_kept_for_the_decision_are_those_listed_afresh(editio
                 assert moves == state.copy().legal_moves() == pickle.loads(pickle.dumps(state)).legal_moves()
             game.play(state.random_move(rng), trusted=True)
     assert occupy_decisions > 100
+
+
+def test_randbelow_and_choose_draw_what_random_draws() -> None:
+    """The core's own ``randrange(n)`` and ``choice`` (compiled in the compiled build) give the very
+    numbers of :class:`random.Random` and leave the generator where it leaves it."""
+    from huntgather.state import choose, randbelow
+    sizes = [*range(1, 300), 511, 512, 513, 1000, 2**20 - 1, 2**20, 2**20 + 1, 2**31 - 1, 2**32 + 5, 2**62,
+             3**50]
+    for seed in range(25):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in sizes:
+            assert randbelow(ours, n) == theirs.randrange(n)
+        for length in (1, 2, 3, 7, 78, 300):
+            items = tuple(range(100, 100 + length))
+            assert choose(ours, items) == theirs.choice(items)
+        assert ours.getstate() == theirs.getstate()
+    for bad in (0, -3):
+        with pytest.raises(ValueError):
+            randbelow(random.Random(1), bad)
+    with pytest.raises(IndexError):
+        choose(random.Random(1), ())
+    system = random.SystemRandom()   # another generator: asked for randrange itself
+    assert all(0 <= randbelow(system, 5) < 5 for _ in range(20))
+
+
+def test_taking_a_tile_out_of_a_stack_in_any_order() -> None:
+    from huntgather.state import _without
+    assert _without((1, 3, 5, 8), 5) == (1, 3, 8) and _without((1, 3, 5, 8), 1) == (3, 5, 8)
+    assert _without((8, 1, 5, 3), 3) == (8, 1, 5) and _without((8, 1, 5, 3), 8) == (1, 5, 3)
+    assert _without((9,), 9) == ()
+    with pytest.raises(ValueError):
+        _without((1, 2), 7)
+
+
+def test_a_placement_found_from_either_end_is_the_listed_one() -> None:
+    """``Board.placement(tile, i, count=...)`` walks from the nearer end of the frontier; it finds
+    ``placements(tile)[i]`` for every ``i``, as the walk from the start does."""
+    from huntgather.state import PLACE
+    for seed in range(6):
+        game = Game(2, seed=seed)
+        rng = random.Random(seed)
+        state = game.state
+        while not state.is_over:
+            if state.phase == PLACE:
+                board = state.board
+                for tile in list(board.tiles.by_id.values())[seed::9]:
+                    listed, count = board.placements(tile), board.placement_count(tile)
+                    assert count == len(listed)
+                    assert [board.placement(tile, i, count=count) for i in range(count)] == listed
+                    assert [board.placement(tile, i) for i in range(count)] == listed
+                    for outside in (-1, count):
+                        with pytest.raises(IndexError):
+                            board.placement(tile, outside, count=count)
+            game.play(state.random_move(rng), trusted=True)

@@ -31,7 +31,7 @@ module and :mod:`huntgather.features` needs to know.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any, Final, NamedTuple, TypeVar
 
@@ -390,7 +390,9 @@ class Board:
         return node
 
     def _join(self, a: int, b: int, closed: int) -> None:
-        parent = self.parent
+        # (the nodes read are kept as the objects the dict holds, typed Any: the compiled build
+        # would otherwise unbox each and box it again for the next look-up)
+        parent: dict[Any, Any] = self.parent
         # a root or next to one, most often: found without a call (see find)
         p = parent[a]
         ra = p if parent[p] == p else self.find(a)
@@ -417,13 +419,16 @@ class Board:
         return [(x, y, r) for (x, y), code in self.frontier.items() for r in fits[code]]
 
     # (plain loops, not sum/accumulate over map(counts.__getitem__, ...): quicker in CPython, and
-    # the compiled build makes them native loops, several times quicker still)
+    # the compiled build makes them native loops, several times quicker still.  The two walks of
+    # the whole frontier a random move makes, placement_count and placement, go through iter():
+    # the compiled build's own walk over a dict costs it almost twice what CPython's iterator does,
+    # more than the call to iter() costs in either build)
 
     def placement_count(self, tile: Tile) -> int:
         """``len(self.placements(tile))``, without listing them."""
         counts = fit_table(tile).counts
         total = 0
-        for code in self.frontier.values():
+        for code in iter(self.frontier.values()):
             total += counts[code]
         return total
 
@@ -438,14 +443,19 @@ class Board:
             ends.append(total)
         return ends
 
-    def placement(self, tile: Tile, index: int, ends: list[int] | None = None) -> tuple[int, int, int]:
+    def placement(self, tile: Tile, index: int, ends: list[int] | None = None,
+                  count: int | None = None) -> tuple[int, int, int]:
         """``self.placements(tile)[index]`` (for ``0 <= index < placement_count(tile)``), without
         listing the others: a random player needs only the one it picks (and its count,
-        :meth:`placement_count`).  ``ends`` may pass :meth:`placement_ends` when the caller has it.
+        :meth:`placement_count`).  ``ends`` may pass :meth:`placement_ends` when the caller has
+        it, or ``count`` the :meth:`placement_count`, which lets the walk start from the nearer end.
 
         >>> from huntgather.tiles import load_tileset
         >>> tiles = load_tileset("2020"); b = Board(tiles); b.put(56, 0, 0, 0)
-        >>> all(b.placement(tiles[3], i) == p for i, p in enumerate(b.placements(tiles[3])))
+        >>> b.put(3, *b.placements(tiles[3])[0])
+        >>> listed, count = b.placements(tiles[7]), b.placement_count(tiles[7])
+        >>> all(b.placement(tiles[7], i) == b.placement(tiles[7], i, count=count) == p
+        ...     for i, p in enumerate(listed))
         True
         """
         table = fit_table(tile)
@@ -456,17 +466,31 @@ class Board:
             (x, y), code = next(islice(self.frontier.items(), cell, None))
             return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
         # without the running totals: walk the frontier to the cell that holds the index (a random
-        # index stops half-way on average; with placement_count, quicker than making the totals in
-        # the compiled build, a little slower in CPython: see docs/performance.md)
-        if index >= 0:
+        # index stops half-way on average, a quarter of the way when the walk starts from the
+        # nearer end; with placement_count, quicker than making the totals in the compiled build,
+        # a little slower in CPython: see docs/performance.md)
+        if index >= 0 and (count is None or index < count):
             counts = table.counts
-            left = index
-            for pos, code in self.frontier.items():
-                n = counts[code]
-                if left < n:
-                    x, y = pos   # (only this cell's unpacked)
-                    return x, y, table.rotations[code][left]
-                left -= n
+            # (the positions typed as a tuple of anything: the compiled build checks each one less)
+            cells: Iterator[tuple[tuple[Any, ...], int]]
+            if count is not None and 2 * index >= count:
+                left = count - 1 - index   # the index counted from the last placement, backwards
+                cells = iter(reversed(self.frontier.items()))
+                for pos, code in cells:
+                    n = counts[code]
+                    if left < n:
+                        x, y = pos
+                        return x, y, table.rotations[code][n - 1 - left]
+                    left -= n
+            else:
+                left = index
+                cells = iter(self.frontier.items())
+                for pos, code in cells:
+                    n = counts[code]
+                    if left < n:
+                        x, y = pos
+                        return x, y, table.rotations[code][left]
+                    left -= n
         raise IndexError(f"placement {index} of {self.placement_count(tile)}")
 
     def can_place(self, tile: Tile) -> bool:
@@ -526,7 +550,9 @@ class Board:
         neighbour cell gets this side's kind in its frontier constraint.
         """
         tile = self.tiles.by_id[tile_id]
-        pos = (x, y)
+        # (positions typed Any: the compiled build makes each one tuple object, used as the key of
+        # every dict, where a tuple[int, int] would be made into a new tuple at each use)
+        pos: Any = (x, y)
         cells = self.cells
         frontier = self.frontier
         cells[pos] = (tile_id, rotation)
@@ -539,7 +565,7 @@ class Board:
         base = tile_id * 10
         by_id = self.tiles.by_id
         for d, dx, dy, side, keep, bits in _sides(tile)[rotation]:
-            npos = (x + dx, y + dy)
+            npos: Any = (x + dx, y + dy)
             neighbour = cells.get(npos)
             if neighbour is None:
                 # the empty cell's side facing back (d + 2) must now match this side's kind
@@ -584,14 +610,14 @@ class Board:
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
         node = tile * 10 + zone
-        parent = self.parent
+        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
         p = parent[node]
         return self.features[p if parent[p] == p else self.find(node)]
 
     def system_at(self, tile: int, zone: int) -> Feature:
         """The river system of river or lake zone ``tile.zone``."""
         node = SYSTEM + tile * 10 + zone
-        parent = self.parent
+        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
         p = parent[node]
         return self.features[p if parent[p] == p else self.find(node)]
 
@@ -606,7 +632,7 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         out: list[int] = []
         for node in _nodes(tile):
             p = parent[node]
@@ -618,7 +644,7 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
@@ -649,7 +675,7 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         p = parent[fid]
         root = p if parent[p] == p else self.find(fid)
         out = []
@@ -680,7 +706,7 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        parent = self.parent   # (find only for a longer path: no bound method made)
+        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
             if piece == HUT:
@@ -709,7 +735,7 @@ class Board:
         node = tile * 10 + zone
         hut = piece == HUT
         key = SYSTEM + node if hut else node
-        parent = self.parent
+        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
         p = parent[key]
         root = p if parent[p] == p else self.find(key)
         features = self.features

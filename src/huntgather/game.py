@@ -24,7 +24,7 @@ from typing import Any
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
 from huntgather.moves import Draw, Move, parse_move
-from huntgather.state import BONUS, DRAW, Decision, State
+from huntgather.state import BONUS, DRAW, Decision, State, choose
 
 
 class Game:
@@ -145,7 +145,7 @@ class Game:
             tile = order.pop(0)
             if tile in outcomes:
                 return tile
-        return self._rng.choice(outcomes)
+        return choose(self._rng, outcomes)   # (rng.choice(outcomes), drawn by compiled code)
 
     def copy(self) -> Game:
         """An independent copy, including the draw generator's position."""

@@ -118,9 +118,7 @@ def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -
     """``'→ red (2 hunters) vs blue (1)'``, or ``'→ no one'`` when unoccupied."""
     if not winners:
         return "→ no one scores"
-    def piece(n: int) -> str:
-        return plural(n, role)
-    lead = " and ".join(f"{player_name(p)} ({piece(counts[p])})" for p in winners)
+    lead = " and ".join(f"{player_name(p)} ({plural(counts[p], role)})" for p in winners)
     others = [p for p in sorted(counts) if p not in winners and counts[p] > 0]
     tail = "".join(f" vs {player_name(p)} ({counts[p]})" for p in others)
     return f"→ {lead}{tail}"

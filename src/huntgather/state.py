@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from random import Random
 from typing import Any, Final
 
@@ -36,6 +37,7 @@ from huntgather.events import (
     TilePlaced,
     player_name,
 )
+from huntgather.features import SYSTEM
 from huntgather.kinds import Phase, Piece, Stack, role_of
 from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.scoring import score_completed, score_meadow, score_system
@@ -56,26 +58,76 @@ _ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,), 
                                          OCCUPY: (Occupy, Pass)}
 
 
-_OCCUPANTS: Final[dict[int, tuple[Tile, tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]]] = {}
+_Occupants = tuple[Tile, tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]
+#: id(tile) -> (tile, its meeple moves, its hut moves), for every tile set's tiles
+_OCCUPANTS: Final[dict[int, _Occupants]] = {}
+#: the same entries by tile id (the last tile set's tile of that id): found without hashing id(tile),
+#: much quicker in the compiled build (as the per-tile memos of :mod:`huntgather.board`)
+_OCCUPANTS_BY_ID: Final[list[_Occupants | None]] = [None] * (SYSTEM // 10)
 
 
 def _occupants(tile: Tile) -> tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]:
     """The pieces ``tile``'s zones may take, as ``(zone id, move)`` pairs in zone order: a meeple on
     each zone but a lake, and a hut on each river and lake (made once per tile: moves never change)."""
-    entry = _OCCUPANTS.get(id(tile))
+    entry = _OCCUPANTS_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1], entry[2]
-    t = tile.id
-    zones = tile.zones.values()
-    meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind != LAKE)
-    huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind == RIVER or z.kind == LAKE)
-    _OCCUPANTS[id(tile)] = (tile, meeples, huts)
-    return meeples, huts
+    entry = _OCCUPANTS.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        t = tile.id
+        zones = tile.zones.values()
+        meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind != LAKE)
+        huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind == RIVER or z.kind == LAKE)
+        entry = _OCCUPANTS[id(tile)] = (tile, meeples, huts)
+    _OCCUPANTS_BY_ID[tile.id] = entry
+    return entry[1], entry[2]
+
+
+#: the generator class whose draws :func:`randbelow` makes itself (Final: the compiled build reads
+#: it without a dict look-up)
+_PLAIN: Final = Random
+
+
+def randbelow(rng: Random, n: int) -> int:
+    """``rng.randrange(n)``: the same number, the generator left in the same state (for
+    ``n > 0``; the same error otherwise), drawn by compiled code in the compiled build.
+
+    CPython's ``Random.randrange(n)`` is Python code (it takes ``k = n.bit_length()`` random bits
+    until they make a number below ``n``); this is that loop for a plain :class:`random.Random`,
+    whose ``getrandbits`` is C.  Any other generator (a subclass such as
+    :class:`random.SystemRandom`, which may draw otherwise) is asked for ``randrange(n)`` itself.
+
+    >>> from random import Random
+    >>> a, b = Random(7), Random(7)
+    >>> [randbelow(a, n) for n in (1, 2, 3, 100, 2**40)] == [b.randrange(n) for n in (1, 2, 3, 100, 2**40)]
+    True
+    """
+    if n <= 0 or type(rng) is not _PLAIN:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def choose(rng: Random, items: tuple[int, ...]) -> int:
+    """``rng.choice(items)``: the same item, the generator left in the same state (see
+    :func:`randbelow`)."""
+    if not items or type(rng) is not _PLAIN:
+        return rng.choice(items)
+    return items[randbelow(rng, len(items))]
 
 
 def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
-    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop)."""
-    i = stack.index(tile_id)
+    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop).
+
+    A stack is in id order (as the tile set lists it; taking tiles out keeps the order), so the
+    tile is found by bisection; in a stack put in another order, where that misses, by a search.
+    """
+    i = bisect_left(stack, tile_id)
+    if i == len(stack) or stack[i] != tile_id:
+        i = stack.index(tile_id)
     return stack[:i] + stack[i + 1:]
 
 
@@ -303,7 +355,8 @@ class State:
     def random_move(self, rng: Random) -> Move:
         """A uniformly random legal move: ``moves[rng.randrange(len(moves))]`` with ``moves =
         self.legal_moves()``, the same move for the same generator state, but a placement is
-        found without making a :class:`Place` of every other one.
+        found without making a :class:`Place` of every other one (and the index drawn by
+        :func:`randbelow`, which gives the same number).
 
         >>> from random import Random
         >>> s = State.new(players=2); _ = s.apply(Draw(3))
@@ -315,10 +368,11 @@ class State:
             t = self.tile
             tile = self.board.tiles.by_id[t]
             board = self.board
-            x, y, r = board.placement(tile, rng.randrange(board.placement_count(tile)))
+            count = board.placement_count(tile)
+            x, y, r = board.placement(tile, randbelow(rng, count), count=count)
             return Place(t, x, y, r)
         moves = self.legal_moves()
-        return moves[rng.randrange(len(moves))]
+        return moves[randbelow(rng, len(moves))]
 
     def _occupy_options(self) -> list[Move]:
         assert self.tile is not None

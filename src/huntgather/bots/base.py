@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from huntgather.moves import Move, Occupy, Place, TakeBack
 from huntgather.record import write_position
 from huntgather.scoring import completed_points
-from huntgather.state import HUT, OCCUPY, SHAMAN, State
+from huntgather.state import HUT, OCCUPY, SHAMAN, State, randbelow
 
 if TYPE_CHECKING:
     from huntgather.bots.heuristic import Kept, Weights
@@ -118,7 +118,7 @@ class RandomBot(SeededBot):
     name = "random"
 
     def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
-        return moves[rng.randrange(len(moves))]
+        return moves[randbelow(rng, len(moves))]   # (rng.randrange, drawn by compiled code)
 
 
 Plan = tuple[Move, ...]
