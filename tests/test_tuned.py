@@ -169,8 +169,10 @@ def test_the_shipped_weights_say_how_they_were_made() -> None:
         assert entry["command"].startswith(f"huntgather tune-eval --players {players} --edition {edition} ")
         assert shipped_weights(edition, int(players)) == weights_from(entry["weights"]) != DEFAULT
         # what the file says the fitted weights did against the heuristic's own numbers
-        assert entry["margin"] > 0 and entry["meetings"][0] > entry["meetings"][2]
-    assert shipped_weights("2020", 5) in (DEFAULT, weights_from(data["weights"].get("2020/5", {})))
+        assert entry["meetings"][0] > entry["meetings"][2]
+        assert entry["margin"] > 0 or players != "2"   # (with more seats, even a mirror is below 0)
+    # where the fitted weights did not beat the heuristic's own numbers, none ship (docs/bots.md)
+    assert "2002/4" not in data["weights"] and shipped_weights("2002", 4) == DEFAULT
 
 
 # --------------------------------------------------------------------------- duels and fitting
