@@ -117,8 +117,8 @@ BOT_LEVEL_TEXT = {
     "easy": "searches a little (10 simulations a move)",
     "medium": "searches more (40 simulations a move)",
     "hard": "searches a lot (150 simulations a move)",
-    "expert": "the top of the ladder: 150 simulations a move, spent on comparing its best turns "
-              "on the same draws",
+    "expert": "the strongest: 150 simulations a move, spent on comparing its best turns on the "
+              "same draws, judged by an evaluation fitted by play",
 }
 
 
