@@ -4,8 +4,13 @@
 import { $, api, el } from "./dom.js";
 import { ID_RE, forgetEntry, loadStore, normalEntry, playSecrets } from "./storage.js";
 
+// each call of showGames draws the table only if no later call began meanwhile: a call that
+// read the saved games before a delete must not draw the deleted game back after it
+let drawing = 0;
+
 // meta: GET /api/editions (the players' letters)
 export async function showGames(meta) {
+  const mine = ++drawing;
   const body = $("#games-table tbody");
   $("#games-error").textContent = "";
   const store = loadStore();
@@ -24,6 +29,7 @@ export async function showGames(meta) {
     }
   }
   if (location.hash.replace(/^#\/?/, "").split("/")[0] !== "games") return;   // left meanwhile
+  if (mine !== drawing) return;   // a later call draws the table
   body.innerHTML = "";
   for (const id of ids) {
     const entry = normalEntry(store[id]);
