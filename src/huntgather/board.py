@@ -126,19 +126,19 @@ class FitTable:
         self.counts: Final = [len(found) for found in fitting]
 
 
-#: tile ids run from 0 to _TILE_IDS - 1 (a zone's node, ``tile * 10 + zone``, is below SYSTEM)
-_TILE_IDS: Final = SYSTEM // 10
+#: tile ids run from 0 to TILE_IDS - 1 (a zone's node, ``tile * 10 + zone``, is below SYSTEM)
+TILE_IDS: Final = SYSTEM // 10
 
 # Each per-tile memo below is looked up first in a list by tile id, of ``(tile, value)`` pairs:
 # quicker than its dict by ``id(tile)`` (which holds the tiles of every tile set, and refills the
 # list when another set's tile with the same id took the place), much quicker in the compiled build.
 # The quick look-up is written out in each memo (a call would cost what it saves); the rest is
-# _remember.
+# remember_for_tile (also the slow path of huntgather.state's memo of each tile's occupant moves).
 
 _V = TypeVar("_V")
 
 
-def _remember(by_id: list[tuple[Tile, _V] | None], by_object: dict[int, tuple[Tile, _V]],
+def remember_for_tile(by_id: list[tuple[Tile, _V] | None], by_object: dict[int, tuple[Tile, _V]],
               tile: Tile, make: Callable[[Tile], _V]) -> _V:
     """A per-tile memo's value for ``tile`` when its quick look-up (``by_id[tile.id]`` holding this
     very tile) missed: from ``by_object`` by ``id(tile)``, made by ``make(tile)`` the first time,
@@ -154,7 +154,7 @@ def _remember(by_id: list[tuple[Tile, _V] | None], by_object: dict[int, tuple[Ti
 _FIT_MEMO: Final[dict[tuple[str, ...], FitTable]] = {}
 #: id(tile) -> (tile, its fit table): the table found without hashing the sides
 _FITS: Final[dict[int, tuple[Tile, FitTable]]] = {}
-_FITS_BY_ID: Final[list[tuple[Tile, FitTable] | None]] = [None] * _TILE_IDS
+_FITS_BY_ID: Final[list[tuple[Tile, FitTable] | None]] = [None] * TILE_IDS
 
 
 def fit_table(tile: Tile) -> FitTable:
@@ -162,7 +162,7 @@ def fit_table(tile: Tile) -> FitTable:
     entry = _FITS_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    return _remember(_FITS_BY_ID, _FITS, tile, _shared_fit_table)
+    return remember_for_tile(_FITS_BY_ID, _FITS, tile, _shared_fit_table)
 
 
 def _shared_fit_table(tile: Tile) -> FitTable:
@@ -187,7 +187,7 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
 #: id(tile) -> (tile, per rotation: per direction ``(d, dx, dy, side, keep, bits)``), see _sides
 _Sides = tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]
 _SIDES: Final[dict[int, tuple[Tile, _Sides]]] = {}
-_SIDES_BY_ID: Final[list[tuple[Tile, _Sides] | None]] = [None] * _TILE_IDS
+_SIDES_BY_ID: Final[list[tuple[Tile, _Sides] | None]] = [None] * TILE_IDS
 
 
 def _sides(tile: Tile) -> _Sides:
@@ -197,7 +197,7 @@ def _sides(tile: Tile) -> _Sides:
     entry = _SIDES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    return _remember(_SIDES_BY_ID, _SIDES, tile, _make_sides)
+    return remember_for_tile(_SIDES_BY_ID, _SIDES, tile, _make_sides)
 
 
 def _make_sides(tile: Tile) -> _Sides:
@@ -216,7 +216,7 @@ def _make_sides(tile: Tile) -> _Sides:
 #: tile -> its zones as new features: (parent entries, feature entries)
 _Template = tuple[dict[int, int], dict[int, Feature]]
 _TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
-_TEMPLATES_BY_ID: Final[list[tuple[Tile, _Template] | None]] = [None] * _TILE_IDS
+_TEMPLATES_BY_ID: Final[list[tuple[Tile, _Template] | None]] = [None] * TILE_IDS
 
 
 def _template(tile: Tile, tileset: TileSet) -> _Template:
@@ -228,7 +228,7 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
     entry = _TEMPLATES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    return _remember(_TEMPLATES_BY_ID, _TEMPLATES, tile, lambda t: _make_template(t, tileset))
+    return remember_for_tile(_TEMPLATES_BY_ID, _TEMPLATES, tile, lambda t: _make_template(t, tileset))
 
 
 def _make_template(tile: Tile, tileset: TileSet) -> _Template:
@@ -271,7 +271,7 @@ def _make_template(tile: Tile, tileset: TileSet) -> _Template:
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
 _NODES: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
-_NODES_BY_ID: Final[list[tuple[Tile, tuple[int, ...]] | None]] = [None] * _TILE_IDS
+_NODES_BY_ID: Final[list[tuple[Tile, tuple[int, ...]] | None]] = [None] * TILE_IDS
 
 
 def _nodes(tile: Tile) -> tuple[int, ...]:
@@ -280,7 +280,7 @@ def _nodes(tile: Tile) -> tuple[int, ...]:
     entry = _NODES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    return _remember(_NODES_BY_ID, _NODES, tile, _make_nodes)
+    return remember_for_tile(_NODES_BY_ID, _NODES, tile, _make_nodes)
 
 
 def _make_nodes(tile: Tile) -> tuple[int, ...]:
@@ -296,7 +296,7 @@ def _make_nodes(tile: Tile) -> tuple[int, ...]:
 
 
 _CLOSABLE: Final[dict[int, tuple[Tile, tuple[int, ...]]]] = {}
-_CLOSABLE_BY_ID: Final[list[tuple[Tile, tuple[int, ...]] | None]] = [None] * _TILE_IDS
+_CLOSABLE_BY_ID: Final[list[tuple[Tile, tuple[int, ...]] | None]] = [None] * TILE_IDS
 
 
 def _closable(tile: Tile) -> tuple[int, ...]:
@@ -305,7 +305,7 @@ def _closable(tile: Tile) -> tuple[int, ...]:
     entry = _CLOSABLE_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
-    return _remember(_CLOSABLE_BY_ID, _CLOSABLE, tile, _make_closable)
+    return remember_for_tile(_CLOSABLE_BY_ID, _CLOSABLE, tile, _make_closable)
 
 
 def _make_closable(tile: Tile) -> tuple[int, ...]:

@@ -21,7 +21,7 @@ from bisect import bisect_left
 from random import Random
 from typing import Any, Final
 
-from huntgather.board import Board, ZoneRef
+from huntgather.board import TILE_IDS, Board, ZoneRef, remember_for_tile
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.events import (
     BonusTurn,
@@ -37,7 +37,6 @@ from huntgather.events import (
     TilePlaced,
     player_name,
 )
-from huntgather.features import SYSTEM
 from huntgather.kinds import Phase, Piece, Stack, role_of
 from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.scoring import score_completed, score_meadow, score_system
@@ -58,29 +57,29 @@ _ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,), 
                                          OCCUPY: (Occupy, Pass)}
 
 
-_Occupants = tuple[Tile, tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]
-#: id(tile) -> (tile, its meeple moves, its hut moves), for every tile set's tiles
-_OCCUPANTS: Final[dict[int, _Occupants]] = {}
+_Occupants = tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]
+#: id(tile) -> (tile, (its meeple moves, its hut moves)), for every tile set's tiles
+_OCCUPANTS: Final[dict[int, tuple[Tile, _Occupants]]] = {}
 #: the same entries by tile id (the last tile set's tile of that id): found without hashing id(tile),
-#: much quicker in the compiled build (as the per-tile memos of :mod:`huntgather.board`)
-_OCCUPANTS_BY_ID: Final[list[_Occupants | None]] = [None] * (SYSTEM // 10)
+#: much quicker in the compiled build (a per-tile memo as those of :mod:`huntgather.board`)
+_OCCUPANTS_BY_ID: Final[list[tuple[Tile, _Occupants] | None]] = [None] * TILE_IDS
 
 
-def _occupants(tile: Tile) -> tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]:
+def _occupants(tile: Tile) -> _Occupants:
     """The pieces ``tile``'s zones may take, as ``(zone id, move)`` pairs in zone order: a meeple on
     each zone but a lake, and a hut on each river and lake (made once per tile: moves never change)."""
     entry = _OCCUPANTS_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
-        return entry[1], entry[2]
-    entry = _OCCUPANTS.get(id(tile))
-    if entry is None or entry[0] is not tile:
-        t = tile.id
-        zones = tile.zones.values()
-        meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind != LAKE)
-        huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind == RIVER or z.kind == LAKE)
-        entry = _OCCUPANTS[id(tile)] = (tile, meeples, huts)
-    _OCCUPANTS_BY_ID[tile.id] = entry
-    return entry[1], entry[2]
+        return entry[1]
+    return remember_for_tile(_OCCUPANTS_BY_ID, _OCCUPANTS, tile, _make_occupants)
+
+
+def _make_occupants(tile: Tile) -> _Occupants:
+    t = tile.id
+    zones = tile.zones.values()
+    meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind != LAKE)
+    huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind == RIVER or z.kind == LAKE)
+    return meeples, huts
 
 
 #: the generator class whose draws :func:`randbelow` makes itself (Final: the compiled build reads
