@@ -182,24 +182,34 @@ def _worth(state: State, root: int, f: Feature, memo: Memo | None,
             points = float(cached)
         early = weights.meadow_early
         if early:
-            points *= 1.0 + early * _share(state)
+            points *= 1.0 + early * share_left(state)
         return points, 1.0
     if root >= SYSTEM:
         points = float(system_points(board, edition, root, explain=False)[0])
         early = weights.system_early
         if early:
-            points *= 1.0 + early * _share(state)
+            points *= 1.0 + early * share_left(state)
         return points, 1.0
     points = float(completed_points(board, edition, f, explain=False)[0])
     early = weights.open_early
     if early and f.open > 0:
-        points *= 1.0 + early * _share(state)
+        points *= 1.0 + early * share_left(state)
     return points, completion_chance(f.open, len(state.normal), weights.completion)
 
 
-def _share(state: State) -> float:
-    """The share of the normal stack still to come (1 at the start, 0 at the end)."""
+def share_left(state: State) -> float:
+    """The share of the normal stack still to come (1 at the start, 0 at the end).
+
+    >>> share_left(State.new(2))
+    1.0
+    """
     return len(state.normal) / len(state.edition.tiles.normal_ids)
+
+
+def _fade(state: State, weights: Weights) -> float:
+    """How much of its value a piece in supply keeps: 1 until the normal stack has
+    ``weights.horizon`` turns left for each seat, then less, down to 0."""
+    return min(1.0, len(state.normal) / state.players / weights.horizon)
 
 
 def _back(state: State, f: Feature, weights: Weights) -> float:
@@ -208,8 +218,7 @@ def _back(state: State, f: Feature, weights: Weights) -> float:
     if f.kind == MEADOW or not f.open:
         return 0.0
     chance = completion_chance(f.open, len(state.normal), weights.completion)
-    fade = min(1.0, len(state.normal) / state.players / weights.horizon)
-    return weights.meeple_back * chance * weights.meeple * fade
+    return weights.meeple_back * chance * weights.meeple * _fade(state, weights)
 
 
 def contribution(state: State, root: int, memo: Memo | None = None,
@@ -290,7 +299,7 @@ def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo,
 
 def _supply_values(state: State, weights: Weights = DEFAULT) -> list[float]:
     """What each seat's meeples and huts in supply are worth (less as the normal stack runs out)."""
-    fade = min(1.0, len(state.normal) / state.players / weights.horizon)
+    fade = _fade(state, weights)
     meeples, huts = state.meeples, state.huts   # (by seat, not zip(..., strict=True): quicker)
     meeple, hut = weights.meeple, weights.hut
     return [fade * (meeple * meeples[p] + hut * huts[p]) for p in range(state.players)]
@@ -397,27 +406,22 @@ class Estimator:
         worth: dict[bool, list[float]] = {}   # hut or meeple -> the supplies with one fewer
         for zone, piece in options:
             hut = piece == HUT
-            supply = after.huts if hut else after.meeples
             root, mine = self._with_piece(after, tile, zone, player, piece, memo, self.weights)
-            supply[player] -= 1
-            try:
-                if root in roots:   # pragma: no cover - the rules put a piece only where none is
-                    root, was = board.try_occupant(tile, zone, player, piece)
-                    try:
-                        values = self._full_start(after, tile, memo)[0]
-                    finally:
-                        board.untry_occupant(tile, zone, root, was)
-                else:
-                    values = start.copy()
-                    for seat, points in mine:
-                        values[seat] += points
-                supplies = worth.get(hut)
-                if supplies is None:
-                    supplies = worth[hut] = _supply_values(after, self.weights)
-                _add_supply(after, values, supplies, self.weights)
-                out.append(values)
-            finally:
-                supply[player] += 1
+            if root in roots:   # pragma: no cover - the rules put a piece only where none is
+                root, was = board.try_occupant(tile, zone, player, piece)
+                try:
+                    values = self._full_start(after, tile, memo)[0]
+                finally:
+                    board.untry_occupant(tile, zone, root, was)
+            else:
+                values = start.copy()
+                for seat, points in mine:
+                    values[seat] += points
+            supplies = worth.get(hut)
+            if supplies is None:
+                supplies = worth[hut] = self._supplies_less_one(after, player, hut)
+            _add_supply(after, values, supplies, self.weights)
+            out.append(values)
         _add_supply(after, start, None, self.weights)
         return start, out
 
@@ -469,12 +473,7 @@ class Estimator:
                     values[seat] += points
             supplies = worth.get(hut)
             if supplies is None:
-                supply = after.huts if hut else after.meeples
-                supply[player] -= 1
-                try:
-                    supplies = worth[hut] = _supply_values(after, self.weights)
-                finally:
-                    supply[player] += 1
+                supplies = worth[hut] = self._supplies_less_one(after, player, hut)
             _add_supply(after, values, supplies, self.weights)
             out.append(values)
         values = start
@@ -483,6 +482,16 @@ class Estimator:
                 values[seat] += points
         _add_supply(after, values, None, self.weights)
         return values, out
+
+    def _supplies_less_one(self, after: State, player: int, hut: bool) -> list[float]:
+        """:func:`_supply_values` of ``after`` with one hut (or meeple) fewer in ``player``'s
+        supply: what follows a piece put on the board (``after`` ends as it began)."""
+        supply = after.huts if hut else after.meeples
+        supply[player] -= 1
+        try:
+            return _supply_values(after, self.weights)
+        finally:
+            supply[player] += 1
 
     @staticmethod
     def _with_piece(after: State, tile: int, zone: int, player: int, piece: Piece,

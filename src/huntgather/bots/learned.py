@@ -36,7 +36,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from huntgather.bots.heuristic import estimate, stake
+from huntgather.bots.heuristic import estimate, share_left, stake
 from huntgather.state import BONUS, DRAW, State
 
 #: the format of the weights file; a reader refuses any other
@@ -55,11 +55,6 @@ FEATURES: tuple[str, ...] = (
 )
 
 
-@cache
-def _normal_tiles(edition_name: str) -> int:
-    return len(State.new(2, edition_name).normal)
-
-
 def seat_features(state: State) -> list[list[float]]:
     """The features (:data:`FEATURES`) of every seat of ``state``; ``state`` is not changed.
 
@@ -70,8 +65,7 @@ def seat_features(state: State) -> list[list[float]]:
     """
     players = state.players
     board = state.board
-    edition = state.edition
-    left = len(state.normal) / max(1, _normal_tiles(edition.name))
+    left = share_left(state)
     acc = [[0.0] * 8 for _ in range(players)]   # forest now/exp, river now/exp, open, meadow, system, shared
     for root in board.occupied_ids():
         found = stake(state, root)
