@@ -84,8 +84,9 @@ meadow_early, system_early, open_early, meeple_back
     return weights
 
 
-def read_weights(text: str) -> dict[str, Weights]:
-    """The weights of a weights file's text, by :func:`key`; ValueError if it is not one."""
+def read_entries(text: str) -> dict[str, tuple[Weights, dict[str, Any]]]:
+    """The entries of a weights file's text, by :func:`key`: the weights and what else the entry
+    says of them (its command, its duel); ValueError if it is not a weights file."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -98,12 +99,17 @@ def read_weights(text: str) -> dict[str, Weights]:
     table = data.get("weights")
     if not isinstance(table, dict):
         raise ValueError("a weights file holds its weights under 'weights'")
-    out: dict[str, Weights] = {}
+    out: dict[str, tuple[Weights, dict[str, Any]]] = {}
     for name, entry in table.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("weights"), dict):
             raise ValueError(f"weights {name!r}: an object with 'weights' expected")
-        out[name] = weights_from(entry["weights"])
+        out[name] = (weights_from(entry["weights"]), {k: v for k, v in entry.items() if k != "weights"})
     return out
+
+
+def read_weights(text: str) -> dict[str, Weights]:
+    """The weights of a weights file's text, by :func:`key`; ValueError if it is not one."""
+    return {name: weights for name, (weights, _) in read_entries(text).items()}
 
 
 def weights_document(table: Mapping[str, tuple[Weights, Mapping[str, Any]]]) -> dict[str, Any]:

@@ -23,8 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
-from typing import Any
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from huntgather.bots.heuristic import Weights
 
 
 def register(sub: Any) -> None:
@@ -53,7 +58,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from huntgather.bots.tuned import FIELDS, Trial, fit, key, read_weights, weights_document, weights_from
+    from huntgather.bots.tuned import FIELDS, Trial, fit, key, read_entries, weights_document, weights_from
     from huntgather.cli import CommandError, read_text
     from huntgather.editions import edition_names
 
@@ -80,15 +85,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--start is not JSON: {error.msg}") from None
     except ValueError as error:
         raise CommandError(f"--start: {error}") from None
-    table: dict[str, Any] = {}
-    import os
-    text = read_text(args.out) if os.path.exists(args.out) else None   # (else a new file)
-    if text is not None:
+    table: dict[str, tuple[Weights, dict[str, Any]]] = {}
+    if os.path.exists(args.out):   # (else a new file)
         try:
-            read_weights(text)
+            table = read_entries(read_text(args.out))
         except ValueError as error:
             raise CommandError(f"{args.out}: {error}; not overwritten") from None
-        table = json.loads(text)["weights"]
 
     err = Console(stderr=True, soft_wrap=True)
     trials = 1 + args.rounds * (2 * len(names) + 1)
@@ -112,11 +114,8 @@ def run(args: argparse.Namespace) -> int:
             "deals": args.deals, "seed": args.seed, "margin": round(best.result.margin, 3),
             "stderr": round(best.result.stderr, 3),
             "meetings": [best.result.won, best.result.drawn, best.result.lost], "duels": len(done)}
-    from dataclasses import asdict
-    table[key(args.edition, args.players)] = {"weights": asdict(best.weights), **meta}
-    doc = weights_document({name: (weights_from(entry["weights"]),
-                                   {k: v for k, v in entry.items() if k != "weights"})
-                            for name, entry in table.items()})
+    table[key(args.edition, args.players)] = (best.weights, meta)
+    doc = weights_document(table)
     try:
         with open(args.out, "w", encoding="utf-8") as out:
             json.dump(doc, out, indent=1)
