@@ -241,15 +241,15 @@ def _make_template(tile: Tile, tileset: TileSet) -> _Template:
     for z in tile.zones.values():
         node = base + z.id
         kind = z.kind
-        if kind == FOREST:
+        if kind is FOREST:
             parent[node] = node
             features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
                                      gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
-        elif kind == MEADOW:
+        elif kind is MEADOW:
             parent[node] = node
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[node] = Feature(MEADOW, tiles, specials=specials)
-        elif kind == RIVER:
+        elif kind is RIVER:
             parent[node] = node
             lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
             features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
@@ -262,7 +262,7 @@ def _make_template(tile: Tile, tileset: TileSet) -> _Template:
             features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
                                       specials=specials)
     for z in tile.zones.values():
-        if z.kind == RIVER and z.lake is not None:
+        if z.kind is RIVER and z.lake is not None:
             scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
     for node in parent:
         scratch.find(node)
@@ -288,9 +288,9 @@ def _make_nodes(tile: Tile) -> tuple[int, ...]:
     base = tile.id * 10
     nodes: list[int] = []
     for z in tile.zones.values():
-        if z.kind != LAKE:
+        if z.kind is not LAKE:
             nodes.append(base + z.id)
-        if z.kind == RIVER or z.kind == LAKE:
+        if z.kind is RIVER or z.kind is LAKE:
             nodes.append(SYSTEM + base + z.id)
     return tuple(nodes)
 
@@ -310,7 +310,7 @@ def _closable(tile: Tile) -> tuple[int, ...]:
 
 def _make_closable(tile: Tile) -> tuple[int, ...]:
     """:func:`_closable` of ``tile``, made."""
-    return tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind == FOREST or z.kind == RIVER)
+    return tuple(tile.id * 10 + z.id for z in tile.zones.values() if z.kind is FOREST or z.kind is RIVER)
 
 
 def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
@@ -320,7 +320,7 @@ def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
     if entry is not None and entry[0] is tiles:
         return entry[1]
     table = {tile.id: tuple((tile.id * 10 + z.id, z) for z in tile.zones.values()
-                            if z.kind == MEADOW and (z.animals or z.special))
+                            if z.kind is MEADOW and (z.animals or z.special))
              for tile in tiles.by_id.values()}
     _MARKED[id(tiles)] = (tiles, table)
     return table
@@ -574,7 +574,7 @@ class Board:
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
             nbase = ntile_id * 10
-            if side.kind == RIVER:
+            if side.kind is RIVER:
                 m1, rv, m2 = side.zones
                 n1, nrv, n2 = nside.zones
                 self._join(base + m1, nbase + n2, 0)
@@ -582,7 +582,7 @@ class Board:
                 self._join(base + rv, nbase + nrv, 2)
                 self._join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
             else:
-                self._join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind == FOREST else 0)
+                self._join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind is FOREST else 0)
 
     # ------------------------------------------------------------------ features by zone
 
@@ -666,9 +666,9 @@ class Board:
                 if kind is not None and z.kind != kind:
                     continue
                 if water:
-                    if (z.kind == RIVER or z.kind == LAKE) and find(SYSTEM + tile_id * 10 + z.id) == root:
+                    if (z.kind is RIVER or z.kind is LAKE) and find(SYSTEM + tile_id * 10 + z.id) == root:
                         out.append((ZoneRef(tile_id, z.id), z))
-                elif z.kind != LAKE and find(tile_id * 10 + z.id) == root:
+                elif z.kind is not LAKE and find(tile_id * 10 + z.id) == root:
                     out.append((ZoneRef(tile_id, z.id), z))
         return out
 

@@ -102,7 +102,7 @@ class Game:
         events = self.state.apply(move, trusted=trusted)
         self.history.append(move)
         self.events.extend(events)
-        if self.state.phase == DRAW:
+        if self.state.phase is DRAW:
             events += self._advance()
         return events
 

@@ -77,8 +77,8 @@ def _occupants(tile: Tile) -> _Occupants:
 def _make_occupants(tile: Tile) -> _Occupants:
     t = tile.id
     zones = tile.zones.values()
-    meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind != LAKE)
-    huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind == RIVER or z.kind == LAKE)
+    meeples = tuple((z.id, Occupy(t, z.id, MEEPLE)) for z in zones if z.kind is not LAKE)
+    huts = tuple((z.id, Occupy(t, z.id, HUT)) for z in zones if z.kind is RIVER or z.kind is LAKE)
     return meeples, huts
 
 
@@ -313,11 +313,11 @@ class State:
 
     @property
     def is_chance(self) -> bool:
-        return self.phase == DRAW
+        return self.phase is DRAW
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def current_player(self) -> int:
@@ -326,9 +326,9 @@ class State:
 
     def chance_outcomes(self) -> tuple[int, ...]:
         """Tiles that the due draw may bring, each equally likely."""
-        if self.phase != DRAW:
+        if self.phase is not DRAW:
             return ()
-        return self.normal if self.stack == NORMAL else self.bonus
+        return self.normal if self.stack is NORMAL else self.bonus
 
     def winners(self) -> tuple[int, ...]:
         """Seats with the most points (shared ties); meaningful once the game is over."""
@@ -338,16 +338,16 @@ class State:
     def legal_moves(self) -> list[Move]:
         """The legal moves for the current decision (draws at a chance node)."""
         phase = self.phase
-        if phase == PLACE:
+        if phase is PLACE:
             assert self.tile is not None
             t = self.tile
             return [Place(t, x, y, r) for x, y, r in self.board.placements(self.board.tiles.by_id[t])]
-        if phase == OCCUPY:
+        if phase is OCCUPY:
             asked = self._asked
             return [*(self._occupy_options() if asked is None else asked), Pass()]
-        if phase == SHAMAN:
+        if phase is SHAMAN:
             return [*self._takeback_options(), Pass()]
-        if phase == DRAW:
+        if phase is DRAW:
             return [Draw(t) for t in self.chance_outcomes()]
         return []
 
@@ -362,7 +362,7 @@ class State:
         >>> s.random_move(Random(5)) == s.legal_moves()[Random(5).randrange(len(s.legal_moves()))]
         True
         """
-        if self.phase == PLACE:
+        if self.phase is PLACE:
             assert self.tile is not None
             t = self.tile
             tile = self.board.tiles.by_id[t]
@@ -395,7 +395,7 @@ class State:
     def check(self, move: Move) -> None:
         """Raise :class:`IllegalMoveError` saying why ``move`` is not legal now."""
         phase = self.phase
-        if phase == OVER:
+        if phase is OVER:
             raise IllegalMoveError("the game is over")
         if not isinstance(move, _ANSWERS[phase]):
             if isinstance(move, Occupy):
@@ -428,10 +428,10 @@ class State:
         """An occupant for the tile just placed, after the game skipped that decision: say why
         when the placer had no such piece left (else the caller's general message stands)."""
         board = self.board
-        if self.phase == PLACE or not board.where or move.tile != next(reversed(board.where)):
+        if self.phase is PLACE or not board.where or move.tile != next(reversed(board.where)):
             return
         # the placer: still to move in a bonus turn or once the game is over, else the seat before
-        placer = self.player if self.stack == BONUS or self.phase == OVER \
+        placer = self.player if self.stack is BONUS or self.phase is OVER \
             else (self.player - 1) % self.players
         supply = self.huts if move.piece == HUT else self.meeples
         if move.piece in (MEEPLE, HUT) and supply[placer] == 0:
@@ -450,7 +450,7 @@ class State:
         p = self.player
         board = self.board
         if move.piece == MEEPLE:
-            if zone.kind == LAKE:
+            if zone.kind is LAKE:
                 raise IllegalMoveError("meeples cannot go on a lake (only huts can)")
             if self.meeples[p] == 0:
                 raise IllegalMoveError(f"{player_name(p)} has no meeple left in supply")
@@ -471,13 +471,13 @@ class State:
     def describe_decision(self) -> str:
         """A sentence for the current decision, e.g. ``'red to place tile 17'``."""
         name = player_name(self.player)
-        if self.phase == DRAW:
+        if self.phase is DRAW:
             return f"a tile is to be drawn from the {self.stack} stack for {name}"
-        if self.phase == PLACE:
+        if self.phase is PLACE:
             return f"{name} to place tile {self.tile}"
-        if self.phase == SHAMAN:
+        if self.phase is SHAMAN:
             return f"{name} may take back one of their meeples (shaman)"
-        if self.phase == OCCUPY:
+        if self.phase is OCCUPY:
             return f"{name} may put a meeple or a hut on tile {self.tile}"
         return "the game is over"
 
@@ -516,13 +516,13 @@ class State:
         if isinstance(move, Occupy):
             return self._occupy(move, quiet)
         # Pass
-        if self.phase == SHAMAN:
+        if self.phase is SHAMAN:
             return self._after_actions(quiet)
         return self._score_turn(quiet)
 
     def _draw(self, tile_id: int, quiet: bool = False) -> list[Event]:
         events: list[Event] = [] if quiet else [TileDrawn(tile_id, self.stack)]
-        if self.stack == NORMAL:
+        if self.stack is NORMAL:
             self.normal = _without(self.normal, tile_id)
             remaining = self.normal
         else:
@@ -543,7 +543,7 @@ class State:
         board = self.board
         board.put(move.tile, move.x, move.y, move.rotation)
         events: list[Event] = [] if quiet else [TilePlaced(self.player, move.tile, move.x, move.y,
-                                                           move.rotation, self.stack == BONUS)]
+                                                           move.rotation, self.stack is BONUS)]
         edition = self.edition
         takeback = False
         for z in board.tiles.by_id[move.tile].special_zones:
@@ -610,7 +610,7 @@ class State:
                 if not quiet:
                     back = tuple((p, where.tile, where.zone) for p, where in returned)
                     events.append(OccupantsReturned(back, f"{f.kind} scored"))
-            if f.kind == FOREST and f.counter(counter) > 0:
+            if f.kind is FOREST and f.counter(counter) > 0:
                 bonus_earned = True
         if bonus_earned and not self.bonus_turn:
             name = self.edition.bonus_name
@@ -652,7 +652,7 @@ class State:
         board = self.board
         events: list[Event] = []
         leaving = [(where, p) for where, p, piece in board.pieces()
-                   if piece == MEEPLE and board.zone(where.tile, where.zone).kind != MEADOW]
+                   if piece == MEEPLE and board.zone(where.tile, where.zone).kind is not MEADOW]
         for where, p in leaving:
             board.remove_meeple(where.tile, where.zone)
             self.meeples[p] += 1
@@ -679,7 +679,7 @@ class State:
         systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in pieces if piece == HUT})
         # (the meadows that hold a meeple, in id order, as board.feature_ids(MEADOW) lists them)
         meadows = sorted({board.feature_id(w.tile, w.zone) for w, _, piece in pieces
-                          if piece == MEEPLE and board.zone(w.tile, w.zone).kind == MEADOW})
+                          if piece == MEEPLE and board.zone(w.tile, w.zone).kind is MEADOW})
         edition, players = self.edition, self.players
         return ([score_system(board, edition, fid, players, explain=explain) for fid in systems]
                 + [score_meadow(board, edition, fid, self.removed_animals, players, explain=explain)

@@ -147,7 +147,7 @@ def stake(state: State, root: int, memo: Memo | None = None, weights: Weights = 
     f = board.feature_by_id(root)
     if not f.meeples and not f.huts:   # (most features a placement touches: no piece at all)
         return None
-    if f.kind == MEADOW:
+    if f.kind is MEADOW:
         if not f.meeples:
             return None
         slot, winners = 5, meadow_winners(board, edition, root)[0]
@@ -158,7 +158,7 @@ def stake(state: State, root: int, memo: Memo | None = None, weights: Weights = 
     elif not f.meeples:
         return None
     else:
-        slot, winners = (0 if f.kind == FOREST else 2), majority(count_holders(f.meeples))
+        slot, winners = (0 if f.kind is FOREST else 2), majority(count_holders(f.meeples))
     points, chance = _worth(state, root, f, memo, weights)
     return slot, winners, points, chance
 
@@ -170,7 +170,7 @@ def _worth(state: State, root: int, f: Feature, memo: Memo | None,
     scoring does (times ``1 + early * share``, for a ``weights`` with such a term)."""
     board = state.board
     edition = state.edition
-    if f.kind == MEADOW:
+    if f.kind is MEADOW:
         if memo is None:
             points = float(meadow_points(board, edition, root, state.removed_animals, explain=False)[0])
         else:
@@ -215,7 +215,7 @@ def _fade(state: State, weights: Weights) -> float:
 def _back(state: State, f: Feature, weights: Weights) -> float:
     """What a meeple on the open forest or river ``f`` is expected to be worth when it comes back
     (``weights.meeple_back``; 0 for any other feature)."""
-    if f.kind == MEADOW or not f.open:
+    if f.kind is MEADOW or not f.open:
         return 0.0
     chance = completion_chance(f.open, len(state.normal), weights.completion)
     return weights.meeple_back * chance * weights.meeple * _fade(state, weights)
@@ -269,11 +269,11 @@ def brought(state: State, root: int, kept: Kept, weights: Weights = DEFAULT) -> 
     # (the tiles left matter to a forest or a river only, the chance that it is completed, but
     # for weights with fitted terms, which count the share of the stack left)
     removed = state.removed_animals
-    left = -1 if (root >= SYSTEM or f.kind == MEADOW) and weights.plain else len(state.normal)
+    left = -1 if (root >= SYSTEM or f.kind is MEADOW) and weights.plain else len(state.normal)
     if entry is not None and entry[0] is f and entry[1] is removed and entry[2] == left:
         return entry[3]
     pairs = contribution(state, root, None, weights)
-    if not (f.kind == MEADOW and f.specials):
+    if not (f.kind is MEADOW and f.specials):
         if len(kept) >= KEPT_LIMIT:   # (a bound on the memory: a kept value is only a shortcut)
             kept.clear()
         kept[id(f)] = (f, removed, left, pairs)
@@ -287,7 +287,7 @@ def _joined(state: State, root: int, f: Feature, seat: int, memo: Memo,
     hut on a river system without huts), to the last bit, without putting it there: the piece
     makes ``seat`` the one winner, and the points do not depend on the pieces.  None for a
     meadow with specials (one may give the meadow to another seat: put the piece there)."""
-    if f.kind == MEADOW and f.specials:
+    if f.kind is MEADOW and f.specials:
         return None
     points, chance = _worth(state, root, f, memo, weights)
     if weights.meeple_back and root < SYSTEM:
@@ -311,7 +311,7 @@ def _add_supply(state: State, values: list[float], supply: list[float] | None = 
     then a pending bonus turn."""
     # values[p] += supply[p] for each seat, in one pass
     values[:] = map(add, values, _supply_values(state, weights) if supply is None else supply)
-    if state.phase == DRAW and state.stack == BONUS and state.bonus:
+    if state.phase is DRAW and state.stack is BONUS and state.bonus:
         values[state.player] += weights.bonus_turn
 
 
