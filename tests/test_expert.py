@@ -311,6 +311,33 @@ def test_paranoid_and_max_n_are_one_search_in_two_players() -> None:
         assert paranoid.plans == maxn.plans and paranoid.moves == maxn.moves
 
 
+def test_with_two_players_the_meetings_objective_is_the_margin() -> None:
+    """One opponent: the share of meetings won is the logistic of the margin over it, so the
+    expert searches exactly as before the objective was added."""
+    for state in positions(2, seed=8, every=15)[1:3]:
+        margin = ExpertBot(Limits(simulations=40), seed=2, name="x").search(state)
+        meetings = ExpertBot(Limits(simulations=40), seed=2, name="x", meetings=True).search(state)
+        assert meetings.plans == margin.plans and meetings.moves == margin.moves
+
+
+def test_with_three_players_the_expert_plays_for_its_share_of_meetings() -> None:
+    """The level's objective, checked by hand: estimates 30, 20 and 50 for seats 0-2 and the
+    expert's scale 8. Meetings: seat 0 beats seat 1 by 10 and trails seat 2 by 20, so
+    (1/(1+e^-1.25) + 1/(1+e^2.5)) / 2 = (0.7773 + 0.0759) / 2 = 0.4266; by the margin over the
+    best other seat alone it would be 1/(1+e^2.5) = 0.0759."""
+    expert, margin = make_bot("expert"), make_bot("expert:margin")
+    assert isinstance(expert, ExpertBot) and isinstance(margin, ExpertBot)
+    assert expert.meetings and not margin.meetings and margin.weights is expert.weights
+    values = [30.0, 20.0, 50.0]
+    assert expert._value(values, 0) == pytest.approx(0.4266, abs=1e-4)
+    assert margin._value(values, 0) == pytest.approx(0.0759, abs=1e-4)
+    # both objectives play legal moves
+    state = positions(3, seed=5, every=17)[2]
+    for bot in (ExpertBot(Limits(simulations=12), seed=1, width=4, meetings=True),
+                ExpertBot(Limits(simulations=12), seed=1, width=4)):
+        assert bot.choose(state) in state.legal_moves()
+
+
 def test_the_paranoid_expert_plays_legal_moves_with_three_and_four_players() -> None:
     assert make_bot("expert:paranoid").paranoid and not make_bot("expert").paranoid   # type: ignore[attr-defined]
     for players in (3, 4):

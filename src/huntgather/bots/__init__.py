@@ -19,11 +19,15 @@ Specs understood by :func:`make_bot`:
 ``mcts:hard`` ``hard``     tree search, 150 simulations
 ``expert``             sequential halving over the best plans on paired draws
                        (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations,
-                       the heuristic with weights fitted by play (:mod:`huntgather.bots.tuned`)
+                       the heuristic with weights fitted by play (:mod:`huntgather.bots.tuned`);
+                       with 3 or more players it plays for its share of meetings won
 ``expert:paranoid``    the same, but in its samples the other seats play against it
                        (paranoid) rather than each for itself (max-n)
+``expert:margin``      the expert valuing, with 3 or more players too, only its margin over
+                       the best other seat (the expert before 24 Nov's ninth session; with
+                       two players the same as ``expert``)
 ``expert:plain``       the expert with the heuristic's own numbers (the expert before
-                       fitted weights)
+                       fitted weights), valuing its margin over the best other seat
 ``mcts:N``             tree search with exactly N simulations
 ``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
                        K placements (``mcts:N:all``: every placement, the default)
@@ -67,7 +71,7 @@ def spec_names() -> tuple[str, ...]:
     ('random', 'greedy', 'greedy:tuned')
     """
     return ("random", "greedy", "greedy:tuned", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert",
-            "expert:paranoid", "expert:plain")
+            "expert:paranoid", "expert:margin", "expert:plain")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -81,7 +85,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'clever'; expected one of random, greedy, greedy:tuned, mcts, mcts:easy, \
-mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:plain, or mcts:N (N simulations)
+mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:margin, expert:plain, or mcts:N \
+(N simulations)
     """
     text = spec.strip().lower()
     if text == "random":
@@ -93,9 +98,11 @@ mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:plai
     if text == "expert":
         return expert_bot(seed)
     if text == "expert:paranoid":
-        return ExpertBot(EXPERT, seed, name=text, paranoid=True, weights=weights_for)
+        return ExpertBot(EXPERT, seed, name=text, paranoid=True, weights=weights_for, meetings=True)
     if text == "expert:plain":
         return ExpertBot(EXPERT, seed, name=text)
+    if text == "expert:margin":
+        return ExpertBot(EXPERT, seed, name=text, weights=weights_for)
     if text in LEVELS:
         text = f"mcts:{text}"
     if text == "mcts":
@@ -121,12 +128,14 @@ def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     do (a plan, then a greedy turn per player, valued by the heuristic with the
     weights fitted by play for the position's edition and number of players,
     :func:`~huntgather.bots.tuned.weights_for`), and it has the same budget.
+    With three or more players it plays for its expected share of meetings won
+    (:func:`~huntgather.bots.expert.meeting_share`), with two for its margin.
 
     >>> bot = expert_bot(seed=1)
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    return ExpertBot(limits, seed, name="expert", weights=weights_for)
+    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

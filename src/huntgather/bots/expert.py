@@ -24,6 +24,10 @@ its visits almost evenly over the 9 plans it admits.
   determinization (the same continuation as ``hard``'s expansion and
   roll-out), and values the end by :func:`~huntgather.bots.mcts.rewards` of
   the heuristic estimate, or by ``evaluate`` (a learned evaluation) if given;
+* with three or more players and ``meetings`` (the ``expert`` level), the searching seat
+  values a sample's end by :func:`meeting_share`, its expected share of the other seats it
+  outscores (what a tournament's meetings count), rather than by a logistic of its margin
+  over the best other seat alone; with two players the two are the same;
 * in those greedy turns every seat plays for itself, for its own margin over
   the best other seat (max-n), or, with ``paranoid``, every other seat plays
   the turn that leaves the searching seat the worst margin (:func:`reply`);
@@ -53,6 +57,23 @@ from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
 
 Evaluate = Callable[[State], list[float]]
+
+
+def meeting_share(values: list[float], player: int, scale: float) -> float:
+    """``player``'s expected share of its meetings won, from estimated scores: the mean over the
+    other seats of a logistic of its margin over each.
+
+    >>> meeting_share([10.0, 10.0, 10.0], 0, 8.0)
+    0.5
+    >>> meeting_share([20.0, 0.0, 40.0], 0, 8.0) == 0.5 * (1 / (1 + math.exp(-2.5)) + 1 / (1 + math.exp(2.5)))
+    True
+    """
+    mine = values[player]
+    total = 0.0
+    for j, v in enumerate(values):
+        if j != player:
+            total += 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (mine - v) / scale))))
+    return total / (len(values) - 1)
 
 
 class Determinizations:
@@ -131,7 +152,7 @@ class ExpertBot(SearchBot):
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
                  evaluate: Evaluate | None = None, paranoid: bool = False,
-                 weights: Weights | Callable[[State], Weights] = DEFAULT) -> None:
+                 weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False) -> None:
         super().__init__(seed)
         if limits.simulations is None:
             raise ValueError("the expert's budget is a number of simulations (a time may be added "
@@ -151,12 +172,22 @@ class ExpertBot(SearchBot):
         #: the heuristic's numbers in its samples and its ranking of the root's plans, or a
         #: function that gives them for the position searched (by edition and players)
         self.weights = weights
+        #: how the searching seat values a sample's end with 3 or more players: False, by a
+        #: logistic of its margin over the best other seat; True, by the mean over the other
+        #: seats of a logistic of its margin over each (its expected share of meetings won)
+        self.meetings = meetings
         self._weights: Weights = DEFAULT
         #: during a search: what features bring, kept from one estimate to the next (the same
         #: values, sooner: :func:`~huntgather.bots.heuristic.brought`); emptied when it ends
         self._kept: Kept = {}
 
-    def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> list[float]:
+    def _value(self, values: list[float], player: int) -> float:
+        """The searching seat's value in (0, 1) of a sample's end (see :attr:`meetings`)."""
+        if self.meetings and len(values) > 2:
+            return meeting_share(values, player, self.scale)
+        return rewards(values, self.scale)[player]
+
+    def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> float:
         state = root.copy()
         pos: dict[str, int] = {}
         for move in plan:
@@ -167,7 +198,7 @@ class ExpertBot(SearchBot):
         for _ in range(turns):
             draw_from(state, order, pos)
             if state.is_over:
-                return rewards([float(s) for s in state.scores], self.scale)
+                return self._value([float(s) for s in state.scores], me)
             best_plan, best = reply(state, me if self.paranoid else None, kept=self._kept,
                                     weights=self._weights)
             for move in best_plan:
@@ -178,7 +209,7 @@ class ExpertBot(SearchBot):
             values = [float(s) for s in state.scores] if state.is_over else self.evaluate(state)
         if values is None:   # no turn played: the state after the plan
             values = estimate(state, None, self._weights)
-        return rewards(values, self.scale)
+        return self._value(values, me)
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()
@@ -186,9 +217,10 @@ class ExpertBot(SearchBot):
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
         player = state.player
         ranked = sorted(estimated_plans(state, kept=self._kept, weights=self._weights),
-                        key=lambda pv: -advantage(pv[1], player))
+                        key=lambda pv: -(self._value(pv[1], player) if self.meetings
+                                         else advantage(pv[1], player)))
         plans = [plan for plan, _ in ranked]
-        priors = [rewards(values, self.scale)[player] for _, values in ranked]
+        priors = [self._value(values, player) for _, values in ranked]
         budget = self.limits.simulations or 1
         if not isinstance(plans[0][0], Place):
             # an occupy or shaman decision has few plans: a third of the budget is plenty
@@ -208,7 +240,7 @@ class ExpertBot(SearchBot):
                     if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
                         break   # the server's safety net: only then does the move depend on the machine
                     for k in range(counts[i], counts[i] + samples):
-                        totals[i] += self._sample(state, plans[i], orders.get(k))[player]
+                        totals[i] += self._sample(state, plans[i], orders.get(k))
                     counts[i] += samples
                     sims += samples
                 else:
