@@ -1,7 +1,10 @@
 """The board: placed tiles, the frontier of empty cells, and the features.
 
 Coordinates are ``(x, y)`` with ``x`` growing east and ``y`` growing south; the
-start tile lies at ``(0, 0)``.  The frontier maps every empty cell next to a
+start tile lies at ``(0, 0)``.  Inside the board a cell is one integer, its *key*
+(:func:`cell_key`: no tuple to make, hash and compare in the hot paths); the
+public :attr:`Board.cells` and :attr:`Board.frontier` give positions as ``(x, y)``.
+The frontier maps every empty cell next to a
 tile to its *constraint*: for each direction N, E, S, W the kind of the
 neighbouring side facing the cell, or ``None``, kept as a small integer (two
 bits a direction, see :func:`constraint_code`).  Which rotations of a tile fit
@@ -40,6 +43,34 @@ from huntgather.kinds import Piece
 from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Side, Tile, TileSet, Zone
 
 Pos = tuple[int, int]
+
+#: cells are keyed by ``(x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET`` (see cell_key)
+CELL_OFFSET: Final = 2048
+CELL_STRIDE: Final = 4096
+#: how a cell's key changes one step N, E, S, W (DELTAS as keys)
+_KEY_DELTAS: Final = (-1, CELL_STRIDE, 1, -CELL_STRIDE)
+#: the lowest coordinate a key holds (-CELL_OFFSET, named: not negated at each use)
+_LOWEST: Final = -CELL_OFFSET
+#: how far from the start (0, 0) a position may lay a tile: a game adds at most one tile set's tiles
+#: beyond, and every neighbour of a tile still has a key
+REACH: Final = 1024
+
+
+def cell_key(x: int, y: int) -> int:
+    """The integer the board keys cell ``(x, y)`` by (both coordinates in ``-2048 .. 2047``; a tile
+    is put at most :data:`REACH` cells away from the start, so that its neighbours have keys too).
+
+    >>> cell_key(0, 0) == 2048 * 4096 + 2048, cell_of(cell_key(-3, 5))
+    (True, (-3, 5))
+    """
+    if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
+        raise ValueError(f"({x},{y}) is off the board (coordinates go from -2048 to 2047)")
+    return (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET
+
+
+def cell_of(key: int) -> Pos:
+    """The cell ``(x, y)`` of key ``key`` (:func:`cell_key` undone)."""
+    return (key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET
 # (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
 HUT: Final = Piece.HUT
 MEEPLE: Final = Piece.MEEPLE
@@ -184,16 +215,17 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
     return fit_table(tile).rotations[constraint_code(constraint)]
 
 
-#: id(tile) -> (tile, per rotation: per direction ``(d, dx, dy, side, keep, bits)``), see _sides
-_Sides = tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]
+#: id(tile) -> (tile, per rotation: per direction ``(d, step, side, keep, bits)``), see _sides
+_Sides = tuple[tuple[tuple[int, int, Side, int, int], ...], ...]
 _SIDES: Final[dict[int, tuple[Tile, _Sides]]] = {}
 _SIDES_BY_ID: Final[list[tuple[Tile, _Sides] | None]] = [None] * TILE_IDS
 
 
 def _sides(tile: Tile) -> _Sides:
-    """Per rotation of ``tile``, per direction ``d``: ``d``, the neighbour's offset, the side facing
-    it, and how the neighbour cell's constraint code changes if it is empty (``code & keep | bits``:
-    its side facing back, ``d + 2``, becomes this side's kind); memoised per tile."""
+    """Per rotation of ``tile``, per direction ``d``: ``d``, how the cell key changes towards the
+    neighbour, the side facing it, and how the neighbour cell's constraint code changes if it is
+    empty (``code & keep | bits``: its side facing back, ``d + 2``, becomes this side's kind);
+    memoised per tile."""
     entry = _SIDES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
@@ -205,10 +237,10 @@ def _make_sides(tile: Tile) -> _Sides:
     out = []
     for r in range(4):
         per = []
-        for d, (dx, dy) in enumerate(DELTAS):
+        for d, step in enumerate(_KEY_DELTAS):
             side = tile.rotated_sides[r][d]
             shift = 2 * ((d + 2) % 4)
-            per.append((d, dx, dy, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
+            per.append((d, step, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
         out.append(tuple(per))
     return tuple(out)
 
@@ -329,15 +361,15 @@ def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
 class Board:
     """Placed tiles and their features.  ``copy()`` is a handful of dict copies."""
 
-    __slots__ = ("cells", "features", "frontier", "occupants", "parent", "tiles", "where")
+    __slots__ = ("features", "front", "grid", "occupants", "parent", "tiles", "where")
 
-    #: (x, y) -> (tile id, rotation)
-    cells: dict[Pos, tuple[int, int]]
+    #: cell key (:func:`cell_key`) -> (tile id, rotation); :attr:`cells` gives it by ``(x, y)``
+    grid: dict[int, tuple[int, int]]
     #: tile id -> (x, y)
     where: dict[int, Pos]
-    #: empty cell next to a tile -> its constraint's code (:func:`constraint_code`); see
-    #: :meth:`constraint`
-    frontier: dict[Pos, int]
+    #: empty cell next to a tile, by key -> its constraint's code (:func:`constraint_code`);
+    #: :attr:`frontier` gives it by ``(x, y)``, :meth:`constraint` decodes a code
+    front: dict[int, int]
     parent: dict[int, int]
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
@@ -346,16 +378,16 @@ class Board:
     def __init__(self, tiles: TileSet, _copy_of: Board | None = None) -> None:
         self.tiles = tiles
         if _copy_of is not None:   # copy(): one constructor for both (the compiled build has no __new__)
-            self.cells = _copy_of.cells.copy()
+            self.grid = _copy_of.grid.copy()
             self.where = _copy_of.where.copy()
-            self.frontier = _copy_of.frontier.copy()
+            self.front = _copy_of.front.copy()
             self.parent = _copy_of.parent.copy()
             self.features = _copy_of.features.copy()
             self.occupants = _copy_of.occupants.copy()
             return
-        self.cells = {}
+        self.grid = {}
         self.where = {}
-        self.frontier = {}
+        self.front = {}
         self.parent = {}
         self.features = {}
         self.occupants = {}
@@ -363,13 +395,31 @@ class Board:
     def copy(self) -> Board:
         return Board(self.tiles, self)
 
+    @property
+    def cells(self) -> dict[Pos, tuple[int, int]]:
+        """``(x, y)`` -> ``(tile id, rotation)`` of every placed tile, in the order they were placed
+        (a new dict: :meth:`tile_at` looks one cell up)."""
+        return {cell_of(key): placed for key, placed in self.grid.items()}
+
+    @property
+    def frontier(self) -> dict[Pos, int]:
+        """Every empty cell next to a tile, ``(x, y)`` -> its constraint's code
+        (:func:`constraint_code`), in the board's order (a new dict)."""
+        return {cell_of(key): code for key, code in self.front.items()}
+
+    def tile_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
+        if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
+            return None
+        return self.grid.get((x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET)   # (cell_key)
+
     # pickling by the constructor and the tables (the compiled build cannot make a bare instance)
     def __reduce__(self) -> tuple[type[Board], tuple[TileSet], tuple[object, ...]]:
-        return Board, (self.tiles,), (self.cells, self.where, self.frontier, self.parent, self.features,
+        return Board, (self.tiles,), (self.grid, self.where, self.front, self.parent, self.features,
                                       self.occupants)
 
     def __setstate__(self, state: Any) -> None:
-        self.cells, self.where, self.frontier, self.parent, self.features, self.occupants = state
+        self.grid, self.where, self.front, self.parent, self.features, self.occupants = state
 
     # ------------------------------------------------------------------ features
 
@@ -416,7 +466,12 @@ class Board:
     def placements(self, tile: Tile) -> list[tuple[int, int, int]]:
         """Every legal ``(x, y, rotation)`` for ``tile``, in frontier order."""
         fits = fit_table(tile).rotations
-        return [(x, y, r) for (x, y), code in self.frontier.items() for r in fits[code]]
+        out: list[tuple[int, int, int]] = []
+        for key, code in self.front.items():
+            if fits[code]:
+                x, y = (key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET   # (cell_of, inline)
+                out += [(x, y, r) for r in fits[code]]
+        return out
 
     # (plain loops, not sum/accumulate over map(counts.__getitem__, ...): quicker in CPython, and
     # the compiled build makes them native loops, several times quicker still.  The two walks of
@@ -428,7 +483,7 @@ class Board:
         """``len(self.placements(tile))``, without listing them."""
         counts = fit_table(tile).counts
         total = 0
-        for code in iter(self.frontier.values()):
+        for code in iter(self.front.values()):
             total += counts[code]
         return total
 
@@ -438,7 +493,7 @@ class Board:
         counts = fit_table(tile).counts
         ends: list[int] = []
         total = 0
-        for code in self.frontier.values():
+        for code in self.front.values():
             total += counts[code]
             ends.append(total)
         return ends
@@ -463,7 +518,8 @@ class Board:
             if not 0 <= index < (ends[-1] if ends else 0):
                 raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
             cell = bisect_right(ends, index)
-            (x, y), code = next(islice(self.frontier.items(), cell, None))
+            key, code = next(islice(self.front.items(), cell, None))
+            x, y = cell_of(key)
             return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
         # without the running totals: walk the frontier to the cell that holds the index (a random
         # index stops half-way on average, a quarter of the way when the walk starts from the
@@ -471,54 +527,55 @@ class Board:
         # a little slower in CPython: see docs/performance.md)
         if index >= 0 and (count is None or index < count):
             counts = table.counts
-            # (the positions typed as a tuple of anything: the compiled build checks each one less)
-            cells: Iterator[tuple[tuple[Any, ...], int]]
+            cells: Iterator[tuple[int, int]]
             if count is not None and 2 * index >= count:
                 left = count - 1 - index   # the index counted from the last placement, backwards
-                cells = iter(reversed(self.frontier.items()))
-                for pos, code in cells:
+                cells = iter(reversed(self.front.items()))
+                for key, code in cells:
                     n = counts[code]
                     if left < n:
-                        x, y = pos
-                        return x, y, table.rotations[code][n - 1 - left]
+                        return ((key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET,   # (cell_of)
+                                table.rotations[code][n - 1 - left])
                     left -= n
             else:
                 left = index
-                cells = iter(self.frontier.items())
-                for pos, code in cells:
+                cells = iter(self.front.items())
+                for key, code in cells:
                     n = counts[code]
                     if left < n:
-                        x, y = pos
-                        return x, y, table.rotations[code][left]
+                        return ((key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET,   # (cell_of)
+                                table.rotations[code][left])
                     left -= n
         raise IndexError(f"placement {index} of {self.placement_count(tile)}")
 
     def can_place(self, tile: Tile) -> bool:
         """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
         counts = fit_table(tile).counts
-        for code in self.frontier.values():  # noqa: SIM110 - a loop: any() over a generator is slower
+        for code in self.front.values():  # noqa: SIM110 - a loop: any() over a generator is slower
             if counts[code]:
                 return True
         return False
 
     def fitting_at(self, tile: Tile, x: int, y: int) -> tuple[int, ...]:
         """The rotations of ``tile`` that fit frontier cell ``(x, y)``."""
-        return fit_table(tile).rotations[self.frontier[(x, y)]]
+        return fit_table(tile).rotations[self.front[cell_key(x, y)]]
 
     def constraint(self, x: int, y: int) -> Constraint | None:
         """The constraint of frontier cell ``(x, y)``: per direction the kind of the neighbour's
         side facing it, or None; None for a cell not on the frontier."""
-        code = self.frontier.get((x, y))
+        if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
+            return None
+        code = self.front.get(cell_key(x, y))
         return None if code is None else constraint_of(code)
 
     def mismatch(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
         """Why ``tile`` cannot go at ``(x, y)`` turned ``rotation`` times, or None if it can."""
         if rotation not in (0, 1, 2, 3):
             return f"rotation must be 0, 1, 2 or 3, not {rotation}"
-        if (x, y) in self.cells:
-            other = self.cells[(x, y)][0]
-            return f"({x},{y}) already holds tile {other}"
-        if (x, y) not in self.frontier:
+        placed = self.tile_at(x, y)
+        if placed is not None:
+            return f"({x},{y}) already holds tile {placed[0]}"
+        if self.constraint(x, y) is None:
             return f"({x},{y}) touches no placed tile"
         return self.side_conflict(tile, x, y, rotation)
 
@@ -536,40 +593,39 @@ class Board:
             have = tile.side_kinds[rotation][d]
             if want is not None and want != have:
                 dx, dy = DELTAS[d]
-                nb = self.cells[(x + dx, y + dy)][0]
+                nb = self.grid[cell_key(x + dx, y + dy)][0]
                 back = DIRECTIONS[(d + 2) % 4]
                 return (f"side {DIRECTIONS[d]} of tile {tile.id} is {have} but the neighbour's "
                         f"side {back} (tile {nb} at ({x + dx},{y + dy})) is {want}")
         return None
 
     def put(self, tile_id: int, x: int, y: int, rotation: int) -> None:
-        """Place a tile (the caller has checked legality) and join its zones.
+        """Place a tile (the caller has checked legality; ``(x, y)`` is at most :data:`REACH` plus a
+        tile set's tiles from the start: see :func:`cell_key`) and join its zones.
 
         The tile's own zones come from a per-tile template; then each side that
         touches a neighbour joins the zones on both sides, and each empty
         neighbour cell gets this side's kind in its frontier constraint.
         """
         tile = self.tiles.by_id[tile_id]
-        # (positions typed Any: the compiled build makes each one tuple object, used as the key of
-        # every dict, where a tuple[int, int] would be made into a new tuple at each use)
-        pos: Any = (x, y)
-        cells = self.cells
-        frontier = self.frontier
-        cells[pos] = (tile_id, rotation)
-        self.where[tile_id] = pos
-        if pos in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
-            del frontier[pos]
+        key = (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET   # (cell_key, without its check)
+        grid = self.grid
+        frontier = self.front
+        grid[key] = (tile_id, rotation)
+        self.where[tile_id] = (x, y)
+        if key in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
+            del frontier[key]
         parent, features = _template(tile, self.tiles)
         self.parent.update(parent)
         self.features.update(features)
         base = tile_id * 10
         by_id = self.tiles.by_id
-        for d, dx, dy, side, keep, bits in _sides(tile)[rotation]:
-            npos: Any = (x + dx, y + dy)
-            neighbour = cells.get(npos)
+        for d, step, side, keep, bits in _sides(tile)[rotation]:
+            nkey = key + step
+            neighbour = grid.get(nkey)
             if neighbour is None:
                 # the empty cell's side facing back (d + 2) must now match this side's kind
-                frontier[npos] = frontier.get(npos, 0) & keep | bits
+                frontier[nkey] = frontier.get(nkey, 0) & keep | bits
                 continue
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
@@ -780,11 +836,10 @@ class Board:
 
     def area(self, x: int, y: int) -> list[int]:
         """Tile ids on ``(x, y)`` and the 8 cells around it."""
-        cells = self.cells
         out = []
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
-                cell = cells.get((x + dx, y + dy))
+                cell = self.tile_at(x + dx, y + dy)
                 if cell is not None:
                     out.append(cell[0])
         return out

@@ -531,7 +531,9 @@ class Estimator:
         where the tile lies and how it is turned)."""
         board = after.board
         x, y = board.where[tile]
-        key = (tile, x, y, board.cells[(x, y)][1])
+        placed = board.tile_at(x, y)
+        assert placed is not None
+        key = (tile, x, y, placed[1])
         memo = self.memos.get(key)
         if memo is None:
             memo = self.memos[key] = {}
