@@ -245,8 +245,30 @@ def _make_sides(tile: Tile) -> _Sides:
     return tuple(out)
 
 
-#: tile -> its zones as new features: (parent entries, feature entries)
-_Template = tuple[dict[int, int], dict[int, Feature]]
+# The union-find of Board.parent works on *slots*, not on nodes: each node that some tile has gets
+# the next free slot the first time a template of that tile is made, so a board's list is as long as
+# the nodes of the tile sets used (about 500 for one edition, where nodes run to 2 * SYSTEM): a
+# board copy copies that list, and a search copies some 50 boards a simulation.  The slots given
+# out do not change what the union-find finds (which node is a root does not depend on them).
+
+#: node -> its slot (-1: none yet)
+_SLOT_OF: Final[list[int]] = [-1] * (2 * SYSTEM)
+#: slot -> its node
+_NODE_OF: Final[list[int]] = []
+
+
+def _slot(node: int) -> int:
+    """The slot of ``node``, given out now if it has none."""
+    slot = _SLOT_OF[node]
+    if slot < 0:
+        slot = _SLOT_OF[node] = len(_NODE_OF)
+        _NODE_OF.append(node)
+    return slot
+
+
+#: tile -> its zones as new features: (parent links as ``(slot, parent slot)``, the length
+#: Board.parent needs for them, feature entries)
+_Template = tuple[tuple[tuple[int, int], ...], int, dict[int, Feature]]
 _TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
 _TEMPLATES_BY_ID: Final[list[tuple[Tile, _Template] | None]] = [None] * TILE_IDS
 
@@ -265,6 +287,7 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
 
 def _make_template(tile: Tile, tileset: TileSet) -> _Template:
     """:func:`_template` of ``tile`` (of ``tileset``), made."""
+    slots = [_slot(node) for node in _make_nodes(tile)]
     scratch = Board(tileset)
     base = tile.id * 10
     parent, features = scratch.parent, scratch.features
@@ -274,31 +297,29 @@ def _make_template(tile: Tile, tileset: TileSet) -> _Template:
         node = base + z.id
         kind = z.kind
         if kind is FOREST:
-            parent[node] = node
+            parent[_SLOT_OF[node]] = _SLOT_OF[node]
             features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
                                      gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
         elif kind is MEADOW:
-            parent[node] = node
+            parent[_SLOT_OF[node]] = _SLOT_OF[node]
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[node] = Feature(MEADOW, tiles, specials=specials)
         elif kind is RIVER:
-            parent[node] = node
+            parent[_SLOT_OF[node]] = _SLOT_OF[node]
             lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
             features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
-            parent[SYSTEM + node] = SYSTEM + node
+            parent[_SLOT_OF[SYSTEM + node]] = _SLOT_OF[SYSTEM + node]
             features[SYSTEM + node] = Feature(RIVER, tiles, fish=z.fish)
         else:  # lake
             snode = SYSTEM + node
-            parent[snode] = snode
+            parent[_SLOT_OF[snode]] = _SLOT_OF[snode]
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
                                       specials=specials)
     for z in tile.zones.values():
         if z.kind is RIVER and z.lake is not None:
-            scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
-    for node in parent:
-        scratch.find(node)
-    return (parent, features)
+            scratch._join(_SLOT_OF[SYSTEM + base + z.id], _SLOT_OF[SYSTEM + base + z.lake], 0)
+    return (tuple((slot, scratch._root(slot)) for slot in slots), max(slots) + 1, features)
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
@@ -370,7 +391,10 @@ class Board:
     #: empty cell next to a tile, by key -> its constraint's code (:func:`constraint_code`);
     #: :attr:`frontier` gives it by ``(x, y)``, :meth:`constraint` decodes a code
     front: dict[int, int]
-    parent: dict[int, int]
+    #: the union-find of the nodes, by slot (see _slot): ``parent[slot]`` is the slot of its parent (a
+    #: root's is its own; -1: not on the board).  A list read by index: no boxed int hashed and
+    #: compared as in a dict.  :meth:`find` takes and gives nodes; :meth:`links` gives it by node
+    parent: list[int]
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
     occupants: dict[int, tuple[int, Piece]]
@@ -388,7 +412,7 @@ class Board:
         self.grid = {}
         self.where = {}
         self.front = {}
-        self.parent = {}
+        self.parent = [-1] * len(_NODE_OF)
         self.features = {}
         self.occupants = {}
 
@@ -415,51 +439,71 @@ class Board:
 
     # pickling by the constructor and the tables (the compiled build cannot make a bare instance)
     def __reduce__(self) -> tuple[type[Board], tuple[TileSet], tuple[object, ...]]:
-        return Board, (self.tiles,), (self.grid, self.where, self.front, self.parent, self.features,
+        # (the union-find by node: another process gives out other slots)
+        return Board, (self.tiles,), (self.grid, self.where, self.front, self.links(), self.features,
                                       self.occupants)
 
     def __setstate__(self, state: Any) -> None:
-        self.grid, self.where, self.front, self.parent, self.features, self.occupants = state
+        self.grid, self.where, self.front, links, self.features, self.occupants = state
+        slots = {_slot(node): _slot(up) for node, up in links.items()}
+        self.parent = parent = [-1] * len(_NODE_OF)
+        for slot, up in slots.items():
+            parent[slot] = up
+
+    def links(self) -> dict[int, int]:
+        """The union-find by node: each node on the board -> the node it points to (a root: itself)."""
+        return {_NODE_OF[slot]: _NODE_OF[up] for slot, up in enumerate(self.parent) if up >= 0}
 
     # ------------------------------------------------------------------ features
 
     def find(self, node: int) -> int:
-        """The root of ``node``'s feature (with path halving).
+        """The root of ``node``'s feature: its id (with path halving)."""
+        slot = _SLOT_OF[node]
+        parent = self.parent
+        p = parent[slot]   # (a root or next to one, most often: found without a call, see _root)
+        return _NODE_OF[p if parent[p] == p else self._root(slot)]
 
-        Most nodes are a root or next to one, where this changes nothing: the hot loops below
-        look that up themselves (``p = parent[node]``, a root if ``parent[p] == p``) and call
+    def _root(self, slot: int) -> int:
+        """The slot of the root of ``slot``'s feature (with path halving).
+
+        Most slots are a root or next to one, where this changes nothing: the hot loops below
+        look that up themselves (``p = parent[slot]``, a root if ``parent[p] == p``) and call
         it only for a longer path, which saves a call and leaves the same bookkeeping."""
         parent = self.parent
-        p = parent[node]
+        p = parent[slot]
         if parent[p] == p:   # a root, or next to one: nothing to halve
             return p
-        while p != node:
+        while p != slot:
             gp = parent[p]
-            parent[node] = gp
-            node, p = p, parent[gp]
-        return node
+            parent[slot] = gp
+            slot, p = p, parent[gp]
+        return slot
 
     def _join(self, a: int, b: int, closed: int) -> None:
-        # (the nodes read are kept as the objects the dict holds, typed Any: the compiled build
-        # would otherwise unbox each and box it again for the next look-up)
-        parent: dict[Any, Any] = self.parent
-        # a root or next to one, most often: found without a call (see find)
+        """Join the features of slots ``a`` and ``b``, with ``closed`` open sides now covered."""
+        parent = self.parent
+        # a root or next to one, most often: found without a call (see _root)
         p = parent[a]
-        ra = p if parent[p] == p else self.find(a)
+        ra = p if parent[p] == p else self._root(a)
         p = parent[b]
-        rb = p if parent[p] == p else self.find(b)
+        rb = p if parent[p] == p else self._root(b)
         features = self.features
+        # (the roots' nodes as the objects the list holds, typed Any: the compiled build would
+        # otherwise unbox each and box it again for each look-up)
+        node_of: list[Any] = _NODE_OF
+        ka: Any = node_of[ra]
         if ra == rb:
             if closed:
-                f = features[ra]
-                features[ra] = f.with_open(f.open - closed)
+                f = features[ka]
+                features[ka] = f.with_open(f.open - closed)
             return
-        fa, fb = features[ra], features[rb]
+        kb: Any = node_of[rb]
+        fa, fb = features[ka], features[kb]
         if len(fa.tiles) < len(fb.tiles):
-            ra, rb, fa, fb = rb, ra, fb, fa
+            ka, kb, fa, fb, ra, rb = kb, ka, fb, fa, rb, ra
         parent[rb] = ra
-        del features[rb]
-        features[ra] = fa.merged(fb, closed)
+        del features[kb]
+        features[ka] = fa.merged(fb, closed)
 
     # ------------------------------------------------------------------ placement
 
@@ -615,11 +659,16 @@ class Board:
         self.where[tile_id] = (x, y)
         if key in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
             del frontier[key]
-        parent, features = _template(tile, self.tiles)
-        self.parent.update(parent)
+        links, need, features = _template(tile, self.tiles)
+        parent = self.parent
+        if len(parent) < need:   # (slots given out since this board was made)
+            parent.extend([-1] * (need - len(parent)))
+        for slot, up in links:
+            parent[slot] = up
         self.features.update(features)
         base = tile_id * 10
         by_id = self.tiles.by_id
+        slot_of = _SLOT_OF
         for d, step, side, keep, bits in _sides(tile)[rotation]:
             nkey = key + step
             neighbour = grid.get(nkey)
@@ -633,12 +682,13 @@ class Board:
             if side.kind is RIVER:
                 m1, rv, m2 = side.zones
                 n1, nrv, n2 = nside.zones
-                self._join(base + m1, nbase + n2, 0)
-                self._join(base + m2, nbase + n1, 0)
-                self._join(base + rv, nbase + nrv, 2)
-                self._join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
+                self._join(slot_of[base + m1], slot_of[nbase + n2], 0)
+                self._join(slot_of[base + m2], slot_of[nbase + n1], 0)
+                self._join(slot_of[base + rv], slot_of[nbase + nrv], 2)
+                self._join(slot_of[SYSTEM + base + rv], slot_of[SYSTEM + nbase + nrv], 0)
             else:
-                self._join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind is FOREST else 0)
+                self._join(slot_of[base + side.zones[0]], slot_of[nbase + nside.zones[0]],
+                           2 if side.kind is FOREST else 0)
 
     # ------------------------------------------------------------------ features by zone
 
@@ -665,17 +715,19 @@ class Board:
 
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
-        node = tile * 10 + zone
-        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
-        p = parent[node]
-        return self.features[p if parent[p] == p else self.find(node)]
+        slot = _SLOT_OF[tile * 10 + zone]
+        parent = self.parent
+        p = parent[slot]
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        return self.features[node_of[p if parent[p] == p else self._root(slot)]]
 
     def system_at(self, tile: int, zone: int) -> Feature:
         """The river system of river or lake zone ``tile.zone``."""
-        node = SYSTEM + tile * 10 + zone
-        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
-        p = parent[node]
-        return self.features[p if parent[p] == p else self.find(node)]
+        slot = _SLOT_OF[SYSTEM + tile * 10 + zone]
+        parent = self.parent
+        p = parent[slot]
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        return self.features[node_of[p if parent[p] == p else self._root(slot)]]
 
     def is_system(self, fid: int) -> bool:
         """Whether ``fid`` is the id of a river system (rather than of a forest, meadow or river)."""
@@ -688,11 +740,12 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
+        parent = self.parent   # (_root only for a longer path)
         out: list[int] = []
         for node in _nodes(tile):
-            p = parent[node]
-            root = p if parent[p] == p else self.find(node)
+            slot = _SLOT_OF[node]
+            p = parent[slot]
+            root = _NODE_OF[p if parent[p] == p else self._root(slot)]
             if root not in out:
                 out.append(root)
         return out
@@ -700,12 +753,13 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
+        parent = self.parent   # (_root only for a longer path)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
-            p = parent[node]
-            root = p if parent[p] == p else self.find(node)
+            slot = _SLOT_OF[node]
+            p = parent[slot]
+            root = _NODE_OF[p if parent[p] == p else self._root(slot)]
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -731,15 +785,17 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
-        p = parent[fid]
-        root = p if parent[p] == p else self.find(fid)
+        parent = self.parent   # (_root only for a longer path)
+        slot = _SLOT_OF[fid]
+        p = parent[slot]
+        root = p if parent[p] == p else self._root(slot)
         out = []
         marked = _marked(self.tiles)
-        for tile_id in self.features[root].tiles:
+        for tile_id in self.features[_NODE_OF[root]].tiles:
             for node, z in marked[tile_id]:
-                p = parent[node]
-                if (p if parent[p] == p else self.find(node)) == root:
+                slot = _SLOT_OF[node]
+                p = parent[slot]
+                if (p if parent[p] == p else self._root(slot)) == root:
                     out.append((tile_id, z))
         return out
 
@@ -762,13 +818,12 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
+        parent = self.parent   # (_root only for a longer path)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
-            if piece == HUT:
-                node += SYSTEM
-            p = parent[node]
-            seen[p if parent[p] == p else self.find(node)] = None
+            slot = _SLOT_OF[node + SYSTEM if piece == HUT else node]
+            p = parent[slot]
+            seen[_NODE_OF[p if parent[p] == p else self._root(slot)]] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
@@ -790,10 +845,10 @@ class Board:
         """
         node = tile * 10 + zone
         hut = piece == HUT
-        key = SYSTEM + node if hut else node
-        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
-        p = parent[key]
-        root = p if parent[p] == p else self.find(key)
+        slot = _SLOT_OF[SYSTEM + node if hut else node]
+        parent = self.parent
+        p = parent[slot]
+        root = _NODE_OF[p if parent[p] == p else self._root(slot)]
         features = self.features
         f = features[root]
         if hut:

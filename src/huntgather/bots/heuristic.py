@@ -502,10 +502,7 @@ class Estimator:
         piece yet, and :func:`_joined` values it without the piece put on the board."""
         board = after.board
         hut = piece == HUT
-        node = SYSTEM + tile * 10 + zone if hut else tile * 10 + zone
-        parent = board.parent
-        p = parent[node]
-        root = p if parent[p] == p else board.find(node)
+        root = board.find(SYSTEM + tile * 10 + zone if hut else tile * 10 + zone)
         f = board.features[root]
         if not (f.huts if hut else f.meeples):
             found = _joined(after, root, f, player, memo, weights)
