@@ -34,7 +34,7 @@ module and :mod:`huntgather.features` needs to know.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import islice
 from typing import Any, Final, NamedTuple, TypeVar
 
@@ -134,16 +134,21 @@ def constraint_of(code: int) -> Constraint:
             _CODE_KIND[code >> 6 & 3])
 
 
+#: the code that Board.front_codes holds for a cell no longer on the frontier: no rotation fits it
+GONE: Final = 256
+
+
 class FitTable:
     """For every constraint code, the rotations of a tile that fit it, for every tile with the same
-    side kinds: ``rotations[code]``, and ``counts[code]`` how many there are."""
+    side kinds: ``rotations[code]``, and ``counts[code]`` how many there are (none for
+    :data:`GONE`)."""
 
     __slots__ = ("counts", "rotations")
 
     def __init__(self, side_kinds: tuple[tuple[str, ...], ...]) -> None:
         # a rotation fits a constraint where every side that has a neighbour is of the neighbour's
         # kind: the constraints it fits are its own code with any of the four directions left out
-        fitting: list[list[int]] = [[] for _ in range(256)]
+        fitting: list[list[int]] = [[] for _ in range(GONE + 1)]
         for r, kinds in enumerate(side_kinds):
             codes = [0]
             for d, kind in enumerate(kinds):
@@ -382,15 +387,23 @@ def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
 class Board:
     """Placed tiles and their features.  ``copy()`` is a handful of dict copies."""
 
-    __slots__ = ("features", "front", "grid", "occupants", "parent", "tiles", "where")
+    __slots__ = ("features", "front", "front_codes", "front_gone", "front_keys", "grid", "occupants",
+                 "parent", "tiles", "where")
 
     #: cell key (:func:`cell_key`) -> (tile id, rotation); :attr:`cells` gives it by ``(x, y)``
     grid: dict[int, tuple[int, int]]
     #: tile id -> (x, y)
     where: dict[int, Pos]
-    #: empty cell next to a tile, by key -> its constraint's code (:func:`constraint_code`);
-    #: :attr:`frontier` gives it by ``(x, y)``, :meth:`constraint` decodes a code
+    #: empty cell next to a tile, by key -> its index in front_keys and front_codes; :attr:`frontier`
+    #: gives the cells by ``(x, y)`` with their codes, :meth:`constraint` decodes a code
     front: dict[int, int]
+    #: the frontier's cell keys and their constraints' codes (:func:`constraint_code`), in the
+    #: frontier's order, and :data:`GONE` for a cell since covered (``front_gone`` of them, dropped
+    #: when they are more than a quarter of the frontier): lists, which the compiled build walks
+    #: natively
+    front_keys: list[int]
+    front_codes: list[int]
+    front_gone: int
     #: the union-find of the nodes, by slot (see _slot): ``parent[slot]`` is the slot of its parent (a
     #: root's is its own; -1: not on the board).  A list read by index: no boxed int hashed and
     #: compared as in a dict.  :meth:`find` takes and gives nodes; :meth:`links` gives it by node
@@ -405,6 +418,9 @@ class Board:
             self.grid = _copy_of.grid.copy()
             self.where = _copy_of.where.copy()
             self.front = _copy_of.front.copy()
+            self.front_keys = _copy_of.front_keys.copy()
+            self.front_codes = _copy_of.front_codes.copy()
+            self.front_gone = _copy_of.front_gone
             self.parent = _copy_of.parent.copy()
             self.features = _copy_of.features.copy()
             self.occupants = _copy_of.occupants.copy()
@@ -412,6 +428,9 @@ class Board:
         self.grid = {}
         self.where = {}
         self.front = {}
+        self.front_keys = []
+        self.front_codes = []
+        self.front_gone = 0
         self.parent = [-1] * len(_NODE_OF)
         self.features = {}
         self.occupants = {}
@@ -429,7 +448,8 @@ class Board:
     def frontier(self) -> dict[Pos, int]:
         """Every empty cell next to a tile, ``(x, y)`` -> its constraint's code
         (:func:`constraint_code`), in the board's order (a new dict)."""
-        return {cell_of(key): code for key, code in self.front.items()}
+        codes = self.front_codes
+        return {cell_of(key): codes[i] for key, i in self.front.items()}
 
     def tile_at(self, x: int, y: int) -> tuple[int, int] | None:
         """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
@@ -440,11 +460,12 @@ class Board:
     # pickling by the constructor and the tables (the compiled build cannot make a bare instance)
     def __reduce__(self) -> tuple[type[Board], tuple[TileSet], tuple[object, ...]]:
         # (the union-find by node: another process gives out other slots)
-        return Board, (self.tiles,), (self.grid, self.where, self.front, self.links(), self.features,
-                                      self.occupants)
+        return Board, (self.tiles,), (self.grid, self.where, self.front, self.front_keys, self.front_codes,
+                                      self.front_gone, self.links(), self.features, self.occupants)
 
     def __setstate__(self, state: Any) -> None:
-        self.grid, self.where, self.front, links, self.features, self.occupants = state
+        (self.grid, self.where, self.front, self.front_keys, self.front_codes, self.front_gone, links,
+         self.features, self.occupants) = state
         slots = {_slot(node): _slot(up) for node, up in links.items()}
         self.parent = parent = [-1] * len(_NODE_OF)
         for slot, up in slots.items():
@@ -511,7 +532,9 @@ class Board:
         """Every legal ``(x, y, rotation)`` for ``tile``, in frontier order."""
         fits = fit_table(tile).rotations
         out: list[tuple[int, int, int]] = []
-        for key, code in self.front.items():
+        codes = self.front_codes
+        for key, i in self.front.items():
+            code = codes[i]
             if fits[code]:
                 x, y = (key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET   # (cell_of, inline)
                 out += [(x, y, r) for r in fits[code]]
@@ -527,7 +550,7 @@ class Board:
         """``len(self.placements(tile))``, without listing them."""
         counts = fit_table(tile).counts
         total = 0
-        for code in iter(self.front.values()):
+        for code in self.front_codes:
             total += counts[code]
         return total
 
@@ -537,9 +560,10 @@ class Board:
         counts = fit_table(tile).counts
         ends: list[int] = []
         total = 0
-        for code in self.front.values():
-            total += counts[code]
-            ends.append(total)
+        for code in self.front_codes:
+            if code != GONE:
+                total += counts[code]
+                ends.append(total)
         return ends
 
     def placement(self, tile: Tile, index: int, ends: list[int] | None = None,
@@ -562,7 +586,8 @@ class Board:
             if not 0 <= index < (ends[-1] if ends else 0):
                 raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
             cell = bisect_right(ends, index)
-            key, code = next(islice(self.front.items(), cell, None))
+            key, i = next(islice(self.front.items(), cell, None))
+            code = self.front_codes[i]
             x, y = cell_of(key)
             return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
         # without the running totals: walk the frontier to the cell that holds the index (a random
@@ -571,22 +596,24 @@ class Board:
         # a little slower in CPython: see docs/performance.md)
         if index >= 0 and (count is None or index < count):
             counts = table.counts
-            cells: Iterator[tuple[int, int]]
+            codes = self.front_codes
             if count is not None and 2 * index >= count:
                 left = count - 1 - index   # the index counted from the last placement, backwards
-                cells = iter(reversed(self.front.items()))
-                for key, code in cells:
+                at = len(codes)
+                for code in reversed(codes):
+                    at -= 1
                     n = counts[code]
                     if left < n:
+                        key = self.front_keys[at]
                         return ((key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET,   # (cell_of)
                                 table.rotations[code][n - 1 - left])
                     left -= n
             else:
                 left = index
-                cells = iter(self.front.items())
-                for key, code in cells:
+                for at, code in enumerate(codes):
                     n = counts[code]
                     if left < n:
+                        key = self.front_keys[at]
                         return ((key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET,   # (cell_of)
                                 table.rotations[code][left])
                     left -= n
@@ -595,22 +622,22 @@ class Board:
     def can_place(self, tile: Tile) -> bool:
         """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
         counts = fit_table(tile).counts
-        for code in self.front.values():  # noqa: SIM110 - a loop: any() over a generator is slower
+        for code in self.front_codes:  # noqa: SIM110 - a loop: any() over a generator is slower
             if counts[code]:
                 return True
         return False
 
     def fitting_at(self, tile: Tile, x: int, y: int) -> tuple[int, ...]:
         """The rotations of ``tile`` that fit frontier cell ``(x, y)``."""
-        return fit_table(tile).rotations[self.front[cell_key(x, y)]]
+        return fit_table(tile).rotations[self.front_codes[self.front[cell_key(x, y)]]]
 
     def constraint(self, x: int, y: int) -> Constraint | None:
         """The constraint of frontier cell ``(x, y)``: per direction the kind of the neighbour's
         side facing it, or None; None for a cell not on the frontier."""
         if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
             return None
-        code = self.front.get(cell_key(x, y))
-        return None if code is None else constraint_of(code)
+        i = self.front.get(cell_key(x, y))
+        return None if i is None else constraint_of(self.front_codes[i])
 
     def mismatch(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
         """Why ``tile`` cannot go at ``(x, y)`` turned ``rotation`` times, or None if it can."""
@@ -655,10 +682,14 @@ class Board:
         key = (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET   # (cell_key, without its check)
         grid = self.grid
         frontier = self.front
+        codes = self.front_codes
         grid[key] = (tile_id, rotation)
         self.where[tile_id] = (x, y)
-        if key in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
+        at = frontier.get(key)
+        if at is not None:   # (not the start tile's cell; `get` and `del` beat dict.pop compiled)
             del frontier[key]
+            codes[at] = GONE
+            self.front_gone += 1
         links, need, features = _template(tile, self.tiles)
         parent = self.parent
         if len(parent) < need:   # (slots given out since this board was made)
@@ -674,7 +705,13 @@ class Board:
             neighbour = grid.get(nkey)
             if neighbour is None:
                 # the empty cell's side facing back (d + 2) must now match this side's kind
-                frontier[nkey] = frontier.get(nkey, 0) & keep | bits
+                at = frontier.get(nkey)
+                if at is None:
+                    frontier[nkey] = len(codes)
+                    self.front_keys.append(nkey)
+                    codes.append(bits)
+                else:
+                    codes[at] = codes[at] & keep | bits
                 continue
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
@@ -689,6 +726,18 @@ class Board:
             else:
                 self._join(slot_of[base + side.zones[0]], slot_of[nbase + nside.zones[0]],
                            2 if side.kind is FOREST else 0)
+        if 4 * self.front_gone > len(frontier):
+            self._drop_gone()
+
+    def _drop_gone(self) -> None:
+        """Drop the covered cells from front_keys and front_codes (the frontier keeps its order)."""
+        frontier = self.front
+        codes = self.front_codes
+        self.front_codes = [codes[at] for at in frontier.values()]
+        self.front_keys = list(frontier)
+        for at, key in enumerate(self.front_keys):
+            frontier[key] = at
+        self.front_gone = 0
 
     # ------------------------------------------------------------------ features by zone
 
