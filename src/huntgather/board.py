@@ -735,7 +735,10 @@ class Board:
         codes = self.front_codes
         self.front_codes = [codes[at] for at in frontier.values()]
         self.front_keys = list(frontier)
-        for at, key in enumerate(self.front_keys):
+        # (the keys as the objects the list holds, typed Any: the compiled build would otherwise
+        # unbox each and box it again for the dict)
+        keys: list[Any] = self.front_keys
+        for at, key in enumerate(keys):
             frontier[key] = at
         self.front_gone = 0
 
