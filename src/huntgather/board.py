@@ -385,7 +385,7 @@ def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
 
 
 class Board:
-    """Placed tiles and their features.  ``copy()`` is a handful of dict copies."""
+    """Placed tiles and their features.  ``copy()`` is a handful of dict and list copies."""
 
     __slots__ = ("features", "front", "front_codes", "front_gone", "front_keys", "grid", "occupants",
                  "parent", "tiles", "where")
@@ -683,13 +683,17 @@ class Board:
         grid = self.grid
         frontier = self.front
         codes = self.front_codes
-        grid[key] = (tile_id, rotation)
+        # (keys and slots used more than once as objects, typed Any: the compiled build boxes each
+        # once, not for every dict or list it goes into)
+        kobj: Any = key
+        grid[kobj] = (tile_id, rotation)
         self.where[tile_id] = (x, y)
-        at = frontier.get(key)
+        at = frontier.get(kobj)
         if at is not None:   # (not the start tile's cell; `get` and `del` beat dict.pop compiled)
-            del frontier[key]
+            del frontier[kobj]
             codes[at] = GONE
             self.front_gone += 1
+        links: tuple[tuple[int, Any], ...]
         links, need, features = _template(tile, self.tiles)
         parent = self.parent
         if len(parent) < need:   # (slots given out since this board was made)
@@ -701,7 +705,7 @@ class Board:
         by_id = self.tiles.by_id
         slot_of = _SLOT_OF
         for d, step, side, keep, bits in _sides(tile)[rotation]:
-            nkey = key + step
+            nkey: Any = key + step
             neighbour = grid.get(nkey)
             if neighbour is None:
                 # the empty cell's side facing back (d + 2) must now match this side's kind
