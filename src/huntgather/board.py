@@ -736,8 +736,7 @@ class Board:
     def _drop_gone(self) -> None:
         """Drop the covered cells from front_keys and front_codes (the frontier keeps its order)."""
         frontier = self.front
-        codes = self.front_codes
-        self.front_codes = [codes[at] for at in frontier.values()]
+        self.front_codes = [code for code in self.front_codes if code != GONE]
         self.front_keys = list(frontier)
         # (the keys as the objects the list holds, typed Any: the compiled build would otherwise
         # unbox each and box it again for the dict)
