@@ -324,7 +324,12 @@ def _make_template(tile: Tile, tileset: TileSet) -> _Template:
     for z in tile.zones.values():
         if z.kind is RIVER and z.lake is not None:
             scratch._join(_SLOT_OF[SYSTEM + base + z.id], _SLOT_OF[SYSTEM + base + z.lake], 0)
-    return (tuple((slot, scratch._root(slot)) for slot in slots), max(slots) + 1, features)
+    # (the features keyed by the very int objects that _NODE_OF holds: the boards' look-ups by a
+    # root's node from there then find their key by identity, without comparing two ints; typed
+    # Any, so that the compiled build takes those objects rather than boxing new ones)
+    node_of: list[Any] = _NODE_OF
+    return (tuple((slot, scratch._root(slot)) for slot in slots), max(slots) + 1,
+            {node_of[_SLOT_OF[node]]: f for node, f in features.items()})
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
@@ -796,11 +801,12 @@ class Board:
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
         parent = self.parent   # (_root only for a longer path)
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         out: list[int] = []
         for node in _nodes(tile):
             slot = _SLOT_OF[node]
             p = parent[slot]
-            root = _NODE_OF[p if parent[p] == p else self._root(slot)]
+            root = node_of[p if parent[p] == p else self._root(slot)]
             if root not in out:
                 out.append(root)
         return out
@@ -809,12 +815,13 @@ class Board:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
         parent = self.parent   # (_root only for a longer path)
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
             slot = _SLOT_OF[node]
             p = parent[slot]
-            root = _NODE_OF[p if parent[p] == p else self._root(slot)]
+            root = node_of[p if parent[p] == p else self._root(slot)]
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -846,7 +853,8 @@ class Board:
         root = p if parent[p] == p else self._root(slot)
         out = []
         marked = _marked(self.tiles)
-        for tile_id in self.features[_NODE_OF[root]].tiles:
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        for tile_id in self.features[node_of[root]].tiles:
             for node, z in marked[tile_id]:
                 slot = _SLOT_OF[node]
                 p = parent[slot]
@@ -874,11 +882,12 @@ class Board:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
         parent = self.parent   # (_root only for a longer path)
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
             slot = _SLOT_OF[node + SYSTEM if piece == HUT else node]
             p = parent[slot]
-            seen[_NODE_OF[p if parent[p] == p else self._root(slot)]] = None
+            seen[node_of[p if parent[p] == p else self._root(slot)]] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
@@ -902,8 +911,9 @@ class Board:
         hut = piece == HUT
         slot = _SLOT_OF[SYSTEM + node if hut else node]
         parent = self.parent
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         p = parent[slot]
-        root = _NODE_OF[p if parent[p] == p else self._root(slot)]
+        root = node_of[p if parent[p] == p else self._root(slot)]
         features = self.features
         f = features[root]
         if hut:
