@@ -95,7 +95,7 @@ def snapshot(state: State) -> tuple[Any, ...]:
     """A state to compare before and after: its position's text (every fact of the game) and the
     board's internal bookkeeping (which no move that was refused, nor a copy, may change)."""
     board = state.board
-    return (write_position(state), dict(board.parent), dict(board.features), dict(board.frontier),
+    return (write_position(state), board.links(), dict(board.features), dict(board.frontier),
             dict(board.occupants))
 
 

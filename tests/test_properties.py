@@ -168,7 +168,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
     """The game's record, its position's text and the board's internal bookkeeping."""
     board = game.state.board
     return (write_record(game), write_position(game.state), game.state.legal_moves(),
-            dict(board.features), dict(board.occupants), dict(board.frontier), dict(board.parent))
+            dict(board.features), dict(board.occupants), dict(board.frontier), board.links())
 
 
 @FAST

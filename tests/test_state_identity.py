@@ -136,3 +136,39 @@ def test_a_placement_found_from_either_end_is_the_listed_one() -> None:
                         with pytest.raises(IndexError):
                             board.placement(tile, outside, count=count)
             game.play(state.random_move(rng), trusted=True)
+
+
+def test_board_slots_are_given_out_once_when_threads_make_games_at_once() -> None:
+    """Union-find slots are given out per process the first time a tile's template is made; a
+    server makes games in worker threads too. In a fresh process, eight threads play games of
+    both editions at once: every node has one slot (the tables agree both ways) and every game
+    ends as the same game played alone does."""
+    import subprocess
+    import sys
+    code = (
+        "import random, threading\n"
+        "from huntgather import Game\n"
+        "from huntgather import board\n"
+        "def play(seed, edition, out):\n"
+        "    g = Game(3, edition=edition, seed=seed); rng = random.Random(seed)\n"
+        "    while not g.state.is_over:\n"
+        "        g.play(g.state.random_move(rng))\n"
+        "    out[(seed, edition)] = g.scores\n"
+        "together = {}\n"
+        "threads = [threading.Thread(target=play, args=(s, e, together))\n"
+        "           for s in range(4) for e in ('2020', '2002')]\n"
+        "for t in threads: t.start()\n"
+        "for t in threads: t.join()\n"
+        "nodes = board._NODE_OF\n"
+        "assert len(set(nodes)) == len(nodes), 'a node with two slots'\n"
+        "assert all(board._SLOT_OF[n] == i for i, n in enumerate(nodes))\n"
+        "assert sum(s >= 0 for s in board._SLOT_OF) == len(nodes)\n"
+        "alone = {}\n"
+        "for s in range(4):\n"
+        "    for e in ('2020', '2002'):\n"
+        "        play(s, e, alone)\n"
+        "assert alone == together, (alone, together)\n"
+        "print('ok', len(nodes))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok ")

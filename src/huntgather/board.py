@@ -1,7 +1,10 @@
 """The board: placed tiles, the frontier of empty cells, and the features.
 
 Coordinates are ``(x, y)`` with ``x`` growing east and ``y`` growing south; the
-start tile lies at ``(0, 0)``.  The frontier maps every empty cell next to a
+start tile lies at ``(0, 0)``.  Inside the board a cell is one integer, its *key*
+(:func:`cell_key`: no tuple to make, hash and compare in the hot paths); the
+public :attr:`Board.cells` and :attr:`Board.frontier` give positions as ``(x, y)``.
+The frontier maps every empty cell next to a
 tile to its *constraint*: for each direction N, E, S, W the kind of the
 neighbouring side facing the cell, or ``None``, kept as a small integer (two
 bits a direction, see :func:`constraint_code`).  Which rotations of a tile fit
@@ -31,8 +34,9 @@ module and :mod:`huntgather.features` needs to know.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import islice
+from threading import Lock
 from typing import Any, Final, NamedTuple, TypeVar
 
 from huntgather.features import SYSTEM, Feature
@@ -40,6 +44,34 @@ from huntgather.kinds import Piece
 from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Side, Tile, TileSet, Zone
 
 Pos = tuple[int, int]
+
+#: cells are keyed by ``(x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET`` (see cell_key)
+CELL_OFFSET: Final = 2048
+CELL_STRIDE: Final = 4096
+#: how a cell's key changes one step N, E, S, W (DELTAS as keys)
+_KEY_DELTAS: Final = (-1, CELL_STRIDE, 1, -CELL_STRIDE)
+#: the lowest coordinate a key holds (-CELL_OFFSET, named: not negated at each use)
+_LOWEST: Final = -CELL_OFFSET
+#: how far from the start (0, 0) a position may lay a tile: a game adds at most one tile set's tiles
+#: beyond, and every neighbour of a tile still has a key
+REACH: Final = 1024
+
+
+def cell_key(x: int, y: int) -> int:
+    """The integer the board keys cell ``(x, y)`` by (both coordinates in ``-2048 .. 2047``; a tile
+    is put at most :data:`REACH` cells away from the start, so that its neighbours have keys too).
+
+    >>> cell_key(0, 0) == 2048 * 4096 + 2048, cell_of(cell_key(-3, 5))
+    (True, (-3, 5))
+    """
+    if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
+        raise ValueError(f"({x},{y}) is off the board (coordinates go from -2048 to 2047)")
+    return (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET
+
+
+def cell_of(key: int) -> Pos:
+    """The cell ``(x, y)`` of key ``key`` (:func:`cell_key` undone)."""
+    return (key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET
 # (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
 HUT: Final = Piece.HUT
 MEEPLE: Final = Piece.MEEPLE
@@ -103,16 +135,21 @@ def constraint_of(code: int) -> Constraint:
             _CODE_KIND[code >> 6 & 3])
 
 
+#: the code that Board.front_codes holds for a cell no longer on the frontier: no rotation fits it
+GONE: Final = 256
+
+
 class FitTable:
     """For every constraint code, the rotations of a tile that fit it, for every tile with the same
-    side kinds: ``rotations[code]``, and ``counts[code]`` how many there are."""
+    side kinds: ``rotations[code]``, and ``counts[code]`` how many there are (none for
+    :data:`GONE`)."""
 
     __slots__ = ("counts", "rotations")
 
     def __init__(self, side_kinds: tuple[tuple[str, ...], ...]) -> None:
         # a rotation fits a constraint where every side that has a neighbour is of the neighbour's
         # kind: the constraints it fits are its own code with any of the four directions left out
-        fitting: list[list[int]] = [[] for _ in range(256)]
+        fitting: list[list[int]] = [[] for _ in range(GONE + 1)]
         for r, kinds in enumerate(side_kinds):
             codes = [0]
             for d, kind in enumerate(kinds):
@@ -184,16 +221,17 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
     return fit_table(tile).rotations[constraint_code(constraint)]
 
 
-#: id(tile) -> (tile, per rotation: per direction ``(d, dx, dy, side, keep, bits)``), see _sides
-_Sides = tuple[tuple[tuple[int, int, int, Side, int, int], ...], ...]
+#: id(tile) -> (tile, per rotation: per direction ``(d, step, side, keep, bits)``), see _sides
+_Sides = tuple[tuple[tuple[int, int, Side, int, int], ...], ...]
 _SIDES: Final[dict[int, tuple[Tile, _Sides]]] = {}
 _SIDES_BY_ID: Final[list[tuple[Tile, _Sides] | None]] = [None] * TILE_IDS
 
 
 def _sides(tile: Tile) -> _Sides:
-    """Per rotation of ``tile``, per direction ``d``: ``d``, the neighbour's offset, the side facing
-    it, and how the neighbour cell's constraint code changes if it is empty (``code & keep | bits``:
-    its side facing back, ``d + 2``, becomes this side's kind); memoised per tile."""
+    """Per rotation of ``tile``, per direction ``d``: ``d``, how the cell key changes towards the
+    neighbour, the side facing it, and how the neighbour cell's constraint code changes if it is
+    empty (``code & keep | bits``: its side facing back, ``d + 2``, becomes this side's kind);
+    memoised per tile."""
     entry = _SIDES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
@@ -205,16 +243,47 @@ def _make_sides(tile: Tile) -> _Sides:
     out = []
     for r in range(4):
         per = []
-        for d, (dx, dy) in enumerate(DELTAS):
+        for d, step in enumerate(_KEY_DELTAS):
             side = tile.rotated_sides[r][d]
             shift = 2 * ((d + 2) % 4)
-            per.append((d, dx, dy, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
+            per.append((d, step, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
         out.append(tuple(per))
     return tuple(out)
 
 
-#: tile -> its zones as new features: (parent entries, feature entries)
-_Template = tuple[dict[int, int], dict[int, Feature]]
+# The union-find of Board.parent works on *slots*, not on nodes: each node that some tile has gets
+# the next free slot the first time a template of that tile is made, so a board's list is as long as
+# the nodes of the tile sets used (about 500 for one edition, where nodes run to 2 * SYSTEM): a
+# board copy copies that list, and a search copies some 50 boards a simulation.  The slots given
+# out do not change what the union-find finds (which node is a root does not depend on them).
+
+#: node -> its slot (-1: none yet)
+_SLOT_OF: Final[list[int]] = [-1] * (2 * SYSTEM)
+#: slot -> its node
+_NODE_OF: Final[list[int]] = []
+
+
+#: held while a slot is given out: a server makes games in worker threads too, and two threads
+#: giving the same node a slot at once would leave it two
+_SLOTS_LOCK: Final = Lock()
+
+
+def _slot(node: int) -> int:
+    """The slot of ``node``, given out now if it has none (once, whatever the threads)."""
+    slot = _SLOT_OF[node]
+    if slot < 0:
+        with _SLOTS_LOCK:
+            slot = _SLOT_OF[node]
+            if slot < 0:
+                slot = len(_NODE_OF)
+                _NODE_OF.append(node)   # (the node first, then its slot: a reader that finds the
+                _SLOT_OF[node] = slot   # slot finds the node)
+    return slot
+
+
+#: tile -> its zones as new features: (parent links as ``(slot, parent slot)``, the length
+#: Board.parent needs for them, feature entries)
+_Template = tuple[tuple[tuple[int, int], ...], int, dict[int, Feature]]
 _TEMPLATES: Final[dict[int, tuple[Tile, _Template]]] = {}
 _TEMPLATES_BY_ID: Final[list[tuple[Tile, _Template] | None]] = [None] * TILE_IDS
 
@@ -233,6 +302,7 @@ def _template(tile: Tile, tileset: TileSet) -> _Template:
 
 def _make_template(tile: Tile, tileset: TileSet) -> _Template:
     """:func:`_template` of ``tile`` (of ``tileset``), made."""
+    slots = [_slot(node) for node in _make_nodes(tile)]
     scratch = Board(tileset)
     base = tile.id * 10
     parent, features = scratch.parent, scratch.features
@@ -242,31 +312,34 @@ def _make_template(tile: Tile, tileset: TileSet) -> _Template:
         node = base + z.id
         kind = z.kind
         if kind is FOREST:
-            parent[node] = node
+            parent[_SLOT_OF[node]] = _SLOT_OF[node]
             features[node] = Feature(FOREST, tiles, sides[z.id], menhirs=z.menhirs,
                                      gold_nuggets=z.gold_nuggets, mushrooms=z.mushrooms)
         elif kind is MEADOW:
-            parent[node] = node
+            parent[_SLOT_OF[node]] = _SLOT_OF[node]
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[node] = Feature(MEADOW, tiles, specials=specials)
         elif kind is RIVER:
-            parent[node] = node
+            parent[_SLOT_OF[node]] = _SLOT_OF[node]
             lakes = frozenset((base + z.lake,)) if z.lake is not None else frozenset()
             features[node] = Feature(RIVER, tiles, sides[z.id], fish=z.fish, lakes=lakes)
-            parent[SYSTEM + node] = SYSTEM + node
+            parent[_SLOT_OF[SYSTEM + node]] = _SLOT_OF[SYSTEM + node]
             features[SYSTEM + node] = Feature(RIVER, tiles, fish=z.fish)
         else:  # lake
             snode = SYSTEM + node
-            parent[snode] = snode
+            parent[_SLOT_OF[snode]] = _SLOT_OF[snode]
             specials = frozenset((z.special,)) if z.special else frozenset()
             features[snode] = Feature(LAKE, tiles, fish=z.fish, lakes=frozenset((node,)),
                                       specials=specials)
     for z in tile.zones.values():
         if z.kind is RIVER and z.lake is not None:
-            scratch._join(SYSTEM + base + z.id, SYSTEM + base + z.lake, 0)
-    for node in parent:
-        scratch.find(node)
-    return (parent, features)
+            scratch._join(_SLOT_OF[SYSTEM + base + z.id], _SLOT_OF[SYSTEM + base + z.lake], 0)
+    # (the features keyed by the very int objects that _NODE_OF holds: the boards' look-ups by a
+    # root's node from there then find their key by identity, without comparing two ints; typed
+    # Any, so that the compiled build takes those objects rather than boxing new ones)
+    node_of: list[Any] = _NODE_OF
+    return (tuple((slot, scratch._root(slot)) for slot in slots), max(slots) + 1,
+            {node_of[_SLOT_OF[node]]: f for node, f in features.items()})
 
 
 _MARKED: Final[dict[int, tuple[TileSet, dict[int, tuple[tuple[int, Zone], ...]]]]] = {}
@@ -327,18 +400,29 @@ def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
 
 
 class Board:
-    """Placed tiles and their features.  ``copy()`` is a handful of dict copies."""
+    """Placed tiles and their features.  ``copy()`` is a handful of dict and list copies."""
 
-    __slots__ = ("cells", "features", "frontier", "occupants", "parent", "tiles", "where")
+    __slots__ = ("features", "front", "front_codes", "front_gone", "front_keys", "grid", "occupants",
+                 "parent", "tiles", "where")
 
-    #: (x, y) -> (tile id, rotation)
-    cells: dict[Pos, tuple[int, int]]
+    #: cell key (:func:`cell_key`) -> (tile id, rotation); :attr:`cells` gives it by ``(x, y)``
+    grid: dict[int, tuple[int, int]]
     #: tile id -> (x, y)
     where: dict[int, Pos]
-    #: empty cell next to a tile -> its constraint's code (:func:`constraint_code`); see
-    #: :meth:`constraint`
-    frontier: dict[Pos, int]
-    parent: dict[int, int]
+    #: empty cell next to a tile, by key -> its index in front_keys and front_codes; :attr:`frontier`
+    #: gives the cells by ``(x, y)`` with their codes, :meth:`constraint` decodes a code
+    front: dict[int, int]
+    #: the frontier's cell keys and their constraints' codes (:func:`constraint_code`), in the
+    #: frontier's order, and :data:`GONE` for a cell since covered (``front_gone`` of them, dropped
+    #: when they are more than a quarter of the frontier): lists, which the compiled build walks
+    #: natively
+    front_keys: list[int]
+    front_codes: list[int]
+    front_gone: int
+    #: the union-find of the nodes, by slot (see _slot): ``parent[slot]`` is the slot of its parent (a
+    #: root's is its own; -1: not on the board).  A list read by index: no boxed int hashed and
+    #: compared as in a dict.  :meth:`find` takes and gives nodes; :meth:`links` gives it by node
+    parent: list[int]
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
     occupants: dict[int, tuple[int, Piece]]
@@ -346,77 +430,130 @@ class Board:
     def __init__(self, tiles: TileSet, _copy_of: Board | None = None) -> None:
         self.tiles = tiles
         if _copy_of is not None:   # copy(): one constructor for both (the compiled build has no __new__)
-            self.cells = _copy_of.cells.copy()
+            self.grid = _copy_of.grid.copy()
             self.where = _copy_of.where.copy()
-            self.frontier = _copy_of.frontier.copy()
+            self.front = _copy_of.front.copy()
+            self.front_keys = _copy_of.front_keys.copy()
+            self.front_codes = _copy_of.front_codes.copy()
+            self.front_gone = _copy_of.front_gone
             self.parent = _copy_of.parent.copy()
             self.features = _copy_of.features.copy()
             self.occupants = _copy_of.occupants.copy()
             return
-        self.cells = {}
+        self.grid = {}
         self.where = {}
-        self.frontier = {}
-        self.parent = {}
+        self.front = {}
+        self.front_keys = []
+        self.front_codes = []
+        self.front_gone = 0
+        self.parent = [-1] * len(_NODE_OF)
         self.features = {}
         self.occupants = {}
 
     def copy(self) -> Board:
         return Board(self.tiles, self)
 
+    @property
+    def cells(self) -> dict[Pos, tuple[int, int]]:
+        """``(x, y)`` -> ``(tile id, rotation)`` of every placed tile, in the order they were placed
+        (a new dict: :meth:`tile_at` looks one cell up)."""
+        return {cell_of(key): placed for key, placed in self.grid.items()}
+
+    @property
+    def frontier(self) -> dict[Pos, int]:
+        """Every empty cell next to a tile, ``(x, y)`` -> its constraint's code
+        (:func:`constraint_code`), in the board's order (a new dict)."""
+        codes = self.front_codes
+        return {cell_of(key): codes[i] for key, i in self.front.items()}
+
+    def tile_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
+        if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
+            return None
+        return self.grid.get((x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET)   # (cell_key)
+
     # pickling by the constructor and the tables (the compiled build cannot make a bare instance)
     def __reduce__(self) -> tuple[type[Board], tuple[TileSet], tuple[object, ...]]:
-        return Board, (self.tiles,), (self.cells, self.where, self.frontier, self.parent, self.features,
-                                      self.occupants)
+        # (the union-find by node: another process gives out other slots)
+        return Board, (self.tiles,), (self.grid, self.where, self.front, self.front_keys, self.front_codes,
+                                      self.front_gone, self.links(), self.features, self.occupants)
 
     def __setstate__(self, state: Any) -> None:
-        self.cells, self.where, self.frontier, self.parent, self.features, self.occupants = state
+        (self.grid, self.where, self.front, self.front_keys, self.front_codes, self.front_gone, links,
+         self.features, self.occupants) = state
+        slots = {_slot(node): _slot(up) for node, up in links.items()}
+        self.parent = parent = [-1] * len(_NODE_OF)
+        for slot, up in slots.items():
+            parent[slot] = up
+
+    def links(self) -> dict[int, int]:
+        """The union-find by node: each node on the board -> the node it points to (a root: itself)."""
+        return {_NODE_OF[slot]: _NODE_OF[up] for slot, up in enumerate(self.parent) if up >= 0}
 
     # ------------------------------------------------------------------ features
 
     def find(self, node: int) -> int:
-        """The root of ``node``'s feature (with path halving).
+        """The root of ``node``'s feature: its id (with path halving)."""
+        slot = _SLOT_OF[node]
+        parent = self.parent
+        p = parent[slot]   # (a root or next to one, most often: found without a call, see _root)
+        return _NODE_OF[p if parent[p] == p else self._root(slot)]
 
-        Most nodes are a root or next to one, where this changes nothing: the hot loops below
-        look that up themselves (``p = parent[node]``, a root if ``parent[p] == p``) and call
+    def _root(self, slot: int) -> int:
+        """The slot of the root of ``slot``'s feature (with path halving).
+
+        Most slots are a root or next to one, where this changes nothing: the hot loops below
+        look that up themselves (``p = parent[slot]``, a root if ``parent[p] == p``) and call
         it only for a longer path, which saves a call and leaves the same bookkeeping."""
         parent = self.parent
-        p = parent[node]
+        p = parent[slot]
         if parent[p] == p:   # a root, or next to one: nothing to halve
             return p
-        while p != node:
+        while p != slot:
             gp = parent[p]
-            parent[node] = gp
-            node, p = p, parent[gp]
-        return node
+            parent[slot] = gp
+            slot, p = p, parent[gp]
+        return slot
 
     def _join(self, a: int, b: int, closed: int) -> None:
-        # (the nodes read are kept as the objects the dict holds, typed Any: the compiled build
-        # would otherwise unbox each and box it again for the next look-up)
-        parent: dict[Any, Any] = self.parent
-        # a root or next to one, most often: found without a call (see find)
+        """Join the features of slots ``a`` and ``b``, with ``closed`` open sides now covered."""
+        parent = self.parent
+        # a root or next to one, most often: found without a call (see _root)
         p = parent[a]
-        ra = p if parent[p] == p else self.find(a)
+        ra = p if parent[p] == p else self._root(a)
         p = parent[b]
-        rb = p if parent[p] == p else self.find(b)
+        rb = p if parent[p] == p else self._root(b)
         features = self.features
+        # (the roots' nodes as the objects the list holds, typed Any: the compiled build would
+        # otherwise unbox each and box it again for each look-up)
+        node_of: list[Any] = _NODE_OF
+        ka: Any = node_of[ra]
         if ra == rb:
             if closed:
-                f = features[ra]
-                features[ra] = f.with_open(f.open - closed)
+                f = features[ka]
+                features[ka] = f.with_open(f.open - closed)
             return
-        fa, fb = features[ra], features[rb]
+        kb: Any = node_of[rb]
+        fa, fb = features[ka], features[kb]
         if len(fa.tiles) < len(fb.tiles):
-            ra, rb, fa, fb = rb, ra, fb, fa
+            ka, kb, fa, fb, ra, rb = kb, ka, fb, fa, rb, ra
         parent[rb] = ra
-        del features[rb]
-        features[ra] = fa.merged(fb, closed)
+        del features[kb]
+        features[ka] = fa.merged(fb, closed)
 
     # ------------------------------------------------------------------ placement
 
     def placements(self, tile: Tile) -> list[tuple[int, int, int]]:
         """Every legal ``(x, y, rotation)`` for ``tile``, in frontier order."""
         fits = fit_table(tile).rotations
-        return [(x, y, r) for (x, y), code in self.frontier.items() for r in fits[code]]
+        out: list[tuple[int, int, int]] = []
+        codes = self.front_codes
+        for key, i in self.front.items():
+            code = codes[i]
+            if fits[code]:
+                x, y = (key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET   # (cell_of, inline)
+                out += [(x, y, r) for r in fits[code]]
+        return out
 
     # (plain loops, not sum/accumulate over map(counts.__getitem__, ...): quicker in CPython, and
     # the compiled build makes them native loops, several times quicker still.  The two walks of
@@ -428,7 +565,7 @@ class Board:
         """``len(self.placements(tile))``, without listing them."""
         counts = fit_table(tile).counts
         total = 0
-        for code in iter(self.frontier.values()):
+        for code in self.front_codes:
             total += counts[code]
         return total
 
@@ -438,9 +575,10 @@ class Board:
         counts = fit_table(tile).counts
         ends: list[int] = []
         total = 0
-        for code in self.frontier.values():
-            total += counts[code]
-            ends.append(total)
+        for code in self.front_codes:
+            if code != GONE:
+                total += counts[code]
+                ends.append(total)
         return ends
 
     def placement(self, tile: Tile, index: int, ends: list[int] | None = None,
@@ -463,7 +601,9 @@ class Board:
             if not 0 <= index < (ends[-1] if ends else 0):
                 raise IndexError(f"placement {index} of {ends[-1] if ends else 0}")
             cell = bisect_right(ends, index)
-            (x, y), code = next(islice(self.frontier.items(), cell, None))
+            key, i = next(islice(self.front.items(), cell, None))
+            code = self.front_codes[i]
+            x, y = cell_of(key)
             return x, y, table.rotations[code][index - (ends[cell - 1] if cell else 0)]
         # without the running totals: walk the frontier to the cell that holds the index (a random
         # index stops half-way on average, a quarter of the way when the walk starts from the
@@ -471,54 +611,57 @@ class Board:
         # a little slower in CPython: see docs/performance.md)
         if index >= 0 and (count is None or index < count):
             counts = table.counts
-            # (the positions typed as a tuple of anything: the compiled build checks each one less)
-            cells: Iterator[tuple[tuple[Any, ...], int]]
+            codes = self.front_codes
             if count is not None and 2 * index >= count:
                 left = count - 1 - index   # the index counted from the last placement, backwards
-                cells = iter(reversed(self.frontier.items()))
-                for pos, code in cells:
+                at = len(codes)
+                for code in reversed(codes):
+                    at -= 1
                     n = counts[code]
                     if left < n:
-                        x, y = pos
-                        return x, y, table.rotations[code][n - 1 - left]
+                        key = self.front_keys[at]
+                        return ((key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET,   # (cell_of)
+                                table.rotations[code][n - 1 - left])
                     left -= n
             else:
                 left = index
-                cells = iter(self.frontier.items())
-                for pos, code in cells:
+                for at, code in enumerate(codes):
                     n = counts[code]
                     if left < n:
-                        x, y = pos
-                        return x, y, table.rotations[code][left]
+                        key = self.front_keys[at]
+                        return ((key >> 12) - CELL_OFFSET, (key & 4095) - CELL_OFFSET,   # (cell_of)
+                                table.rotations[code][left])
                     left -= n
         raise IndexError(f"placement {index} of {self.placement_count(tile)}")
 
     def can_place(self, tile: Tile) -> bool:
         """Whether ``tile`` fits anywhere on the board (stops at the first cell where it does)."""
         counts = fit_table(tile).counts
-        for code in self.frontier.values():  # noqa: SIM110 - a loop: any() over a generator is slower
+        for code in self.front_codes:  # noqa: SIM110 - a loop: any() over a generator is slower
             if counts[code]:
                 return True
         return False
 
     def fitting_at(self, tile: Tile, x: int, y: int) -> tuple[int, ...]:
         """The rotations of ``tile`` that fit frontier cell ``(x, y)``."""
-        return fit_table(tile).rotations[self.frontier[(x, y)]]
+        return fit_table(tile).rotations[self.front_codes[self.front[cell_key(x, y)]]]
 
     def constraint(self, x: int, y: int) -> Constraint | None:
         """The constraint of frontier cell ``(x, y)``: per direction the kind of the neighbour's
         side facing it, or None; None for a cell not on the frontier."""
-        code = self.frontier.get((x, y))
-        return None if code is None else constraint_of(code)
+        if not (_LOWEST <= x < CELL_OFFSET and _LOWEST <= y < CELL_OFFSET):
+            return None
+        i = self.front.get(cell_key(x, y))
+        return None if i is None else constraint_of(self.front_codes[i])
 
     def mismatch(self, tile: Tile, x: int, y: int, rotation: int) -> str | None:
         """Why ``tile`` cannot go at ``(x, y)`` turned ``rotation`` times, or None if it can."""
         if rotation not in (0, 1, 2, 3):
             return f"rotation must be 0, 1, 2 or 3, not {rotation}"
-        if (x, y) in self.cells:
-            other = self.cells[(x, y)][0]
-            return f"({x},{y}) already holds tile {other}"
-        if (x, y) not in self.frontier:
+        placed = self.tile_at(x, y)
+        if placed is not None:
+            return f"({x},{y}) already holds tile {placed[0]}"
+        if self.constraint(x, y) is None:
             return f"({x},{y}) touches no placed tile"
         return self.side_conflict(tile, x, y, rotation)
 
@@ -536,40 +679,58 @@ class Board:
             have = tile.side_kinds[rotation][d]
             if want is not None and want != have:
                 dx, dy = DELTAS[d]
-                nb = self.cells[(x + dx, y + dy)][0]
+                nb = self.grid[cell_key(x + dx, y + dy)][0]
                 back = DIRECTIONS[(d + 2) % 4]
                 return (f"side {DIRECTIONS[d]} of tile {tile.id} is {have} but the neighbour's "
                         f"side {back} (tile {nb} at ({x + dx},{y + dy})) is {want}")
         return None
 
     def put(self, tile_id: int, x: int, y: int, rotation: int) -> None:
-        """Place a tile (the caller has checked legality) and join its zones.
+        """Place a tile (the caller has checked legality; ``(x, y)`` is at most :data:`REACH` plus a
+        tile set's tiles from the start: see :func:`cell_key`) and join its zones.
 
         The tile's own zones come from a per-tile template; then each side that
         touches a neighbour joins the zones on both sides, and each empty
         neighbour cell gets this side's kind in its frontier constraint.
         """
         tile = self.tiles.by_id[tile_id]
-        # (positions typed Any: the compiled build makes each one tuple object, used as the key of
-        # every dict, where a tuple[int, int] would be made into a new tuple at each use)
-        pos: Any = (x, y)
-        cells = self.cells
-        frontier = self.frontier
-        cells[pos] = (tile_id, rotation)
-        self.where[tile_id] = pos
-        if pos in frontier:   # (not the start tile's cell; `in` and `del` beat dict.pop compiled)
-            del frontier[pos]
-        parent, features = _template(tile, self.tiles)
-        self.parent.update(parent)
+        key = (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET   # (cell_key, without its check)
+        grid = self.grid
+        frontier = self.front
+        codes = self.front_codes
+        # (keys and slots used more than once as objects, typed Any: the compiled build boxes each
+        # once, not for every dict or list it goes into)
+        kobj: Any = key
+        grid[kobj] = (tile_id, rotation)
+        self.where[tile_id] = (x, y)
+        at = frontier.get(kobj)
+        if at is not None:   # (not the start tile's cell; `get` and `del` beat dict.pop compiled)
+            del frontier[kobj]
+            codes[at] = GONE
+            self.front_gone += 1
+        links: tuple[tuple[int, Any], ...]
+        links, need, features = _template(tile, self.tiles)
+        parent = self.parent
+        if len(parent) < need:   # (slots given out since this board was made)
+            parent.extend([-1] * (need - len(parent)))
+        for slot, up in links:
+            parent[slot] = up
         self.features.update(features)
         base = tile_id * 10
         by_id = self.tiles.by_id
-        for d, dx, dy, side, keep, bits in _sides(tile)[rotation]:
-            npos: Any = (x + dx, y + dy)
-            neighbour = cells.get(npos)
+        slot_of = _SLOT_OF
+        for d, step, side, keep, bits in _sides(tile)[rotation]:
+            nkey: Any = key + step
+            neighbour = grid.get(nkey)
             if neighbour is None:
                 # the empty cell's side facing back (d + 2) must now match this side's kind
-                frontier[npos] = frontier.get(npos, 0) & keep | bits
+                at = frontier.get(nkey)
+                if at is None:
+                    frontier[nkey] = len(codes)
+                    self.front_keys.append(nkey)
+                    codes.append(bits)
+                else:
+                    codes[at] = codes[at] & keep | bits
                 continue
             ntile_id, nrot = neighbour
             nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
@@ -577,12 +738,27 @@ class Board:
             if side.kind is RIVER:
                 m1, rv, m2 = side.zones
                 n1, nrv, n2 = nside.zones
-                self._join(base + m1, nbase + n2, 0)
-                self._join(base + m2, nbase + n1, 0)
-                self._join(base + rv, nbase + nrv, 2)
-                self._join(SYSTEM + base + rv, SYSTEM + nbase + nrv, 0)
+                self._join(slot_of[base + m1], slot_of[nbase + n2], 0)
+                self._join(slot_of[base + m2], slot_of[nbase + n1], 0)
+                self._join(slot_of[base + rv], slot_of[nbase + nrv], 2)
+                self._join(slot_of[SYSTEM + base + rv], slot_of[SYSTEM + nbase + nrv], 0)
             else:
-                self._join(base + side.zones[0], nbase + nside.zones[0], 2 if side.kind is FOREST else 0)
+                self._join(slot_of[base + side.zones[0]], slot_of[nbase + nside.zones[0]],
+                           2 if side.kind is FOREST else 0)
+        if 4 * self.front_gone > len(frontier):
+            self._drop_gone()
+
+    def _drop_gone(self) -> None:
+        """Drop the covered cells from front_keys and front_codes (the frontier keeps its order)."""
+        frontier = self.front
+        self.front_codes = [code for code in self.front_codes if code != GONE]
+        self.front_keys = list(frontier)
+        # (the keys as the objects the list holds, typed Any: the compiled build would otherwise
+        # unbox each and box it again for the dict)
+        keys: list[Any] = self.front_keys
+        for at, key in enumerate(keys):
+            frontier[key] = at
+        self.front_gone = 0
 
     # ------------------------------------------------------------------ features by zone
 
@@ -609,17 +785,19 @@ class Board:
 
     def feature_at(self, tile: int, zone: int) -> Feature:
         """The forest, meadow or river that zone ``tile.zone`` belongs to."""
-        node = tile * 10 + zone
-        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
-        p = parent[node]
-        return self.features[p if parent[p] == p else self.find(node)]
+        slot = _SLOT_OF[tile * 10 + zone]
+        parent = self.parent
+        p = parent[slot]
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        return self.features[node_of[p if parent[p] == p else self._root(slot)]]
 
     def system_at(self, tile: int, zone: int) -> Feature:
         """The river system of river or lake zone ``tile.zone``."""
-        node = SYSTEM + tile * 10 + zone
-        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
-        p = parent[node]
-        return self.features[p if parent[p] == p else self.find(node)]
+        slot = _SLOT_OF[SYSTEM + tile * 10 + zone]
+        parent = self.parent
+        p = parent[slot]
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        return self.features[node_of[p if parent[p] == p else self._root(slot)]]
 
     def is_system(self, fid: int) -> bool:
         """Whether ``fid`` is the id of a river system (rather than of a forest, meadow or river)."""
@@ -632,11 +810,13 @@ class Board:
 
     def tile_feature_ids(self, tile: Tile) -> list[int]:
         """The ids of the features a placed tile's zones belong to, and of its river systems."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
+        parent = self.parent   # (_root only for a longer path)
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         out: list[int] = []
         for node in _nodes(tile):
-            p = parent[node]
-            root = p if parent[p] == p else self.find(node)
+            slot = _SLOT_OF[node]
+            p = parent[slot]
+            root = node_of[p if parent[p] == p else self._root(slot)]
             if root not in out:
                 out.append(root)
         return out
@@ -644,12 +824,14 @@ class Board:
     def completed(self, tile: Tile) -> list[tuple[int, Feature]]:
         """The forests and rivers of the placed ``tile`` that are complete (no open side left),
         each once, as ``(id, feature)``: what placing it may have to score."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
+        parent = self.parent   # (_root only for a longer path)
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         features = self.features
         out: list[tuple[int, Feature]] = []
         for node in _closable(tile):
-            p = parent[node]
-            root = p if parent[p] == p else self.find(node)
+            slot = _SLOT_OF[node]
+            p = parent[slot]
+            root = node_of[p if parent[p] == p else self._root(slot)]
             f = features[root]
             if not f.open and not any(r == root for r, _ in out):
                 out.append((root, f))
@@ -675,15 +857,18 @@ class Board:
     def marked_zones(self, fid: int) -> list[tuple[int, Zone]]:
         """``(tile id, zone)`` of the zones of meadow ``fid`` that show animals or a special
         (what final scoring reads; faster than :meth:`zones_in` for the bots' estimates)."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
-        p = parent[fid]
-        root = p if parent[p] == p else self.find(fid)
+        parent = self.parent   # (_root only for a longer path)
+        slot = _SLOT_OF[fid]
+        p = parent[slot]
+        root = p if parent[p] == p else self._root(slot)
         out = []
         marked = _marked(self.tiles)
-        for tile_id in self.features[root].tiles:
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        for tile_id in self.features[node_of[root]].tiles:
             for node, z in marked[tile_id]:
-                p = parent[node]
-                if (p if parent[p] == p else self.find(node)) == root:
+                slot = _SLOT_OF[node]
+                p = parent[slot]
+                if (p if parent[p] == p else self._root(slot)) == root:
                     out.append((tile_id, z))
         return out
 
@@ -706,13 +891,13 @@ class Board:
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""
-        parent: dict[Any, Any] = self.parent   # (Any: see _join; find only for a longer path)
+        parent = self.parent   # (_root only for a longer path)
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
         seen: dict[int, None] = {}
         for node, (_, piece) in self.occupants.items():
-            if piece == HUT:
-                node += SYSTEM
-            p = parent[node]
-            seen[p if parent[p] == p else self.find(node)] = None
+            slot = _SLOT_OF[node + SYSTEM if piece == HUT else node]
+            p = parent[slot]
+            seen[node_of[p if parent[p] == p else self._root(slot)]] = None
         return list(seen)
 
     def add_occupant(self, tile: int, zone: int, player: int, piece: str) -> int:
@@ -734,10 +919,11 @@ class Board:
         """
         node = tile * 10 + zone
         hut = piece == HUT
-        key = SYSTEM + node if hut else node
-        parent: dict[Any, Any] = self.parent   # (nodes as the dict holds them: see _join)
-        p = parent[key]
-        root = p if parent[p] == p else self.find(key)
+        slot = _SLOT_OF[SYSTEM + node if hut else node]
+        parent = self.parent
+        node_of: list[Any] = _NODE_OF   # (Any: see _join)
+        p = parent[slot]
+        root = node_of[p if parent[p] == p else self._root(slot)]
         features = self.features
         f = features[root]
         if hut:
@@ -780,11 +966,10 @@ class Board:
 
     def area(self, x: int, y: int) -> list[int]:
         """Tile ids on ``(x, y)`` and the 8 cells around it."""
-        cells = self.cells
         out = []
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
-                cell = cells.get((x + dx, y + dy))
+                cell = self.tile_at(x + dx, y + dy)
                 if cell is not None:
                     out.append(cell[0])
         return out

@@ -39,7 +39,9 @@ def open_squares(state: State, fid: int) -> set[tuple[int, int]]:
     out: set[tuple[int, int]] = set()
     for tile_id in feature.tiles:
         x, y = board.where[tile_id]
-        rotation = board.cells[(x, y)][1]
+        placed = board.tile_at(x, y)
+        assert placed is not None
+        rotation = placed[1]
         tile = tiles[tile_id]
         for direction, (dx, dy) in enumerate(DELTAS):
             side = tile.side_at(rotation, direction)
@@ -47,7 +49,7 @@ def open_squares(state: State, fid: int) -> set[tuple[int, int]]:
             if part is None or side.kind != feature.kind:
                 continue
             square = (x + dx, y + dy)
-            if square not in board.cells and board.feature_id(tile_id, side.zones[part]) == root:
+            if board.tile_at(*square) is None and board.feature_id(tile_id, side.zones[part]) == root:
                 out.add(square)
     return out
 

@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from huntgather.board import ZoneRef
+from huntgather.board import REACH, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.events import Event, player_name
 from huntgather.game import Game
@@ -304,8 +304,11 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
             m = _POS.fullmatch(words[2])
             assert m is not None
             x, y, rotation = int(m[1]), int(m[2]), int(words[3][1])
-            if (x, y) in board.cells:
-                raise RecordError(number, f"({x},{y}) already holds tile {board.cells[(x, y)][0]}")
+            if not (-REACH <= x < REACH and -REACH <= y < REACH):
+                raise RecordError(number, f"({x},{y}) is too far from the start (at most {REACH} cells)")
+            holding = board.tile_at(x, y)
+            if holding is not None:
+                raise RecordError(number, f"({x},{y}) already holds tile {holding[0]}")
             conflict = board.side_conflict(tiles[tile_id], x, y, rotation)
             if conflict:
                 raise RecordError(number, conflict)

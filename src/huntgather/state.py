@@ -275,7 +275,7 @@ class State:
         return (self.edition.name, self.players, self.phase, self.player, self.tile, self.stack,
                 self.bonus_turn, self.turn, tuple(self.scores), tuple(self.meeples), tuple(self.huts),
                 tuple(sorted(self.normal)), tuple(sorted(self.bonus)), tuple(sorted(self.discarded)),
-                self.removed_animals, board.cells, board.occupants)
+                self.removed_animals, board.grid, board.occupants)
 
     def __eq__(self, other: object) -> bool:
         """The same position: edition, decision, scores, supplies, stacks' contents, turn count,
@@ -299,7 +299,7 @@ class State:
         <State 2020, 2 players, turn 0: a tile is to be drawn from the normal stack for yellow;
          scores [0, 0], 1 tile on the board, 78 + 16 left>
         """
-        tiles = len(self.board.cells)
+        tiles = len(self.board.grid)
         return (f"<State {self.edition.name}, {self.players} players, turn {self.turn}: "
                 f"{self.describe_decision()}; scores {self.scores}, {tiles} tile{'s' if tiles != 1 else ''} "
                 f"on the board, {len(self.normal)} + {len(self.bonus)} left>")

@@ -502,10 +502,7 @@ class Estimator:
         piece yet, and :func:`_joined` values it without the piece put on the board."""
         board = after.board
         hut = piece == HUT
-        node = SYSTEM + tile * 10 + zone if hut else tile * 10 + zone
-        parent = board.parent
-        p = parent[node]
-        root = p if parent[p] == p else board.find(node)
+        root = board.find(SYSTEM + tile * 10 + zone if hut else tile * 10 + zone)
         f = board.features[root]
         if not (f.huts if hut else f.meeples):
             found = _joined(after, root, f, player, memo, weights)
@@ -531,7 +528,9 @@ class Estimator:
         where the tile lies and how it is turned)."""
         board = after.board
         x, y = board.where[tile]
-        key = (tile, x, y, board.cells[(x, y)][1])
+        placed = board.tile_at(x, y)
+        assert placed is not None
+        key = (tile, x, y, placed[1])
         memo = self.memos.get(key)
         if memo is None:
             memo = self.memos[key] = {}
