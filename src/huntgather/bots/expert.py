@@ -216,8 +216,11 @@ class ExpertBot(SearchBot):
         self._kept = {}
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
         player = state.player
+        # (ranked by the margin itself wherever the value is a logistic of it, with two players
+        # too: a logistic can round two margins far from even to one value and reorder a tie)
+        by_share = self.meetings and state.players > 2
         ranked = sorted(estimated_plans(state, kept=self._kept, weights=self._weights),
-                        key=lambda pv: -(self._value(pv[1], player) if self.meetings
+                        key=lambda pv: -(self._value(pv[1], player) if by_share
                                          else advantage(pv[1], player)))
         plans = [plan for plan, _ in ranked]
         priors = [self._value(values, player) for _, values in ranked]
