@@ -25,6 +25,8 @@ from huntgather.bots.heuristic import (
 )
 from huntgather.bots.tuned import (
     FIELDS,
+    Objective,
+    Trial,
     duel,
     fit,
     read_weights,
@@ -194,6 +196,18 @@ def test_fit_keeps_the_best_duel_and_is_reproducible() -> None:
     assert fit(DEFAULT, deals=2, rounds=1, names=["meeple_back"]) == best
 
 
+def test_fit_by_meetings_keeps_the_best_share_of_meetings() -> None:
+    seen: list[Trial] = []
+    best = fit(DEFAULT, players=3, deals=3, rounds=1, names=["meeple", "hut"], progress=seen.append,
+               objective=Objective.MEETINGS)
+    assert [t.field for t in seen[:5]] == ["", "meeple", "meeple", "hut", "hut"]
+    # 3 deals from each of 3 seats, two meetings a game
+    assert all(t.result.games == 9 and t.result.won + t.result.drawn + t.result.lost == 18 for t in seen)
+    assert best in seen and best.result.share == max(t.result.share for t in seen)
+    # the first of the best (a later trial only replaces it when strictly better)
+    assert best is next(t for t in seen if t.result.share == best.result.share)
+
+
 def test_tune_eval_writes_and_keeps_the_other_entries(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "w.json"
@@ -208,6 +222,16 @@ def test_tune_eval_writes_and_keeps_the_other_entries(tmp_path: Path,
     assert "--start '{\"meadow_early\": -0.5}' --fields hut" in entry["command"]
     assert read_weights(out.read_text())["2002/3"] == ALL_TERMS
     assert "written to" in capsys.readouterr().out
+    assert entry["objective"] == "margin" and "--objective" not in entry["command"]
+
+
+def test_tune_eval_by_meetings_says_so_in_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "w.json"
+    assert main(["tune-eval", "--out", str(out), "--deals", "1", "--rounds", "0", "--players", "3",
+                 "--objective", "meetings"]) == 0
+    entry = json.loads(out.read_text())["weights"]["2020/3"]
+    assert entry["objective"] == "meetings" and entry["command"].endswith(" --objective meetings")
+    assert sum(entry["meetings"]) == 6   # one deal from each of 3 seats, two meetings a game
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -218,6 +242,7 @@ def test_tune_eval_writes_and_keeps_the_other_entries(tmp_path: Path,
     (["--players", "7"], "between 2 and 5"),
     (["--deals", "0"], "between 1 and"),
     (["--edition", "1999"], "unknown edition"),
+    (["--objective", "elo"], "invalid choice"),
 ])
 def test_tune_eval_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:

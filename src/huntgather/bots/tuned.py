@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -156,6 +157,15 @@ class TunedGreedyBot(GreedyBot):
         return super()._choose(state, moves, rng)
 
 
+class Objective(enum.Enum):
+    """What :func:`fit` maximises in its duels: the candidate's mean margin over the best other
+    seat, or its share of meetings won (each other seat it outscores; what a tournament's head to
+    head counts, and what the expert plays for with three or more players)."""
+
+    MARGIN = "margin"
+    MEETINGS = "meetings"
+
+
 @dataclass(frozen=True)
 class Duel:
     """What a candidate did in :func:`duel`: its mean margin over the best other seat (and the
@@ -173,6 +183,15 @@ class Duel:
         """The share of its meetings the candidate won (a draw counts half)."""
         meetings = self.won + self.drawn + self.lost
         return (self.won + self.drawn / 2) / meetings if meetings else 0.0
+
+    def score(self, objective: Objective) -> float:
+        """The number :func:`fit` maximises under ``objective``.
+
+        >>> d = Duel(margin=-2.0, stderr=1.0, won=6, drawn=2, lost=2, games=5)
+        >>> d.score(Objective.MARGIN), d.score(Objective.MEETINGS)
+        (-2.0, 0.7)
+        """
+        return self.margin if objective is Objective.MARGIN else self.share
 
     def __str__(self) -> str:
         return (f"margin {self.margin:+.2f} ± {self.stderr:.2f}, meetings "
@@ -235,15 +254,16 @@ class Trial:
 
 def fit(start: Weights = DEFAULT, players: int = 2, edition: str = "2020", deals: int = 200,
         seed: int = 0, rounds: int = 1, workers: int = 1, names: Sequence[str] = FIELDS,
-        progress: Callable[[Trial], None] | None = None) -> Trial:
+        progress: Callable[[Trial], None] | None = None, objective: Objective = Objective.MARGIN) -> Trial:
     """Rounds of coordinate search from ``start``: the best weights found, with their duel (every
     duel on the same deals, against the heuristic's own numbers; ``progress`` sees each as it ends).
 
     In a round, each field of ``names`` is moved up and down by its step (:data:`STEPS`, halved
     each round) from the round's best weights, each move in a duel of its own; then every field
     whose better move beat the round's start is set to it, together, and that combination is
-    played too.  The best of all of them starts the next round.  The same arguments give the same
-    duels and the same weights.
+    played too.  The best of all of them starts the next round.  "Better" is by ``objective``: the
+    mean margin over the best other seat, or the share of meetings won.  The same arguments give
+    the same duels and the same weights.
 
     >>> fit(DEFAULT, deals=1, rounds=0).weights == DEFAULT
     True
@@ -265,14 +285,15 @@ def fit(start: Weights = DEFAULT, players: int = 2, edition: str = "2020", deals
                 if name == "horizon" and value <= 0:
                     continue
                 trial = play(r, name, replace(base.weights, **{name: round(value, 6)}))
-                if trial.result.margin > base.result.margin and (
-                        name not in moves or trial.result.margin > moves[name].result.margin):
+                gain = trial.result.score(objective)
+                if gain > base.result.score(objective) and (
+                        name not in moves or gain > moves[name].result.score(objective)):
                     moves[name] = trial
         candidates = list(moves.values())
         if len(moves) > 1:
             combined = replace(base.weights, **{name: getattr(t.weights, name) for name, t in moves.items()})
             candidates.append(play(r, "", combined))
         for trial in candidates:
-            if trial.result.margin > best.result.margin:
+            if trial.result.score(objective) > best.result.score(objective):
                 best = trial
     return best

@@ -9,7 +9,8 @@ the file, for each edition and number of players)::
 Each duel is greedy with the candidate weights against greedy with the
 heuristic's own numbers, on ``--deals`` deals played once from each seat
 (:func:`huntgather.bots.tuned.duel`); rounds of coordinate search keep the
-weights with the best mean margin (:func:`huntgather.bots.tuned.fit`).  The
+weights with the best mean margin, or with ``--objective meetings`` the best share of meetings
+won (:func:`huntgather.bots.tuned.fit`).  The
 result is added to ``--out`` (other editions and numbers of players already
 in the file stay).  The same arguments give the same weights.
 
@@ -37,7 +38,8 @@ def register(sub: Any) -> None:
         "tune-eval", help="fit the expert bot's weights by play (duels of greedy bots)",
         description="Greedy bots with candidate heuristic weights play greedy bots with the "
                     "heuristic's own numbers on the same deals; rounds of coordinate search keep "
-                    "the weights with the best mean margin, written to a weights file.")
+                    "the weights with the best mean margin (or share of meetings won), written to a "
+                    "weights file.")
     parser.add_argument("--out", required=True, metavar="FILE",
                         help="the weights file to write (its other entries are kept)")
     parser.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
@@ -51,6 +53,10 @@ def register(sub: Any) -> None:
                              "(default: the heuristic's own numbers)")
     parser.add_argument("--fields", default="", metavar="NAMES",
                         help="comma-separated fields to move (default: all)")
+    parser.add_argument("--objective", choices=["margin", "meetings"], default="margin",
+                        help="what the search keeps: the best mean margin over the best other seat, "
+                             "or the best share of meetings won (each other seat outscored); the "
+                             "same with two players but for draws (default: margin)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.set_defaults(run=run)
 
@@ -58,7 +64,16 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from huntgather.bots.tuned import FIELDS, Trial, fit, key, read_entries, weights_document, weights_from
+    from huntgather.bots.tuned import (
+        FIELDS,
+        Objective,
+        Trial,
+        fit,
+        key,
+        read_entries,
+        weights_document,
+        weights_from,
+    )
     from huntgather.cli import CommandError, read_text
     from huntgather.editions import edition_names
 
@@ -105,15 +120,17 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"[{len(done)}] round {trial.round}, {moved}{value}: {trial.result}")
 
     best = fit(start, args.players, args.edition, args.deals, args.seed, args.rounds, args.workers, names,
-               progress=show)
+               progress=show, objective=Objective(args.objective))
     # (the command that gives these weights, whatever the file and the workers)
     command = (f"huntgather tune-eval --players {args.players} --edition {args.edition} --deals {args.deals} "
                f"--seed {args.seed} --rounds {args.rounds} --start {shlex.quote(json.dumps(start_values))}"
-               + (f" --fields {','.join(names)}" if args.fields else ""))
+               + (f" --fields {','.join(names)}" if args.fields else "")
+               + (f" --objective {args.objective}" if args.objective != "margin" else ""))
     meta = {"command": command, "against": "greedy with the heuristic's own numbers",
             "deals": args.deals, "seed": args.seed, "margin": round(best.result.margin, 3),
             "stderr": round(best.result.stderr, 3),
-            "meetings": [best.result.won, best.result.drawn, best.result.lost], "duels": len(done)}
+            "meetings": [best.result.won, best.result.drawn, best.result.lost], "duels": len(done),
+            "objective": args.objective}
     table[key(args.edition, args.players)] = (best.weights, meta)
     doc = weights_document(table)
     try:
