@@ -186,7 +186,7 @@ def test_a_duel_of_the_same_weights_mirrors_itself() -> None:
 
 
 def test_fit_keeps_the_best_duel_and_is_reproducible() -> None:
-    seen = []
+    seen: list[Trial] = []
     best = fit(DEFAULT, deals=2, rounds=1, names=["meeple_back"], progress=seen.append)
     # the start, meeple_back 0.5 and -0.5 (one field moved: no combination)
     assert [t.field for t in seen] == ["", "meeple_back", "meeple_back"]
