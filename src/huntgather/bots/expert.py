@@ -52,7 +52,7 @@ from collections.abc import Callable
 
 from huntgather.bots.base import Limits, Plan, estimated_plans
 from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage, estimate
-from huntgather.bots.mcts import SearchBot, SearchResult, reply, rewards
+from huntgather.bots.mcts import SearchBot, SearchResult, reply, rewards, win_chance
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
 
@@ -72,7 +72,7 @@ def meeting_share(values: list[float], player: int, scale: float) -> float:
     total = 0.0
     for j, v in enumerate(values):
         if j != player:
-            total += 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (mine - v) / scale))))
+            total += win_chance(mine - v, scale)
     return total / (len(values) - 1)
 
 
@@ -219,11 +219,12 @@ class ExpertBot(SearchBot):
         # (ranked by the margin itself wherever the value is a logistic of it, with two players
         # too: a logistic can round two margins far from even to one value and reorder a tie)
         by_share = self.meetings and state.players > 2
-        ranked = sorted(estimated_plans(state, kept=self._kept, weights=self._weights),
-                        key=lambda pv: -(self._value(pv[1], player) if by_share
-                                         else advantage(pv[1], player)))
-        plans = [plan for plan, _ in ranked]
-        priors = [self._value(values, player) for _, values in ranked]
+        estimated = estimated_plans(state, kept=self._kept, weights=self._weights)
+        plan_values = [self._value(v, player) for _, v in estimated]
+        ranked = sorted(range(len(estimated)), key=lambda i: -(plan_values[i] if by_share
+                                                               else advantage(estimated[i][1], player)))
+        plans = [estimated[i][0] for i in ranked]
+        priors = [plan_values[i] for i in ranked]
         budget = self.limits.simulations or 1
         if not isinstance(plans[0][0], Place):
             # an occupy or shaman decision has few plans: a third of the budget is plenty

@@ -63,6 +63,16 @@ from huntgather.state import BONUS, NORMAL, PLACE, State
 ROLLOUT_PLACEMENTS: int | None = None
 
 
+def win_chance(lead: float, scale: float) -> float:
+    """A logistic of a lead in points, ``lead / scale`` clamped to ±50: the value in (0, 1) that
+    :func:`rewards` and the expert's share of meetings give a lead over another seat.
+
+    >>> win_chance(0.0, 8.0), round(win_chance(8.0, 8.0), 4), win_chance(-1e9, 8.0) > 0.0
+    (0.5, 0.7311, True)
+    """
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale))))
+
+
 def rewards(values: list[float], scale: float) -> list[float]:
     """Per-seat value in (0, 1) from estimated scores: a logistic of the margin over the best other.
 
@@ -76,12 +86,8 @@ def rewards(values: list[float], scale: float) -> list[float]:
         # (b - a) / scale is exactly -((a - b) / scale), and clamping is symmetric
         margin = max(-50.0, min(50.0, (a - b) / scale))
         return [1.0 / (1.0 + math.exp(-margin)), 1.0 / (1.0 + math.exp(margin))]
-    out = []
-    for i, v in enumerate(values):
-        best_other = max(w for j, w in enumerate(values) if j != i)
-        margin = (v - best_other) / scale
-        out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, margin)))))
-    return out
+    return [win_chance(v - max(w for j, w in enumerate(values) if j != i), scale)
+            for i, v in enumerate(values)]
 
 
 def reply(state: State, against: int | None = None, first: list[Move] | None = None,
