@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -35,7 +36,7 @@ from huntgather.bots.tuned import (
     weights_for,
     weights_from,
 )
-from huntgather.cli import main
+from huntgather.cli import build_parser, main
 from huntgather.features import SYSTEM
 from huntgather.moves import TakeBack
 from huntgather.tiles import FOREST, MEADOW, RIVER
@@ -249,6 +250,17 @@ def test_tune_eval_refuses_bad_arguments(args: list[str], message: str, tmp_path
     assert main(["tune-eval", "--out", str(tmp_path / "w.json"), *args]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "w.json").exists()
+
+
+def test_tune_eval_offers_every_objective_and_nothing_else() -> None:
+    # the parser lists the objectives by name (importing tuned there would slow every command's
+    # start): the names must be the enum's values, each of which fit() understands
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    objective = next(a for a in sub.choices["tune-eval"]._actions if a.dest == "objective")
+    assert objective.choices is not None
+    assert sorted(objective.choices) == sorted(o.value for o in Objective)
+    assert objective.default in {o.value for o in Objective}
 
 
 def test_tune_eval_keeps_a_file_that_is_not_a_weights_file(tmp_path: Path,
