@@ -81,11 +81,9 @@ def rewards(values: list[float], scale: float) -> list[float]:
     >>> r = rewards([20.0, 10.0], 5.0); r[0] > 0.5 > r[1]
     True
     """
-    if len(values) == 2:   # (the usual case, spelled out: the same arithmetic, faster)
+    if len(values) == 2:   # (the usual case: the other seat is the best other)
         a, b = values
-        # (b - a) / scale is exactly -((a - b) / scale), and clamping is symmetric
-        margin = max(-50.0, min(50.0, (a - b) / scale))
-        return [1.0 / (1.0 + math.exp(-margin)), 1.0 / (1.0 + math.exp(margin))]
+        return [win_chance(a - b, scale), win_chance(b - a, scale)]
     return [win_chance(v - max(w for j, w in enumerate(values) if j != i), scale)
             for i, v in enumerate(values)]
 
