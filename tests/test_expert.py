@@ -394,3 +394,23 @@ def test_the_expert_search_values_its_leaves_by_a_pluggable_evaluation() -> None
     assert result.moves[0][0] in state.legal_moves()
     assert 0 < len(calls) <= result.simulations
     assert all(not s.is_chance for s in calls)
+
+
+def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp_path: Path) -> None:
+    """tools/expert_variants.py (docs/bots.md, "Four players"): one log line a (deal, seat) game for
+    every variant, nothing played twice when run again, a report over the games all logs hold."""
+    tool = Path(__file__).resolve().parents[1] / "tools" / "expert_variants.py"
+    play = [sys.executable, str(tool), "play", "--players", "2", "--seed", "3", "--deals", "1",
+            "--dir", str(tmp_path), "a=sims:4,width:2", "b=sims:6,width:3"]
+    for _ in range(2):
+        subprocess.run(play, check=True, capture_output=True, text=True)
+    for name in ("a", "b"):
+        rows = [json.loads(line) for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()]
+        assert sorted((r["deal"], r["seat"]) for r in rows) == [(0, 0), (0, 1)]
+        assert all(len(r["scores"]) == 2 and r["dec"] > 0 for r in rows)
+    out = subprocess.run([sys.executable, str(tool), "report", "--dir", str(tmp_path), "a", "b"],
+                         check=True, capture_output=True, text=True).stdout
+    assert out.startswith("2 games that every log holds") and "vs a: margin +0.00" in out
+    bad = subprocess.run([sys.executable, str(tool), "play", "--dir", str(tmp_path), "c=depth:3"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "bad setting 'depth:3'" in bad.stderr
