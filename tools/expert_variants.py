@@ -24,13 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import time
+import statistics
 from pathlib import Path
 
-from huntgather import Game
 from huntgather.bots import Limits, make_bot
 from huntgather.bots.expert import ExpertBot
-from huntgather.bots.tournament import deal_orders
+from huntgather.bots.tournament import play_deal
 from huntgather.bots.tuned import weights_for
 
 KEYS = ("sims", "width", "turns")
@@ -72,27 +71,16 @@ def play(variants: list[tuple[str, dict[str, int]]], opponent: str, players: int
     total = deals * players * len(variants)
     count = sum(1 for d in done.values() for deal, _ in d if deal < deals)
     for deal in range(deals):
-        normal, bonus = deal_orders("2020", seed, deal)
         for seat in range(players):
             for name, settings in variants:
                 if (deal, seat) in done[name]:
                     continue
-                game = Game(players, edition="2020", seed=seed * 1_000_003 + deal, normal_order=normal,
-                            bonus_order=bonus)
                 base = seed * 7919 + deal * 104_729
                 bots = [variant_bot(name, settings, base) if k == seat
                         else make_bot(opponent, seed=(base + k) % 2**32) for k in range(players)]
-                cpu, decisions = 0.0, 0
-                while not game.is_over:
-                    mover = game.state.player
-                    start = time.process_time()
-                    move = bots[mover].choose(game.state)
-                    if mover == seat:
-                        cpu += time.process_time() - start
-                        decisions += 1
-                    game.play(move)
-                row = {"deal": deal, "seat": seat, "scores": list(game.scores), "cpu": round(cpu, 3),
-                       "dec": decisions}
+                scores, seconds, decisions = play_deal(bots, "2020", seed, deal)
+                row = {"deal": deal, "seat": seat, "scores": scores, "cpu": round(seconds[seat], 3),
+                       "dec": decisions[seat]}
                 with (folder / f"{name}.jsonl").open("a") as f:
                     f.write(json.dumps(row) + "\n")
                 count += 1
@@ -122,8 +110,8 @@ def report(names: list[str], folder: Path) -> None:
         margin = sum(g[k][2] for k in common) / len(common)
         cpu = sum(g[k][3] for k in common) / len(common)
         diffs = [g[k][2] - first[k][2] for k in common]
-        mean = sum(diffs) / len(diffs)
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
+        mean = statistics.fmean(diffs)
+        sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
         wins = sum(g[k][0] - first[k][0] for k in common)
         print(f"{name:10s} meetings won {share:6.1%}  margin {margin:+6.2f}  vs {names[0]}: margin "
               f"{mean:+5.2f} ± {sd / math.sqrt(len(diffs)):.2f}, meetings {wins:+.1f}  "

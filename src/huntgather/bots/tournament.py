@@ -30,6 +30,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from huntgather.bots.base import Bot
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.game import Game
 
@@ -199,17 +200,14 @@ def line_up(specs: Sequence[str], players: int, deal: int) -> list[str]:
     return [specs[(deal + k) % len(specs)] for k in range(players)]
 
 
-def play_game(specs: Sequence[str], edition: str, seed: int, deal: int, rotation: int) -> GameResult:
-    """Play one game of a deal with the line-up turned ``rotation`` seats."""
-    from huntgather.bots import make_bot
-    players = len(specs)
-    seats = [specs[(k - rotation) % players] for k in range(players)]
+def play_deal(bots: Sequence[Bot], edition: str, seed: int,
+              deal: int) -> tuple[list[int], list[float], list[int]]:
+    """Play deal ``deal`` of ``seed`` with ``bots`` seat by seat: the final scores, and each seat's
+    CPU seconds (``time.process_time``) and number of decisions."""
+    players = len(bots)
     normal, bonus = deal_orders(edition, seed, deal)
     game = Game(players, edition=edition, seed=seed * 1_000_003 + deal, normal_order=normal,
                 bonus_order=bonus)
-    # A bot's seed depends on the deal and on which bot of the line-up it is, not on its seat.
-    bots = [make_bot(seats[k], seed=(seed * 7919 + deal * 104_729 + (k - rotation) % players) % 2**32)
-            for k in range(players)]
     state = game.state
     seconds = [0.0] * players
     decisions = [0] * players
@@ -221,7 +219,19 @@ def play_game(specs: Sequence[str], edition: str, seed: int, deal: int, rotation
         seconds[player] += clock() - start
         decisions[player] += 1
         game.play(move)
-    return GameResult(deal, rotation, tuple(seats), tuple(game.scores),
+    return list(game.scores), seconds, decisions
+
+
+def play_game(specs: Sequence[str], edition: str, seed: int, deal: int, rotation: int) -> GameResult:
+    """Play one game of a deal with the line-up turned ``rotation`` seats."""
+    from huntgather.bots import make_bot
+    players = len(specs)
+    seats = [specs[(k - rotation) % players] for k in range(players)]
+    # A bot's seed depends on the deal and on which bot of the line-up it is, not on its seat.
+    bots = [make_bot(seats[k], seed=(seed * 7919 + deal * 104_729 + (k - rotation) % players) % 2**32)
+            for k in range(players)]
+    scores, seconds, decisions = play_deal(bots, edition, seed, deal)
+    return GameResult(deal, rotation, tuple(seats), tuple(scores),
                       tuple(round(s, 4) for s in seconds), tuple(decisions))
 
 
