@@ -152,7 +152,8 @@ class ExpertBot(SearchBot):
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
                  evaluate: Evaluate | None = None, paranoid: bool = False,
-                 weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False) -> None:
+                 weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False,
+                 others: Weights | Callable[[State], Weights | None] | None = None) -> None:
         super().__init__(seed)
         if limits.simulations is None:
             raise ValueError("the expert's budget is a number of simulations (a time may be added "
@@ -176,10 +177,18 @@ class ExpertBot(SearchBot):
         #: logistic of its margin over the best other seat; True, by the mean over the other
         #: seats of a logistic of its margin over each (its expected share of meetings won)
         self.meetings = meetings
+        #: the opponent model: the numbers with which the other seats choose their greedy turns
+        #: in a sample, or a function that gives them for the position searched; None (or a
+        #: function's None): the searching seat's own :attr:`weights`.  A sample's end is
+        #: always valued with the searching seat's own weights.
+        self.others = others
         self._weights: Weights = DEFAULT
+        self._others: Weights = DEFAULT
         #: during a search: what features bring, kept from one estimate to the next (the same
-        #: values, sooner: :func:`~huntgather.bots.heuristic.brought`); emptied when it ends
+        #: values, sooner: :func:`~huntgather.bots.heuristic.brought`), by the searching seat's
+        #: weights and by the others'; emptied when it ends
         self._kept: Kept = {}
+        self._kept_others: Kept = {}
 
     def _value(self, values: list[float], player: int) -> float:
         """The searching seat's value in (0, 1) of a sample's end (see :attr:`meetings`)."""
@@ -195,26 +204,38 @@ class ExpertBot(SearchBot):
         turns = self.turns if self.turns is not None else state.players
         values: list[float] | None = None
         me = root.player
+        modelled = self._others is not self._weights
+        mine = True
         for _ in range(turns):
             draw_from(state, order, pos)
             if state.is_over:
                 return self._value([float(s) for s in state.scores], me)
-            best_plan, best = reply(state, me if self.paranoid else None, kept=self._kept,
-                                    weights=self._weights)
+            mine = not modelled or state.player == me
+            best_plan, best = reply(state, me if self.paranoid else None,
+                                    kept=self._kept if mine else self._kept_others,
+                                    weights=self._weights if mine else self._others)
             for move in best_plan:
                 state.apply(move, trusted=True, quiet=True)
             values = best
         if self.evaluate is not None:
             draw_from(state, order, pos)
             values = [float(s) for s in state.scores] if state.is_over else self.evaluate(state)
-        if values is None:   # no turn played: the state after the plan
+        elif values is None or not mine:
+            # no turn played (the state after the plan), or the last turn another seat's, valued
+            # by its own numbers: the estimate with the searching seat's
             values = estimate(state, None, self._weights)
         return self._value(values, me)
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()
-        self._kept = {}
+        self._kept, self._kept_others = {}, {}
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
+        others = self.others
+        if others is not None and not isinstance(others, Weights):
+            others = others(state)
+        # (the same object when there is no model or it gives the same numbers: one kept, and
+        # exactly the samples of a search without a model)
+        self._others = self._weights if others is None or others == self._weights else others
         player = state.player
         # (ranked by the margin itself wherever the value is a logistic of it, with two players
         # too: a logistic can round two margins far from even to one value and reorder a tie)
@@ -264,5 +285,5 @@ class ExpertBot(SearchBot):
             else:
                 seen[plan[0]] = len(moves)
                 moves.append((plan[0], value, n))
-        self._kept = {}
+        self._kept, self._kept_others = {}, {}
         return SearchResult(moves, sims, time.perf_counter() - start, plan_rows)
