@@ -372,6 +372,73 @@ def test_the_expert_search_values_its_leaves_by_a_pluggable_evaluation() -> None
     assert all(not s.is_chance for s in calls)
 
 
+def test_an_opponent_model_of_the_expert_own_numbers_is_no_model() -> None:
+    """``others`` equal to the bot's own weights (or a function that gives None) leaves the
+    samples exactly those of a search without a model."""
+    from huntgather.bots.tuned import weights_for
+    for state in positions(4, seed=3, every=19)[1:3]:
+        plain = ExpertBot(Limits(simulations=24), seed=2, name="x", width=4,
+                          weights=weights_for).search(state)
+        same = ExpertBot(Limits(simulations=24), seed=2, name="x", width=4, weights=weights_for,
+                         others=weights_for(state)).search(state)
+        none = ExpertBot(Limits(simulations=24), seed=2, name="x", width=4, weights=weights_for,
+                         others=lambda s: None).search(state)
+        assert plain.plans == same.plans == none.plans and plain.moves == same.moves == none.moves
+
+
+def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a sample the searching seat's turns are chosen with its own weights, every other
+    seat's with the model's, and the sample's end is valued with the searcher's own weights
+    even where another seat moved last."""
+    from huntgather.bots.heuristic import DEFAULT, Weights
+    from huntgather.bots.heuristic import estimate as real_estimate
+    from huntgather.bots.mcts import reply as real_reply
+    own = Weights(meadow_early=-0.9, meeple_back=1.0)
+    turns: list[tuple[bool, Weights | None]] = []
+    ends: list[Weights] = []
+
+    def spy_reply(state: State, *args: object, **kw: object) -> object:
+        turns.append((state.player == searcher, kw.get("weights")))   # type: ignore[arg-type]
+        return real_reply(state, *args, **kw)   # type: ignore[arg-type]
+
+    def spy_estimate(state: State, memo: object = None, weights: Weights = DEFAULT) -> list[float]:
+        ends.append(weights)
+        return real_estimate(state, None, weights)
+
+    monkeypatch.setattr("huntgather.bots.expert.reply", spy_reply)
+    monkeypatch.setattr("huntgather.bots.expert.estimate", spy_estimate)
+    state = positions(4, seed=6, every=19)[2]
+    searcher = state.player
+    # a greedy turn for every seat after the plan (the last the searcher's)
+    ExpertBot(Limits(simulations=16), seed=1, width=4, weights=own, others=DEFAULT).search(state)
+    assert {w for mine, w in turns if mine} == {own} and {w for mine, w in turns if not mine} == {DEFAULT}
+    assert sum(1 for mine, _ in turns if not mine) >= 3 * sum(1 for mine, _ in turns if mine) > 0
+    # mostly the searcher's own last turn valued the end; where a menhir's extra turn made another
+    # seat's the last, the end was valued again, with the searcher's weights
+    assert set(ends) <= {own} and len(ends) < len(turns) // 8
+    # one turn after the plan: the next seat's, by the model; the end valued by the searcher's numbers
+    turns.clear()
+    ends.clear()
+    ExpertBot(Limits(simulations=16), seed=1, width=4, weights=own, others=DEFAULT, turns=1).search(state)
+    assert turns and {mine for mine, _ in turns} == {False} and {w for _, w in turns} == {DEFAULT}
+    assert len(ends) == len(turns) and set(ends) == {own}
+
+
+def test_the_expert_level_models_the_others_by_the_heuristic_numbers_from_four_players() -> None:
+    from huntgather.bots import greedy_others
+    from huntgather.bots.heuristic import DEFAULT
+    assert [greedy_others(State.new(n)) for n in (2, 3, 4, 5)] == [None, None, DEFAULT, DEFAULT]
+    bot = make_bot("expert")
+    assert isinstance(bot, ExpertBot) and bot.others is greedy_others
+    # with fewer than four players the level's search is the one without a model
+    from huntgather.bots.tuned import weights_for
+    state = positions(3, seed=5, every=17)[2]
+    level = expert_bot(seed=4, limits=Limits(simulations=20)).search(state)
+    unmodelled = ExpertBot(Limits(simulations=20), seed=4, name="expert", weights=weights_for,
+                           meetings=True).search(state)
+    assert level.plans == unmodelled.plans
+
+
 def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp_path: Path) -> None:
     """tools/expert_variants.py (docs/bots.md, "Four players"): one log line a (deal, seat) game for
     every variant, nothing played twice when run again, a report over the games all logs hold."""
