@@ -424,27 +424,12 @@ def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch:
     assert len(ends) == len(turns) and set(ends) == {own}
 
 
-def test_the_expert_level_models_the_others_by_the_heuristic_numbers_from_four_players() -> None:
-    from huntgather.bots import greedy_others
-    from huntgather.bots.heuristic import DEFAULT
-    assert [greedy_others(State.new(n)) for n in (2, 3, 4, 5)] == [None, None, DEFAULT, DEFAULT]
-    bot = make_bot("expert")
-    assert isinstance(bot, ExpertBot) and bot.others is greedy_others
-    # with fewer than four players the level's search is the one without a model
-    from huntgather.bots.tuned import weights_for
-    state = positions(3, seed=5, every=17)[2]
-    level = expert_bot(seed=4, limits=Limits(simulations=20)).search(state)
-    unmodelled = ExpertBot(Limits(simulations=20), seed=4, name="expert", weights=weights_for,
-                           meetings=True).search(state)
-    assert level.plans == unmodelled.plans
-
-
 def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp_path: Path) -> None:
     """tools/expert_variants.py (docs/bots.md, "Four players"): one log line a (deal, seat) game for
     every variant, nothing played twice when run again, a report over the games all logs hold."""
     tool = Path(__file__).resolve().parents[1] / "tools" / "expert_variants.py"
     play = [sys.executable, str(tool), "play", "--players", "2", "--seed", "3", "--deals", "1",
-            "--dir", str(tmp_path), "a=sims:4,width:2", "b=sims:6,width:3"]
+            "--dir", str(tmp_path), "a=sims:4,width:2", "b=sims:6,width:3,others:plain"]
     for _ in range(2):
         subprocess.run(play, check=True, capture_output=True, text=True)
     for name in ("a", "b"):
@@ -457,3 +442,6 @@ def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp
     bad = subprocess.run([sys.executable, str(tool), "play", "--dir", str(tmp_path), "c=depth:3"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "bad setting 'depth:3'" in bad.stderr
+    bad = subprocess.run([sys.executable, str(tool), "play", "--dir", str(tmp_path), "c=others:3"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "bad setting 'others:3'" in bad.stderr

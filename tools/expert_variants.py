@@ -7,7 +7,9 @@ its game before the next, so at any time all variants have played the same games
 variant, ``DIR/NAME.jsonl``, one line a game; a run stopped and started again goes on from the
 logs (one run per directory at a time).  A variant is ``NAME`` or ``NAME=KEY:VALUE,...`` with
 keys ``sims`` (simulations, 150), ``width`` (12), ``turns`` (greedy turns after the plan, one per
-player); every variant is the expert level's search otherwise (fitted weights, meetings).
+player), and ``others:plain`` (the other seats' turns in a sample chosen by the heuristic's own
+numbers, ``ExpertBot(others=DEFAULT)``); every variant is the expert level's search otherwise
+(fitted weights, meetings).
 
 ``report``: per variant, over the (deal, seat) games all logs hold, the variant's share of its
 meetings won, its mean margin over the mean of the other seats, the mean difference of that
@@ -29,10 +31,11 @@ from pathlib import Path
 
 from huntgather.bots import Limits, make_bot
 from huntgather.bots.expert import ExpertBot
+from huntgather.bots.heuristic import DEFAULT
 from huntgather.bots.tournament import play_deal
 from huntgather.bots.tuned import weights_for
 
-KEYS = ("sims", "width", "turns")
+KEYS = ("sims", "width", "turns", "others")
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, int]]:
@@ -41,9 +44,12 @@ def parse_variant(text: str) -> tuple[str, dict[str, int]]:
     settings: dict[str, int] = {}
     for item in filter(None, rest.split(",")):
         key, _, value = item.partition(":")
-        if key not in KEYS or not value.isdigit() or int(value) < 1:
-            raise SystemExit(f"bad setting {item!r} in {text!r}: expected one of {', '.join(KEYS)} "
-                             "with a positive whole number, as width:8")
+        if key == "others" and value == "plain":
+            settings[key] = 1   # (the only model offered: the heuristic's own numbers)
+            continue
+        if key not in KEYS or key == "others" or not value.isdigit() or int(value) < 1:
+            raise SystemExit(f"bad setting {item!r} in {text!r}: expected sims, width or turns "
+                             "with a positive whole number, as width:8, or others:plain")
         settings[key] = int(value)
     if not name.isidentifier():
         raise SystemExit(f"bad variant name {name!r}: letters, digits and _")
@@ -54,7 +60,8 @@ def variant_bot(name: str, settings: dict[str, int], seed: int) -> ExpertBot:
     """The expert level's search with some settings changed (the name seeds its draws)."""
     return ExpertBot(Limits(simulations=settings.get("sims", 150)), seed, name=name,
                      width=settings.get("width", 12), turns=settings.get("turns"),
-                     weights=weights_for, meetings=True)
+                     weights=weights_for, meetings=True,
+                     others=DEFAULT if settings.get("others") else None)
 
 
 def play(variants: list[tuple[str, dict[str, int]]], opponent: str, players: int, seed: int,

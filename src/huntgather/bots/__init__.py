@@ -44,7 +44,7 @@ from __future__ import annotations
 from huntgather.bots.base import Bot, Limits, Plan, RandomBot, SeededBot, turn_plans
 from huntgather.bots.expert import ExpertBot
 from huntgather.bots.greedy import GreedyBot
-from huntgather.bots.heuristic import DEFAULT, Weights, estimate
+from huntgather.bots.heuristic import estimate
 from huntgather.bots.mcts import MctsBot, SearchResult
 from huntgather.bots.tuned import TunedGreedyBot, weights_for
 from huntgather.moves import Move
@@ -135,20 +135,7 @@ def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True,
-                     others=greedy_others)
-
-
-def greedy_others(state: State) -> Weights | None:
-    """The expert's model of the other seats in its samples: with four or more players, they
-    choose their turns by the heuristic's own numbers (:data:`~huntgather.bots.heuristic.DEFAULT`,
-    as ``greedy`` and ``hard``'s continuations do); with fewer, None (by the expert's own).
-
-    >>> from huntgather import State
-    >>> greedy_others(State.new(4)) == DEFAULT, greedy_others(State.new(3))
-    (True, None)
-    """
-    return DEFAULT if state.players >= 4 else None
+    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,
