@@ -12,20 +12,10 @@ from pathlib import Path
 import pytest
 
 from huntgather import Game, State
-from huntgather.bots import (
-    EXPERT,
-    EXPERT_BY_PLAYERS,
-    LEVELS,
-    Limits,
-    MctsBot,
-    expert_bot,
-    make_bot,
-    spec_names,
-)
+from huntgather.bots import EXPERT, LEVELS, Limits, MctsBot, expert_bot, make_bot, spec_names
 from huntgather.bots.expert import ExpertBot, halving_schedule
 from huntgather.bots.heuristic import BONUS_TURN_VALUE, HUT_VALUE, MEEPLE_VALUE, SUPPLY_HORIZON, estimate
 from huntgather.bots.learned import FEATURES, LinearEval, seat_features
-from huntgather.bots.tuned import weights_for
 from huntgather.cli import main
 from huntgather.server import workers
 from huntgather.server.seats import BOT_LEVELS
@@ -346,20 +336,6 @@ def test_with_three_players_the_expert_plays_for_its_share_of_meetings() -> None
     for bot in (ExpertBot(Limits(simulations=12), seed=1, width=4, meetings=True),
                 ExpertBot(Limits(simulations=12), seed=1, width=4)):
         assert bot.choose(state) in state.legal_moves()
-
-
-def test_with_four_or_five_players_the_expert_spends_more_samples_on_fewer_plans() -> None:
-    """The level's table: with 4 and 5 players twice the budget (a budget of 20 becomes 40)
-    on the best 12 plans; with 2 and 3 the budget and the 12 plans as given."""
-    assert set(EXPERT_BY_PLAYERS) == {4, 5}
-    for players, sims, width in ((2, 20, 12), (3, 20, 12), (4, 40, 12), (5, 40, 12)):
-        state = positions(players, seed=players, every=19)[1]
-        level = expert_bot(seed=3, limits=Limits(simulations=20)).search(state)
-        plain = ExpertBot(Limits(simulations=sims), seed=3, name="expert", width=width,
-                          weights=weights_for, meetings=True).search(state)
-        assert level.plans == plain.plans and level.moves == plain.moves
-        assert level.simulations == plain.simulations
-        assert sum(1 for _, _, n in level.plans if n) == width
 
 
 def test_the_paranoid_expert_plays_legal_moves_with_three_and_four_players() -> None:

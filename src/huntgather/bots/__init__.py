@@ -20,8 +20,7 @@ Specs understood by :func:`make_bot`:
 ``expert``             sequential halving over the best plans on paired draws
                        (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations,
                        the heuristic with weights fitted by play (:mod:`huntgather.bots.tuned`);
-                       with 3 or more players it plays for its share of meetings won;
-                       with 4 or 5, twice the simulations (a trial)
+                       with 3 or more players it plays for its share of meetings won
 ``expert:paranoid``    the same, but in its samples the other seats play against it
                        (paranoid) rather than each for itself (max-n)
 ``expert:margin``      the expert valuing, with 3 or more players too, only its margin over
@@ -59,13 +58,10 @@ LEVELS: dict[str, Limits] = {
 }
 #: simulation budget of the expert level (one simulation: a plan and a greedy turn per player, as hard's)
 EXPERT = Limits(simulations=150)
-#: how the expert level spends its budget with four or five players: twice the simulations (300
-#: of 150) on the same 12 plans (a trial of what budget brings, docs/bots.md "Four players")
-EXPERT_BY_PLAYERS: dict[int, tuple[float, int]] = {4: (2.0, 12), 5: (2.0, 12)}
 
-__all__ = ["EXPERT", "EXPERT_BY_PLAYERS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot",
-           "RandomBot", "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "make_bot",
-           "spec_names", "suggest_turns", "turn_plans"]
+__all__ = ["EXPERT", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot", "RandomBot",
+           "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names",
+           "suggest_turns", "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
@@ -133,15 +129,13 @@ def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     weights fitted by play for the position's edition and number of players,
     :func:`~huntgather.bots.tuned.weights_for`), and it has the same budget.
     With three or more players it plays for its expected share of meetings won
-    (:func:`~huntgather.bots.expert.meeting_share`), with two for its margin.  With four or
-    five it spends twice the budget (:data:`EXPERT_BY_PLAYERS`).
+    (:func:`~huntgather.bots.expert.meeting_share`), with two for its margin.
 
     >>> bot = expert_bot(seed=1)
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True,
-                     by_players=EXPERT_BY_PLAYERS)
+    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

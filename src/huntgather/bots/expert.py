@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from huntgather.bots.base import Limits, Plan, estimated_plans
 from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage, estimate
@@ -153,8 +153,7 @@ class ExpertBot(SearchBot):
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
                  evaluate: Evaluate | None = None, paranoid: bool = False,
                  weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False,
-                 others: Weights | Callable[[State], Weights | None] | None = None,
-                 by_players: Mapping[int, tuple[float, int]] | None = None) -> None:
+                 others: Weights | Callable[[State], Weights | None] | None = None) -> None:
         super().__init__(seed)
         if limits.simulations is None:
             raise ValueError("the expert's budget is a number of simulations (a time may be added "
@@ -183,9 +182,6 @@ class ExpertBot(SearchBot):
         #: function's None): the searching seat's own :attr:`weights`.  A sample's end is
         #: always valued with the searching seat's own weights.
         self.others = others
-        #: for a number of players, (a factor on the budget, the width) in place of (1, ``width``):
-        #: how the expert level spends more, on fewer plans, with four or more (docs/bots.md)
-        self.by_players: dict[int, tuple[float, int]] = dict(by_players or {})
         self._weights: Weights = DEFAULT
         self._others: Weights = DEFAULT
         #: during a search: what features bring, kept from one estimate to the next (the same
@@ -250,15 +246,14 @@ class ExpertBot(SearchBot):
                                                                else advantage(estimated[i][1], player)))
         plans = [estimated[i][0] for i in ranked]
         priors = [plan_values[i] for i in ranked]
-        factor, width = self.by_players.get(state.players, (1.0, self.width))
-        budget = max(1, round((self.limits.simulations or 1) * factor))
+        budget = self.limits.simulations or 1
         if not isinstance(plans[0][0], Place):
             # an occupy or shaman decision has few plans: a third of the budget is plenty
             budget = max(1, min(budget, max(budget // 3, 4 * len(plans))))
         orders = Determinizations(state, rng)
         totals = [0.0] * len(plans)
         counts = [0] * len(plans)
-        field = list(range(min(len(plans), width)))
+        field = list(range(min(len(plans), self.width)))
         sims = 0
         seconds = self.limits.seconds
         deadline = None if seconds is None else start + seconds
