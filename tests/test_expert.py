@@ -445,3 +445,19 @@ def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp
     bad = subprocess.run([sys.executable, str(tool), "play", "--dir", str(tmp_path), "c=others:3"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "bad setting 'others:3'" in bad.stderr
+
+
+def test_the_scale_tool_fits_a_scale_per_share_of_the_stack_left() -> None:
+    """tools/meeting_scale.py (docs/bots.md, "Four players: a calibrated scale"): one row per
+    share of the stack left, its scale from the grid, the fit at least as likely as scale 8."""
+    tool = Path(__file__).resolve().parents[1] / "tools" / "meeting_scale.py"
+    out = subprocess.run([sys.executable, str(tool), "--players", "3", "--games", "2"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    assert out[0].startswith("2 games, 3 players")
+    rows = [line.split() for line in out[1:]]
+    assert [r[0] for r in rows] == ["0.8-1.0", "0.6-0.8", "0.4-0.6", "0.2-0.4", "0.0-0.2"]
+    for r in rows:
+        scale, best, at8 = float(r[5]), float(r[6]), float(r[8])
+        assert 1.0 <= scale <= 100.0 and best >= at8
+    bad = subprocess.run([sys.executable, str(tool), "--games", "0"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "--games must be at least 1" in bad.stderr
