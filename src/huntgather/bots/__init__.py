@@ -44,7 +44,7 @@ from __future__ import annotations
 from huntgather.bots.base import Bot, Limits, Plan, RandomBot, SeededBot, turn_plans
 from huntgather.bots.expert import ExpertBot
 from huntgather.bots.greedy import GreedyBot
-from huntgather.bots.heuristic import estimate, share_left
+from huntgather.bots.heuristic import estimate
 from huntgather.bots.mcts import MctsBot, SearchResult
 from huntgather.bots.tuned import TunedGreedyBot, weights_for
 from huntgather.moves import Move
@@ -135,24 +135,7 @@ def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True, scale=meeting_scale)
-
-
-def meeting_scale(state: State) -> float:
-    """The scale of the expert level's logistic of a margin (points): 8, but with four or more
-    players 20 until the last fifth of the normal stack, and from there down to 8 at its end.
-
-    Fitted to four-player games of greedy seats: the scale that best predicts from the fitted
-    heuristic's estimated margin of two seats which of them finishes ahead was 18-29 points
-    before the last fifth and 8 in it (docs/bots.md, "Four players: a calibrated scale").
-
-    >>> from huntgather import State
-    >>> meeting_scale(State.new(3)), meeting_scale(State.new(4))
-    (8.0, 20.0)
-    """
-    if state.players < 4:
-        return 8.0
-    return 8.0 + 12.0 * min(1.0, share_left(state) / 0.2)
+    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

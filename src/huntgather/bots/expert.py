@@ -150,7 +150,7 @@ class ExpertBot(SearchBot):
     """Sequential halving over the root's best plans, on common draws (see the module text)."""
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
-                 width: int = 12, scale: float | Callable[[State], float] = 8.0, turns: int | None = None,
+                 width: int = 12, scale: float = 8.0, turns: int | None = None,
                  evaluate: Evaluate | None = None, paranoid: bool = False,
                  weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False,
                  others: Weights | Callable[[State], Weights | None] | None = None) -> None:
@@ -162,10 +162,7 @@ class ExpertBot(SearchBot):
         self.name = name
         #: how many of the root's plans (best by the heuristic) enter the first round
         self.width = width
-        #: the scale of the logistic that values a sample's end (points of margin), or a function
-        #: that gives it for the position searched
         self.scale = scale
-        self._scale = 8.0
         #: greedy turns after the plan (None: one per player, as hard's expansion + roll-out)
         self.turns = turns
         #: leaf evaluation (expected final score per seat); None: the heuristic of the last plan
@@ -196,8 +193,8 @@ class ExpertBot(SearchBot):
     def _value(self, values: list[float], player: int) -> float:
         """The searching seat's value in (0, 1) of a sample's end (see :attr:`meetings`)."""
         if self.meetings and len(values) > 2:
-            return meeting_share(values, player, self._scale)
-        return rewards(values, self._scale)[player]
+            return meeting_share(values, player, self.scale)
+        return rewards(values, self.scale)[player]
 
     def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> float:
         state = root.copy()
@@ -233,7 +230,6 @@ class ExpertBot(SearchBot):
         start = time.perf_counter()
         self._kept, self._kept_others = {}, {}
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
-        self._scale = self.scale(state) if callable(self.scale) else self.scale
         others = self.others
         if others is not None and not isinstance(others, Weights):
             others = others(state)
