@@ -7,7 +7,7 @@ score there with the fitted heuristic (the expert's weights).  For every pair of
 such position it keeps the estimated margin and who finished ahead (ties left out); then, per
 share of the normal stack left, it prints the standard deviation of the final margin less the
 estimated one, and the scale ``s`` (a grid of 0.5 points) that maximises the likelihood of the
-outcomes under ``1 / (1 + exp(-margin / s))``, beside that likelihood at scale 8.
+outcomes under ``win_chance(margin, s)`` (the expert's logistic), beside that likelihood at scale 8.
 
     python tools/meeting_scale.py --players 4 --games 100
 
@@ -23,6 +23,7 @@ import statistics
 from huntgather import Game
 from huntgather.bots import make_bot
 from huntgather.bots.heuristic import estimate, share_left
+from huntgather.bots.mcts import win_chance
 from huntgather.bots.tuned import weights_for
 
 #: the bins of the share of the normal stack left, latest last
@@ -60,7 +61,7 @@ def log_likelihood(rows: list[Row], scale: float) -> float:
     """Mean log-likelihood of the outcomes under a logistic of the estimated margin."""
     total = 0.0
     for _, margin, ahead, _ in rows:
-        p = 1.0 / (1.0 + math.exp(-margin / scale))
+        p = win_chance(margin, scale)
         total += math.log(max(1e-12, p if ahead else 1.0 - p))
     return total / len(rows)
 
