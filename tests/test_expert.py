@@ -461,3 +461,52 @@ def test_the_scale_tool_fits_a_scale_per_share_of_the_stack_left() -> None:
         assert 1.0 <= scale <= 100.0 and best >= at8
     bad = subprocess.run([sys.executable, str(tool), "--games", "0"], capture_output=True, text=True)
     assert bad.returncode != 0 and "--games must be at least 1" in bad.stderr
+
+
+def test_the_interval_tool_resamples_whole_deals(tmp_path: Path) -> None:
+    """tools/meeting_interval.py (docs/bots.md, "Strength"): the tournament's own tally and Wilson
+    interval, and a deal-resampled interval around the same share."""
+    tool = Path(__file__).resolve().parents[1] / "tools" / "meeting_interval.py"
+    log = Path(__file__).resolve().parents[1] / "docs" / "results" / "expert-hard-4p.jsonl"
+    out = subprocess.run([sys.executable, str(tool), str(log), "--games", "12"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    assert out[0] == "12 games, 3 deals"
+    from huntgather.bots.tournament import head_to_head
+    from huntgather.bots.tournament_log import read_log
+    header, games = read_log(str(log))
+    first = [g for g in games if g.deal < 3]
+    assert len(first) == 12
+    (row,) = head_to_head(header["bots"], first)
+    low, high = row.interval()
+    line = out[1]
+    assert line.startswith(f"expert vs mcts:hard: {row.wins}-{row.draws}-{row.losses} of 48 meetings, "
+                           f"{100 * row.win_rate:.1f} %; Wilson {100 * low:.1f}-{100 * high:.1f} %")
+    c_low, c_high = (float(x) for x in line.split("deals resampled ")[1].rstrip(" %").split("-"))
+    assert c_low <= 100 * row.win_rate <= c_high
+    # two deals, one all won and one all lost: resampling deals can give 0 % or 100 %
+    two = tmp_path / "two.jsonl"
+    two.write_text('{"format": "huntgather-tournament-log", "version": 1, "edition": "2020", "players": 2, '
+                   '"seed": 0, "bots": ["a", "b"]}\n'
+                   '{"deal": 0, "rotation": 0, "bots": ["a", "b"], "scores": [9, 1]}\n'
+                   '{"deal": 0, "rotation": 1, "bots": ["b", "a"], "scores": [1, 9]}\n'
+                   '{"deal": 1, "rotation": 0, "bots": ["a", "b"], "scores": [1, 9]}\n'
+                   '{"deal": 1, "rotation": 1, "bots": ["b", "a"], "scores": [9, 1]}\n')
+    out = subprocess.run([sys.executable, str(tool), str(two)], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert out[1] == "a vs b: 2-0-2 of 4 meetings, 50.0 %; Wilson 15.0-85.0 %; deals resampled 0.0-100.0 %"
+    for args, message in ((["--games", "0"], "--games must be at least 1"),
+                          (["--resamples", "5"], "--resamples must be at least 100")):
+        bad = subprocess.run([sys.executable, str(tool), str(two), *args], capture_output=True, text=True)
+        assert bad.returncode != 0 and message in bad.stderr
+    bad = subprocess.run([sys.executable, str(tool), str(tmp_path / "none.jsonl")], capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+    # the tool's own examples
+    import doctest
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("meeting_interval", tool)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    failed, tried = doctest.testmod(module)
+    assert tried >= 3 and failed == 0
