@@ -67,6 +67,20 @@ def test_subprocess_version_and_help() -> None:
         assert command in done.stdout
 
 
+def test_every_command_help_reads_as_written() -> None:
+    """Each command's help prints (argparse %-formats only argument help, so a description must
+    not escape a percent sign: "95%%" would print as it is)."""
+    import argparse
+
+    from huntgather.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert len(sub.choices) >= 10
+    for name, command in sub.choices.items():
+        text = command.format_help()
+        assert "%%" not in text and "%(" not in text, name
+
+
 # ---------------------------------------------------------------- simulate
 
 

@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "ladder", help="a round-robin of the bot levels and their Elo ratings",
         description="Every bot level plays every other over mirrored two-player deals (a log file "
-                    "per pair, resumable); prints each level's Elo rating with its 95%% interval, "
+                    "per pair, resumable); prints each level's Elo rating with its 95% interval, "
                     "games, wins and CPU time per move.")
     parser.add_argument("--bots", default=",".join(LADDER_LEVELS),
                         help=f"comma-separated bot specs (default: {','.join(LADDER_LEVELS)})")
