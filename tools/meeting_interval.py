@@ -10,8 +10,8 @@ together.
 
     python tools/meeting_interval.py docs/results/expert-hard-4p.jsonl
 
-``--games N`` reads the first N games of the log (in deal order, as the tournament does with
-``--games``).  The resampling is seeded, so a run prints the same.
+``--games N`` reads the whole deals of the first N games of the log, as the tournament does with
+``--games``.  The resampling is seeded, so a run prints the same.
 """
 
 from __future__ import annotations
@@ -21,33 +21,27 @@ import random
 import sys
 from collections.abc import Sequence
 
-from huntgather.bots.tournament import GameResult, PairRow, head_to_head
+from huntgather.bots.tournament import GameResult, head_to_head
 from huntgather.bots.tournament_log import read_log
 
 
-def clustered_interval(games: Sequence[GameResult], bot: str, opponent: str, resamples: int = 4000,
-                       seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+def clustered_interval(games: Sequence[GameResult], specs: Sequence[str], bot: str, opponent: str,
+                       resamples: int = 4000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
     """A percentile bootstrap interval of ``bot``'s share of meetings won against ``opponent``
-    (a draw one half), resampling whole deals.
+    (a draw one half; ``specs``: the tournament's bots, in the order :func:`head_to_head` pairs
+    them), resampling whole deals.
 
     >>> g = [GameResult(d, 0, ("a", "b"), (2, 1) if d % 2 else (1, 2)) for d in range(40)]
-    >>> low, high = clustered_interval(g, "a", "b")
+    >>> low, high = clustered_interval(g, ["a", "b"], "a", "b")
     >>> low < 0.5 < high
     True
     """
-    per_deal: dict[int, list[float]] = {}
+    by_deal: dict[int, list[GameResult]] = {}
     for g in games:
-        row = per_deal.setdefault(g.deal, [0.0, 0.0])
-        for i, bi in enumerate(g.bots):
-            if bi != bot:
-                continue
-            for j, bj in enumerate(g.bots):
-                if bj != opponent:
-                    continue
-                diff = g.scores[i] - g.scores[j]
-                row[0] += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
-                row[1] += 1.0
-    deals = [row for row in per_deal.values() if row[1]]
+        by_deal.setdefault(g.deal, []).append(g)
+    deals = [(r.wins + 0.5 * r.draws, float(r.meetings))
+             for deal in by_deal.values() for r in head_to_head(specs, deal)
+             if (r.bot, r.opponent) == (bot, opponent)]
     if not deals:
         return 0.0, 1.0
     rng = random.Random(seed)
@@ -65,23 +59,24 @@ def clustered_interval(games: Sequence[GameResult], bot: str, opponent: str, res
 
 
 def first_games(games: Sequence[GameResult], players: int, count: int) -> list[GameResult]:
-    """The first ``count`` games in the tournament's order (deal by deal, each from its rotations).
+    """The games of the first ``count`` games' deals, as the tournament reads ``--games``: whole
+    deals (each from all its rotations), in deal order.
 
     >>> g = [GameResult(1, 0, ("a", "b"), (1, 2)), GameResult(0, 1, ("b", "a"), (1, 2)),
     ...      GameResult(0, 0, ("a", "b"), (1, 2))]
     >>> [(x.deal, x.rotation) for x in first_games(g, 2, 2)]
     [(0, 0), (0, 1)]
     """
-    wanted = {(n // players, n % players) for n in range(count)}
-    return sorted((g for g in games if (g.deal, g.rotation) in wanted), key=lambda g: (g.deal, g.rotation))
+    deals = -(-count // players)   # (whole deals, rounding up, as run_tournament plays them)
+    return sorted((g for g in games if g.deal < deals), key=lambda g: (g.deal, g.rotation))
 
 
-def report(rows: Sequence[PairRow], games: Sequence[GameResult], resamples: int) -> list[str]:
+def report(specs: Sequence[str], games: Sequence[GameResult], resamples: int) -> list[str]:
     deals = len({g.deal for g in games})
     out = [f"{len(games)} games, {deals} deals"]
-    for r in rows:
+    for r in head_to_head(specs, games):
         low, high = r.interval()
-        c_low, c_high = clustered_interval(games, r.bot, r.opponent, resamples)
+        c_low, c_high = clustered_interval(games, specs, r.bot, r.opponent, resamples)
         out.append(f"{r.bot} vs {r.opponent}: {r.wins}-{r.draws}-{r.losses} of {r.meetings} meetings, "
                    f"{100 * r.win_rate:.1f} %; Wilson {100 * low:.1f}-{100 * high:.1f} %; "
                    f"deals resampled {100 * c_low:.1f}-{100 * c_high:.1f} %")
@@ -108,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if not games:
         print("error: the log holds no games", file=sys.stderr)
         return 2
-    print("\n".join(report(head_to_head(header["bots"], games), games, args.resamples)))
+    print("\n".join(report(header["bots"], games, args.resamples)))
     return 0
 
 
