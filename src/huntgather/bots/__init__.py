@@ -58,6 +58,18 @@ LEVELS: dict[str, Limits] = {
 }
 #: simulation budget of the expert level (one simulation: a plan and a greedy turn per player, as hard's)
 EXPERT = Limits(simulations=150)
+#: from how many players on the expert level's samples play two rounds of greedy turns, not one
+EXPERT_TWO_ROUNDS = 4
+
+
+def expert_rounds(state: State) -> int:
+    """Rounds of greedy turns after the plan in the expert level's samples at ``state``: two with
+    :data:`EXPERT_TWO_ROUNDS` or more players, one with fewer.
+
+    >>> expert_rounds(State.new(4)), expert_rounds(State.new(3))
+    (2, 1)
+    """
+    return 2 if state.players >= EXPERT_TWO_ROUNDS else 1
 
 __all__ = ["EXPERT", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot", "RandomBot",
            "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names",
@@ -135,7 +147,7 @@ def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     >>> bot.name, bot.limits.seconds is None
     ('expert', True)
     """
-    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True)
+    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True, rounds=expert_rounds)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

@@ -151,7 +151,8 @@ class ExpertBot(SearchBot):
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
-                 evaluate: Evaluate | None = None, paranoid: bool = False,
+                 rounds: int | Callable[[State], int] = 1, evaluate: Evaluate | None = None,
+                 paranoid: bool = False,
                  weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False,
                  others: Weights | Callable[[State], Weights | None] | None = None) -> None:
         super().__init__(seed)
@@ -163,8 +164,13 @@ class ExpertBot(SearchBot):
         #: how many of the root's plans (best by the heuristic) enter the first round
         self.width = width
         self.scale = scale
-        #: greedy turns after the plan (None: one per player, as hard's expansion + roll-out)
+        #: greedy turns after the plan (None: :attr:`rounds` turns per player; one round is
+        #: hard's expansion + roll-out)
         self.turns = turns
+        #: with :attr:`turns` None, rounds of greedy turns (one per player) after the plan, or a
+        #: function that gives them for the position searched (by its number of players)
+        self.rounds = rounds
+        self._turns = 0
         #: leaf evaluation (expected final score per seat); None: the heuristic of the last plan
         self.evaluate = evaluate
         #: how the others play in a sample: False (max-n) each for itself, by its own margin over
@@ -201,7 +207,7 @@ class ExpertBot(SearchBot):
         pos: dict[str, int] = {}
         for move in plan:
             state.apply(move, trusted=True, quiet=True)
-        turns = self.turns if self.turns is not None else state.players
+        turns = self._turns
         values: list[float] | None = None
         me = root.player
         modelled = self._others is not self._weights
@@ -230,6 +236,8 @@ class ExpertBot(SearchBot):
         start = time.perf_counter()
         self._kept, self._kept_others = {}, {}
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
+        rounds = self.rounds if isinstance(self.rounds, int) else self.rounds(state)
+        self._turns = self.turns if self.turns is not None else rounds * state.players
         others = self.others
         if others is not None and not isinstance(others, Weights):
             others = others(state)
