@@ -424,6 +424,33 @@ def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch:
     assert len(ends) == len(turns) and set(ends) == {own}
 
 
+def test_rounds_of_greedy_turns_are_turns_per_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rounds=2`` samples exactly what ``turns=2 * players`` does, a function of the position
+    gives the rounds per search, and each sample then plays that many greedy turns."""
+    from huntgather.bots import expert_rounds
+    from huntgather.bots.mcts import reply as real_reply
+    state = positions(2, seed=8, every=15)[2]
+    by_rounds = ExpertBot(Limits(simulations=16), seed=2, name="x", width=4, rounds=2).search(state)
+    by_turns = ExpertBot(Limits(simulations=16), seed=2, name="x", width=4, turns=4).search(state)
+    one = ExpertBot(Limits(simulations=16), seed=2, name="x", width=4).search(state)
+    assert by_rounds.plans == by_turns.plans and by_rounds.moves == by_turns.moves
+    assert one.plans != by_rounds.plans     # the longer samples value the plans differently
+    assert expert_bot().rounds is expert_rounds
+    replies: list[int] = []
+
+    def spy_reply(s: State, *args: object, **kw: object) -> object:
+        replies.append(1)
+        return real_reply(s, *args, **kw)   # type: ignore[arg-type]
+
+    monkeypatch.setattr("huntgather.bots.expert.reply", spy_reply)
+    for players, rounds in ((4, 2), (3, 1)):
+        position = positions(players, seed=4, every=19)[1]
+        replies.clear()
+        result = ExpertBot(Limits(simulations=8), seed=1, width=2, rounds=expert_rounds).search(position)
+        # every sample of a position early in the game plays all its turns (no end of the game)
+        assert len(replies) == result.simulations * rounds * players
+
+
 def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp_path: Path) -> None:
     """tools/expert_variants.py (docs/bots.md, "Four players"): one log line a (deal, seat) game for
     every variant, nothing played twice when run again, a report over the games all logs hold."""
