@@ -20,7 +20,8 @@ Specs understood by :func:`make_bot`:
 ``expert``             sequential halving over the best plans on paired draws
                        (:mod:`huntgather.bots.expert`), :data:`EXPERT` simulations,
                        the heuristic with weights fitted by play (:mod:`huntgather.bots.tuned`);
-                       with 3 or more players it plays for its share of meetings won
+                       with 3 or more players it plays for its share of meetings won,
+                       with 4 or more its samples play two rounds of greedy turns
 ``expert:paranoid``    the same, but in its samples the other seats play against it
                        (paranoid) rather than each for itself (max-n)
 ``expert:margin``      the expert valuing, with 3 or more players too, only its margin over
@@ -71,9 +72,9 @@ def expert_rounds(state: State) -> int:
     """
     return 2 if state.players >= EXPERT_TWO_ROUNDS else 1
 
-__all__ = ["EXPERT", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot", "RandomBot",
-           "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "make_bot", "spec_names",
-           "suggest_turns", "turn_plans"]
+__all__ = ["EXPERT", "EXPERT_TWO_ROUNDS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot",
+           "RandomBot", "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "expert_rounds",
+           "make_bot", "spec_names", "suggest_turns", "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
@@ -136,12 +137,15 @@ mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:marg
 def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
     """The expert level: sequential halving over the root's best plans on paired draws.
 
-    See :mod:`huntgather.bots.expert`.  Its simulations cost what ``hard``'s
-    do (a plan, then a greedy turn per player, valued by the heuristic with the
-    weights fitted by play for the position's edition and number of players,
-    :func:`~huntgather.bots.tuned.weights_for`), and it has the same budget.
-    With three or more players it plays for its expected share of meetings won
-    (:func:`~huntgather.bots.expert.meeting_share`), with two for its margin.
+    See :mod:`huntgather.bots.expert`.  It has ``hard``'s budget, and with two
+    or three players its simulations cost what ``hard``'s do (a plan, then a
+    greedy turn per player, valued by the heuristic with the weights fitted by
+    play for the position's edition and number of players,
+    :func:`~huntgather.bots.tuned.weights_for`); with four or more players each
+    plays two rounds of greedy turns (:func:`expert_rounds`), about twice the
+    CPU.  With three or more players it plays for its expected share of
+    meetings won (:func:`~huntgather.bots.expert.meeting_share`), with two for
+    its margin.
 
     >>> bot = expert_bot(seed=1)
     >>> bot.name, bot.limits.seconds is None

@@ -22,8 +22,10 @@ its visits almost evenly over the 9 plans it admits.
   (common random numbers, paired exactly, which UCB's uneven counts do not);
 * a sample plays the plan, then ``players`` greedy turns along the
   determinization (the same continuation as ``hard``'s expansion and
-  roll-out), and values the end by :func:`~huntgather.bots.mcts.rewards` of
-  the heuristic estimate, or by ``evaluate`` (a learned evaluation) if given;
+  roll-out; ``rounds``: that many greedy turns per player, the ``expert``
+  level two with four or more players), and values the end by
+  :func:`~huntgather.bots.mcts.rewards` of the heuristic estimate, or by
+  ``evaluate`` (a learned evaluation) if given;
 * with three or more players and ``meetings`` (the ``expert`` level), the searching seat
   values a sample's end by :func:`meeting_share`, its expected share of the other seats it
   outscores (what a tournament's meetings count), rather than by a logistic of its margin
