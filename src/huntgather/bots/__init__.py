@@ -59,6 +59,11 @@ LEVELS: dict[str, Limits] = {
 }
 #: simulation budget of the expert level (one simulation: a plan and a greedy turn per player, as hard's)
 EXPERT = Limits(simulations=150)
+
+__all__ = ["EXPERT", "EXPERT_TWO_ROUNDS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot",
+           "RandomBot", "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "expert_rounds",
+           "make_bot", "spec_names", "suggest_turns", "turn_plans"]
+
 #: from how many players on the expert level's samples play two rounds of greedy turns, not one
 EXPERT_TWO_ROUNDS = 4
 
@@ -71,10 +76,6 @@ def expert_rounds(state: State) -> int:
     (2, 1)
     """
     return 2 if state.players >= EXPERT_TWO_ROUNDS else 1
-
-__all__ = ["EXPERT", "EXPERT_TWO_ROUNDS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot",
-           "RandomBot", "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "expert_rounds",
-           "make_bot", "spec_names", "suggest_turns", "turn_plans"]
 
 
 def spec_names() -> tuple[str, ...]:
