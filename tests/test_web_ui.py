@@ -1161,11 +1161,21 @@ def test_text_and_pieces_have_enough_contrast(server: Server, page: Any) -> None
         assert _contrast(letter, body) >= 4.5, p
 
 
-def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Server, page: Any) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Server, browser: Any,
+                                                                   size: str) -> None:
     """Beside the chosen level: its Elo on the shipped ladder of the chosen edition, with the
-    interval, and its time per move; choosing the other edition shows that edition's figures."""
+    interval, and its time per move, both said to be from two-player games; choosing the other
+    edition shows that edition's figures."""
     from huntgather.bots.ladder import shipped_ladder
     ladder = {edition: {row.bot: row for row in rows} for edition, rows in shipped_ladder().items()}
+    ARTIFACTS.mkdir(exist_ok=True)
+    desktop = {"viewport": {"width": 1400, "height": 900}}
+    context = browser.new_context(**(PHONE if size == "phone" else desktop))
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "#/new")
     page.wait_for_selector("body[data-ready='1']")
     row = page.locator("#seats li").nth(1)
@@ -1180,7 +1190,10 @@ def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Serve
             assert (f"Elo {js_round(rung.elo)} ({js_round(rung.elo_low)}–{js_round(rung.elo_high)})"
                     in note), (edition, level, note)
             assert note.endswith(" a move"), note
-        page.screenshot(path=str(ARTIFACTS / f"new-game-ladder-{edition}.png"))
+            assert " · in two-player games: Elo " in note, note   # the ladder is played by two players
+        page.screenshot(path=str(ARTIFACTS / f"new-game-ladder-{edition}-{size}.png"))
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
 
 
 def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server, page: Any) -> None:

@@ -118,7 +118,8 @@ BOT_LEVEL_TEXT = {
     "medium": "searches more (40 simulations a move)",
     "hard": "searches a lot (150 simulations a move)",
     "expert": "the strongest: 150 simulations a move, spent on comparing its best turns on the "
-              "same draws, judged by an evaluation fitted by play",
+              "same draws, judged by an evaluation fitted by play; with four or more players it "
+              "looks a round further ahead and takes about twice as long",
 }
 
 

@@ -42,8 +42,9 @@ export function setupNewForm(meta) {
     const rung = ((meta.bot_ladder || {})[edition] || {})[level];
     let text = about[level] || "";
     if (rung) {
-      text += ` · Elo ${Math.round(rung.elo)} (${Math.round(rung.elo_low)}–${Math.round(rung.elo_high)})`;
-      if (rung.seconds_per_move != null) text += ` · ${secondsText(rung.seconds_per_move)} a move`;
+      // (the published ladder is played by two players: say so, a move takes longer with more)
+      text += ` · in two-player games: Elo ${Math.round(rung.elo)} (${Math.round(rung.elo_low)}–${Math.round(rung.elo_high)})`;
+      if (rung.seconds_per_move != null) text += `, ${secondsText(rung.seconds_per_move)} a move`;
     }
     return text;
   }
