@@ -23,9 +23,9 @@ from setuptools import setup
 COMPILED_MODULES = [
     "huntgather.moves", "huntgather.features", "huntgather.tiles", "huntgather.board",
     "huntgather.scoring", "huntgather.events", "huntgather.state", "huntgather.game",
-    # the search's hot loop: valuing the plans (bots.base holds a runtime-checkable Protocol,
-    # which mypyc cannot compile, so it stays interpreted)
-    "huntgather.bots.heuristic",
+    # the search's hot loop: the plans of a turn and their values (bots.plans, not bots.base:
+    # that holds a runtime-checkable Protocol, which mypyc cannot compile)
+    "huntgather.bots.heuristic", "huntgather.bots.plans",
 ]
 
 ext_modules = []

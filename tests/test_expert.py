@@ -392,7 +392,7 @@ def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch:
     even where another seat moved last."""
     from huntgather.bots.heuristic import DEFAULT, Weights
     from huntgather.bots.heuristic import estimate as real_estimate
-    from huntgather.bots.mcts import reply as real_reply
+    from huntgather.bots.plans import reply as real_reply
     own = Weights(meadow_early=-0.9, meeple_back=1.0)
     turns: list[tuple[bool, Weights | None]] = []
     ends: list[Weights] = []
@@ -428,7 +428,7 @@ def test_rounds_of_greedy_turns_are_turns_per_player(monkeypatch: pytest.MonkeyP
     """``rounds=2`` samples exactly what ``turns=2 * players`` does, a function of the position
     gives the rounds per search, and each sample then plays that many greedy turns."""
     from huntgather.bots import expert_rounds
-    from huntgather.bots.mcts import reply as real_reply
+    from huntgather.bots.plans import reply as real_reply
     state = positions(2, seed=8, every=15)[2]
     by_rounds = ExpertBot(Limits(simulations=16), seed=2, name="x", width=4, rounds=2).search(state)
     by_turns = ExpertBot(Limits(simulations=16), seed=2, name="x", width=4, turns=4).search(state)

@@ -52,9 +52,10 @@ import random
 import time
 from collections.abc import Callable
 
-from huntgather.bots.base import Limits, Plan, estimated_plans
+from huntgather.bots.base import Limits
 from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage, estimate
-from huntgather.bots.mcts import SearchBot, SearchResult, reply, rewards, win_chance
+from huntgather.bots.mcts import SearchBot, SearchResult, rewards, win_chance
+from huntgather.bots.plans import Plan, estimated_plans, reply
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, State
 

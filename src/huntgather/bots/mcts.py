@@ -54,8 +54,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from huntgather.bots.base import Limits, Plan, SeededBot, check_decision, estimated_plans
-from huntgather.bots.heuristic import Kept, Weights, advantage
+from huntgather.bots.base import Limits, SeededBot, check_decision
+from huntgather.bots.heuristic import Kept
+from huntgather.bots.plans import Plan, estimated_plans
+from huntgather.bots.plans import reply as reply
 from huntgather.moves import Draw, Move, Place
 from huntgather.state import BONUS, NORMAL, PLACE, State
 
@@ -86,35 +88,6 @@ def rewards(values: list[float], scale: float) -> list[float]:
         return [win_chance(a - b, scale), win_chance(b - a, scale)]
     return [win_chance(v - max(w for j, w in enumerate(values) if j != i), scale)
             for i, v in enumerate(values)]
-
-
-def reply(state: State, against: int | None = None, first: list[Move] | None = None,
-          kept: Kept | None = None, weights: Weights | None = None) -> tuple[Plan, list[float]]:
-    """The greedy turn of the player to move in a roll-out or a sample, with its estimated values:
-    the plan with the best margin for that player over the best other (max-n), or, with
-    ``against`` a seat other than the mover, the plan that leaves ``against`` the worst margin
-    (paranoid).  ``first``: only the plans that begin with one of these moves
-    (:func:`estimated_plans`).  The first such plan in :func:`estimated_plans` order wins a tie.
-    ``kept``: what features bring, kept across a search, and ``weights``: the estimate's numbers
-    (:func:`estimated_plans`).
-
-    >>> from huntgather import Game
-    >>> g = Game(players=2, seed=2)
-    >>> reply(g.state) == reply(g.state, against=1)   # in two players the two are one
-    True
-    """
-    player = state.player
-    # paranoid: the lowest margin of `against`, as the highest of its negation (exact in floats)
-    seat, sign = (against, -1.0) if against is not None and against != player else (player, 1.0)
-    best: list[float] | None = None
-    best_plan: Plan = ()
-    best_gain = 0.0
-    for plan, values in estimated_plans(state, first, kept, weights):
-        gain = sign * advantage(values, seat)
-        if best is None or gain > best_gain:
-            best, best_plan, best_gain = values, plan, gain
-    assert best is not None
-    return best_plan, best
 
 
 class _Order:
