@@ -528,6 +528,43 @@ def test_the_interval_tool_resamples_whole_deals(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, str(tool), str(tmp_path / "none.jsonl")], capture_output=True,
                          text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+    # --paired: the same deals in two logs, one bot changed; by hand: in deal 0 both logs have a
+    # win for a; in deal 1 the new log a win (9-1), the old a loss (1-9): per game 0 and +1
+    # meetings (mean 0.50, standard deviation 0.71, error 0.50), margins 0 and +16 (8.0 ± 8.0)
+    head = two.read_text().splitlines()[0]
+    old = tmp_path / "old.jsonl"
+    old.write_text(f"{head}\n"
+                   '{"deal": 0, "rotation": 0, "bots": ["a", "b"], "scores": [9, 1]}\n'
+                   '{"deal": 1, "rotation": 0, "bots": ["a", "b"], "scores": [1, 9]}\n')
+    new = tmp_path / "new.jsonl"   # (its games at rotation 1 have no twin in the old log)
+    new.write_text(f"{head}\n"
+                   '{"deal": 0, "rotation": 0, "bots": ["a", "b"], "scores": [9, 1]}\n'
+                   '{"deal": 0, "rotation": 1, "bots": ["b", "a"], "scores": [1, 9]}\n'
+                   '{"deal": 1, "rotation": 0, "bots": ["a", "b"], "scores": [9, 1]}\n'
+                   '{"deal": 1, "rotation": 1, "bots": ["b", "a"], "scores": [9, 1]}\n')
+    out = subprocess.run([sys.executable, str(tool), str(new), "--paired", str(old)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    assert out[2:] == ["2 games in both logs",
+                       "a vs b: 2.0 of 2 meetings (100.0 %) against 1.0 (50.0 %); per game +0.50 ± 0.50 "
+                       "meetings, margin per meeting +8.0 ± 8.0"]
+    # on the committed four-player logs, each share is the tournament's own tally of those games
+    v6 = log.with_name("expert-greedy-4p.v6.jsonl")
+    level = log.with_name("expert-greedy-4p.jsonl")
+    out = subprocess.run([sys.executable, str(tool), str(v6), "--paired", str(level)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    header, new_games = read_log(str(v6))
+    _, old_games = read_log(str(level))
+    keys = {(g.deal, g.rotation) for g in old_games}
+    both = [g for g in new_games if (g.deal, g.rotation) in keys]
+    twins = [g for g in old_games if (g.deal, g.rotation) in {(x.deal, x.rotation) for x in both}]
+    (a,), (b,) = head_to_head(header["bots"], both), head_to_head(header["bots"], twins)
+    assert out[2] == f"{len(both)} games in both logs" and len(both) == len(twins) > 100
+    assert out[3].startswith(f"expert vs greedy: {a.wins + 0.5 * a.draws:.1f} of {a.meetings} meetings "
+                             f"({100 * a.win_rate:.1f} %) against {b.wins + 0.5 * b.draws:.1f} "
+                             f"({100 * b.win_rate:.1f} %); per game ")
+    bad = subprocess.run([sys.executable, str(tool), str(v6), "--paired", str(two)], capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and "not of the same edition, players and seed" in bad.stderr
     # the tool's own examples
     import doctest
     import importlib.util
