@@ -138,9 +138,12 @@ def best_plan(result: SearchResult, move: Move) -> Plan:
 
 def predict_after(state: State, plan: Sequence[Move],
                   evaluate: Callable[[State], list[float]] | None = None) -> list[float]:
-    """Each seat's final score as ``evaluate`` (by default the expert's learned evaluation,
-    :meth:`~huntgather.bots.learned.LinearEval.shipped`) predicts it once ``plan`` is played from
-    ``state`` (which is not changed).
+    """Each seat's final score as ``evaluate`` predicts it once ``plan`` is played from ``state``
+    (which is not changed).  By default the learned evaluation,
+    :meth:`~huntgather.bots.learned.LinearEval.shipped`: a model fitted by ``huntgather
+    train-eval`` to each seat's final score, whose predictions are far closer to the final scores
+    than the heuristic estimate's (which counts only the points in sight); the expert's search
+    itself ranks turns by the heuristic with weights fitted by play (docs/bots.md).
 
     >>> from huntgather import Game
     >>> g = Game(players=2, seed=4)
