@@ -65,7 +65,7 @@ if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
   bash scripts/compiled.sh build
   echo "== pytest on the compiled build"
   echo "   (the doctests of the compiled modules run on the pure build only: doctest cannot see"
-  echo "    into compiled functions, so this run collects their 42 tests fewer)"
+  echo "    into compiled functions, so this run collects their 51 tests fewer)"
   # pytest imports each module it collects doctests from by its .py path: let it accept the
   # compiled module found under that name instead of complaining that the files differ
   PY_IGNORE_IMPORTMISMATCH=1 .venv/bin/python -m pytest -n 2 -q -rs -p no:cacheprovider "$@"
