@@ -546,7 +546,7 @@ def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.
     doc = (root / "docs" / "bots.md").read_text()
     commands = [line.strip() for line in doc.splitlines()
                 if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
-    assert len(commands) == 27
+    assert len(commands) == 28
     monkeypatch.chdir(root)
     import huntgather.bots.tournament as tournament
 
