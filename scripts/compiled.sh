@@ -4,15 +4,36 @@
 #   bash scripts/compiled.sh clean   # remove every compiled module: back to the pure-Python build
 #   bash scripts/compiled.sh status  # which modules are compiled
 # Needs .venv with mypy (huntgather[test]), a C compiler and the Python headers. The build outputs
-# (*.so, build/) are ignored by git. See docs/performance.md, "The compiled build".
+# (*.so, build/) are ignored by git; builds are cached outside the checkout (see "build" below).
+# See docs/performance.md, "The compiled build".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
 case "${1:-}" in
   build)
-    # setup.py is read by setuptools itself here, and pyproject's license field needs setuptools >= 77
-    "$python" -m pip install --quiet "setuptools>=77" >/dev/null
-    HUNTGATHER_COMPILE=1 "$python" setup.py --quiet build_ext --inplace >/dev/null
+    # A build is kept in a cache keyed by a hash of everything it is made from
+    # (scripts/compiled_key.py): a hit copies the compiled modules into place; any change to a
+    # source, to setup.py or pyproject.toml, or to the versions of Python, mypy or the C compiler
+    # misses and builds afresh.  HUNTGATHER_COMPILED_CACHE names the cache's folder ("" builds
+    # every time).
+    cache_root=${HUNTGATHER_COMPILED_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-compiled}
+    key=$("$python" scripts/compiled_key.py)
+    if [ -n "$cache_root" ] && [ -f "$cache_root/$key/complete" ]; then
+      echo "compiled build taken from the cache ($cache_root/$key)"
+      (cd "$cache_root/$key" && find src -name '*.so' -exec cp --parents {} "$OLDPWD" \;)
+    else
+      # setup.py is read by setuptools itself here, and pyproject's license field needs setuptools >= 77
+      "$python" -m pip install --quiet "setuptools>=77" >/dev/null
+      HUNTGATHER_COMPILE=1 "$python" setup.py --quiet build_ext --inplace >/dev/null
+      if [ -n "$cache_root" ]; then
+        rm -rf "$cache_root/$key.tmp" && mkdir -p "$cache_root/$key.tmp"
+        find src -name '*.so' -exec cp --parents {} "$cache_root/$key.tmp" \;
+        touch "$cache_root/$key.tmp/complete"
+        rm -rf "${cache_root:?}/$key" && mv "$cache_root/$key.tmp" "$cache_root/$key"
+        # keep the five newest builds
+        ls -1dt "$cache_root"/*/ 2>/dev/null | tail -n +6 | xargs -r rm -rf
+      fi
+    fi
     "$python" -c "from huntgather.bench import build, compiled_modules
 assert build() == 'compiled', 'the compiled modules are not the ones imported'
 print('compiled:', ' '.join(compiled_modules()))"

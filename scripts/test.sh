@@ -54,19 +54,31 @@ echo "== mypy --strict"
 .venv/bin/mypy
 echo "== pytest"
 bash scripts/compiled.sh clean   # the pure-Python build first (a compiled one left in place would hide it)
-.venv/bin/python -m pytest -n 2 -q -rs "$@"
+# --dist loadgroup: the tests that share the corpus of random games (xdist_group "corpus") run in
+# one worker, which plays those games once (tests/conftest.py)
+.venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs --durations=15 "$@"
 
-# The same suite again on the optional compiled build (mypyc; docs/performance.md), compiled in
-# place and removed afterwards, whatever happens. Set HUNTGATHER_SKIP_COMPILED=1 to leave it out
-# where no C compiler exists.
+# The tests that can tell the builds apart, again on the optional compiled build (mypyc;
+# docs/performance.md): the rules, records, positions, the digest of 1,000 games, state identity
+# (with a state sent to a spawned process), the bots, their search and the RL encoding's reading of
+# the state.  The server, the page, the tools and the docs run on the pure build only: they call
+# the same compiled functions that these tests check.  Compiled in place (or taken from the cache
+# of builds, keyed by a hash of every source it is built from) and removed afterwards, whatever
+# happens.  Set HUNTGATHER_SKIP_COMPILED=1 to leave it out where no C compiler exists.
+COMPILED_TESTS=(
+  tests/test_rulebook_2020.py tests/test_rulebook_2002.py tests/test_rule_edges.py
+  tests/test_specials.py tests/test_editions.py tests/test_tiles.py tests/test_reference.py
+  tests/test_moves.py tests/test_record.py tests/test_positions.py tests/test_properties.py
+  tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
+  tests/test_bots.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
+)
+# not the two RL tests that train or compare Ray with local runs (their games are those above)
+COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs"
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
   echo "== compiled build (mypyc)"
   on_exit_do+=('bash scripts/compiled.sh clean')
   bash scripts/compiled.sh build
-  echo "== pytest on the compiled build"
-  echo "   (the doctests of the compiled modules run on the pure build only: doctest cannot see"
-  echo "    into compiled functions, so this run collects their 51 tests fewer)"
-  # pytest imports each module it collects doctests from by its .py path: let it accept the
-  # compiled module found under that name instead of complaining that the files differ
-  PY_IGNORE_IMPORTMISMATCH=1 .venv/bin/python -m pytest -n 2 -q -rs -p no:cacheprovider "$@"
+  echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files)"
+  .venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs -p no:cacheprovider --durations=15 \
+    -k "$COMPILED_DESELECT" "${COMPILED_TESTS[@]}" "$@"
 fi

@@ -22,6 +22,7 @@ from huntgather.events import (
     ScoreRow,
     TileDiscarded,
 )
+from huntgather.game import Game, random_game
 from huntgather.moves import parse_move
 from huntgather.record import load_position, write_position
 from huntgather.state import State
@@ -103,3 +104,33 @@ def snapshot(state: State) -> tuple[Any, ...]:
 def rules() -> type[Rules]:
     """The :class:`Rules` helpers."""
     return Rules
+
+
+#: The random games that several tests read (the digest, the meadow scoring of the heuristic):
+#: ``random_game(players, seed, edition)`` for each edition, 2-5 players and seeds 0-124.
+CORPUS_SEEDS = 125
+
+
+class Corpus:
+    """The shared random games, played once per test process and kept (see :func:`corpus`)."""
+
+    def __init__(self) -> None:
+        self._games: dict[tuple[str, int], list[Game]] = {}
+
+    def games(self, edition: str, players: int) -> list[Game]:
+        """``random_game(players, seed, edition)`` for seeds ``0 .. CORPUS_SEEDS - 1``."""
+        key = (edition, players)
+        if key not in self._games:
+            self._games[key] = [random_game(players, seed=seed, edition=edition)
+                                for seed in range(CORPUS_SEEDS)]
+        return self._games[key]
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Corpus:
+    """The random games shared by the tests that need many (500 per edition).
+
+    A test that takes it is marked ``xdist_group("corpus")``, and the suite runs with
+    ``--dist loadgroup``, so every such test runs in the one worker process that played them.
+    """
+    return Corpus()

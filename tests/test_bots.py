@@ -587,17 +587,18 @@ def test_documented_search_speed_runs_come_from_the_committed_logs(capsys: pytes
         assert printed and all(line in doc for line in printed), command
 
 
+@pytest.mark.xdist_group("corpus")
 @pytest.mark.parametrize("edition", ["2020", "2002"])
-def test_the_heuristic_and_the_engine_score_every_meadow_alike(edition: str) -> None:
+def test_the_heuristic_and_the_engine_score_every_meadow_alike(edition: str, corpus: Any) -> None:
     """The bots' estimate of a meadow and the engine's final scoring share huntgather.scoring;
-    on the final positions of a thousand random games (2–5 players) they agree on every meadow."""
+    on the final positions of 500 random games (125 each of 2–5 players, the shared corpus)
+    they agree on every meadow."""
     from huntgather.bots.heuristic import contribution
     from huntgather.events import FinalScoring
     from huntgather.tiles import MEADOW
 
     meadows = 0
-    for seed in range(1000):
-        game = random_game(2 + seed % 4, seed=seed, edition=edition)
+    for seed, game in ((s, g) for p in range(2, 6) for s, g in enumerate(corpus.games(edition, p))):
         final = next(e for e in game.events if isinstance(e, FinalScoring))
         board = game.state.board
         # one row per meadow with hunters, in the order of the meadows' ids (two meadows may
@@ -612,4 +613,4 @@ def test_the_heuristic_and_the_engine_score_every_meadow_alike(edition: str) -> 
                 estimated[seat] += points
             assert estimated == [float(p) for p in row.points], (seed, row.explanation)
             meadows += 1
-    assert meadows > 4000
+    assert meadows > 4500

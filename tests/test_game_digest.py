@@ -17,6 +17,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 EXPECTED = {
     "2020 random 2p": "b06e03f6c8010e93",
@@ -42,5 +45,10 @@ def _tool() -> ModuleType:
     return module
 
 
-def test_1000_random_games_and_2_greedy_ones_are_the_same_games_as_before() -> None:
-    assert _tool().digests(games=125, bot_games=1) == EXPECTED
+@pytest.mark.xdist_group("corpus")
+def test_1000_random_games_and_2_greedy_ones_are_the_same_games_as_before(corpus: Any) -> None:
+    # the 1,000 random games are those of the shared corpus (conftest.py: random_game itself)
+    assert corpus.games("2020", 2)[0].state.players == 2
+    assert _tool().digests(games=125, bot_games=1,
+                           play=lambda players, seed, edition: corpus.games(edition, players)[seed]
+                           ) == EXPECTED

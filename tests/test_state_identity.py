@@ -172,3 +172,29 @@ def test_board_slots_are_given_out_once_when_threads_make_games_at_once() -> Non
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok ")
+
+
+def test_a_state_sent_to_a_spawned_process_plays_on_alike() -> None:
+    """The server sends states to spawned worker processes, pickled (server/workers.py).  The
+    worker here played a 2002 game first, so its tiles' union-find slots were given out in
+    another order than in this process: over a whole game of each edition, every move a greedy
+    bot chooses there is the one it chooses here, and every state comes back equal."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from huntgather.server.workers import choose_move
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=random_game,
+                             initargs=(3, 7, "2002")) as pool:
+        for edition in ("2020", "2002"):
+            game = Game(3, edition=edition, seed=11)
+            moves = 0
+            while not game.is_over:
+                state = game.state
+                there = pool.submit(choose_move, "greedy", moves, state).result(timeout=60)
+                assert there == choose_move("greedy", moves, state)
+                assert pool.submit(pickle.loads, pickle.dumps(state)).result(timeout=60) == state
+                game.play(there)
+                moves += 1
+            assert moves > 80

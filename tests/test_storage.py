@@ -149,7 +149,6 @@ POSTGRES = os.environ.get("HUNTGATHER_TEST_POSTGRES")
 def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_conflict_fails_alone(
         tmp_path: Path, kind: str) -> None:
     import threading
-    import time
     import uuid
     from concurrent.futures import Future
 
@@ -171,8 +170,9 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
 
     # another process listens (a process does not hear its own writer's notifications)
     other = Storage(str(POSTGRES)) if storage.shared else None
-    stop_listening = other.listen(hear, lambda: None) if other is not None else None
-    time.sleep(0.5 if storage.shared else 0)   # the listening connection is up
+    listening = threading.Event()
+    stop_listening = other.listen(hear, lambda: None, listening.set) if other is not None else None
+    assert listening.wait(10) if other is not None else True
     statements: list[str] = []
     event.listen(storage.engine, "before_cursor_execute",
                  lambda _conn, _cursor, sql, *_rest: statements.append(sql.split()[0]))
@@ -208,7 +208,6 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
 @pytest.mark.skipif(not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL")
 def test_notifications_wait_for_the_writes_of_their_batch_and_go_out_as_one_statement() -> None:
     import threading
-    import time
     import uuid
     from concurrent.futures import Future
 
@@ -228,8 +227,9 @@ def test_notifications_wait_for_the_writes_of_their_batch_and_go_out_as_one_stat
                 done.set()
 
     other = Storage(str(POSTGRES))   # another process listens
-    stop_listening = other.listen(hear, lambda: None)
-    time.sleep(0.5)   # the listening connection is up
+    listening = threading.Event()
+    stop_listening = other.listen(hear, lambda: None, listening.set)
+    assert listening.wait(10)
     statements: list[str] = []
     event.listen(storage.engine, "before_cursor_execute",
                  lambda _conn, _cursor, sql, *_rest: statements.append(sql.split()[0]))
@@ -259,7 +259,6 @@ def test_a_process_does_not_hear_its_own_writers_notifications() -> None:
     # Two processes on one database: each writes a move through its writer; each hears only the
     # other's notification (its own would only wake its event loop to find nothing new).
     import threading
-    import time
     import uuid
 
     first, second = Storage(str(POSTGRES)), Storage(str(POSTGRES))
@@ -269,20 +268,31 @@ def test_a_process_does_not_hear_its_own_writers_notifications() -> None:
     heard: dict[str, list[str]] = {"first": [], "second": []}
     both = threading.Event()
 
+    marks = {"first": threading.Event(), "second": threading.Event()}
+
     def hear(who: str) -> Any:
         def callback(payload: str) -> None:
-            if a in payload or b in payload:
+            if payload.startswith(f"mark {a}"):
+                marks[who].set()
+            elif a in payload or b in payload:
                 heard[who].append(payload)
                 if heard["first"] and heard["second"]:
                     both.set()
         return callback
 
-    stops = [first.listen(hear("first"), lambda: None), second.listen(hear("second"), lambda: None)]
-    time.sleep(0.5)   # the listening connections are up
+    listening = [threading.Event(), threading.Event()]
+    stops = [first.listen(hear("first"), lambda: None, listening[0].set),
+             second.listen(hear("second"), lambda: None, listening[1].set)]
+    assert all(event.wait(10) for event in listening)
     asyncio.run(first.append_async(a, 1, ["-"], status="playing", scores=[0, 0]))
     asyncio.run(second.append_async(b, 1, ["-"], status="playing", scores=[0, 0]))
     assert both.wait(5)
-    time.sleep(0.5)   # time for a wrongly delivered own notification to arrive too
+    # PostgreSQL delivers notifications in the order their transactions committed: once each
+    # process hears a mark the other sent after both moves, a wrongly delivered notification of
+    # its own move would have come before it
+    asyncio.run(second.notify_async(f"mark {a} from second"))
+    asyncio.run(first.notify_async(f"mark {a} from first"))
+    assert marks["first"].wait(5) and marks["second"].wait(5)
     assert heard == {"first": [f"move {b} 2 1 -"], "second": [f"move {a} 2 1 -"]}
     assert first._writer.backend_pid is not None and first._writer.backend_pid != second._writer.backend_pid
     for stop in stops:

@@ -482,11 +482,14 @@ class Storage:
                      {"channel": CHANNEL, "payloads": [payload for (payload,) in calls]})
         return [None] * len(calls)
 
-    def listen(self, callback: Callable[[str], None], on_reconnect: Callable[[], None]) -> Callable[[], None]:
+    def listen(self, callback: Callable[[str], None], on_reconnect: Callable[[], None],
+               on_listening: Callable[[], None] | None = None) -> Callable[[], None]:
         """Call ``callback(payload)`` from a thread for every notification of the other processes
         (PostgreSQL ``LISTEN``); ``on_reconnect()`` after the listening connection was lost and is
-        back (notifications may have been missed).  Returns a function that stops listening.
-        With SQLite (one process) nothing is listened to.
+        back (notifications may have been missed); ``on_listening()``, if given, each time the
+        connection listens (the first time too): a notification sent after it is heard.  Returns a
+        function that stops listening.  With SQLite (one process) nothing is listened to (and
+        ``on_listening`` is called at once).
 
         The notifications this process's writer sent are left out (told apart by the sending
         backend's process id, :attr:`Writer.backend_pid`): the process made those changes
@@ -496,6 +499,8 @@ class Storage:
         """
         stop = threading.Event()
         if not self.shared:
+            if on_listening is not None:
+                on_listening()
             return stop.set
         import psycopg
 
@@ -508,6 +513,8 @@ class Storage:
                 try:
                     with psycopg.connect(url, autocommit=True) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
+                        if on_listening is not None:
+                            on_listening()
                         if not first:
                             on_reconnect()
                         first, delay = False, 0.2

@@ -1,0 +1,18 @@
+"""Print the key of the compiled build's cache (scripts/compiled.sh): a hash of everything a build
+is made from.  Every source file of the package counts (mypyc reads the types of the modules that
+the compiled ones import), and setup.py, pyproject.toml and the versions of Python, mypy and the
+C compiler."""
+
+import hashlib
+import pathlib
+import subprocess
+import sys
+
+import mypy.version
+
+h = hashlib.sha256()
+h.update(f"{sys.version}|{mypy.version.__version__}|".encode())
+h.update(subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.encode())
+for path in [*sorted(pathlib.Path("src").rglob("*.py")), pathlib.Path("setup.py"), pathlib.Path("pyproject.toml")]:
+    h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+print(h.hexdigest()[:24])
