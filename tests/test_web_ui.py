@@ -314,7 +314,6 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
     before = page.locator("#players td.score").all_inner_texts()
     server.stop()
     page.wait_for_function("() => /lost|connecting/.test(document.querySelector('#connection').textContent)")
-    time.sleep(0.3)
     server.start()   # same port, same database
     page.wait_for_function("() => document.querySelector('#connection').textContent === 'connected'",
                            timeout=30_000)
@@ -562,6 +561,7 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         ann.wait_for_selector("rect.target")
 
         other = open_page(contexts[1], errors, "other")
+        other.clock.install()   # the page's timers, to run them ahead below
         other.goto(server.url + f"#/play/{game_id}/AAAAAAAAAAAAAAAAAAAAAA")   # a secret of no seat
         other.wait_for_function("() => /does not/.test(document.querySelector('#play-error').textContent)")
         assert other.inner_text("#connection") == "not connected"
@@ -569,7 +569,11 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         assert other.locator("rect.target").count() == 0
         other.goto(server.url + "#/play/nosuchgame000")
         other.wait_for_function("() => /no game/.test(document.querySelector('#play-error').textContent)")
-        time.sleep(1.5)   # no reconnecting after a final answer
+        # no reconnecting after a final answer: thirty seconds of the page's timers open no socket
+        sockets: list[Any] = []
+        other.on("websocket", sockets.append)
+        other.clock.run_for(30_000)
+        assert other.evaluate("1") == 1 and sockets == []
         assert other.inner_text("#connection") == "not connected"
         other.goto(server.url + f"#/watch/{game_id}")
         other.wait_for_selector("#watching:not([hidden])")
