@@ -536,17 +536,39 @@ def test_bots_answer_the_shaman_decision() -> None:
     assert all(isinstance(plan[0], (TakeBack, Pass)) for plan, _ in turn_plans(game.state))
 
 
+def _documented_runs(doc: str) -> list[str]:
+    """The tournament commands of a doc that read a committed log (an indented line each)."""
+    return [line.strip() for line in doc.splitlines()
+            if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
 def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.CaptureFixture[str],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each logged run of docs/bots.md, rerun from its log (no game is played), prints its tables there."""
+    """Each logged run of docs/bots.md and docs/results/NOTES.md (the history), rerun from its log
+    (no game is played), prints its tables in the file that documents it; and every row of
+    bots.md's status table, which names its log, says what that run's head-to-head row says."""
+    import re
     import shlex
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    doc = (root / "docs" / "bots.md").read_text()
-    commands = [line.strip() for line in doc.splitlines()
-                if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
-    assert len(commands) == 28
+    docs = {name: (root / "docs" / name).read_text() for name in ("bots.md", "results/NOTES.md")}
+    runs = {name: _documented_runs(doc) for name, doc in docs.items()}
+    assert sum(len(commands) for commands in runs.values()) == 28
+    every = [command for commands in runs.values() for command in commands]
+    # the status table: one row per run, its last cell the log's name
+    status = {m.group(1): _cells(line) for line in docs["bots.md"].splitlines()
+              if line.startswith("| ") and (m := re.search(r"`([\w.-]+\.jsonl)` \|$", line))}
+    assert len(status) == 8
+    # the commands bots.md lists beside it are documented runs, one for each row
+    listed = [line for line in docs["bots.md"].splitlines() if line.startswith("huntgather tournament")]
+    logs = [Path(shlex.split(c)[shlex.split(c).index("--log") + 1]).name for c in listed]
+    assert sorted(logs) == sorted(status)
+    assert all(command in every for command in listed)
     monkeypatch.chdir(root)
     import huntgather.bots.tournament as tournament
 
@@ -554,13 +576,30 @@ def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.
         raise AssertionError("a documented run was played again instead of read from its log")
 
     monkeypatch.setattr(tournament, "_play_job", no_games)
-    for command in commands:
-        log = root / shlex.split(command)[shlex.split(command).index("--log") + 1]
-        before = log.read_bytes()
-        assert main(shlex.split(command)[1:]) == 0, command
-        printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
-        assert printed and all(line in doc for line in printed), command
-        assert log.read_bytes() == before
+    checked: set[str] = set()
+    for name, commands in runs.items():
+        for command in commands:
+            args = shlex.split(command)
+            log = root / args[args.index("--log") + 1]
+            before = log.read_bytes()
+            assert main(args[1:]) == 0, command
+            printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+            assert printed and all(line in docs[name] for line in printed), command
+            assert log.read_bytes() == before
+            row = status.get(log.name)
+            if row is None:
+                continue
+            head = next(k for k, line in enumerate(printed) if line.startswith("| bot | opponent |"))
+            pair = _cells(next(line for line in printed[head + 1:] if line.startswith("| expert | ")))
+            _, opponent, meetings, won, drawn, lost, rate, interval = pair
+            edition = args[args.index("--edition") + 1] if "--edition" in args else "2020"
+            assert row[0] == f"{args[args.index('--players') + 1]}, {edition}", command
+            assert row[1] == f"`{opponent.removeprefix('mcts:')}`", command
+            assert row[3] == args[args.index("--games") + 1], command
+            assert row[4:7] == [f"{won}–{drawn}–{lost}", f"{rate} %", f"{interval} %"], command
+            assert int(meetings) == int(won) + int(drawn) + int(lost), command
+            checked.add(log.name)
+    assert checked == set(status)
 
 
 def test_documented_search_speed_runs_come_from_the_committed_logs(capsys: pytest.CaptureFixture[str],

@@ -452,7 +452,8 @@ def test_rounds_of_greedy_turns_are_turns_per_player(monkeypatch: pytest.MonkeyP
 
 
 def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp_path: Path) -> None:
-    """tools/expert_variants.py (docs/bots.md, "Four players"): one log line a (deal, seat) game for
+    """tools/expert_variants.py (docs/results/NOTES.md, "Four players: trials that did not
+    help"): one log line a (deal, seat) game for
     every variant, nothing played twice when run again, a report over the games all logs hold."""
     tool = Path(__file__).resolve().parents[1] / "tools" / "expert_variants.py"
     play = [sys.executable, str(tool), "play", "--players", "2", "--seed", "3", "--deals", "1",
@@ -475,7 +476,7 @@ def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp
 
 
 def test_the_scale_tool_fits_a_scale_per_share_of_the_stack_left() -> None:
-    """tools/meeting_scale.py (docs/bots.md, "Four players: a calibrated scale"): one row per
+    """tools/meeting_scale.py (docs/results/NOTES.md, "Four players: a calibrated scale"): one row per
     share of the stack left, its scale from the grid, the fit at least as likely as scale 8."""
     tool = Path(__file__).resolve().parents[1] / "tools" / "meeting_scale.py"
     out = subprocess.run([sys.executable, str(tool), "--players", "3", "--games", "2"],
@@ -491,7 +492,7 @@ def test_the_scale_tool_fits_a_scale_per_share_of_the_stack_left() -> None:
 
 
 def test_the_interval_tool_resamples_whole_deals(tmp_path: Path) -> None:
-    """tools/meeting_interval.py (docs/bots.md, "Strength"): the tournament's own tally and Wilson
+    """tools/meeting_interval.py (docs/bots.md, "tournament"): the tournament's own tally and Wilson
     interval, and a deal-resampled interval around the same share."""
     tool = Path(__file__).resolve().parents[1] / "tools" / "meeting_interval.py"
     log = Path(__file__).resolve().parents[1] / "docs" / "results" / "expert-hard-4p.jsonl"

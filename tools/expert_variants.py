@@ -1,5 +1,5 @@
-"""Variants of the expert's search compared on the same deals (docs/bots.md, "Four players: more
-samples on fewer plans").
+"""Variants of the expert's search compared on the same deals (docs/results/NOTES.md, "Four
+players: more samples on fewer plans").
 
 ``play``: each variant sits in one seat against ``--opponent`` in all the others, on deals
 0, 1, 2, ... of ``--seed``, from every seat in turn; for each (deal, seat) every variant plays
