@@ -13,6 +13,12 @@ by a timer per message (``asyncio.timeout``: a heap entry made and cancelled
 for each of the thousands of messages a second a busy server sends).  A send
 is thus stopped between ``timeout`` and ``timeout + SWEEP_PERIOD`` seconds.
 
+A page is also sent a ping every few seconds (:meth:`Connection.keep_alive`),
+and closed with code 4009 (``silent``) once it has said nothing for longer than
+its deadline: a page whose network went away without a word, whose seats must
+show offline to the others.  That is one timer per page, set again at each
+ping; hearing a message only notes the time.
+
 >>> import asyncio
 >>> async def demo():
 ...     sent = []
