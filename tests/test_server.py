@@ -84,11 +84,14 @@ def history(client: TestClient, gid: str) -> list[str]:
 
 def recv(ws: Any, *types: str, skip: tuple[str, ...] = ("table",)) -> dict[str, Any]:
     """The next message of one of ``types``; messages of the ``skip`` types before it are passed over,
-    anything else fails the test."""
+    the server's pings are answered (as a page does), anything else fails the test."""
     while True:
         msg: dict[str, Any] = ws.receive_json()
         if msg["type"] in types:
             return msg
+        if msg["type"] == "ping":
+            ws.send_json({"type": "pong"})
+            continue
         assert msg["type"] in skip, f"expected {types}, got {msg}"
 
 
@@ -385,19 +388,37 @@ def test_a_seat_secret_moves_only_its_seat(client: TestClient) -> None:
         assert updates[0]["decision"]["player"] == 1
 
 
-def test_a_wrong_secret_is_refused_and_the_socket_closed(client: TestClient) -> None:
+def test_a_refused_secret_costs_only_itself(client: TestClient) -> None:
     made = create(client)
-    with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        ws.send_json({"type": "hello", "secrets": [made["seats"]["0"], "not-a-secret"], "version": None})
-        answer = ws.receive_json()
-        assert answer["code"] == "bad_secret"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4403
     other = create(client)   # a secret of another game holds nothing here
-    with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        ws.send_json({"type": "hello", "secrets": [other["seats"]["0"]], "version": None})
-        assert ws.receive_json()["code"] == "bad_secret"
+    gid = made["id"]
+    cut = made["seats"]["1"][:-3]   # an invitation link whose end a chat app cut off
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        welcome = hello(ws, [cut, made["seats"]["0"], other["seats"]["1"], made["creator"], "not-a-secret"])
+        # the page holds what its good secrets hold; the others are named by their place in `secrets`
+        assert welcome["seats"] == [0] and welcome["creator"] is True
+        assert welcome["refused"] == [0, 2, 4]
+        assert [s["online"] for s in welcome["table"]["seats"]] == [True, False]
+        view = welcome["snapshot"]
+        # a refused secret grants nothing: seat 1 is not this page's
+        ws.send_json({"type": "turn", "seat": 1, "version": view["version"], "moves": [view["legal"][0]]})
+        assert recv(ws, "error")["code"] == "not_your_seat"
+        play(ws, view)   # seat 0 is
+    with client.websocket_connect(f"/ws/{gid}") as ws:   # nothing but bad secrets: a watcher
+        welcome = hello(ws, [cut])
+        assert (welcome["seats"], welcome["creator"], welcome["refused"]) == ([], False, [0])
+        assert welcome["table"]["watchers"] == 1
+        ws.send_json({"type": "resync", "version": None})   # the socket stays open
+        assert recv(ws, "snapshot")["game"] == gid
+    # the answer tells nothing but "not valid here": a secret of another game, a cut one, one
+    # that was never anything, and the right one with its end cut off read alike
+    answers = []
+    for bad in (other["seats"]["0"], cut, "AAAAAAAAAAAAAAAAAAAAAA", made["creator"][:-1]):
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            welcome = hello(ws, [bad])
+            answers.append({k: v for k, v in welcome.items() if k not in ("table", "snapshot")})
+    assert all(a == answers[0] for a in answers), answers
+    assert set(answers[0]) == {"type", "game", "seats", "creator", "version", "refused", "heartbeat"}
 
 
 @pytest.mark.parametrize(("first", "code"), [
@@ -465,6 +486,59 @@ def test_presence_joined_online_and_watchers(client: TestClient) -> None:
         with client.websocket_connect(f"/ws/{gid}") as cy:
             hello(cy, [])
             assert recv(ann, "table")["watchers"] == 1
+
+
+def test_a_seat_is_joined_once_its_link_is_opened_not_while_the_creator_holds_it(client: TestClient) -> None:
+    made = create(client)
+    gid = made["id"]
+    everything = [made["creator"], made["seats"]["0"], made["seats"]["1"]]
+    with client.websocket_connect(f"/ws/{gid}") as ann:   # the new game's page holds every seat
+        table = hello(ann, everything)["table"]
+        assert [(s["joined"], s["online"]) for s in table["seats"]] == [(False, True), (False, True)]
+    with client.websocket_connect(f"/ws/{gid}") as ann:   # it handed seat 1's link out
+        table = hello(ann, [made["creator"], made["seats"]["0"]])["table"]
+        assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (False, False)]
+        with client.websocket_connect(f"/ws/{gid}") as bob:   # Bob opens it
+            hello(bob, [made["seats"]["1"]])
+            table = recv(ann, "table")
+            assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (True, True)]
+        table = recv(ann, "table")   # Bob left: offline, no longer "not joined yet"
+        assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (True, False)]
+    stored = storage_of(client).load(gid)
+    assert stored is not None and [s.joined for s in stored.seats] == [True, True]
+
+
+def test_the_server_answers_a_ping_and_pings_every_page() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, heartbeat=0.05, silent_after=30.0)) as c:
+        made = create(c)
+        with c.websocket_connect(f"/ws/{made['id']}") as ws:
+            ws.send_json({"type": "ping"})   # before hello too
+            assert recv(ws, "pong", skip=("ping",)) == {"type": "pong"}
+            welcome = hello(ws, [made["seats"]["0"]])
+            assert welcome["heartbeat"] == 0.05
+            assert recv(ws, "ping", skip=("table", "ping")) == {"type": "ping"}
+            ws.send_json({"type": "ping", "request": 3})
+            assert recv(ws, "pong", skip=("ping",)) == {"type": "pong"}
+    with pytest.raises(ValueError):
+        create_app("sqlite://", heartbeat=5.0, silent_after=5.0)
+
+
+def test_a_silent_page_is_closed_and_its_seat_shown_offline() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, heartbeat=0.05, silent_after=1.5)) as c:
+        made = create(c)
+        gid = made["id"]
+        with c.websocket_connect(f"/ws/{gid}") as ann, c.websocket_connect(f"/ws/{gid}") as bob:
+            hello(ann, [made["creator"], made["seats"]["0"]])
+            hello(bob, [made["seats"]["1"]])
+            # Bob's page says nothing more (its network is gone); Ann's answers every ping
+            table = recv(ann, "table")
+            while table["seats"][1]["online"]:
+                table = recv(ann, "table")
+            assert [(s["joined"], s["online"]) for s in table["seats"]] == [(True, True), (True, False)]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    assert bob.receive_json()["type"] in ("ping", "table")
+            assert closed.value.code == 4009
 
 
 # --------------------------------------------------------------------------- versions and reconnecting
@@ -888,8 +962,8 @@ def test_the_creator_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
         view = until_placed_by(ann, view, 1)
         assert any(e["kind"] == "TilePlaced" and e["player"] == 1 for e in view["log"])
     with client.websocket_connect(f"/ws/{gid}") as bob:   # the old link holds nothing now
-        bob.send_json({"type": "hello", "secrets": [made["seats"]["1"]], "version": None})
-        assert recv(bob, "error")["code"] == "bad_secret"
+        welcome = hello(bob, [made["seats"]["1"]])
+        assert (welcome["seats"], welcome["refused"]) == ([], [0])
     with client.websocket_connect(f"/ws/{gid}") as ann:   # and back to a person, with a new secret
         hello(ann, [made["creator"]])
         ann.send_json({"type": "seat", "seat": 1, "kind": "human"})

@@ -247,6 +247,8 @@ class Page:
             if left <= 0:
                 raise TimeoutError(f"no {types} within {timeout} s")
             msg = json.loads(await asyncio.wait_for(self.ws.recv(), left))
+            if msg["type"] == "ping":   # the server's heartbeat: a page answers it
+                await self.send({"type": "pong"})
             self._take(msg)
             if msg["type"] in types:
                 return dict(msg)

@@ -71,7 +71,9 @@ class Page:
         deadline = time.monotonic() + timeout
         while True:
             msg: dict[str, Any] = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
-            if msg["type"] == "table":
+            if msg["type"] == "ping":   # the server's heartbeat: a page answers it
+                self.ws.send(json.dumps({"type": "pong"}))
+            elif msg["type"] == "table":
                 self.table = msg
             elif msg["type"] == "update":
                 assert msg["from"] == self.view["version"], (msg["from"], self.view["version"])

@@ -18,6 +18,7 @@ import math
 import random
 import re
 import shutil
+import signal
 import subprocess
 import time
 import urllib.request
@@ -312,11 +313,21 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
     tiles = board_tiles(page)
     turn = page.inner_text("#turn")
     before = page.locator("#players td.score").all_inner_texts()
+    assert page.locator("#lobby .presence[data-presence='online']").count() == 2   # the page holds both
     server.stop()
     page.wait_for_function("() => /lost|connecting/.test(document.querySelector('#connection').textContent)")
+    assert page.get_attribute("#connection", "data-connection") in ("reconnecting", "offline")
+    # while the server is away the Table claims nobody online, and a move says it cannot be sent
+    assert page.locator("#lobby .presence[data-presence='online']").count() == 0
+    assert page.locator("#lobby .presence[data-presence='unknown']").count() == 2
+    page.click("rect.target >> nth=0")
+    page.wait_for_function("() => /not connected/.test(document.querySelector('#play-error').textContent)")
+    assert page.locator("#pending-tile").count() == 0
     server.start()   # same port, same database
-    page.wait_for_function("() => document.querySelector('#connection').textContent === 'connected'",
-                           timeout=30_000)
+    page.wait_for_selector("#connection[data-connection='online']", timeout=30_000)
+    assert page.inner_text("#connection") == "connected"
+    assert page.inner_text("#play-error") == ""   # the error went with its cause
+    assert page.locator("#lobby .presence[data-presence='online']").count() == 2
     page.wait_for_function(WAIT_TURN_OR_END)
     assert board_tiles(page) == tiles
     assert page.inner_text("#turn") == turn
@@ -529,6 +540,152 @@ def test_two_people_and_a_watcher_play_a_whole_game_online(server: Server, brows
         for ctx in contexts:
             ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def hand_out(page: Any, seat: int) -> str:
+    """The creator's page hands ``seat`` out: return its invitation link."""
+    page.click(f"#lobby li[data-seat='{seat}'] button.hand-out")
+    invite = page.locator(f"#lobby li[data-seat='{seat}'] .invite-link input")
+    invite.wait_for()
+    link: str = invite.input_value()
+    page.wait_for_function(f"() => !document.querySelector(\"#lobby li[data-seat='{seat}'] .you\")")
+    return link
+
+
+def stored_games(page: Any) -> Any:
+    return page.evaluate("JSON.parse(localStorage.getItem('hg-games'))")
+
+
+def test_a_seat_handed_out_and_never_opened_is_not_joined_yet(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(2)]
+    try:
+        ann = open_page(contexts[0], errors, "Ann")
+        start_game(ann, server.url, ["human", "human", "human"], short=6, name="Ann")
+        links = {seat: hand_out(ann, seat) for seat in (1, 2)}
+        for seat in (1, 2):
+            ann.wait_for_selector(f"#lobby li[data-seat='{seat}'] .presence[data-presence='not-joined']")
+            assert ann.inner_text(f"#lobby li[data-seat='{seat}'] .presence") == "not joined yet"
+        assert ann.get_attribute("#lobby li[data-seat='0'] .presence", "data-presence") == "online"
+        # Bob opens his link, then closes the page: his seat is offline, the unopened one still not joined
+        bob = open_page(contexts[1], errors, "Bob")
+        bob.goto(links[1])
+        bob.wait_for_selector("#lobby li[data-seat='1'] .you")
+        ann.wait_for_selector("#lobby li[data-seat='1'] .presence[data-presence='online']")
+        bob.close()
+        ann.wait_for_selector("#lobby li[data-seat='1'] .presence[data-presence='offline']")
+        assert ann.get_attribute("#lobby li[data-seat='2'] .presence", "data-presence") == "not-joined"
+        # the turn line says why the game waits
+        play_turn(ann)
+        ann.wait_for_function("() => document.querySelector('#turn').textContent.startsWith("
+                              "'waiting for red (offline)')")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_cut_invitation_link_costs_nothing_but_itself(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(2)]
+    try:
+        ann = open_page(contexts[0], errors, "Ann")
+        start_game(ann, server.url, ["human", "human"], short=6, name="Ann")
+        game_id = game_id_of(ann)
+        link = hand_out(ann, 1)
+        secret = link.rsplit("/", 1)[1]
+        cut = link[:-4]   # a chat app cut its end off
+
+        # Bob opens the cut link: it holds no seat, and says so; then the right one gets the seat
+        bob = open_page(contexts[1], errors, "Bob")
+        bob.goto(cut)
+        bob.wait_for_function("() => /does not/.test(document.querySelector('#play-error').textContent)")
+        assert bob.get_attribute("#connection", "data-connection") == "offline"
+        assert stored_games(bob)[game_id].get("unplaced", []) == []   # the bad secret is forgotten
+        bob.goto(link)
+        bob.wait_for_selector("#lobby li[data-seat='1'] .you")
+        assert bob.inner_text("#play-error") == ""
+        assert stored_games(bob)[game_id]["seats"] == {"1": secret}
+        bob.reload()
+        bob.wait_for_selector("#lobby li[data-seat='1'] .you")
+        ann.wait_for_selector("#lobby li[data-seat='1'] .presence[data-presence='online']")
+
+        # the creator opens a cut link of her own game: she keeps her seat and the creator's rights
+        before = stored_games(ann)[game_id]
+        ann.goto(cut)
+        ann.wait_for_function("() => /cut short/.test(document.querySelector('#play-error').textContent)")
+        ann.wait_for_selector("#lobby li[data-seat='0'] .you")
+        assert ann.locator("#lobby select.seat-bot").count() == 2   # the creator's tools
+        assert ann.get_attribute("#connection", "data-connection") == "online"
+        after = stored_games(ann)[game_id]
+        assert (after["seats"], after.get("creator"), after.get("unplaced", [])) == (
+            before["seats"], before["creator"], [])
+        ann.reload()
+        ann.wait_for_selector("#lobby li[data-seat='0'] .you")
+        assert ann.inner_text("#play-error") == ""
+        assert ann.locator("#lobby select.seat-bot").count() == 2
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_page_taken_offline_says_so_and_catches_up(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(2)]
+    try:
+        ann = open_page(contexts[0], errors, "Ann")
+        start_game(ann, server.url, ["human", "human"], short=8, name="Ann")
+        link = hand_out(ann, 1)
+        bob = open_page(contexts[1], errors, "Bob")
+        bob.goto(link)
+        bob.wait_for_selector("#lobby li[data-seat='1'] .you")
+        bob.select_option("#animation", "off")   # the tiles he missed come at once
+        bob.wait_for_selector("#connection[data-connection='online']")
+        ann.wait_for_selector("#lobby li[data-seat='1'] .presence[data-presence='online']")
+        # Bob's network goes: his page says so within 15 s, and claims nobody online
+        contexts[1].set_offline(True)
+        bob.wait_for_selector("#connection[data-connection='offline']", timeout=15_000)
+        assert bob.locator("#lobby .presence[data-presence='online']").count() == 0
+        # the server notices the silence within 30 s: Ann sees Bob offline
+        ann.wait_for_selector("#lobby li[data-seat='1'] .presence[data-presence='offline']", timeout=30_000)
+        # Ann plays meanwhile (a menhir turn may give her two)
+        while ann.get_attribute("#turn", "data-player") == "0":
+            play_turn(ann)
+            ann.wait_for_function("() => document.querySelector('#turn').dataset.player !== '0' || "
+                                  "document.querySelector('rect.target')")
+        tiles = board_tiles(ann)
+        assert bob.locator("rect.target").count() == 0 and board_tiles(bob) < tiles
+        # back online: Bob's page reconnects and shows the moves he missed; his turn
+        contexts[1].set_offline(False)
+        bob.wait_for_selector("#connection[data-connection='online']", timeout=15_000)
+        same_version([ann, bob])
+        assert board_tiles(bob) == tiles
+        bob.wait_for_selector("rect.target")
+        ann.wait_for_selector("#lobby li[data-seat='1'] .presence[data-presence='online']")
+        play_turn(bob)
+        same_version([ann, bob])
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_page_whose_socket_goes_silent_notices_and_reconnects(server: Server, page: Any) -> None:
+    """The server stops answering (its process paused) without closing anything: the page hears no
+    ping, calls the socket dead within 15 s, and is back once the server answers again."""
+    start_game(page, server.url, ["human", "bot:easy"], short=5)
+    page.wait_for_selector("#connection[data-connection='online']")
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGSTOP)
+    try:
+        page.wait_for_selector("#connection:not([data-connection='online'])", timeout=15_000)
+        assert page.locator("#lobby .presence[data-presence='online']").count() == 1   # only the bot
+    finally:
+        server.proc.send_signal(signal.SIGCONT)
+    page.wait_for_selector("#connection[data-connection='online']", timeout=30_000)
+    assert page.inner_text("#connection") == "connected"
+    page.wait_for_function(WAIT_TURN_OR_END)
 
 
 def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> None:

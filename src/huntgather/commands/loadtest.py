@@ -373,6 +373,8 @@ class Link:
                     asyncio.get_running_loop().create_task(self._resync())
         elif kind == "snapshot":
             self._apply(msg)
+        elif kind == "ping":   # the server's heartbeat: a page that does not answer is closed
+            asyncio.get_running_loop().create_task(self._send_quietly({"type": "pong"}))
         elif kind == "welcome":
             if self._welcome is not None and not self._welcome.done():
                 self._welcome.set_result(msg)
@@ -393,9 +395,12 @@ class Link:
         return self.pending.get(request) if isinstance(request, int) else None
 
     async def _resync(self) -> None:
+        await self._send_quietly({"type": "resync", "version": self.version})
+
+    async def _send_quietly(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(Exception):
             assert self.ws is not None
-            await self.ws.send(json.dumps({"type": "resync", "version": self.version}))
+            await self.ws.send(json.dumps(msg))
 
     def _apply(self, msg: dict[str, Any]) -> None:
         version = msg.get("version")

@@ -231,7 +231,8 @@ RoomsFactory = Callable[[Storage, Workers], Rooms]
 def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: int = 2,
                max_rooms: int = 64, games_per_minute: int = 30, allowed_origins: tuple[str, ...] = (),
                allowed_hosts: tuple[str, ...] | None = None, worker_processes: bool = True,
-               rooms_factory: RoomsFactory | None = None) -> Starlette:
+               rooms_factory: RoomsFactory | None = None, heartbeat: float = protocol.HEARTBEAT,
+               silent_after: float = protocol.SILENT_AFTER) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -240,7 +241,12 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     Bots and hints search in worker processes (threads with ``worker_processes=False``).
     ``allowed_hosts`` lists the Host names requests may carry (``huntgather play``
     passes loopback and what ``--allow-host`` adds); None accepts any.
+    Every page is sent a ``ping`` each ``heartbeat`` seconds, and closed once it has said nothing
+    (not even ``pong``) for ``silent_after`` seconds, so its seats go offline.
     """
+    if not 0 < heartbeat < silent_after:
+        raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
+    ping_text = dumps(protocol.ping())
     storage = Storage(db)
     workers = Workers(bot_workers, processes=worker_processes)
     if rooms_factory is None:
@@ -368,6 +374,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             await ws.close(code=code, reason=reason)
 
         conn = Connection(ws.send_text, close)
+        conn.keep_alive(heartbeat, silent_after, ping_text)
         tasks: set[asyncio.Task[None]] = set()
 
         idle = asyncio.Event()   # set while the reader waits for a message (not while it handles one)
@@ -380,6 +387,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                     message = await ws.receive()
                     if message["type"] == "websocket.disconnect":
                         return
+                    conn.heard(loop.time())
                     if message.get("bytes") is not None:
                         conn.push(_error_text("binary_not_accepted", "send text frames (JSON), not binary "
                                                                      "ones", None, room))
@@ -454,6 +462,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     return app
 
 
+_PONG = dumps(protocol.pong())
+
+
 def _error_text(code: str, message: str, request: Any, room: Room) -> str:
     return dumps(protocol.error(code, message, request, room.version))
 
@@ -476,6 +487,11 @@ async def _handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Ta
         kind = msg.get("type")
         if room.closed:
             raise RequestError("deleted", "this game has been deleted")
+        if kind == "pong":   # the answer to the server's ping: hearing it was all that counts
+            return
+        if kind == "ping":
+            conn.push(_PONG)
+            return
         if not conn.ready:
             if kind != "hello":
                 raise RequestError("hello_first", "the first message must be a 'hello'")
@@ -503,12 +519,10 @@ async def _handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Ta
             raise RequestError("bad_request", "hello comes once, at the start")
         else:
             raise RequestError("bad_request", "unknown message type; expected 'turn', 'preview', 'hint', "
-                                              "'resync', 'name', 'seat' or 'resign'")
+                                              "'resync', 'name', 'seat', 'resign', 'ping' or 'pong'")
     except RequestError as exc:
         conn.push(_error_text(exc.code, exc.message, request, room))
-        if exc.code == "bad_secret":
-            conn.finish(CLOSE_BAD_SECRET, "bad_secret")
-        elif exc.code == "deleted":
+        if exc.code == "deleted":
             conn.finish(CLOSE_GONE, "deleted")
     except Exception:   # a bug: say so in plain words, keep the details in the server's log
         log.exception("game %s: handling a message failed", room.id)

@@ -13,6 +13,12 @@ by a timer per message (``asyncio.timeout``: a heap entry made and cancelled
 for each of the thousands of messages a second a busy server sends).  A send
 is thus stopped between ``timeout`` and ``timeout + SWEEP_PERIOD`` seconds.
 
+A page is also sent a ping every few seconds (:meth:`Connection.keep_alive`),
+and closed with code 4009 (``silent``) once it has said nothing for longer than
+its deadline: a page whose network went away without a word, whose seats must
+show offline to the others.  That is one timer per page, set again at each
+ping; hearing a message only notes the time.
+
 >>> import asyncio
 >>> async def demo():
 ...     sent = []
@@ -40,6 +46,7 @@ log = logging.getLogger("huntgather.server")
 
 #: websocket close codes of our own (4000-4999 are for applications)
 CLOSE_TOO_SLOW = 4008
+CLOSE_SILENT = 4009
 CLOSE_BAD_SECRET = 4403
 CLOSE_GONE = 4404
 
@@ -107,6 +114,11 @@ class Connection:
         self._close_with: tuple[int, str] | None = None
         self._task: asyncio.Task[None] | None = None
         self._timed_out = False
+        #: the loop time of the page's last message (see :meth:`keep_alive`)
+        self.heard_at = 0.0
+        #: the seconds between two pings (:meth:`keep_alive`), None while none are sent
+        self.heartbeat: float | None = None
+        self._beat: asyncio.TimerHandle | None = None
 
     @property
     def watcher(self) -> bool:
@@ -123,9 +135,37 @@ class Connection:
             return
         self._queue.put_nowait(text)
 
+    def keep_alive(self, interval: float, silent_after: float, ping: str) -> None:
+        """Push ``ping`` every ``interval`` seconds, and close the socket (code 4009, ``silent``)
+        once the page has said nothing for ``silent_after`` seconds (:meth:`heard` tells of its
+        messages).  One timer per page, set again at each ping: a message costs no timer."""
+        loop = asyncio.get_running_loop()
+        self.heard_at = loop.time()
+        self.heartbeat = interval
+
+        def beat() -> None:
+            self._beat = None
+            if self._closing:
+                return
+            if loop.time() - self.heard_at >= silent_after:
+                log.info("closing a page that has said nothing for %.0f s", silent_after)
+                self.finish(CLOSE_SILENT, "silent")
+                return
+            self.push(ping)
+            self._beat = loop.call_later(interval, beat)
+
+        self._beat = loop.call_later(interval, beat)
+
+    def heard(self, now: float) -> None:
+        """The page sent a message at loop time ``now``: it is alive."""
+        self.heard_at = now
+
     def finish(self, code: int | None = None, reason: str = "") -> None:
         """Stop the writer after what is queued (or at once, for a dropped page); then close the
         socket with ``code``, if given."""
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
         if code is not None and self._close_with is None:
             self._close_with = (code, reason)
         if not self._closing:

@@ -23,7 +23,7 @@ huntgather.server.protocol.ProtocolError: the message is nested more than 32 dee
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -124,6 +124,37 @@ def read_json(text: str | bytes) -> Any:
 def error(code: str, message: str, request: Any, version: int | None) -> dict[str, Any]:
     """An ``error`` message: its code, the reason in words, the request it answers, the game's version."""
     return {"type": "error", "code": code, "message": message, "request": request, "version": version}
+
+
+# --------------------------------------------------------------------------- the connection
+
+#: seconds between two ``ping`` messages of the server to each page; a page answers each with a
+#: ``pong``, and a page that hears nothing for about two of them knows its socket is dead
+HEARTBEAT = 5.0
+#: a page the server has heard nothing from for this many seconds (no ``pong``, nothing) is
+#: closed with code 4009 (``silent``): its seats show offline to the others within
+#: ``SILENT_AFTER + HEARTBEAT`` seconds of its last word
+SILENT_AFTER = 20.0
+
+
+def welcome(game_id: str, seats: Iterable[int], creator: bool, version: int, refused: Iterable[int],
+            heartbeat: float | None) -> dict[str, Any]:
+    """The answer to ``hello``: the seats this page holds, whether it holds the creator's secret,
+    the game's version, the positions in ``hello``'s ``secrets`` of the secrets that hold nothing
+    in this game (the page forgets them), and the seconds between the server's pings."""
+    return {"type": "welcome", "game": game_id, "seats": sorted(seats), "creator": creator,
+            "version": version, "refused": sorted(refused), "heartbeat": heartbeat}
+
+
+def ping() -> dict[str, Any]:
+    """The server's heartbeat, every :data:`HEARTBEAT` seconds; the page answers :func:`pong`
+    (and a page may send one too: the server answers it with a ``pong``)."""
+    return {"type": "ping"}
+
+
+def pong() -> dict[str, Any]:
+    """The answer to a ``ping``."""
+    return {"type": "pong"}
 
 
 def dumps(message: dict[str, Any]) -> str:

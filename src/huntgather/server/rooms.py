@@ -294,7 +294,14 @@ class Room:
     # ------------------------------------------------------------------ joining
 
     async def attach(self, conn: Connection, msg: dict[str, Any]) -> None:
-        """Answer a page's ``hello``: bind its seats, send what it needs, tell the others."""
+        """Answer a page's ``hello``: bind its seats, send what it needs, tell the others.
+
+        A secret that holds nothing in this game costs only itself: the page holds the seats of
+        the others, and ``welcome`` names the refused ones by their place in ``secrets`` (nothing
+        more: not whether the secret was ever valid, nor for what).  A seat counts as joined once
+        a page holds it, except the page that holds the creator's secret and several seats: that
+        is the creator's page before it hands the links out (a hotseat), not a player who came.
+        """
         raw = msg.get("secrets", [])
         if not isinstance(raw, list) or len(raw) > MAX_SECRETS \
                 or not all(isinstance(s, str) and 0 < len(s) <= 100 for s in raw):
@@ -304,25 +311,26 @@ class Room:
         async with self.lock:
             held: set[int] = set()
             creator = False
-            for secret in raw:
+            refused: list[int] = []
+            for k, secret in enumerate(raw):
                 seats = [i for i, s in enumerate(self.seats) if secret_matches(secret, s.secret_hash)]
                 is_creator = secret_matches(secret, self.creator_hash)
                 if not seats and not is_creator:
-                    raise RequestError("bad_secret", "this link holds no seat of this game (it may have "
-                                                     "been handed to a bot); you can still watch")
+                    refused.append(k)
                 held.update(seats)
                 creator = creator or is_creator
             if self.open_access:
                 held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
-                creator = True
+                creator, refused = True, []
+            hotseat = creator and len(held) > 1
             for i in sorted(held):
                 seat = self.seats[i]
-                new = replace(seat, joined=True, name=seat.name or name)
+                new = replace(seat, joined=seat.joined or not hotseat, name=seat.name or name)
                 if new != seat:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
-            conn.push(protocol.dumps({"type": "welcome", "game": self.id, "seats": sorted(held),
-                                      "creator": creator, "version": self.version}))
+            conn.push(protocol.dumps(protocol.welcome(self.id, held, creator, self.version, refused,
+                                                      conn.heartbeat)))
             self.conns.add(conn)
             catch_up = self._catch_up(since)
         self.broadcast(self.table())

@@ -48,9 +48,13 @@ export function showError(text, link) {
   if (link) box.append(" ", el("a", { href: link.href }, link.text));
 }
 
-// the connection's state, in the header
-export function showStatus(text) {
-  $("#connection").textContent = text;
+// the connection's state, in the header: words, and `data-connection` ("online", "offline",
+// "reconnecting"; none when no game is open)
+export function showStatus(text, state) {
+  const box = $("#connection");
+  box.textContent = text;
+  if (state) box.dataset.connection = state;
+  else delete box.dataset.connection;
 }
 
 // a player's coloured letter, from the server's colours (meta = GET /api/editions)

@@ -31,6 +31,7 @@ function session(gameId = null, mode = null) {
     table: null,     // the latest `table` message (seats, names, who is online, watchers)
     me: { seats: [], creator: false },   // from `welcome`: the seats this page holds
     fatal: null,     // an error code that ended the connection (unknown_game, deleted, bad_secret)
+    connection: null,   // "online" | "offline" | "reconnecting" (connection.js); null without a socket
     replay: null,    // {version, total} in a replay
     rotation: 0,     // how the tile to place is turned
     selected: null,  // [x, y]: the legal square chosen with the keyboard
@@ -84,6 +85,16 @@ export function held(s, i) {
   if (!s.me.seats.includes(i)) return false;
   const info = seatInfo(s, i);
   return !info || info.kind === "human";
+}
+
+// what the Table can say of a seat's presence: "online", "offline", "not-joined" (a person seat whose
+// link nobody has opened yet), or "unknown" (this page is not connected, so it cannot know)
+export function presence(s, info) {
+  if (!info) return "unknown";
+  if (info.kind === "bot") return "online";
+  if (s.mode !== "replay" && s.connection !== "online") return "unknown";
+  if (info.online) return "online";
+  return info.joined ? "offline" : "not-joined";
 }
 
 export const heldSeats = (s) => s.me.seats.filter((i) => held(s, i));
@@ -219,6 +230,14 @@ export function reduce(s, a) {
     case "welcome":
       return { ...s, me: { seats: Array.isArray(a.seats) ? a.seats : [], creator: !!a.creator }, fatal: null };
     case "table": return { ...s, table: a.table };
+    case "connection": {
+      if (a.state === "online") return { ...s, connection: a.state };
+      // the answers to a turn or a hint sent on the lost socket will not come: the update (or not)
+      // after reconnecting tells whether the turn counted; a hint can be asked again
+      const lost = !!s.sentTurn;
+      return { ...s, connection: a.state, sentTurn: null, pending: lost ? null : s.pending,
+        hints: s.hints && !s.hints.turns ? null : s.hints };
+    }
     case "snapshot": {
       const v = { ...a.view };
       if (!Array.isArray(v.board)) v.board = [];

@@ -4,7 +4,10 @@
 // through `act` (see play.js).
 
 import { $, el, showError, swatch } from "./dom.js";
-import { colourOf, heldSeats, held, isWatcher, seatInfo, seatName } from "./game.js";
+import { colourOf, heldSeats, held, isWatcher, presence, seatInfo, seatName } from "./game.js";
+
+const PRESENCE_WORDS = { online: "online", offline: "offline", "not-joined": "not joined yet",
+  unknown: "not known: not connected" };
 import { MAX_NAME, myName, normalEntry, setMyName, storeEntry } from "./storage.js";
 
 async function copyText(text, input) {
@@ -90,7 +93,7 @@ export function createLobby(store, act) {
     const entry = storeEntry(s.gameId) || normalEntry({});
     const over = !!(s.view && s.view.over);
     const key = JSON.stringify([s.gameId, s.mode, t, s.me, over, entry.seats, entry.handed, note && note.seat,
-      heldSeats(s), s.meta.bot_levels]);
+      heldSeats(s), s.meta.bot_levels, s.connection]);
     if (key === drawnKey) return;   // nothing new: keep what is there (a "Copied ✓", a selection)
     drawnKey = key;
     const list = $("#lobby-seats");
@@ -106,10 +109,9 @@ export function createLobby(store, act) {
       line.append(swatch(s.meta, i), " ", el("span", { class: "name" }, seat.name || colourOf(s, i)));
       if (seat.name) line.append(" ", el("span", { class: "muted colour" }, `(${colourOf(s, i)})`));
       line.append(" ", el("span", { class: "kind" }, seat.kind === "bot" ? `bot ${seat.level}` : "person"));
-      const online = !!seat.online;
-      const word = seat.kind === "bot" ? "online" : online ? "online" : seat.joined ? "offline" : "not joined yet";
-      const pres = el("span", { class: `presence ${online ? "online" : "offline"}` });
-      pres.append(el("span", { class: "dot", "aria-hidden": "true" }), word);
+      const here = presence(s, seat);
+      const pres = el("span", { class: `presence ${here}`, "data-presence": here });
+      pres.append(el("span", { class: "dot", "aria-hidden": "true" }), PRESENCE_WORDS[here]);
       line.append(" ", pres);
       if (held(s, i)) line.append(" ", el("span", { class: "you" }, "you"));
       li.append(line);

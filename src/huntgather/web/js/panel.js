@@ -6,7 +6,7 @@
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   canConfirm, canon, choiceLabel, currentHints, held, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
-  seatInfo, seatLabel, seatName, colourOf, who,
+  presence, seatInfo, seatLabel, seatName, colourOf, who,
 } from "./game.js";
 import { moveAttrs } from "./board.js";
 import { showRemaining } from "./settings.js";
@@ -24,7 +24,8 @@ function turnText(s) {
   const info = seatInfo(s, d.player);
   if (info && info.kind === "bot") return `${who(s, d.player)}: bot ${info.level} is thinking…${bonus}`;
   if (held(s, d.player)) return `${who(s, d.player)}: your turn${bonus}`;
-  if (info && info.online === false) return `waiting for ${seatName(s, d.player) || colourOf(s, d.player)} (offline)${bonus}`;
+  const away = { offline: "offline", "not-joined": "not joined yet" }[presence(s, info)];
+  if (info && away) return `waiting for ${seatName(s, d.player) || colourOf(s, d.player)} (${away})${bonus}`;
   return `${who(s, d.player)} is to play${bonus}`;
 }
 

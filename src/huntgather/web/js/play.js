@@ -10,10 +10,10 @@ import { $, api, showError, showStatus } from "./dom.js";
 import {
   canConfirm, canon, currentHints, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
 } from "./game.js";
-import { connect } from "./connection.js";
+import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
 import { animation } from "./settings.js";
 import {
-  myName, playSecrets, pruneBotSecrets, rememberGame, storeEntry, updateEntry,
+  forgetSecrets, myName, playSecrets, pruneBotSecrets, rememberGame, storeEntry, updateEntry,
 } from "./storage.js";
 
 const FATAL = {
@@ -23,16 +23,36 @@ const FATAL = {
     "or the seat was handed to a bot.",
 };
 
+const NOT_CONNECTED = "not connected to the server; retrying";
+const REFUSED = "A link opened here holds no seat in this game (it may have been cut short or mistyped): " +
+  "it is forgotten, and the seats this page holds are kept.";
+
 export function createPlay(store, loadTiles) {
   let conn = null;        // the socket of the open game
+  let opened = false;     // whether the open game's socket has been welcomed once
+  let helloSecrets = [];  // the secrets the last hello sent, in its order (`welcome` names the refused)
   let requests = 0;       // the last request id used
   let replaySteps = Promise.resolve();   // replay steps, one after the other
   const s = () => store.get();
 
   function send(msg) {
     if (conn && conn.send(msg)) return true;
-    showError("not connected to the server; retrying");
+    showError(NOT_CONNECTED);
     return false;
+  }
+
+  // the connection's state: in the header, and in the store (the Table shows no presence it cannot know)
+  function onState(state) {
+    if (state === ONLINE) {
+      showStatus("connected", state);
+      if ($("#play-error").textContent === NOT_CONNECTED) showError("");
+    } else if (state === RECONNECTING) {
+      showStatus(opened ? "connection lost — reconnecting…" : "connecting…", state);
+    } else {
+      showStatus(navigator.onLine ? "offline — the server cannot be reached; reconnecting…"
+        : "offline — no network; reconnecting when it is back", state);
+    }
+    store.dispatch({ type: "connection", state });
   }
 
   function hello() {
@@ -41,6 +61,7 @@ export function createPlay(store, loadTiles) {
     const seats = playSecrets(entry);
     const secrets = seats.slice();
     if (entry && entry.creator) secrets.push(entry.creator);
+    helloSecrets = secrets.slice();
     const msg = { type: "hello", secrets, version: st.view ? st.view.version : null };
     const name = myName();
     // a name only for a page with one seat: the hotseat creator must not name every seat alike
@@ -59,7 +80,8 @@ export function createPlay(store, loadTiles) {
     store.dispatch({ type: "open", gameId: id, mode });
     $("#replay-controls").hidden = true;
     showError("");
-    conn = connect(id, { hello, onMessage, onStatus: showStatus,
+    opened = false;
+    conn = connect(id, { hello, onMessage, onState,
       onFailure: (e) => showError(`could not show the game: ${e.message}`) });
   }
 
@@ -71,17 +93,13 @@ export function createPlay(store, loadTiles) {
   // a new view: news of the old position (an error about it) go
   function viewChanged(before) {
     const v = s().view;
-    if (v && (!before || before !== v.version)) showError("");
+    const note = !before && $("#play-error").textContent === REFUSED;   // said with this first view
+    if (v && (!before || before !== v.version) && !note) showError("");
   }
 
   async function onMessage(msg) {
     switch (msg.type) {
-      case "welcome":
-        conn.welcomed();
-        store.dispatch({ type: "welcome", seats: msg.seats, creator: msg.creator });
-        showStatus("connected");
-        rememberGame(s().gameId, s().mode, s().me.seats);
-        break;
+      case "welcome": onWelcome(msg); break;
       case "table":
         if (s().mode === "play") pruneBotSecrets(s().gameId, msg);
         store.dispatch({ type: "table", table: msg });
@@ -124,14 +142,37 @@ export function createPlay(store, loadTiles) {
     }
   }
 
+  function onWelcome(msg) {
+    const seats = Array.isArray(msg.seats) ? msg.seats : [];
+    const refused = (Array.isArray(msg.refused) ? msg.refused : []).map((k) => helloSecrets[k])
+      .filter((secret) => typeof secret === "string");
+    // a secret the server refused holds nothing here (a link cut short, a seat handed to a bot):
+    // forgotten, so that it never again stands in the way of the others
+    if (refused.length) forgetSecrets(s().gameId, refused);
+    if (refused.length && !seats.length && !msg.creator) {   // the page came for a seat it cannot have
+      fatal("bad_secret", () => conn.close());
+      return;
+    }
+    opened = true;
+    conn.welcomed(msg);
+    store.dispatch({ type: "welcome", seats, creator: msg.creator });
+    rememberGame(s().gameId, s().mode, s().me.seats);
+    if (refused.length) showError(REFUSED);
+  }
+
+  // a final answer: no more connecting
+  function fatal(code, end) {
+    end();
+    showStatus("not connected", OFFLINE);
+    store.dispatch({ type: "fatal", code });
+    const id = s().gameId;
+    showError(FATAL[code](id), code === "bad_secret" ? { href: `#/watch/${id}`, text: "Watch the game" } : null);
+  }
+
   function onError(msg) {
     const code = msg.code;
     if (FATAL[code]) {
-      conn.stop();
-      showStatus("not connected");
-      store.dispatch({ type: "fatal", code });
-      const id = s().gameId;
-      showError(FATAL[code](id), code === "bad_secret" ? { href: `#/watch/${id}`, text: "Watch the game" } : null);
+      fatal(code, () => conn.stop());
       return;
     }
     store.dispatch({ type: "error", code, request: msg.request });

@@ -105,6 +105,24 @@ export function rememberGame(id, mode, seats) {
   });
 }
 
+// secrets the server refused (`welcome`'s `refused`): they hold nothing in this game, so they go
+// (from the seats, the links not yet placed, the creator's), and every other secret stays
+export function forgetSecrets(id, secrets) {
+  const gone = new Set(secrets);
+  const entry = storeEntry(id);
+  if (!entry) return;
+  updateEntry(id, (e) => {
+    for (const [seat, secret] of Object.entries(e.seats)) {
+      if (gone.has(secret)) {
+        delete e.seats[seat];
+        e.handed = e.handed.filter((h) => String(h) !== seat);
+      }
+    }
+    if (e.unplaced) e.unplaced = e.unplaced.filter((u) => !gone.has(u));
+    if (e.creator && gone.has(e.creator)) delete e.creator;
+  });
+}
+
 // seats handed to a bot: their secrets no longer work, so they must not go into the next hello
 export function pruneBotSecrets(id, table) {
   if (!table || !Array.isArray(table.seats)) return;
