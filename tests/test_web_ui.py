@@ -728,7 +728,7 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         other.wait_for_function("() => /no game/.test(document.querySelector('#play-error').textContent)")
         # no reconnecting after a final answer: thirty seconds of the page's timers open no socket
         sockets: list[Any] = []
-        other.on("websocket", sockets.append)
+        other.on("websocket", lambda ws: sockets.append(ws))
         other.clock.run_for(30_000)
         assert other.evaluate("1") == 1 and sockets == []
         assert other.inner_text("#connection") == "not connected"
