@@ -272,7 +272,7 @@ export function createBoard(store, act) {
       const sel = s.selected && s.selected[0] === x && s.selected[1] === y;
       const cls = `target${now.has(key) ? "" : " other"}${sel ? " selected" : ""}`;
       const r = svgEl("rect", { class: cls, x: x * 100 + 4, y: y * 100 + 4, width: 92, height: 92,
-        "data-x": x, "data-y": y, "data-fits": now.has(key) ? "yes" : "other-rotation" });
+        "data-x": x, "data-y": y, "data-fits": now.has(key) ? "yes" : "other-rotation", "data-legal": "" });
       const t = svgEl("title");
       t.textContent = now.has(key) ? `place here (${x}, ${y})` : `fits here in another rotation (${x}, ${y})`;
       r.append(t);
