@@ -1207,3 +1207,95 @@ def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server,
     # each player's final score as the learned evaluation predicts it after that turn, yours first
     assert texts and all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
     page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))
+
+
+# ---------------------------------------------------------------------------- the camera
+
+# the legal squares (and the tiles others placed since my last one) that lie not wholly inside
+# the board's visible rectangle (the board's box cut to the window)
+OUT_OF_VIEW = """(sel) => {
+    const b = document.querySelector('#board').getBoundingClientRect();
+    const left = Math.max(b.left, 0), top = Math.max(b.top, 0);
+    const right = Math.min(b.right, innerWidth), bottom = Math.min(b.bottom, innerHeight);
+    return [...document.querySelectorAll(sel)].filter((r) => {
+        const q = r.getBoundingClientRect();
+        return q.left < left - .5 || q.top < top - .5 || q.right > right + .5 || q.bottom > bottom + .5;
+    }).map((r) => `${r.tagName}.${r.getAttribute('class')} ${r.dataset.x ?? ''},${r.dataset.y ?? ''}`);
+}"""
+
+WAIT_LEGAL_OR_END = """() => document.querySelector('#board [data-legal]') ||
+                             !document.querySelector('#final').hidden"""
+
+
+def check_turn_in_view(page: Any, what: str) -> None:
+    """At the start of a turn of mine: every legal square, and every tile the others placed since
+    my last one, lies inside the board's visible rectangle."""
+    assert page.locator("#board [data-legal]").count() > 0, what
+    out = page.evaluate(OUT_OF_VIEW, "#board [data-legal], #board rect.since-mine")
+    assert out == [], f"{what}: out of view at k={camera_scale(page):.2f}: {out}"
+
+
+def in_window(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return bool(box and box["width"] > 0 and box["x"] >= 0 and box["y"] >= 0
+                and box["x"] + box["width"] <= size["width"] + 0.5
+                and box["y"] + box["height"] <= size["height"] + 0.5)
+
+
+def touch_turn(page: Any, *, bar: bool = False) -> None:
+    """One turn by touch: tap a legal square (one whose middle no control covers), a piece's spot
+    on the tile (or, for a shaman, "take nothing back" in the list), then Confirm.  ``bar``: the
+    tile in hand and Confirm must be in the window without scrolling anything."""
+    tiles = board_tiles(page)
+    free = page.evaluate("""() => [...document.querySelectorAll('#board [data-legal]')].findIndex((r) => {
+        const q = r.getBoundingClientRect();
+        const e = document.elementFromPoint(q.x + q.width / 2, q.y + q.height / 2);
+        return e === r || r.contains(e); })""")
+    assert free >= 0, "every legal square is covered"
+    page.locator("#board [data-legal]").nth(free).tap()
+    page.wait_for_selector("#pending-tile")
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled || "
+                           "document.querySelector('#choices button[data-kind=\"takeback\"]')")
+    if page.locator("#choices button[data-kind='takeback']").count():
+        page.locator("#choices button[data-kind='pass']").tap()
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    spots = page.locator("g.spot[data-kind='occupy']")
+    if spots.count():
+        spots.first.tap()
+        page.wait_for_selector("#choices button.selected")
+    if bar:
+        assert in_window(page, "#confirm"), page.locator("#confirm").bounding_box()
+        assert in_window(page, "#current-tile"), page.locator("#current-tile").bounding_box()
+    page.locator("#confirm").tap()
+    page.wait_for_function("(n) => document.querySelectorAll('#viewport > g > g.hg-tile').length > n"
+                           " && !document.querySelector('#pending-tile')", arg=tiles)
+
+
+def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Server, browser: Any) -> None:
+    """390×844, touch only, a whole game against a bot: a tile put down is shown large, and after
+    Confirm the camera follows the game again, so that every turn of mine starts with all the legal
+    squares (and the tiles the bot placed meanwhile) in view, and the final board is seen whole
+    (the bug: the zoom to the tile put down stayed for the rest of the game)."""
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    try:
+        page = open_page(context, errors, "phone")
+        start_game(page, server.url, ["human", "bot:random"], short=None, seed=31)
+        turns = 0
+        while True:
+            page.wait_for_function(WAIT_LEGAL_OR_END)
+            if page.locator("#final").is_visible():
+                break
+            check_turn_in_view(page, f"turn {turns + 1}")
+            if turns == 3:
+                page.screenshot(path=str(ARTIFACTS / "camera-phone-turn.png"))
+            touch_turn(page)
+            turns += 1
+        assert turns >= 20, turns
+        out = page.evaluate(OUT_OF_VIEW, "#viewport > g > g.hg-tile")
+        assert out == [], f"the final board is not seen whole: {len(out)} tiles out of view"
+        page.screenshot(path=str(ARTIFACTS / "camera-phone-final.png"))
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
