@@ -756,7 +756,8 @@ def test_a_turn_on_a_phone_held_upright_by_touch(server: Server, browser: Any) -
     assert not errors, f"JavaScript errors: {errors}"
 
 
-@pytest.mark.parametrize("size", [(844, 390), (1366, 768), (1920, 1080), (390, 844)])
+@pytest.mark.parametrize("size", [(844, 390), (1366, 768), (1920, 1080), (390, 844), (360, 740), (768, 1024),
+                                  (1024, 768)])
 def test_the_table_fits_the_window_and_the_turn_stays_in_view(server: Server, browser: Any,
                                                                size: tuple[int, int]) -> None:
     """At every size: no page scroll bar, the board usable, and the turn banner in view however far
@@ -784,6 +785,16 @@ def test_the_table_fits_the_window_and_the_turn_stays_in_view(server: Server, br
         hit = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#turn')",
                             [turn["x"] + 5, turn["y"] + turn["height"] / 2])
         assert hit, "something covers the turn banner"
+        if height < width < 1200:
+            # a phone or tablet on its side: the action bar (the tile in hand, Confirm) stays at the
+            # panel's foot however far it is scrolled (the bug at 844×390: below the fold)
+            for what in ("#confirm", "#bar-tile"):
+                assert in_window(page, what), (what, page.locator(what).bounding_box())
+                box = page.locator(what).bounding_box()
+                assert box is not None
+                hit = page.evaluate("([x, y, w]) => !!document.elementFromPoint(x, y).closest(w)",
+                                    [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, what])
+                assert hit, f"something covers {what}"
         page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
     finally:
         context.close()
@@ -1243,31 +1254,41 @@ def in_window(page: Any, selector: str) -> bool:
                 and box["y"] + box["height"] <= size["height"] + 0.5)
 
 
-def touch_turn(page: Any, *, bar: bool = False) -> None:
+def touch_turn(page: Any, *, bar: tuple[str, ...] = (), shot: Path | None = None, touch: bool = True) -> None:
     """One turn by touch: tap a legal square (one whose middle no control covers), a piece's spot
-    on the tile (or, for a shaman, "take nothing back" in the list), then Confirm.  ``bar``: the
-    tile in hand and Confirm must be in the window without scrolling anything."""
+    on the tile (or, for a shaman, "take nothing back" in the list), then Confirm.  ``bar``: what
+    must be in the window, without scrolling anything, before Confirm is tapped; ``shot``: a
+    screenshot while the tile waits; ``touch`` False: clicks instead of taps."""
     tiles = board_tiles(page)
     free = page.evaluate("""() => [...document.querySelectorAll('#board [data-legal]')].findIndex((r) => {
         const q = r.getBoundingClientRect();
         const e = document.elementFromPoint(q.x + q.width / 2, q.y + q.height / 2);
         return e === r || r.contains(e); })""")
     assert free >= 0, "every legal square is covered"
-    page.locator("#board [data-legal]").nth(free).tap()
+
+    def tap(loc: Any) -> None:
+        if touch:
+            loc.tap()
+        else:
+            loc.click()
+
+    tap(page.locator("#board [data-legal]").nth(free))
     page.wait_for_selector("#pending-tile")
     page.wait_for_function("() => !document.querySelector('#confirm').disabled || "
                            "document.querySelector('#choices button[data-kind=\"takeback\"]')")
     if page.locator("#choices button[data-kind='takeback']").count():
-        page.locator("#choices button[data-kind='pass']").tap()
+        tap(page.locator("#choices button[data-kind='pass']"))
         page.wait_for_function("() => !document.querySelector('#confirm').disabled")
     spots = page.locator("g.spot[data-kind='occupy']")
     if spots.count():
-        spots.first.tap()
+        tap(spots.first)
         page.wait_for_selector("#choices button.selected")
-    if bar:
-        assert in_window(page, "#confirm"), page.locator("#confirm").bounding_box()
-        assert in_window(page, "#current-tile"), page.locator("#current-tile").bounding_box()
-    page.locator("#confirm").tap()
+    if shot is not None:
+        page.screenshot(path=str(shot))
+    for what in bar:
+        if page.locator(what).count():
+            assert in_window(page, what), (what, page.locator(what).bounding_box())
+    tap(page.locator("#confirm"))
     page.wait_for_function("(n) => document.querySelectorAll('#viewport > g > g.hg-tile').length > n"
                            " && !document.querySelector('#pending-tile')", arg=tiles)
 
@@ -1296,6 +1317,50 @@ def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Se
         out = page.evaluate(OUT_OF_VIEW, "#viewport > g > g.hg-tile")
         assert out == [], f"the final board is not seen whole: {len(out)} tiles out of view"
         page.screenshot(path=str(ARTIFACTS / "camera-phone-final.png"))
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+# width, height, touch: phones upright and on their side, tablets both ways, laptop and desktop
+SIZES = [(390, 844, True), (360, 740, True), (844, 390, True), (768, 1024, True), (1024, 768, True),
+         (1366, 768, False), (1920, 1080, False)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h, _ in SIZES])
+def test_a_few_turns_at_every_size_keep_the_board_and_the_turn_in_view(server: Server, browser: Any,
+                                                                       size: tuple[int, int, bool]) -> None:
+    """Three turns at each size: every turn starts with all the legal squares in view; while a tile
+    waits, the tile in hand and Confirm (and beside the board, the piece chosen in the list) are in
+    the window without scrolling (the bug at 844×390: below the fold); on a tablet the board has most of the screen (the bug at
+    768×1024: 388 px wide beside the panel).  Screenshots: layout-game-WxH-{turn,pending}.png."""
+    width, height, touch = size
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch,
+                                  has_touch=touch)
+    try:
+        page = open_page(context, errors, f"{width}x{height}")
+        start_game(page, server.url, ["human", "bot:random"], short=None, seed=17)
+        page.wait_for_selector("#board [data-legal]")
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        if (width, height) == (768, 1024):
+            assert board["width"] >= width - 1 and board["height"] >= 0.55 * height, board
+        if (width, height) == (1024, 768):
+            assert board["width"] >= 0.68 * width and board["height"] >= 0.9 * height, board
+        # while a tile waits: Confirm and the tile in hand in the window everywhere, and beside the
+        # board (a phone or tablet on its side, a laptop) the piece chosen in the list too
+        bar = ("#confirm", "#current-tile") + (("#choices button.selected",) if width > height else ())
+        for turn in range(1, 4):
+            page.wait_for_selector("#board [data-legal]")
+            check_turn_in_view(page, f"{width}x{height}, turn {turn}")
+            last = turn == 3
+            if last:
+                page.screenshot(path=str(ARTIFACTS / f"layout-game-{width}x{height}-turn.png"))
+            touch_turn(page, bar=bar, touch=touch,
+                       shot=ARTIFACTS / f"layout-game-{width}x{height}-pending.png" if last else None)
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
