@@ -1364,3 +1364,48 @@ def test_a_few_turns_at_every_size_keep_the_board_and_the_turn_in_view(server: S
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_the_camera_keeps_still_under_a_finger_and_follows_once_it_lifts(server: Server, browser: Any) -> None:
+    """A finger rests on the board while the turn is confirmed and the next turn starts (a hotseat
+    game: both seats are this page's; the turn is played with the keyboard): the view does not
+    move under the finger; once it lifts, the new turn's legal squares are brought into view."""
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    try:
+        page = open_page(context, errors, "phone")
+        start_game(page, server.url, ["human", "human"], short=None, seed=12)
+        page.wait_for_selector("#board [data-legal]")
+        check_turn_in_view(page, "turn 1")
+        page.focus("#board")
+        page.keyboard.press("n")
+        page.wait_for_selector("rect.target.selected")
+        page.keyboard.press("Enter")                 # placed: shown large (a touch screen)
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled || "
+                               "document.querySelector('#choices button[data-kind=\"takeback\"]')")
+        page.keyboard.press("0")                     # no piece (or, for a shaman, take nothing back)
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+        assert page.get_attribute("#board", "data-camera") == "pending"
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        cdp = page.context.new_cdp_session(page)
+        finger = {"x": board["x"] + 8, "y": board["y"] + 8, "id": 1}   # a corner, off the tile
+        assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('#pending-tile, .spot')",
+                             [finger["x"], finger["y"]])
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+        held = page.get_attribute("#viewport", "transform")
+        version = int(page.evaluate("document.body.dataset.version"))
+        page.keyboard.press("Enter")                 # confirm: the other seat's turn, also this page's
+        page.wait_for_function("(v) => Number(document.body.dataset.version) > v && "
+                               "document.querySelector('#board [data-legal]')", arg=version)
+        assert page.get_attribute("#viewport", "transform") == held, "the view moved under the finger"
+        out = page.evaluate(OUT_OF_VIEW, "#board [data-legal]")
+        assert out, "the test shows nothing: the legal squares were in view at the held zoom already"
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+        page.wait_for_function(f"() => ({OUT_OF_VIEW})('#board [data-legal]').length === 0")
+        assert page.get_attribute("#board", "data-camera") == "auto"
+        check_turn_in_view(page, "turn 2")
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
