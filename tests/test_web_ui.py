@@ -1332,8 +1332,9 @@ def test_a_few_turns_at_every_size_keep_the_board_and_the_turn_in_view(server: S
                                                                        size: tuple[int, int, bool]) -> None:
     """Three turns at each size: every turn starts with all the legal squares in view; while a tile
     waits, the tile in hand and Confirm (and beside the board, the piece chosen in the list) are in
-    the window without scrolling (the bug at 844×390: below the fold); on a tablet the board has most of the screen (the bug at
-    768×1024: 388 px wide beside the panel).  Screenshots: layout-game-WxH-{turn,pending}.png."""
+    the window without scrolling (the bug at 844×390: below the fold); on a tablet the board has
+    most of the screen (the bug at 768×1024: 388 px wide beside the panel).  Screenshots:
+    layout-game-WxH-{turn,pending}.png."""
     width, height, touch = size
     errors: list[str] = []
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch,
@@ -1366,7 +1367,8 @@ def test_a_few_turns_at_every_size_keep_the_board_and_the_turn_in_view(server: S
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def test_the_camera_keeps_still_under_a_finger_and_follows_once_it_lifts(server: Server, browser: Any) -> None:
+def test_the_camera_keeps_still_under_a_finger_and_follows_once_it_lifts(server: Server,
+                                                                         browser: Any) -> None:
     """A finger rests on the board while the turn is confirmed and the next turn starts (a hotseat
     game: both seats are this page's; the turn is played with the keyboard): the view does not
     move under the finger; once it lifts, the new turn's legal squares are brought into view."""
