@@ -54,6 +54,7 @@ export function createBoard(store, act) {
   let framedTurn = null;   // the version of my turn whose legal squares were brought into view
   let sentSeen = null;     // the turn sent last (Confirm hands the view back to the game)
   let overSeen = false;    // whether the game was over at the last render
+  let landing = null;      // a tile another player put down, to bring into view if off screen
   const down = new Map();  // the pointers down on the board, where they are
   let shownChange = 0;     // the last update whose arrivals, points and returns were shown
   let pendingKey = null;   // the waiting tile last zoomed to (touch screens)
@@ -222,12 +223,12 @@ export function createBoard(store, act) {
     if (!pend && camMode === "pending") setMode("auto");
     pendingKey = pend;
     // a tile another player put down off screen is brought into view (the view stays the person's)
-    if (fresh && camMode === "user" && fresh.landed && fresh.landed.length) {
-      const c = fresh.landed[fresh.landed.length - 1];
-      if (!inView(c.x, c.y)) {
-        if (busy()) whenQuiet();
-        else centreOn(c.x, c.y);
-      }
+    if (fresh && fresh.landed && fresh.landed.length) landing = fresh.landed[fresh.landed.length - 1];
+    if (landing && camMode !== "user") landing = null;   // the game's view shows it already
+    if (landing && busy()) whenQuiet();   // kept for when the person stops
+    else if (landing) {
+      if (!inView(landing.x, landing.y)) centreOn(landing.x, landing.y);
+      landing = null;
     }
     // a new turn of mine starts with every legal square in view; the end shows the whole board
     const turn = mine && v.decision.phase === "place" && !s.pending ? v.version : null;
@@ -514,6 +515,7 @@ export function createBoard(store, act) {
       pendingKey = null;
       framedTurn = null;
       sentSeen = null;
+      landing = null;
       overSeen = false;
       clear();
     }
