@@ -917,7 +917,8 @@ def test_a_turn_on_a_phone_held_upright_by_touch(server: Server, browser: Any) -
     assert not errors, f"JavaScript errors: {errors}"
 
 
-@pytest.mark.parametrize("size", [(844, 390), (1366, 768), (1920, 1080), (390, 844)])
+@pytest.mark.parametrize("size", [(844, 390), (1366, 768), (1920, 1080), (390, 844), (360, 740), (768, 1024),
+                                  (1024, 768)])
 def test_the_table_fits_the_window_and_the_turn_stays_in_view(server: Server, browser: Any,
                                                                size: tuple[int, int]) -> None:
     """At every size: no page scroll bar, the board usable, and the turn banner in view however far
@@ -945,6 +946,16 @@ def test_the_table_fits_the_window_and_the_turn_stays_in_view(server: Server, br
         hit = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#turn')",
                             [turn["x"] + 5, turn["y"] + turn["height"] / 2])
         assert hit, "something covers the turn banner"
+        if height < width < 1200:
+            # a phone or tablet on its side: the action bar (the tile in hand, Confirm) stays at the
+            # panel's foot however far it is scrolled (the bug at 844×390: below the fold)
+            for what in ("#confirm", "#bar-tile"):
+                assert in_window(page, what), (what, page.locator(what).bounding_box())
+                box = page.locator(what).bounding_box()
+                assert box is not None
+                hit = page.evaluate("([x, y, w]) => !!document.elementFromPoint(x, y).closest(w)",
+                                    [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, what])
+                assert hit, f"something covers {what}"
         page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
     finally:
         context.close()
@@ -1368,3 +1379,196 @@ def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server,
     # each player's final score as the learned evaluation predicts it after that turn, yours first
     assert texts and all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
     page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))
+
+
+# ---------------------------------------------------------------------------- the camera
+
+# the legal squares (and the tiles others placed since my last one) that lie not wholly inside
+# the board's visible rectangle (the board's box cut to the window)
+OUT_OF_VIEW = """(sel) => {
+    const b = document.querySelector('#board').getBoundingClientRect();
+    const left = Math.max(b.left, 0), top = Math.max(b.top, 0);
+    const right = Math.min(b.right, innerWidth), bottom = Math.min(b.bottom, innerHeight);
+    return [...document.querySelectorAll(sel)].filter((r) => {
+        const q = r.getBoundingClientRect();
+        return q.left < left - .5 || q.top < top - .5 || q.right > right + .5 || q.bottom > bottom + .5;
+    }).map((r) => `${r.tagName}.${r.getAttribute('class')} ${r.dataset.x ?? ''},${r.dataset.y ?? ''}`);
+}"""
+
+WAIT_LEGAL_OR_END = """() => document.querySelector('#board [data-legal]') ||
+                             !document.querySelector('#final').hidden"""
+
+
+def check_turn_in_view(page: Any, what: str) -> None:
+    """At the start of a turn of mine: every legal square, and every tile the others placed since
+    my last one, lies inside the board's visible rectangle."""
+    assert page.locator("#board [data-legal]").count() > 0, what
+    out = page.evaluate(OUT_OF_VIEW, "#board [data-legal], #board rect.since-mine")
+    assert out == [], f"{what}: out of view at k={camera_scale(page):.2f}: {out}"
+
+
+def in_window(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return bool(box and box["width"] > 0 and box["x"] >= 0 and box["y"] >= 0
+                and box["x"] + box["width"] <= size["width"] + 0.5
+                and box["y"] + box["height"] <= size["height"] + 0.5)
+
+
+def touch_turn(page: Any, *, bar: tuple[str, ...] = (), shot: Path | None = None, touch: bool = True) -> None:
+    """One turn by touch: tap a legal square (one whose middle no control covers), a piece's spot
+    on the tile (or, for a shaman, "take nothing back" in the list), then Confirm.  ``bar``: what
+    must be in the window, without scrolling anything, before Confirm is tapped; ``shot``: a
+    screenshot while the tile waits; ``touch`` False: clicks instead of taps."""
+    tiles = board_tiles(page)
+    free = page.evaluate("""() => [...document.querySelectorAll('#board [data-legal]')].findIndex((r) => {
+        const q = r.getBoundingClientRect();
+        const e = document.elementFromPoint(q.x + q.width / 2, q.y + q.height / 2);
+        return e === r || r.contains(e); })""")
+    assert free >= 0, "every legal square is covered"
+
+    def tap(loc: Any) -> None:
+        if touch:
+            loc.tap()
+        else:
+            loc.click()
+
+    tap(page.locator("#board [data-legal]").nth(free))
+    page.wait_for_selector("#pending-tile")
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled || "
+                           "document.querySelector('#choices button[data-kind=\"takeback\"]')")
+    if page.locator("#choices button[data-kind='takeback']").count():
+        tap(page.locator("#choices button[data-kind='pass']"))
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    spots = page.locator("g.spot[data-kind='occupy']")
+    if spots.count():
+        tap(spots.first)
+        page.wait_for_selector("#choices button.selected")
+    if shot is not None:
+        page.screenshot(path=str(shot))
+    for what in bar:
+        if page.locator(what).count():
+            assert in_window(page, what), (what, page.locator(what).bounding_box())
+    tap(page.locator("#confirm"))
+    page.wait_for_function("(n) => document.querySelectorAll('#viewport > g > g.hg-tile').length > n"
+                           " && !document.querySelector('#pending-tile')", arg=tiles)
+
+
+def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Server, browser: Any) -> None:
+    """390×844, touch only, a whole game against a bot: a tile put down is shown large, and after
+    Confirm the camera follows the game again, so that every turn of mine starts with all the legal
+    squares (and the tiles the bot placed meanwhile) in view, and the final board is seen whole
+    (the bug: the zoom to the tile put down stayed for the rest of the game)."""
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    try:
+        page = open_page(context, errors, "phone")
+        start_game(page, server.url, ["human", "bot:random"], short=None, seed=31)
+        turns = 0
+        while True:
+            page.wait_for_function(WAIT_LEGAL_OR_END)
+            if page.locator("#final").is_visible():
+                break
+            check_turn_in_view(page, f"turn {turns + 1}")
+            if turns == 3:
+                page.screenshot(path=str(ARTIFACTS / "camera-phone-turn.png"))
+            touch_turn(page)
+            turns += 1
+        assert turns >= 20, turns
+        out = page.evaluate(OUT_OF_VIEW, "#viewport > g > g.hg-tile")
+        assert out == [], f"the final board is not seen whole: {len(out)} tiles out of view"
+        page.screenshot(path=str(ARTIFACTS / "camera-phone-final.png"))
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+# width, height, touch: phones upright and on their side, tablets both ways, laptop and desktop
+SIZES = [(390, 844, True), (360, 740, True), (844, 390, True), (768, 1024, True), (1024, 768, True),
+         (1366, 768, False), (1920, 1080, False)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h, _ in SIZES])
+def test_a_few_turns_at_every_size_keep_the_board_and_the_turn_in_view(server: Server, browser: Any,
+                                                                       size: tuple[int, int, bool]) -> None:
+    """Three turns at each size: every turn starts with all the legal squares in view; while a tile
+    waits, the tile in hand and Confirm (and beside the board, the piece chosen in the list) are in
+    the window without scrolling (the bug at 844×390: below the fold); on a tablet the board has
+    most of the screen (the bug at 768×1024: 388 px wide beside the panel).  Screenshots:
+    layout-game-WxH-{turn,pending}.png."""
+    width, height, touch = size
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch,
+                                  has_touch=touch)
+    try:
+        page = open_page(context, errors, f"{width}x{height}")
+        start_game(page, server.url, ["human", "bot:random"], short=None, seed=17)
+        page.wait_for_selector("#board [data-legal]")
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        if (width, height) == (768, 1024):
+            assert board["width"] >= width - 1 and board["height"] >= 0.55 * height, board
+        if (width, height) == (1024, 768):
+            assert board["width"] >= 0.68 * width and board["height"] >= 0.9 * height, board
+        # while a tile waits: Confirm and the tile in hand in the window everywhere, and beside the
+        # board (a phone or tablet on its side, a laptop) the piece chosen in the list too
+        bar = ("#confirm", "#current-tile") + (("#choices button.selected",) if width > height else ())
+        for turn in range(1, 4):
+            page.wait_for_selector("#board [data-legal]")
+            check_turn_in_view(page, f"{width}x{height}, turn {turn}")
+            last = turn == 3
+            if last:
+                page.screenshot(path=str(ARTIFACTS / f"layout-game-{width}x{height}-turn.png"))
+            touch_turn(page, bar=bar, touch=touch,
+                       shot=ARTIFACTS / f"layout-game-{width}x{height}-pending.png" if last else None)
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_the_camera_keeps_still_under_a_finger_and_follows_once_it_lifts(server: Server,
+                                                                         browser: Any) -> None:
+    """A finger rests on the board while the turn is confirmed and the next turn starts (a hotseat
+    game: both seats are this page's; the turn is played with the keyboard): the view does not
+    move under the finger; once it lifts, the new turn's legal squares are brought into view."""
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    try:
+        page = open_page(context, errors, "phone")
+        start_game(page, server.url, ["human", "human"], short=None, seed=12)
+        page.wait_for_selector("#board [data-legal]")
+        check_turn_in_view(page, "turn 1")
+        page.focus("#board")
+        page.keyboard.press("n")
+        page.wait_for_selector("rect.target.selected")
+        page.keyboard.press("Enter")                 # placed: shown large (a touch screen)
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled || "
+                               "document.querySelector('#choices button[data-kind=\"takeback\"]')")
+        page.keyboard.press("0")                     # no piece (or, for a shaman, take nothing back)
+        page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+        assert page.get_attribute("#board", "data-camera") == "pending"
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        cdp = page.context.new_cdp_session(page)
+        finger = {"x": board["x"] + 8, "y": board["y"] + 8, "id": 1}   # a corner, off the tile
+        assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('#pending-tile, .spot')",
+                             [finger["x"], finger["y"]])
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+        held = page.get_attribute("#viewport", "transform")
+        version = int(page.evaluate("document.body.dataset.version"))
+        page.keyboard.press("Enter")                 # confirm: the other seat's turn, also this page's
+        page.wait_for_function("(v) => Number(document.body.dataset.version) > v && "
+                               "document.querySelector('#board [data-legal]')", arg=version)
+        assert page.get_attribute("#viewport", "transform") == held, "the view moved under the finger"
+        out = page.evaluate(OUT_OF_VIEW, "#board [data-legal]")
+        assert out, "the test shows nothing: the legal squares were in view at the held zoom already"
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+        page.wait_for_function(f"() => ({OUT_OF_VIEW})('#board [data-legal]').length === 0")
+        assert page.get_attribute("#board", "data-camera") == "auto"
+        check_turn_in_view(page, "turn 2")
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -4,6 +4,13 @@
 //
 // It owns the camera and what it has animated; it reads the game from the store and asks for
 // the player's steps through `act` (see play.js).
+//
+// The camera follows the game ("auto": the whole board, or on a small touch screen what matters
+// now) until the person pans or zooms ("user"); on a touch screen a tile put down is shown large
+// ("pending").  Confirm hands the view back to the game; a new turn of mine starts with every
+// legal square in view, and a tile another player puts down off screen is brought into view.
+// Nothing moves the view while a finger or the mouse is down on the board, nor for a moment
+// after the person last panned or zoomed.  <svg id="board" data-camera> says which mode holds.
 
 import { $, svgEl } from "./dom.js";
 import {
@@ -19,6 +26,10 @@ const MIN_TOUCH_ZOOM = 0.5;
 // (16 units apart, tap circles of radius 8) become 45 px targets
 const PENDING_TOUCH_ZOOM = 2.8;
 const touchScreen = () => window.matchMedia("(pointer: coarse)").matches;
+// after the person's last pan or zoom, the camera waits this long before it moves by itself
+const QUIET_MS = 2500;
+// the most the camera zooms in by itself to show the whole board
+const MAX_FIT_ZOOM = 2.2;
 
 // the attributes that name a move on its button or spot
 export function moveAttrs(m) {
@@ -37,7 +48,14 @@ function count(name) {
 export function createBoard(store, act) {
   const svg = $("#board");
   let cam = { x: 0, y: 0, k: 0.6 };
-  let userCam = false;     // true once the person pans or zooms: from then on the board keeps its view
+  let camMode = "auto";    // "auto": follows the game; "pending": on the tile put down; "user": the person's
+  let lastMoved = -Infinity;   // when the person last panned or zoomed (performance.now())
+  let quietTimer = null;   // a camera move put off while the person was moving the view
+  let framedTurn = null;   // the version of my turn whose legal squares were brought into view
+  let sentSeen = null;     // the turn sent last (Confirm hands the view back to the game)
+  let overSeen = false;    // whether the game was over at the last render
+  let landing = null;      // a tile another player put down, to bring into view if off screen
+  const down = new Map();  // the pointers down on the board, where they are
   let shownChange = 0;     // the last update whose arrivals, points and returns were shown
   let pendingKey = null;   // the waiting tile last zoomed to (touch screens)
   let selectedKey = null;  // the square last selected with the keyboard
@@ -49,47 +67,92 @@ export function createBoard(store, act) {
     $("#overlay").setAttribute("transform", t);   // highlights, floating points, pieces going home
   }
 
-  function fit() {
-    const s = store.get();
-    let x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-    for (const c of s.view.board) {
-      x0 = Math.min(x0, c.x); x1 = Math.max(x1, c.x); y0 = Math.min(y0, c.y); y1 = Math.max(y1, c.y);
-    }
-    x0 -= 1; x1 += 1; y0 -= 1; y1 += 1;
-    const box = svg.getBoundingClientRect();
-    if (box.width < 20 || box.height < 20) return;   // not laid out yet
-    const w = (x1 - x0 + 1) * 100, h = (y1 - y0 + 1) * 100;
-    const k = Math.min(box.width / w, box.height / h, 2.2);
-    if (touchScreen() && k < MIN_TOUCH_ZOOM) {
-      // a whole board would make squares too small to tap: show what matters at a tappable size
-      const [fx, fy] = focusCell(s);
-      cam = { k: MIN_TOUCH_ZOOM, x: box.width / 2 - (fx * 100 + 50) * MIN_TOUCH_ZOOM,
-        y: box.height / 2 - (fy * 100 + 50) * MIN_TOUCH_ZOOM };
-    } else {
-      cam = { k, x: (box.width - w * k) / 2 - x0 * 100 * k, y: (box.height - h * k) / 2 - y0 * 100 * k };
-    }
-    applyCamera();
+  function setMode(mode) {
+    camMode = mode;
+    svg.dataset.camera = mode;
   }
 
-  // the square a touch screen centres on: the middle of the legal squares, else the last move
-  function focusCell(s) {
-    const cells = myTurn(s) ? legalPlacements(s) : [];
-    if (cells.length) {
-      const mx = cells.reduce((a, c) => a + c.x, 0) / cells.length;
-      const my = cells.reduce((a, c) => a + c.y, 0) / cells.length;
-      const d = (c) => Math.hypot(c.x - mx, c.y - my);
-      const near = cells.reduce((best, c) => (d(c) < d(best) ? c : best));
-      return [near.x, near.y];
+  // the person moved the view: the camera is theirs until the game takes it back
+  function moved() {
+    lastMoved = performance.now();
+    setMode("user");
+  }
+
+  // whether the person is moving the view (or just did): then the camera keeps still
+  const busy = () => down.size > 0 || performance.now() - lastMoved < QUIET_MS;
+
+  // the board's area on the screen, less a margin and the zoom buttons in its corner
+  function frameBox() {
+    const box = svg.getBoundingClientRect();
+    const buttons = $("#zoom-controls").getBoundingClientRect();
+    const pad = 6;
+    return { w: box.width, h: box.height, x0: pad, y0: pad, x1: box.width - pad,
+      y1: box.height - pad - (buttons.height ? buttons.height + 2 : 0) };
+  }
+
+  // the squares' bounds [x0, y0, x1, y1], in squares, of cells {x, y}
+  function bounds(cells) {
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (const c of cells) {
+      x0 = Math.min(x0, c.x); x1 = Math.max(x1, c.x); y0 = Math.min(y0, c.y); y1 = Math.max(y1, c.y);
     }
-    const last = s.view && s.view.last && s.view.last[0];
-    return last ? [last.x, last.y] : [0, 0];
+    return [x0, y0, x1, y1];
+  }
+
+  // the zoom that shows squares [x0, y0, x1, y1] whole in the frame
+  function zoomFor(b, f) {
+    return Math.min((f.x1 - f.x0) / ((b[2] - b[0] + 1) * 100), (f.y1 - f.y0) / ((b[3] - b[1] + 1) * 100));
+  }
+
+  // the squares that matter now, for a touch screen too small to show the whole board at a
+  // tappable size: on my turn the legal squares and the tiles the others placed since my last
+  // one; else the last tiles placed
+  function focusCells(s) {
+    const v = s.view;
+    if (myTurn(s) && v.decision.phase === "place") {
+      const cells = legalPlacements(s).map((p) => ({ x: p.x, y: p.y }));
+      const me = new Set(heldSeats(s));
+      for (let i = v.log.length - 1; i >= 0; i--) {
+        const e = v.log[i];
+        if (e.kind !== "TilePlaced") continue;
+        if (me.has(e.player)) break;
+        cells.push({ x: e.x, y: e.y });
+      }
+      if (cells.length) return cells;
+    }
+    return v.last && v.last.length ? v.last : [{ x: 0, y: 0 }];
+  }
+
+  // the camera following the game: the whole board (with a square's margin around it); on a touch
+  // screen where that would make squares smaller than a fingertip, what matters now, as large as
+  // a fingertip where it fits so, smaller where it does not
+  function frame(s) {
+    const f = frameBox();
+    if (f.x1 - f.x0 < 20 || f.y1 - f.y0 < 20) return;   // not laid out yet
+    let b = bounds(s.view.board);
+    b = [b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1];
+    let k = Math.min(zoomFor(b, f), MAX_FIT_ZOOM);
+    if (touchScreen() && !s.view.over && k < MIN_TOUCH_ZOOM) {
+      b = bounds(focusCells(s));
+      k = Math.min(zoomFor(b, f), MIN_TOUCH_ZOOM);
+    }
+    const cx = (b[0] + b[2] + 1) * 50, cy = (b[1] + b[3] + 1) * 50;
+    cam = { k, x: (f.x0 + f.x1) / 2 - cx * k, y: (f.y0 + f.y1) / 2 - cy * k };
+  }
+
+  // whether square (x, y) lies wholly in the board's area
+  function inView(x, y) {
+    const box = svg.getBoundingClientRect();
+    const sx = x * 100 * cam.k + cam.x, sy = y * 100 * cam.k + cam.y, side = 100 * cam.k;
+    return sx >= 0 && sy >= 0 && sx + side <= box.width && sy + side <= box.height;
   }
 
   // on a touch screen, show the tile that waits for confirmation large enough to tap its spots
+  // (the camera's own move: the view is handed back to the game once the turn is over)
   function zoomToPending(p) {
     const box = svg.getBoundingClientRect();
     const k = Math.min(PENDING_TOUCH_ZOOM, box.width / 110, box.height / 110);
-    userCam = true;
+    setMode("pending");
     cam = { k, x: box.width / 2 - (p.x * 100 + 50) * k, y: box.height / 2 - (p.y * 100 + 50) * k };
   }
 
@@ -103,7 +166,7 @@ export function createBoard(store, act) {
   }
 
   function zoom(f, px, py) {
-    userCam = true;
+    moved();
     const box = svg.getBoundingClientRect();
     if (px === undefined) { px = box.width / 2; py = box.height / 2; }
     const k = Math.max(0.1, Math.min(4, cam.k * f));
@@ -115,15 +178,79 @@ export function createBoard(store, act) {
   }
 
   function pan(dx, dy) {
-    userCam = true;
+    moved();
     cam.x += dx;
     cam.y += dy;
     applyCamera();
   }
 
+  // Fit (the button, F): the camera follows the game again, at once
   function refit() {
-    userCam = false;
-    if (store.get().view) fit();
+    lastMoved = -Infinity;
+    setMode("auto");
+    const s = store.get();
+    if (s.view && s.view.board.length) frame(s);
+    applyCamera();
+  }
+
+  // a camera move put off while the person moves the view: tried again once they stop
+  function whenQuiet() {
+    clearTimeout(quietTimer);
+    const wait = down.size ? QUIET_MS : Math.max(0, lastMoved + QUIET_MS - performance.now());
+    quietTimer = setTimeout(() => {
+      const s = store.get();
+      if (s.view && s.tiles[s.view.edition]) follow(s, null);
+    }, wait + 20);
+  }
+
+  // where the camera goes after a change of the game (or of the page's state)
+  function follow(s, fresh) {
+    const v = s.view;
+    const mine = myTurn(s);
+    // Confirm: the turn is over, the camera follows the game again
+    if (s.sentTurn && s.sentTurn !== sentSeen) {
+      lastMoved = -Infinity;
+      setMode("auto");
+    }
+    sentSeen = s.sentTurn;
+    // a keyboard choice off screen is brought into view
+    const sel = s.selected ? String(s.selected) : null;
+    if (sel && sel !== selectedKey && camMode === "user") centreOn(s.selected[0], s.selected[1]);
+    selectedKey = sel;
+    // on a touch screen a tile put down is shown large; taken back, the game has the camera again
+    const pend = s.pending && mine ? `${s.pending.x},${s.pending.y},${s.pending.rotation}` : null;
+    if (pend && pend !== pendingKey && touchScreen()) zoomToPending(s.pending);
+    if (!pend && camMode === "pending") setMode("auto");
+    pendingKey = pend;
+    // a tile another player put down off screen is brought into view (the view stays the person's)
+    if (fresh && fresh.landed && fresh.landed.length) landing = fresh.landed[fresh.landed.length - 1];
+    if (landing && camMode !== "user") landing = null;   // the game's view shows it already
+    if (landing && busy()) whenQuiet();   // kept for when the person stops
+    else if (landing) {
+      if (!inView(landing.x, landing.y)) centreOn(landing.x, landing.y);
+      landing = null;
+    }
+    // a new turn of mine starts with every legal square in view; the end shows the whole board
+    const turn = mine && v.decision.phase === "place" && !s.pending ? v.version : null;
+    if (turn !== null && turn !== framedTurn && camMode === "user") {
+      if (busy()) whenQuiet();
+      else {
+        framedTurn = turn;
+        if (!legalPlacements(s).every((p) => inView(p.x, p.y))) setMode("auto");
+      }
+    }
+    if (v.over && !overSeen) {
+      if (camMode !== "auto" && busy()) whenQuiet();
+      else { setMode("auto"); overSeen = true; }
+    }
+    if (camMode === "auto" && v.board.length) {
+      if (busy()) whenQuiet();
+      else {
+        frame(s);
+        if (turn !== null) framedTurn = turn;
+      }
+    }
+    applyCamera();
   }
 
   function tileGroup(ts, tile, rotation, x, y) {
@@ -272,7 +399,7 @@ export function createBoard(store, act) {
       const sel = s.selected && s.selected[0] === x && s.selected[1] === y;
       const cls = `target${now.has(key) ? "" : " other"}${sel ? " selected" : ""}`;
       const r = svgEl("rect", { class: cls, x: x * 100 + 4, y: y * 100 + 4, width: 92, height: 92,
-        "data-x": x, "data-y": y, "data-fits": now.has(key) ? "yes" : "other-rotation" });
+        "data-x": x, "data-y": y, "data-fits": now.has(key) ? "yes" : "other-rotation", "data-legal": "" });
       const t = svgEl("title");
       t.textContent = now.has(key) ? `place here (${x}, ${y})` : `fits here in another rotation (${x}, ${y})`;
       r.append(t);
@@ -384,8 +511,12 @@ export function createBoard(store, act) {
 
   function render(s, action) {
     if (action && action.type === "open") {   // another game: its own view of the board
-      userCam = false;
+      setMode("auto");
       pendingKey = null;
+      framedTurn = null;
+      sentSeen = null;
+      landing = null;
+      overSeen = false;
       clear();
     }
     const v = s.view;
@@ -440,23 +571,13 @@ export function createBoard(store, act) {
     const hints = currentHints(s);
     if (mine && hints && hints.turns && !s.pending) drawHints(hints);
     if (s.pending && mine) drawPending(s, ts, where);
-    // the camera: a keyboard choice off screen is brought into view; on a touch screen a tile
-    // put down is shown large; otherwise the whole board, until the person moves the view
-    const sel = s.selected ? String(s.selected) : null;
-    if (sel && sel !== selectedKey && userCam) centreOn(s.selected[0], s.selected[1]);
-    selectedKey = sel;
-    const pend = s.pending && mine ? `${s.pending.x},${s.pending.y},${s.pending.rotation}` : null;
-    if (pend && pend !== pendingKey && touchScreen()) zoomToPending(s.pending);
-    pendingKey = pend;
-    if (!userCam && v.board.length) fit();
-    else applyCamera();
+    follow(s, fresh);
     if (fresh) showScoring(s, fresh.scored);
     describe(s, ts);
   }
 
   // pointers down on the board: one drags the view, two pinch it (zoom about their midpoint)
   function setupInput() {
-    const down = new Map();
     let drag = null, pinch = null;
     const local = (ev) => { const box = svg.getBoundingClientRect(); return [ev.clientX - box.left, ev.clientY - box.top]; };
     svg.addEventListener("pointerdown", (ev) => {
@@ -486,7 +607,7 @@ export function createBoard(store, act) {
       if (!drag) return;
       cam.x = drag.cx + ev.clientX - drag.x;
       cam.y = drag.cy + ev.clientY - drag.y;
-      if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 3) userCam = true;
+      if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 3) moved();
       applyCamera();
     });
     const end = (ev) => {
@@ -497,7 +618,11 @@ export function createBoard(store, act) {
         const box = svg.getBoundingClientRect();
         drag = { x: p[0] + box.left, y: p[1] + box.top, cx: cam.x, cy: cam.y };
       }
-      if (!down.size) { drag = null; svg.classList.remove("dragging"); }
+      if (!down.size) {
+        drag = null;
+        svg.classList.remove("dragging");
+        whenQuiet();   // what the camera put off while the finger was down
+      }
     };
     svg.addEventListener("pointerup", end);
     svg.addEventListener("pointercancel", end);
@@ -509,7 +634,16 @@ export function createBoard(store, act) {
     $("#zoom-in").onclick = () => zoom(1.25);
     $("#zoom-out").onclick = () => zoom(0.8);
     $("#zoom-fit").onclick = refit;
-    window.addEventListener("resize", () => { if (store.get().view && !userCam) fit(); });
+    // the board's area changes with the window and with the panel beside or below it
+    const resized = () => {
+      const s = store.get();
+      if (!s.view || !s.view.board.length || !s.tiles[s.view.edition] || busy()) return;
+      if (camMode === "auto") frame(s);
+      else if (camMode === "pending" && s.pending) zoomToPending(s.pending);
+      else return;
+      applyCamera();
+    };
+    new ResizeObserver(resized).observe(svg);
   }
 
   setupInput();

@@ -38,7 +38,7 @@ function session(gameId = null, mode = null) {
     pending: null,   // {moves, x, y, rotation, request, preview, choice, suggest}: a turn not yet sent
     sentTurn: null,  // the request id of a turn sent and not yet answered
     hints: null,     // {key, request, turns} (turns null while the bot thinks)
-    change: null,    // the last update, for what it shows once: {seq, arrived, returned, scored}
+    change: null,    // the last update, for what it shows once: {seq, arrived, landed, returned, scored}
   };
 }
 
@@ -186,9 +186,8 @@ function applyUpdate(s, u, animate) {
   const events = u.events || [];
   // tiles placed by others (not the one this page just confirmed) are animated, unless off
   const own = s.sentTurn !== null && s.pending ? s.pending.moves[0] : null;
-  const arrived = animate
-    ? new Set((u.placed || []).filter((c) => !own || c.x !== own.x || c.y !== own.y).map((c) => c.tile))
-    : new Set();
+  const landed = (u.placed || []).filter((c) => !own || c.x !== own.x || c.y !== own.y);
+  const arrived = animate ? new Set(landed.map((c) => c.tile)) : new Set();
   const returned = animate ? leavingPieces(v.occupants || [], events) : [];
   const next = { ...v, board: v.board.concat(u.placed || []), log: v.log.concat(events) };
   for (const k of ["players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
@@ -197,7 +196,7 @@ function applyUpdate(s, u, animate) {
   }
   next.version = u.version;
   const seq = s.changes + 1;
-  return { ...afterView(s, next), changes: seq, change: { seq, arrived, returned, scored: events } };
+  return { ...afterView(s, next), changes: seq, change: { seq, arrived, landed, returned, scored: events } };
 }
 
 function errorState(s, a) {

@@ -88,12 +88,17 @@ export function createPanel(store, act, board) {
     const mine = myTurn(s);
     const placing = d.phase === "place" && d.tile !== null && d.tile !== undefined && !v.over;
     $("#tile-panel").hidden = !placing && !s.pending;
+    // the tile in hand again, small, in the action bar (shown where the bar is fixed at the foot of
+    // the panel beside the board: a phone or a tablet on its side); the board's <defs> serve it
+    $("#bar-tile").toggleAttribute("hidden", !placing);   // an SVG element has no .hidden
     if (placing) {
       const rot = s.pending ? s.pending.rotation : s.rotation;
       $("#current-tile").innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
+      $("#bar-tile").innerHTML = ts.tiles[d.tile].svg[mine ? rot : 0];
       $("#tile-text").textContent = `${d.stack === "bonus" ? `A ${v.bonus_name}` : "The tile"}: ${ts.tiles[d.tile].text}`;
     } else {
       $("#current-tile").innerHTML = "";
+      $("#bar-tile").innerHTML = "";
       $("#tile-text").textContent = "";
     }
     const canRotate = mine && d.phase === "place" && !s.pending;
