@@ -406,7 +406,7 @@ def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch:
         return real_estimate(state, None, weights)
 
     monkeypatch.setattr("huntgather.bots.expert.reply", spy_reply)
-    monkeypatch.setattr("huntgather.bots.expert.estimate", spy_estimate)
+    monkeypatch.setattr("huntgather.bots.search.estimate", spy_estimate)   # (the Heuristic evaluator)
     state = positions(4, seed=6, every=19)[2]
     searcher = state.player
     # a greedy turn for every seat after the plan (the last the searcher's)

@@ -46,7 +46,8 @@ from huntgather.bots.base import Bot, Limits, Plan, RandomBot, SeededBot, turn_p
 from huntgather.bots.expert import ExpertBot
 from huntgather.bots.greedy import GreedyBot
 from huntgather.bots.heuristic import estimate
-from huntgather.bots.mcts import MctsBot, SearchResult
+from huntgather.bots.mcts import MctsBot
+from huntgather.bots.search import SearchResult
 from huntgather.bots.tuned import TunedGreedyBot, weights_for
 from huntgather.moves import Move
 from huntgather.state import State

@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 from huntgather.bots import EXPERT, make_bot, suggest_turns
 from huntgather.bots.analysis import predict_after
 from huntgather.bots.base import Bot, Limits
-from huntgather.bots.mcts import SearchBot
+from huntgather.bots.search import SearchBot
 from huntgather.moves import Move
 from huntgather.state import State
 
