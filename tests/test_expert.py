@@ -16,9 +16,9 @@ from huntgather.bots import EXPERT, LEVELS, Limits, MctsBot, expert_bot, make_bo
 from huntgather.bots.expert import ExpertBot, halving_schedule
 from huntgather.bots.heuristic import BONUS_TURN_VALUE, HUT_VALUE, MEEPLE_VALUE, SUPPLY_HORIZON, estimate
 from huntgather.bots.learned import FEATURES, LinearEval, seat_features
+from huntgather.bots.registry import get_spec, offered_levels, registered
 from huntgather.cli import main
 from huntgather.server import workers
-from huntgather.server.seats import BOT_LEVELS
 
 F = {name: i for i, name in enumerate(FEATURES)}
 
@@ -37,6 +37,13 @@ def positions(players: int, edition: str = "2020", seed: int = 0, every: int = 7
         game.play(bot.choose(game.state))
     out.append(game.state.copy())
     return out
+
+
+def safety(level: str) -> float | None:
+    """The server's safety net of a level, as registered."""
+    spec = get_spec(level)
+    assert spec is not None
+    return spec.safety_seconds
 
 
 class SlowClock:
@@ -59,7 +66,7 @@ def test_levels_are_simulation_budgets_without_time_caps() -> None:
     assert expert_bot().limits.seconds is None
     # selectable by name and offered to players; the paranoid variant is for measurements only
     assert {"expert", "expert:paranoid"} <= set(spec_names())
-    assert "expert" in BOT_LEVELS and "expert:paranoid" not in BOT_LEVELS
+    assert "expert" in offered_levels() and "expert:paranoid" not in offered_levels()
 
 
 def test_a_level_plays_the_same_move_on_a_slow_machine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,16 +92,16 @@ def test_the_same_seed_and_position_give_the_same_move_from_a_fresh_bot() -> Non
 def test_the_server_keeps_a_time_limit_as_a_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
     state = positions(2, seed=5)[2]
     bot = workers.server_bot("easy", 3)
-    assert isinstance(bot, MctsBot) and bot.limits.seconds == workers.SAFETY_SECONDS["easy"]
+    assert isinstance(bot, MctsBot) and bot.limits.seconds == safety("easy") == 3.0
     assert bot.limits.simulations == LEVELS["easy"].simulations
-    assert set(workers.SAFETY_SECONDS) <= set(BOT_LEVELS)
+    assert {s.name for s in registered() if s.safety_seconds is not None} <= set(offered_levels())
     monkeypatch.setattr("huntgather.bots.mcts.time.perf_counter", SlowClock())
     cut = bot.search(state)
     assert cut.simulations < (LEVELS["easy"].simulations or 0)
     assert workers.choose_move("easy", 3, state) in state.legal_moves()
     # the expert, offered in the browser, has one too
     expert = workers.server_bot("expert", 3)
-    assert isinstance(expert, ExpertBot) and expert.limits.seconds == workers.SAFETY_SECONDS["expert"]
+    assert isinstance(expert, ExpertBot) and expert.limits.seconds == safety("expert") == 12.0
     assert expert.limits.simulations == EXPERT.simulations
     assert expert.search(state).simulations < (EXPERT.simulations or 0)
 
@@ -406,7 +413,7 @@ def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch:
         return real_estimate(state, None, weights)
 
     monkeypatch.setattr("huntgather.bots.expert.reply", spy_reply)
-    monkeypatch.setattr("huntgather.bots.expert.estimate", spy_estimate)
+    monkeypatch.setattr("huntgather.bots.search.estimate", spy_estimate)   # (the Heuristic evaluator)
     state = positions(4, seed=6, every=19)[2]
     searcher = state.player
     # a greedy turn for every seat after the plan (the last the searcher's)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from huntgather.bots.ladder import (
-    LADDER_LEVELS,
     ladder_file,
     ladder_levels,
     ladder_rows,
@@ -126,13 +125,13 @@ def test_a_ladder_file_keeps_other_editions() -> None:
 
 
 def test_the_shipped_ladder_rates_every_level_the_browser_offers() -> None:
-    from huntgather.server.seats import BOT_LEVELS
+    from huntgather.bots.registry import ladder_specs, offered_levels
     shipped = shipped_ladder()
     assert sorted(shipped) == ["2002", "2020"]
     for edition, rows in shipped.items():
         rated = {r.bot for r in rows}
-        assert set(BOT_LEVELS) <= rated, (edition, set(BOT_LEVELS) - rated)
-        assert rated <= set(LADDER_LEVELS)
+        assert set(offered_levels()) <= rated, (edition, set(offered_levels()) - rated)
+        assert rated <= set(ladder_specs())
         for row in rows:
             assert row.elo_low <= row.elo <= row.elo_high and row.games > 0
             assert row.seconds_per_move is not None and row.seconds_per_move >= 0

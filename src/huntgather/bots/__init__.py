@@ -34,10 +34,11 @@ Specs understood by :func:`make_bot`:
                        K placements (``mcts:N:all``: every placement, the default)
 =====================  ======================================================
 
-Every level is defined by a number of simulations only, never by a time, so a
-bot with a seed is reproducible: the same seed and position give the same move
-on any machine, however fast or loaded.  (The browser's server adds a time
-limit as a safety net, :data:`huntgather.server.workers.SAFETY_SECONDS`.)
+Each spec with a fixed meaning is registered once, in :mod:`huntgather.bots.levels`, with its
+words and where it is offered (the browser's seats and the server's worker lane and safety net,
+the ladder): :mod:`huntgather.bots.registry`.  Every level is defined by a number of
+simulations only, never by a time, so a bot with a seed is reproducible: the same seed and
+position give the same move on any machine, however fast or loaded.
 """
 
 from __future__ import annotations
@@ -46,46 +47,16 @@ from huntgather.bots.base import Bot, Limits, Plan, RandomBot, SeededBot, turn_p
 from huntgather.bots.expert import ExpertBot
 from huntgather.bots.greedy import GreedyBot
 from huntgather.bots.heuristic import estimate
-from huntgather.bots.mcts import MctsBot, SearchResult
-from huntgather.bots.tuned import TunedGreedyBot, weights_for
+from huntgather.bots.levels import EXPERT, EXPERT_TWO_ROUNDS, LEVELS, expert_bot, expert_rounds
+from huntgather.bots.mcts import MctsBot
+from huntgather.bots.registry import get_spec, spec_names
+from huntgather.bots.search import SearchResult
 from huntgather.moves import Move
 from huntgather.state import State
-
-#: simulation budget of each tree-search level (no time cap: a level plays the same on any machine)
-LEVELS: dict[str, Limits] = {
-    "easy": Limits(simulations=10),
-    "medium": Limits(simulations=40),
-    "hard": Limits(simulations=150),
-}
-#: simulation budget of the expert level (one simulation: a plan and a greedy turn per player, as hard's)
-EXPERT = Limits(simulations=150)
 
 __all__ = ["EXPERT", "EXPERT_TWO_ROUNDS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "Limits", "MctsBot",
            "RandomBot", "SearchResult", "SeededBot", "analyse", "estimate", "expert_bot", "expert_rounds",
            "make_bot", "spec_names", "suggest_turns", "turn_plans"]
-
-#: from how many players on the expert level's samples play two rounds of greedy turns, not one
-EXPERT_TWO_ROUNDS = 4
-
-
-def expert_rounds(state: State) -> int:
-    """Rounds of greedy turns after the plan in the expert level's samples at ``state``: two with
-    :data:`EXPERT_TWO_ROUNDS` or more players, one with fewer.
-
-    >>> expert_rounds(State.new(4)), expert_rounds(State.new(3))
-    (2, 1)
-    """
-    return 2 if state.players >= EXPERT_TWO_ROUNDS else 1
-
-
-def spec_names() -> tuple[str, ...]:
-    """The bot specs with a fixed meaning (``mcts:N`` is accepted as well).
-
-    >>> spec_names()[:3]
-    ('random', 'greedy', 'greedy:tuned')
-    """
-    return ("random", "greedy", "greedy:tuned", "mcts", *(f"mcts:{lv}" for lv in LEVELS), *LEVELS, "expert",
-            "expert:paranoid", "expert:margin", "expert:plain")
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -103,28 +74,11 @@ mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:marg
 (N simulations)
     """
     text = spec.strip().lower()
-    if text == "random":
-        return RandomBot(seed)
-    if text == "greedy":
-        return GreedyBot(seed)
-    if text == "greedy:tuned":
-        return TunedGreedyBot(seed)
-    if text == "expert":
-        return expert_bot(seed)
-    if text == "expert:paranoid":
-        return ExpertBot(EXPERT, seed, name=text, paranoid=True, weights=weights_for, meetings=True)
-    if text == "expert:plain":
-        return ExpertBot(EXPERT, seed, name=text)
-    if text == "expert:margin":
-        return ExpertBot(EXPERT, seed, name=text, weights=weights_for)
-    if text in LEVELS:
-        text = f"mcts:{text}"
-    if text == "mcts":
-        text = "mcts:medium"
+    registered = get_spec(text)
+    if registered is not None:
+        return registered.factory(seed)
     if text.startswith("mcts:"):
         level = text[5:]
-        if level in LEVELS:
-            return MctsBot(LEVELS[level], seed, name=text)
         if level.isdigit() and int(level) > 0:
             return MctsBot(Limits(simulations=int(level)), seed, name=text)
         sims, _, tried = level.partition(":")
@@ -133,26 +87,6 @@ mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:marg
                            rollout_placements=None if tried == "all" else int(tried))
     known = ", ".join(spec_names())
     raise ValueError(f"unknown bot {spec!r}; expected one of {known}, or mcts:N (N simulations)")
-
-
-def expert_bot(seed: int | None = None, limits: Limits = EXPERT) -> ExpertBot:
-    """The expert level: sequential halving over the root's best plans on paired draws.
-
-    See :mod:`huntgather.bots.expert`.  It has ``hard``'s budget, and with two
-    or three players its simulations cost what ``hard``'s do (a plan, then a
-    greedy turn per player, valued by the heuristic with the weights fitted by
-    play for the position's edition and number of players,
-    :func:`~huntgather.bots.tuned.weights_for`); with four or more players each
-    plays two rounds of greedy turns (:func:`expert_rounds`), about twice the
-    CPU.  With three or more players it plays for its expected share of
-    meetings won (:func:`~huntgather.bots.expert.meeting_share`), with two for
-    its margin.
-
-    >>> bot = expert_bot(seed=1)
-    >>> bot.name, bot.limits.seconds is None
-    ('expert', True)
-    """
-    return ExpertBot(limits, seed, name="expert", weights=weights_for, meetings=True, rounds=expert_rounds)
 
 
 def analyse(state: State, top: int = 5, limit: Limits | int | None = None,

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from huntgather.bots.base import Limits, Plan
-from huntgather.bots.mcts import MctsBot, SearchResult
+from huntgather.bots.mcts import MctsBot
+from huntgather.bots.search import SearchResult
 from huntgather.events import COLOURS as SEAT_NAMES
 from huntgather.moves import Draw, Move
 from huntgather.record import RecordError, parse_record

@@ -24,8 +24,9 @@ its visits almost evenly over the 9 plans it admits.
   determinization (the same continuation as ``hard``'s expansion and
   roll-out; ``rounds``: that many greedy turns per player, the ``expert``
   level two with four or more players), and values the end by
-  :func:`~huntgather.bots.mcts.rewards` of the heuristic estimate, or by
-  ``evaluate`` (a learned evaluation) if given;
+  :func:`~huntgather.bots.search.rewards` of the heuristic estimate, or by
+  ``evaluate`` (an :class:`~huntgather.bots.search.Evaluator`, such as the learned
+  :class:`~huntgather.bots.learned.LinearEval`) if given;
 * with three or more players and ``meetings`` (the ``expert`` level), the searching seat
   values a sample's end by :func:`meeting_share`, its expected share of the other seats it
   outscores (what a tournament's meetings count), rather than by a logistic of its margin
@@ -35,7 +36,9 @@ its visits almost evenly over the 9 plans it admits.
   the turn that leaves the searching seat the worst margin (:func:`reply`);
   with two players the two are the same.
 
-The move played is the first move of the best plan of the last round.
+The move played is the first move of the best plan of the last round.  The determinizations,
+the budget of an occupant decision, the values and the report are those of the tree search
+(:mod:`huntgather.bots.search`).
 
 >>> from huntgather import Game
 >>> from huntgather.bots.base import Limits
@@ -53,13 +56,22 @@ import time
 from collections.abc import Callable
 
 from huntgather.bots.base import Limits
-from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage, estimate
-from huntgather.bots.mcts import SearchBot, SearchResult, rewards, win_chance
+from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage
 from huntgather.bots.plans import Plan, estimated_plans, reply
-from huntgather.moves import Draw, Move, Place
-from huntgather.state import BONUS, NORMAL, State
-
-Evaluate = Callable[[State], list[float]]
+from huntgather.bots.search import (
+    Deadline,
+    Deal,
+    Determinizations,
+    Evaluator,
+    Heuristic,
+    RootTally,
+    SearchBot,
+    SearchResult,
+    decision_budget,
+    rewards,
+    win_chance,
+)
+from huntgather.state import State
 
 
 def meeting_share(values: list[float], player: int, scale: float) -> float:
@@ -77,48 +89,6 @@ def meeting_share(values: list[float], player: int, scale: float) -> float:
         if j != player:
             total += win_chance(mine - v, scale)
     return total / (len(values) - 1)
-
-
-class Determinizations:
-    """The k-th determinization of a search: a random order of each stack, made on demand.
-
-    >>> from huntgather import State
-    >>> d = Determinizations(State.new(2), random.Random(1))
-    >>> d.get(3) == d.get(3), sorted(d.get(0)[NORMAL]) == sorted(State.new(2).normal)
-    (True, True)
-    """
-
-    def __init__(self, state: State, rng: random.Random) -> None:
-        self.stacks = {NORMAL: list(state.normal), BONUS: list(state.bonus)}
-        self.seed = rng.randrange(2**62)
-        self.made: dict[int, dict[str, list[int]]] = {}
-
-    def get(self, k: int) -> dict[str, list[int]]:
-        tiles = self.made.get(k)
-        if tiles is None:
-            rng = random.Random(f"{self.seed}|{k}")
-            tiles = {}
-            for stack, contents in self.stacks.items():
-                shuffled = contents.copy()
-                rng.shuffle(shuffled)
-                tiles[stack] = shuffled
-            self.made[k] = tiles
-        return tiles
-
-
-def draw_from(state: State, order: dict[str, list[int]], pos: dict[str, int]) -> None:
-    """Resolve the chance nodes of ``state`` by the determinization ``order`` (``pos``: how far
-    each stack has been drawn, updated)."""
-    while state.is_chance:
-        stack = state.stack
-        outcomes = state.chance_outcomes()
-        tiles, at = order[stack], pos.get(stack, 0)
-        while at < len(tiles) and tiles[at] not in outcomes:  # pragma: no cover - defensive
-            at += 1
-        # every draw follows the order (the stacks' contents are those the order shuffled)
-        tile = tiles[at] if at < len(tiles) else outcomes[0]
-        pos[stack] = at + 1
-        state.apply(Draw(tile), trusted=True, quiet=True)
 
 
 def halving_schedule(width: int, budget: int) -> list[tuple[int, int]]:
@@ -154,19 +124,16 @@ class ExpertBot(SearchBot):
 
     def __init__(self, limits: Limits, seed: int | None = None, *, name: str = "expert",
                  width: int = 12, scale: float = 8.0, turns: int | None = None,
-                 rounds: int | Callable[[State], int] = 1, evaluate: Evaluate | None = None,
+                 rounds: int | Callable[[State], int] = 1, evaluate: Evaluator | None = None,
                  paranoid: bool = False,
                  weights: Weights | Callable[[State], Weights] = DEFAULT, meetings: bool = False,
                  others: Weights | Callable[[State], Weights | None] | None = None) -> None:
-        super().__init__(seed)
         if limits.simulations is None:
             raise ValueError("the expert's budget is a number of simulations (a time may be added "
                              "as a safety net)")
-        self.limits = limits
-        self.name = name
+        super().__init__(limits, seed, name=name, scale=scale, evaluate=evaluate)
         #: how many of the root's plans (best by the heuristic) enter the first round
         self.width = width
-        self.scale = scale
         #: greedy turns after the plan (None: :attr:`rounds` turns per player; one round is
         #: hard's expansion + roll-out)
         self.turns = turns
@@ -174,8 +141,6 @@ class ExpertBot(SearchBot):
         #: function that gives them for the position searched (by its number of players)
         self.rounds = rounds
         self._turns = 0
-        #: leaf evaluation (expected final score per seat); None: the heuristic of the last plan
-        self.evaluate = evaluate
         #: how the others play in a sample: False (max-n) each for itself, by its own margin over
         #: the best other seat; True (paranoid) all against the searching seat, to cut its margin
         self.paranoid = paranoid
@@ -192,6 +157,8 @@ class ExpertBot(SearchBot):
         #: always valued with the searching seat's own weights.
         self.others = others
         self._weights: Weights = DEFAULT
+        #: the evaluation of a sample's end after another seat's turn: the heuristic with :attr:`_weights`
+        self._heuristic = Heuristic()
         self._others: Weights = DEFAULT
         #: during a search: what features bring, kept from one estimate to the next (the same
         #: values, sooner: :func:`~huntgather.bots.heuristic.brought`), by the searching seat's
@@ -205,9 +172,8 @@ class ExpertBot(SearchBot):
             return meeting_share(values, player, self.scale)
         return rewards(values, self.scale)[player]
 
-    def _sample(self, root: State, plan: Plan, order: dict[str, list[int]]) -> float:
+    def _sample(self, root: State, plan: Plan, deal: Deal) -> float:
         state = root.copy()
-        pos: dict[str, int] = {}
         for move in plan:
             state.apply(move, trusted=True, quiet=True)
         turns = self._turns
@@ -216,7 +182,7 @@ class ExpertBot(SearchBot):
         modelled = self._others is not self._weights
         mine = True
         for _ in range(turns):
-            draw_from(state, order, pos)
+            deal.draw(state)
             if state.is_over:
                 return self._value([float(s) for s in state.scores], me)
             mine = not modelled or state.player == me
@@ -227,18 +193,19 @@ class ExpertBot(SearchBot):
                 state.apply(move, trusted=True, quiet=True)
             values = best
         if self.evaluate is not None:
-            draw_from(state, order, pos)
+            deal.draw(state)
             values = [float(s) for s in state.scores] if state.is_over else self.evaluate(state)
         elif values is None or not mine:
             # no turn played (the state after the plan), or the last turn another seat's, valued
             # by its own numbers: the estimate with the searching seat's
-            values = estimate(state, None, self._weights)
+            values = self._heuristic(state)
         return self._value(values, me)
 
     def _search(self, state: State, rng: random.Random) -> SearchResult:
         start = time.perf_counter()
         self._kept, self._kept_others = {}, {}
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
+        self._heuristic = Heuristic(self._weights)
         rounds = self.rounds if isinstance(self.rounds, int) else self.rounds(state)
         self._turns = self.turns if self.turns is not None else rounds * state.players
         others = self.others
@@ -257,26 +224,22 @@ class ExpertBot(SearchBot):
                                                                else advantage(estimated[i][1], player)))
         plans = [estimated[i][0] for i in ranked]
         priors = [plan_values[i] for i in ranked]
-        budget = self.limits.simulations or 1
-        if not isinstance(plans[0][0], Place):
-            # an occupy or shaman decision has few plans: a third of the budget is plenty
-            budget = max(1, min(budget, max(budget // 3, 4 * len(plans))))
+        budget = decision_budget(self.limits.simulations or 1, plans)
         orders = Determinizations(state, rng)
-        totals = [0.0] * len(plans)
-        counts = [0] * len(plans)
+        tally = RootTally(plans, priors)
+        totals, counts = tally.totals, tally.visits
         field = list(range(min(len(plans), self.width)))
         sims = 0
-        seconds = self.limits.seconds
-        deadline = None if seconds is None else start + seconds
+        deadline = Deadline(self.limits, start)
         if len({plan[0] for plan in plans}) > 1:
             for size, samples in halving_schedule(len(field), budget):
                 field = sorted(field, key=lambda i: (-(totals[i] / counts[i]) if counts[i] else 0.0, i))
                 field = field[:size]
                 for i in field:
-                    if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
+                    if deadline.passed(sims):
                         break   # the server's safety net: only then does the move depend on the machine
                     for k in range(counts[i], counts[i] + samples):
-                        totals[i] += self._sample(state, plans[i], orders.get(k))
+                        totals[i] += self._sample(state, plans[i], orders.follow(k))
                     counts[i] += samples
                     sims += samples
                 else:
@@ -284,17 +247,7 @@ class ExpertBot(SearchBot):
                 break
             field = [i for i in field if counts[i]]
             field.sort(key=lambda i: (-(totals[i] / counts[i]), i))
-        order = field + [i for i in range(len(plans)) if i not in field]
-        plan_rows = [(plans[i], totals[i] / counts[i] if counts[i] else priors[i], counts[i]) for i in order]
-        moves: list[tuple[Move, float, int]] = []
-        seen: dict[Move, int] = {}
-        for plan, value, n in plan_rows:
-            if plan[0] in seen:
-                j = seen[plan[0]]
-                m, v, c = moves[j]
-                moves[j] = (m, v, c + n)
-            else:
-                seen[plan[0]] = len(moves)
-                moves.append((plan[0], value, n))
+        # the last round's field, best first, then the others in the heuristic's order
+        rows = tally.rows(field + [i for i in range(len(plans)) if i not in field])
         self._kept, self._kept_others = {}, {}
-        return SearchResult(moves, sims, time.perf_counter() - start, plan_rows)
+        return SearchResult(tally.led_moves(rows), sims, time.perf_counter() - start, rows)

@@ -36,12 +36,11 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from huntgather.bots.registry import ladder_specs
 from huntgather.bots.tournament import GameResult, check_settings, line_up, play_game, rank, run_jobs
 from huntgather.bots.tournament_log import TournamentLog, read_log
 from huntgather.editions import DEFAULT_EDITION
 
-#: the levels of the published ladder, weakest first
-LADDER_LEVELS: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "expert")
 #: the format of a ladder file (``huntgather ladder --out``); a reader refuses any other
 LADDER_FORMAT = "huntgather-ladder"
 LADDER_VERSION = 1
@@ -114,17 +113,19 @@ def ladder_pairs(specs: Sequence[str]) -> list[tuple[str, str]]:
     return list(itertools.combinations(unique, 2))
 
 
-def run_ladder(specs: Sequence[str] = LADDER_LEVELS, rounds: int = 1, directory: str = "ladder",
+def run_ladder(specs: Sequence[str] | None = None, rounds: int = 1, directory: str = "ladder",
                edition: str = DEFAULT_EDITION, seed: int = 0, workers: int = 1,
                progress: Callable[[GameResult], None] | None = None, executor: Any = None) -> Ladder:
-    """Play ``rounds`` deals (two games each, seats swapped) of every pair that its log lacks.
+    """Play ``rounds`` deals (two games each, seats swapped) of every pair of ``specs`` (default:
+    the levels registered for the ladder, :func:`~huntgather.bots.registry.ladder_specs`) that
+    its log lacks.
 
     The games go round by round (all pairs' deal 0, then deal 1, …), each
     appended to its pair's log as it ends.  Raises ``ValueError`` for an
     unknown bot or edition, a bad number, or a log in ``directory`` written
     with other settings, before any game is played.
     """
-    specs = list(dict.fromkeys(specs))
+    specs = list(dict.fromkeys(ladder_specs() if specs is None else specs))
     if len(specs) < 2:
         raise ValueError("a ladder needs at least two different bots")
     if rounds < 1:
@@ -203,7 +204,7 @@ def read_ladder(directory: str, edition: str | None = None, seed: int | None = N
 
 
 def _appearance(pairs: Mapping[tuple[str, str], list[GameResult]]) -> list[str]:
-    known = [s for s in LADDER_LEVELS if any(s in p for p in pairs)]
+    known = [s for s in ladder_specs() if any(s in p for p in pairs)]
     others = sorted({s for p in pairs for s in p} - set(known))
     return known + others
 

@@ -23,14 +23,14 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    from huntgather.bots.ladder import LADDER_LEVELS
+    from huntgather.bots.registry import ladder_specs
     parser: argparse.ArgumentParser = sub.add_parser(
         "ladder", help="a round-robin of the bot levels and their Elo ratings",
         description="Every bot level plays every other over mirrored two-player deals (a log file "
                     "per pair, resumable); prints each level's Elo rating with its 95% interval, "
                     "games, wins and CPU time per move.")
-    parser.add_argument("--bots", default=",".join(LADDER_LEVELS),
-                        help=f"comma-separated bot specs (default: {','.join(LADDER_LEVELS)})")
+    parser.add_argument("--bots", default=",".join(ladder_specs()),
+                        help=f"comma-separated bot specs (default: {','.join(ladder_specs())})")
     parser.add_argument("--rounds", type=int, default=5,
                         help="deals per pair; each deal is two games, seats swapped (default: 5)")
     parser.add_argument("--dir", default=None, metavar="DIR",

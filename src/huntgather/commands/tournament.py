@@ -17,13 +17,14 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
+    from huntgather.bots.registry import spec_names
     parser: argparse.ArgumentParser = sub.add_parser(
         "tournament", help="let bots play each other over mirrored deals and rank them",
         description="Bots play deals with the same draw order from every seat (seats rotated), "
                     "so that luck cancels; prints wins, mean score and margin, and Elo ratings.")
     parser.add_argument("--bots", default="greedy,random",
-                        help="comma-separated bot specs: random, greedy, mcts, mcts:easy|medium|hard, "
-                             "easy|medium|hard, mcts:N (default: greedy,random)")
+                        help=f"comma-separated bot specs: {', '.join(spec_names())}, mcts:N "
+                             "(default: greedy,random)")
     parser.add_argument("--games", type=int, default=20,
                         help="number of games, rounded up to whole deals (default: 20)")
     parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")

@@ -45,13 +45,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huntgather.bots.ladder import shipped_ladder
+from huntgather.bots.registry import offered_levels, registered
 from huntgather.editions import edition_names, get_edition
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_json
 from huntgather.server.rooms import GAME_ID, Room, Rooms
 from huntgather.server.rules_page import rules_payload
-from huntgather.server.seats import BOT_LEVELS, GameSetup, RequestError
+from huntgather.server.seats import GameSetup, RequestError
 from huntgather.server.storage import Storage
 from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_summary
 from huntgather.server.workers import Workers
@@ -110,29 +111,25 @@ def tiles_payload(edition: str) -> bytes:
 
 log = logging.getLogger("huntgather.server")
 
-#: words for each bot level, shown where a level is chosen
-BOT_LEVEL_TEXT = {
-    "random": "plays any legal move at random",
-    "greedy": "takes the turn that looks best right now (instant)",
-    "easy": "searches a little (10 simulations a move)",
-    "medium": "searches more (40 simulations a move)",
-    "hard": "searches a lot (150 simulations a move)",
-    "expert": "the strongest: 150 simulations a move, spent on comparing its best turns on the "
-              "same draws, judged by an evaluation fitted by play; with four or more players it "
-              "looks a round further ahead and takes about twice as long",
-}
-
 
 def _bot_ladder() -> dict[str, dict[str, dict[str, Any]]]:
     """Per edition and offered level: its Elo on the shipped ladder and its CPU time per move."""
+    offered = offered_levels()
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for edition, rows in shipped_ladder().items():
-        out[edition] = {row.bot: row.as_dict() for row in rows if row.bot in BOT_LEVELS}
+        out[edition] = {row.bot: row.as_dict() for row in rows if row.bot in offered}
     return out
 
 
-#: the shipped ladder (``huntgather ladder``), shown where a level is chosen
-BOT_LADDER = _bot_ladder()
+def bot_levels() -> dict[str, Any]:
+    """The bot levels a seat may be given, as the page's level picker shows them (weakest first):
+    their names, their words and their places on the shipped ladder; read from the registry
+    (:mod:`huntgather.bots.registry`) when asked."""
+    offered = [spec for spec in registered() if spec.lane is not None]
+    return {"bot_levels": [spec.name for spec in offered],
+            "bot_level_text": {spec.name: spec.description for spec in offered},
+            "bot_ladder": _bot_ladder()}
+
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
            "too_large": 413, "bad_content_type": 415, "too_many_games": 429}
@@ -263,8 +260,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             out.append({"name": name, "title": ed.title, "min_players": ed.min_players,
                         "max_players": ed.max_players, "meeples": ed.meeples, "huts": ed.huts,
                         "bonus_name": ed.bonus_name})
-        return JSONResponse({"editions": out, "bot_levels": list(BOT_LEVELS),
-                             "bot_level_text": BOT_LEVEL_TEXT, "bot_ladder": BOT_LADDER,
+        return JSONResponse({"editions": out, **bot_levels(),
                              "colours": [{"name": n, "rgb": c, "letter": le, "ink": ink_on(c)} for n, c, le
                                          in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)],
                              "pieces": {"meeple": meeple_path(0, 0, PIECE_SCALE),

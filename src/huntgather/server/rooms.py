@@ -31,6 +31,7 @@ from typing import Any
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
+from huntgather.bots.registry import offered_levels
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
@@ -40,7 +41,6 @@ from huntgather.server import protocol
 from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.protocol import ProtocolError, move_from_json, move_to_json
 from huntgather.server.seats import (
-    BOT_LEVELS,
     Deal,
     GameSetup,
     RequestError,
@@ -57,7 +57,7 @@ from huntgather.svg import PLAYER_NAMES
 
 log = logging.getLogger("huntgather.server")
 
-__all__ = ["BOT_LEVELS", "GameSetup", "RequestError", "Room", "Rooms", "build_game", "replay_game",
+__all__ = ["GameSetup", "RequestError", "Room", "Rooms", "build_game", "replay_game",
            "restore_game"]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -607,9 +607,9 @@ class Room:
         async with self.lock:
             if kind == "bot":
                 level = msg.get("level", "easy")
-                if level not in BOT_LEVELS:
+                if level not in offered_levels():
                     raise RequestError("bad_request", f"unknown bot level {level!r}; choose one of "
-                                                      f"{', '.join(BOT_LEVELS)}")
+                                                      f"{', '.join(offered_levels())}")
                 await self._to_bot(seat, level)
             elif kind == "human":
                 secret = new_secret()

@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from huntgather.bots.registry import offered_levels
 from huntgather.editions import edition_names, get_edition
 
-#: the bot levels a seat may be given, weakest first (each has its place on the shipped ladder)
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "hard", "expert")
 MAX_NAME = 24
 
 
@@ -146,9 +145,9 @@ class GameSetup:
                                                 f"or {{\"kind\": \"bot\", \"level\": ...}}")
             if s["kind"] == "bot":
                 level = s.get("level", "easy")
-                if level not in BOT_LEVELS:
+                if level not in offered_levels():
                     raise RequestError("bad_setup", f"seat {i}: unknown bot level {level!r}; choose one "
-                                                    f"of {', '.join(BOT_LEVELS)}")
+                                                    f"of {', '.join(offered_levels())}")
                 seats.append(Seat(SeatKind.BOT, level))
             else:
                 name = s.get("name")

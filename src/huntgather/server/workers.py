@@ -8,7 +8,8 @@ forked), in three lanes with their own workers:
 * ``light``: the quick bots (random, greedy, easy), so a quick bot's reply
   never waits behind another game's hard searches;
 * ``heavy``: medium, hard and expert bots, first come first served across games (each
-  game asks for one move at a time, so games take turns);
+  game asks for one move at a time, so games take turns; a level's lane is its
+  registration's, :attr:`huntgather.bots.registry.BotSpec.lane`);
 * ``hints``: searches asked for by people, rationed per page and in all by
   the rooms.
 
@@ -17,8 +18,9 @@ is a pure function of its arguments (a bot built from its level and a seed for
 this position), so where it runs never changes its result, as long as it
 finishes its simulation budget within its safety net: the levels themselves
 have no time cap (:data:`huntgather.bots.LEVELS`), but here a search stops
-after :data:`SAFETY_SECONDS` (hints after :data:`HINT_SAFETY_SECONDS`), so an
-overloaded server still answers; only then may the move depend on the load.
+after its level's :attr:`~huntgather.bots.registry.BotSpec.safety_seconds`
+(hints after :data:`HINT_SAFETY_SECONDS`), so an overloaded server still
+answers; only then may the move depend on the load.
 
 >>> from huntgather import Game
 >>> g = Game(2, seed=4)
@@ -42,17 +44,15 @@ from typing import Any, TypeVar
 from huntgather.bots import EXPERT, make_bot, suggest_turns
 from huntgather.bots.analysis import predict_after
 from huntgather.bots.base import Bot, Limits
-from huntgather.bots.mcts import SearchBot
+from huntgather.bots.registry import get_spec
+from huntgather.bots.search import SearchBot
 from huntgather.moves import Move
 from huntgather.state import State
 
 log = logging.getLogger("huntgather.server")
 
-LIGHT_LEVELS = frozenset({"random", "greedy", "easy"})
-#: the server's safety net: a bot's search stops after this many seconds even if its budget is not
-#: spent (several times what the budget takes on an idle machine, so it fires only under overload)
-SAFETY_SECONDS: dict[str, float] = {"easy": 3.0, "medium": 6.0, "hard": 12.0, "expert": 12.0}
-#: the same for a hint's search
+#: the server's safety net for a hint's search: it stops after this many seconds even if its budget
+#: is not spent (a bot's search, after its level's safety seconds)
 HINT_SAFETY_SECONDS = 12.0
 _T = TypeVar("_T")
 
@@ -68,8 +68,9 @@ def server_bot(level: str, seed: int) -> Bot:
     'greedy'
     """
     bot = make_bot(level, seed=seed)
-    if isinstance(bot, SearchBot) and level in SAFETY_SECONDS:
-        bot.limits = Limits(bot.limits.simulations, SAFETY_SECONDS[level])
+    spec = get_spec(level)
+    if isinstance(bot, SearchBot) and spec is not None and spec.safety_seconds is not None:
+        bot.limits = Limits(bot.limits.simulations, spec.safety_seconds)
     return bot
 
 
@@ -131,7 +132,9 @@ class Workers:
 
     @staticmethod
     def lane_of(level: str) -> str:
-        return "light" if level in LIGHT_LEVELS else "heavy"
+        """The lane of a bot ``level``: its registration's (``heavy`` for a level without one)."""
+        spec = get_spec(level)
+        return spec.lane if spec is not None and spec.lane is not None else "heavy"
 
     async def run(self, lane: str, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` in a worker of ``lane``; a dead worker is replaced and the call tried again."""
