@@ -9,8 +9,8 @@ and the Python headers::
     HUNTGATHER_COMPILE=1 python setup.py build_ext --inplace    # compiled modules next to the sources
     python scripts/compiled.py clean                            # remove them again
 
-The compiled modules are the same source files: they behave the same (the whole test suite runs
-on both builds), only faster.  Everything else lives in ``pyproject.toml``.
+The compiled modules are the same source files: they behave the same (scripts/test.sh runs the
+tests that can tell the builds apart on both), only faster.  Everything else lives in ``pyproject.toml``.
 """
 
 from __future__ import annotations

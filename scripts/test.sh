@@ -70,7 +70,7 @@ COMPILED_TESTS=(
   tests/test_specials.py tests/test_editions.py tests/test_tiles.py tests/test_reference.py
   tests/test_moves.py tests/test_record.py tests/test_positions.py tests/test_properties.py
   tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
-  tests/test_bots.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
+  tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
 )
 # not the two RL tests that train or compare Ray with local runs (their games are those above)
 COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs"
