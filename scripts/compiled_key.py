@@ -13,6 +13,7 @@ import mypy.version
 h = hashlib.sha256()
 h.update(f"{sys.version}|{mypy.version.__version__}|".encode())
 h.update(subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.encode())
-for path in [*sorted(pathlib.Path("src").rglob("*.py")), pathlib.Path("setup.py"), pathlib.Path("pyproject.toml")]:
+sources = sorted(pathlib.Path("src").rglob("*.py"))
+for path in [*sources, pathlib.Path("setup.py"), pathlib.Path("pyproject.toml")]:
     h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
 print(h.hexdigest()[:24])
