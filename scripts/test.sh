@@ -72,8 +72,10 @@ COMPILED_TESTS=(
   tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
   tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
 )
-# not the two RL tests that train or compare Ray with local runs (their games are those above)
-COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs"
+# not the tests of documents, logs and tools among them (they read files and run scripts), nor the
+# two RL tests that train or compare Ray with local runs: they run on the pure build
+COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs and not documented"
+COMPILED_DESELECT+=" and not variants_tool and not scale_tool and not interval_tool and not tournament_log"
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
   echo "== compiled build (mypyc)"
   on_exit_do+=('bash scripts/compiled.sh clean')
