@@ -22,7 +22,7 @@ import contextlib
 import itertools
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit
 
 import orjson
@@ -122,7 +122,7 @@ class GameConnection:
     @classmethod
     async def open(cls, base: str, game: str, secrets: Sequence[str] = (), *, name: str | None = None,
                    view: Message | None = None, timeout: float = TIMEOUT, inbox: int = 10_000,
-                   on_message: Callable[[Message], None] | None = None, **options: Any) -> GameConnection:
+                   on_message: Callable[[Message], None] | None = None, **options: Any) -> Self:
         """Connect to game ``game`` of the server at ``base`` (``http://host:port``), say hello
         with ``secrets`` (the seats' and the creator's; none: a watcher) and wait until the
         page is up to date (its view at the welcome's version).
@@ -160,7 +160,7 @@ class GameConnection:
         with contextlib.suppress(BaseException):
             await self._reader
 
-    async def __aenter__(self) -> GameConnection:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -236,6 +236,10 @@ class GameConnection:
                 raise TimeoutError(f"no {' or '.join(types)} within {patience} s")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), left)
+
+    def clear(self) -> None:
+        """Drop every message kept in the inbox (so that :meth:`receive` waits for new ones)."""
+        self._inbox.clear()
 
     # ------------------------------------------------------------------ intents
 
