@@ -243,6 +243,11 @@ class Page(GameConnection):  # type: ignore[misc,valid-type]
         ack = await self.turn(moves)
         return int(ack["version"]), time.monotonic() - sent
 
+    async def until_to_move(self, seat: int, patience: float = PATIENCE) -> None:
+        """Wait until ``seat`` is to move (bots at the other seats play meanwhile)."""
+        if not await self.wait_until(lambda: self.to_move == seat, patience):
+            raise AssertionError(f"after {patience:.0f} s seat {self.to_move} is to move, not {seat}")
+
     async def wait_for_table(self, check: Any, what: str, patience: float = PATIENCE) -> None:
         """Wait until ``check(table)`` holds for the latest ``table``; fail with ``what`` if not."""
         if not await self.wait_until(lambda: bool(self.tables) and check(self.tables[-1]), patience):
