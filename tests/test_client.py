@@ -8,6 +8,7 @@ of the secrets the server accepts, and the example bot plays a whole game to its
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -94,5 +95,56 @@ def test_refused_secrets_cost_only_themselves_and_names_reach_the_table(server: 
         with pytest.raises(ApiError) as unknown:
             await get_game(server.http, "nosuchgame000")
         assert unknown.value.status == 404 and unknown.value.code == "unknown_game"
+
+    asyncio.run(scenario())
+
+
+class FakeSocket:
+    """A socket that delivers ``incoming`` (then stays open) and records what the page sends."""
+
+    close_code: int | None = None
+    close_reason = ""
+
+    def __init__(self, incoming: list[str]) -> None:
+        self.incoming = incoming
+        self.sent: list[str] = []
+        self.done = asyncio.Event()
+
+    def __aiter__(self) -> FakeSocket:
+        return self
+
+    async def __anext__(self) -> str:
+        if self.incoming:
+            return self.incoming.pop(0)
+        self.done.set()
+        await asyncio.Event().wait()   # open, and silent, until closed
+        raise StopAsyncIteration
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self) -> None:
+        pass
+
+
+def test_pings_are_answered_and_a_gap_in_the_updates_asks_for_a_resync() -> None:
+    snapshot = {"type": "snapshot", "version": 1, "board": [], "log": [], "over": False}
+    tile = {"x": 1, "y": 0, "tile": 5, "rotation": 0}
+    follows_on = {"type": "update", "from": 1, "version": 3, "placed": [tile],
+                  "events": [{"kind": "TilePlaced"}], "over": False}
+    after_a_gap = {"type": "update", "from": 5, "version": 7, "placed": [], "events": [], "over": True}
+    seen_already = {**follows_on, "from": 0}
+
+    async def scenario() -> None:
+        from huntgather.client import GameConnection
+
+        ws = FakeSocket([json.dumps(m) for m in (snapshot, {"type": "ping"}, follows_on, seen_already,
+                                                 after_a_gap)])
+        page = GameConnection(ws)   # type: ignore[arg-type]
+        await asyncio.wait_for(ws.done.wait(), PATIENCE)
+        assert [json.loads(m) for m in ws.sent] == [{"type": "pong"}, {"type": "resync", "version": 3}]
+        assert page.version == 3 and page.gaps == 1 and len(page.view["board"]) == 1
+        assert [m["type"] for m in [await page.receive("update") for _ in range(3)]] == ["update"] * 3
+        await page.close()
 
     asyncio.run(scenario())
