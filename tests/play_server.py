@@ -218,8 +218,10 @@ class Page(GameConnection):  # type: ignore[misc,valid-type]
 
     @classmethod
     async def join(cls, srv: Server, game_id: str, secrets: list[str], **options: Any) -> Page:
-        """Open a page of ``game_id`` on ``srv`` with ``secrets``, up to date."""
-        page: Page = await cls.open(srv.http, game_id, secrets, timeout=PATIENCE, **options)
+        """Open a page of ``game_id`` on ``srv`` with ``secrets``, up to date; uncompressed unless
+        ``compression`` says otherwise (so that a frame's size on the wire is its size)."""
+        page: Page = await cls.open(srv.http, game_id, secrets, timeout=PATIENCE,
+                                    **{"compression": None, **options})
         return page
 
     def _record(self, msg: dict[str, Any]) -> None:
