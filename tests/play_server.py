@@ -1,14 +1,27 @@
-"""Starting ``huntgather play`` as a real process, for the tests that need one."""
+"""Real ``huntgather play`` processes and pages of their games, for the tests that need them.
+
+:class:`Server` starts, stops and ``kill -9``s a server process (and tells which of its
+worker processes outlived it); :class:`Page` is a page of a game over a real websocket,
+built on :class:`huntgather.client.GameConnection` with what the tests look at (every
+``table`` and each update's tiles) and a whole turn played from the server's own legal
+moves.  Test modules import this file by name (``from play_server import ...``).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
+
+#: the longest any single step may take before a test gives up (never a measure of speed)
+PATIENCE = 30.0
 
 
 def free_port() -> int:
@@ -60,6 +73,116 @@ def stop(proc: subprocess.Popen[str]) -> None:
         proc.wait(5)
 
 
+# --------------------------------------------------------------------------- the server's workers
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (from /proc), or None if it is gone (or a zombie)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] in ("Z", "X") else fields[19]
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """The processes descended from ``pid`` (its workers), each with its start time."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        for kid in children.get(todo.pop(), []):
+            start = _start_time(kid)
+            if start is not None and kid not in found:
+                found[kid] = start
+                todo.append(kid)
+    return found
+
+
+def outliving(procs: dict[int, str], grace: float) -> list[int]:
+    """Which of ``procs`` still run ``grace`` seconds from now (or as soon as none does)."""
+    deadline = time.monotonic() + grace
+    while True:
+        alive = [pid for pid, start in procs.items() if _start_time(pid) == start]
+        if not alive or time.monotonic() >= deadline:
+            return alive
+        time.sleep(0.1)
+
+
+def end(procs: dict[int, str], pids: list[int]) -> None:
+    """``kill -9`` the processes a test's server left behind (checking they are the same processes)."""
+    for pid in pids:
+        if _start_time(pid) == procs[pid]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+class Server:
+    """A ``huntgather play`` subprocess on a fixed port and database (so it can be restarted)."""
+
+    def __init__(self, db: Path | str, port: int | None = None, bot_delay: float = 0.05,
+                 env: dict[str, str] | None = None) -> None:
+        self.db, self.port, self.bot_delay = str(db), port or free_port(), bot_delay
+        self.env = env or {}
+        self.proc: subprocess.Popen[str] | None = None
+        self.output: list[str] = []
+
+    def start(self) -> Server:
+        self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output)
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kill(self, grace: float = 0.5) -> list[int]:
+        """``kill -9``: no shutdown code runs.  Returns the server's worker processes that still ran
+        ``grace`` s later (and ends them: a test leaves no process behind)."""
+        if self.proc is None:
+            return []
+        workers = descendants(self.proc.pid)
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(15)
+        self.proc = None
+        left = outliving(workers, grace)
+        end(workers, left)
+        return left
+
+    def stop(self, grace: float = 2.0) -> list[int]:
+        """SIGTERM (as Ctrl+C): the server shuts down; killed if it takes over 15 s.  Returns the
+        worker processes that still ran ``grace`` s after it exited (and ends them)."""
+        if self.proc is None:
+            return []
+        workers = descendants(self.proc.pid)
+        stop(self.proc)
+        self.proc = None
+        left = outliving(workers, grace)
+        end(workers, left)
+        return left
+
+    def log(self) -> str:
+        return "".join(self.output[-60:])
+
+    @property
+    def http(self) -> str:
+        """The server's address, ``http://127.0.0.1:PORT`` (the client's ``base``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """The page's address, ``http://127.0.0.1:PORT/``."""
+        return self.http + "/"
+
+
+# --------------------------------------------------------------------------- a page
+
+
 def whole_turn_after(place: dict[str, object], preview: dict[str, Any]) -> list[dict[str, object]]:
     """A whole turn from a placement and the server's preview of it: the first piece offered, and
     with a shaman tile first "take nothing back"."""
@@ -69,3 +192,66 @@ def whole_turn_after(place: dict[str, object], preview: dict[str, Any]) -> list[
         if preview["decision"]["phase"] == "shaman":
             moves.append({"kind": "pass"})
     return moves
+
+
+def hotseat_secrets(made: dict[str, Any]) -> list[str]:
+    """The creator's secret and every seat's, as the page that created the game holds them."""
+    return [made["creator"], *made["seats"].values()]
+
+
+try:
+    from huntgather.client import GameConnection
+except ImportError:   # no web extra: the modules that open pages skip before they do
+    GameConnection = object
+
+
+class Page(GameConnection):  # type: ignore[misc,valid-type]
+    """A page of a game over a real websocket, as :class:`huntgather.client.GameConnection`, that
+    also keeps every ``table`` (:attr:`tables`) and the tiles each update placed (:attr:`updates`,
+    by the version it came from), and plays a whole turn from the server's legal moves."""
+
+    def __init__(self, ws: Any, **options: Any) -> None:
+        super().__init__(ws, **options)
+        self.tables: list[dict[str, Any]] = []
+        self.updates: dict[int, list[dict[str, Any]]] = {}
+        self.on_message = self._record
+
+    @classmethod
+    async def join(cls, srv: Server, game_id: str, secrets: list[str], **options: Any) -> Page:
+        """Open a page of ``game_id`` on ``srv`` with ``secrets``, up to date; uncompressed unless
+        ``compression`` says otherwise (so that a frame's size on the wire is its size)."""
+        page: Page = await cls.open(srv.http, game_id, secrets, timeout=PATIENCE,
+                                    **{"compression": None, **options})
+        return page
+
+    def _record(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "table":
+            self.tables.append(msg)
+        elif msg["type"] == "update":
+            self.updates[msg["from"]] = msg["placed"]
+
+    async def whole_turn(self) -> list[dict[str, Any]]:
+        """A whole turn for the player to move: the first placement, then the first choice offered."""
+        view = self.view
+        assert view is not None and view["legal"], f"nothing legal to play at version {self.version}"
+        place = view["legal"][0]
+        return whole_turn_after(place, await self.preview([place]))
+
+    async def play(self, moves: list[dict[str, Any]] | None = None) -> tuple[int, float]:
+        """Play a whole turn; return the acknowledged version and the seconds from sending to the ack."""
+        if moves is None:
+            moves = await self.whole_turn()
+        sent = time.monotonic()
+        ack = await self.turn(moves)
+        return int(ack["version"]), time.monotonic() - sent
+
+    async def until_to_move(self, seat: int, patience: float = PATIENCE) -> None:
+        """Wait until ``seat`` is to move (bots at the other seats play meanwhile)."""
+        if not await self.wait_until(lambda: self.to_move == seat, patience):
+            raise AssertionError(f"after {patience:.0f} s seat {self.to_move} is to move, not {seat}")
+
+    async def wait_for_table(self, check: Any, what: str, patience: float = PATIENCE) -> None:
+        """Wait until ``check(table)`` holds for the latest ``table``; fail with ``what`` if not."""
+        if not await self.wait_until(lambda: bool(self.tables) and check(self.tables[-1]), patience):
+            raise AssertionError(f"{what}: after {patience:.0f} s the table says "
+                                 f"{self.tables[-1] if self.tables else None}")

@@ -1,24 +1,46 @@
-"""``huntgather loadtest``: a short run against a real server process, and its argument checks.
+"""The load benchmark (``tools/loadtest.py``): a short run against a real server process, its
+argument checks, and its doctests.
 
 No timing thresholds here: how fast the server is belongs in docs/performance.md, not in tests.
 """
 
 from __future__ import annotations
 
+import doctest
+import importlib.util
 import json
 import subprocess
 import sys
+from pathlib import Path
+from types import ModuleType
 
 import pytest
-
-from huntgather.cli import main
 
 pytest.importorskip("websockets")
 pytest.importorskip("uvicorn")
 
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "loadtest.py"
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("loadtest", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module   # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+loadtest = _tool()
+
+
+def test_doctests() -> None:
+    failed, tried = doctest.testmod(loadtest)
+    assert tried > 0 and failed == 0
+
 
 def test_short_run_reports_clean_figures() -> None:
-    done = subprocess.run([sys.executable, "-m", "huntgather", "loadtest", "--games", "4", "--seconds", "3",
+    done = subprocess.run([sys.executable, str(TOOL), "--games", "4", "--seconds", "3",
                            "--warmup", "1", "--short", "3", "--rate", "2", "--json"],
                           capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -50,13 +72,13 @@ def test_short_run_reports_clean_figures() -> None:
 ])
 def test_bad_arguments_exit_2_before_starting_anything(argv: list[str],
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["loadtest", *argv]) == 2
-    assert "huntgather loadtest: error:" in capsys.readouterr().err
+    assert loadtest.main(argv) == 2
+    assert "loadtest: error:" in capsys.readouterr().err
 
 
 def test_unreachable_url_is_reported_as_errors(capsys: pytest.CaptureFixture[str]) -> None:
     # nothing listens on port 1 of loopback: every game fails to start, and the run still ends by itself
-    code = main(["loadtest", "--url", "http://127.0.0.1:1", "--games", "2", "--seconds", "1", "--warmup", "0",
+    code = loadtest.main(["--url", "http://127.0.0.1:1", "--games", "2", "--seconds", "1", "--warmup", "0",
                  "--timeout", "2", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1 and report["clean"] is False

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_server import free_port, launch, stop, whole_turn_after
+from play_server import PATIENCE, Page, Server, hotseat_secrets
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -43,111 +43,10 @@ websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-#: the longest any single step may take before the test gives up (never a measure of speed)
-PATIENCE = 30.0
+from huntgather.client import Disconnected, ServerError, websocket_url  # noqa: E402
+
 CLOSE_TOO_SLOW = 4008
 CLOSE_TOO_BIG = 1009
-
-
-def _start_time(pid: int) -> str | None:
-    """When process ``pid`` started (from /proc), or None if it is gone (or a zombie)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return None if fields[0] in ("Z", "X") else fields[19]
-
-
-def descendants(pid: int) -> dict[int, str]:
-    """The processes descended from ``pid`` (its workers), each with its start time."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError):
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                children.setdefault(parent, []).append(int(entry.name))
-    found: dict[int, str] = {}
-    todo = [pid]
-    while todo:
-        for kid in children.get(todo.pop(), []):
-            start = _start_time(kid)
-            if start is not None and kid not in found:
-                found[kid] = start
-                todo.append(kid)
-    return found
-
-
-def outliving(procs: dict[int, str], grace: float) -> list[int]:
-    """Which of ``procs`` still run ``grace`` seconds from now (or as soon as none does)."""
-    deadline = time.monotonic() + grace
-    while True:
-        alive = [pid for pid, start in procs.items() if _start_time(pid) == start]
-        if not alive or time.monotonic() >= deadline:
-            return alive
-        time.sleep(0.1)
-
-
-def end(procs: dict[int, str], pids: list[int]) -> None:
-    """``kill -9`` the processes a test's server left behind (checking they are the same processes)."""
-    for pid in pids:
-        if _start_time(pid) == procs[pid]:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-
-
-class Server:
-    """A ``huntgather play`` subprocess on a fixed port and database (so it can be restarted)."""
-
-    def __init__(self, db: Path | str, port: int | None = None, bot_delay: float = 0.05,
-                 env: dict[str, str] | None = None) -> None:
-        self.db, self.port, self.bot_delay = str(db), port or free_port(), bot_delay
-        self.env = env or {}
-        self.proc: subprocess.Popen[str] | None = None
-        self.output: list[str] = []
-
-    def start(self) -> Server:
-        self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output)
-        return self
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    def kill(self, grace: float = 0.5) -> list[int]:
-        """``kill -9``: no shutdown code runs.  Returns the server's worker processes that still ran
-        ``grace`` s later (and ends them: a test leaves no process behind)."""
-        if self.proc is None:
-            return []
-        workers = descendants(self.proc.pid)
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(15)
-        self.proc = None
-        left = outliving(workers, grace)
-        end(workers, left)
-        return left
-
-    def stop(self, grace: float = 2.0) -> list[int]:
-        """SIGTERM (as Ctrl+C): the server shuts down; killed if it takes over 15 s.  Returns the
-        worker processes that still ran ``grace`` s after it exited (and ends them)."""
-        if self.proc is None:
-            return []
-        workers = descendants(self.proc.pid)
-        stop(self.proc)
-        self.proc = None
-        left = outliving(workers, grace)
-        end(workers, left)
-        return left
-
-    def log(self) -> str:
-        return "".join(self.output[-60:])
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, game_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{game_id}"
 
 
 @pytest.fixture
@@ -193,118 +92,6 @@ def assert_plain_words(message: str) -> None:
 
 
 # --------------------------------------------------------------------------- a page
-
-
-class ServerError(Exception):
-    """An ``error`` message that came instead of the answer a page waited for."""
-
-    def __init__(self, msg: dict[str, Any]) -> None:
-        super().__init__(f"{msg.get('code')}: {msg.get('message')}")
-        self.msg = msg
-        self.code = msg.get("code")
-
-
-class Page:
-    """A page of a game over a real websocket: keeps the game's version, decision and legal moves."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.view: dict[str, Any] = {}
-        self.tables: list[dict[str, Any]] = []
-        #: the tiles placed by each update received, by the version it came from
-        self.updates: dict[int, list[dict[str, Any]]] = {}
-        self.request = 0
-
-    @classmethod
-    async def open(cls, srv: Server, game_id: str, secrets: list[str], **kwargs: Any) -> Page:
-        ws = await connect(srv.ws_url(game_id), open_timeout=PATIENCE, compression=None, **kwargs)
-        page = cls(ws)
-        await page.send({"type": "hello", "secrets": secrets, "version": None})
-        await page.receive("welcome")
-        await page.receive("snapshot")
-        return page
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(msg))
-
-    def _take(self, msg: dict[str, Any]) -> None:
-        kind = msg["type"]
-        if kind == "update":
-            self.updates[msg["from"]] = msg["placed"]
-        if kind == "table":
-            self.tables.append(msg)
-        elif kind == "snapshot" or (kind == "update" and msg["from"] == self.view.get("version")):
-            self.view = {k: msg[k] for k in ("version", "decision", "legal", "over")}
-        elif kind == "update" and msg["version"] > self.view.get("version", -1):
-            self.view = {}   # missed something: only a resync can tell what
-
-    async def receive(self, *types: str, timeout: float = PATIENCE) -> dict[str, Any]:
-        """The next message of one of ``types`` (updates and tables are taken in on the way);
-        an ``error`` raises :class:`ServerError`."""
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no {types} within {timeout} s")
-            msg = json.loads(await asyncio.wait_for(self.ws.recv(), left))
-            if msg["type"] == "ping":   # the server's heartbeat: a page answers it
-                await self.send({"type": "pong"})
-            self._take(msg)
-            if msg["type"] in types:
-                return dict(msg)
-            if msg["type"] == "error":
-                raise ServerError(msg)
-
-    async def ask(self, msg: dict[str, Any], answer: str) -> dict[str, Any]:
-        self.request += 1
-        await self.send(msg | {"request": self.request})
-        while True:
-            got = await self.receive(answer)
-            if got.get("request") == self.request:
-                return got
-
-    async def resync(self) -> None:
-        await self.send({"type": "resync", "version": None})
-        await self.receive("snapshot")
-
-    async def whole_turn(self) -> list[dict[str, Any]]:
-        """A whole turn for the player to move: the first placement, then the first choice offered."""
-        view = self.view
-        seat, version = view["decision"]["player"], view["version"]
-        assert view["legal"], f"nothing legal to play at version {version}: {view}"
-        place = view["legal"][0]
-        preview = await self.ask({"type": "preview", "seat": seat, "version": version, "moves": [place]},
-                                 "preview")
-        return whole_turn_after(place, preview)
-
-    def turn_message(self, moves: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"type": "turn", "seat": self.view["decision"]["player"], "version": self.view["version"],
-                "moves": moves}
-
-    async def play(self, moves: list[dict[str, Any]] | None = None) -> tuple[int, float]:
-        """Play a whole turn; return the acknowledged version and the seconds from sending to the ack."""
-        if moves is None:
-            moves = await self.whole_turn()
-        self.request += 1
-        msg = self.turn_message(moves) | {"request": self.request}
-        sent = time.monotonic()
-        await self.send(msg)
-        while True:
-            ack = await self.receive("ack")
-            if ack["request"] == self.request:
-                break
-        took = time.monotonic() - sent
-        while self.view.get("version") != ack["version"]:   # its update comes before the ack
-            await self.resync()
-        return int(ack["version"]), took
-
-    async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.close(), 5)
-
-
-def hotseat_secrets(made: dict[str, Any]) -> list[str]:
-    return [made["creator"], *made["seats"].values()]
 
 
 # --------------------------------------------------------------------------- 1. a page that never reads
@@ -388,8 +175,8 @@ async def never_reading_page(srv: Server, game_id: str) -> tuple[ClientConnectio
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", srv.port))
     port: int = sock.getsockname()[1]
-    ws = await connect(srv.ws_url(game_id), sock=sock, max_queue=1, max_size=2**20, compression=None,
-                       open_timeout=PATIENCE, ping_interval=None)
+    ws = await connect(websocket_url(srv.http, game_id), sock=sock, max_queue=1, max_size=2**20,
+                       compression=None, open_timeout=PATIENCE, ping_interval=None)
     await ws.send(json.dumps({"type": "hello", "secrets": [], "version": None}))
     return ws, port
 
@@ -437,14 +224,8 @@ async def closed_on_reading(ws: ClientConnection) -> int | None:
 
 
 async def wait_for_watchers(page: Page, count: int, what: str, patience: float = PATIENCE) -> None:
-    """Read ``page``'s messages until a ``table`` says ``count`` watchers (within ``patience`` s)."""
-    deadline = time.monotonic() + patience
-    while not (page.tables and page.tables[-1]["watchers"] == count):
-        left = deadline - time.monotonic()
-        assert left > 0, (f"{what}: after {patience:.0f} s the table still says "
-                          f"{page.tables[-1]['watchers'] if page.tables else '?'} watcher(s), not {count}")
-        with contextlib.suppress(TimeoutError):
-            await page.receive("never", timeout=min(left, 1.0))
+    """Wait until ``page``'s latest ``table`` says ``count`` watchers (within ``patience`` s)."""
+    await page.wait_for_table(lambda table: table["watchers"] == count, what, patience)
 
 
 def test_a_page_that_never_reads_does_not_delay_another_players_acknowledgement(
@@ -459,7 +240,7 @@ def test_a_page_that_never_reads_does_not_delay_another_players_acknowledgement(
     resync = text_frame({"type": "resync", "version": None})
 
     async def scenario() -> None:
-        hotseat = await Page.open(srv, gid, hotseat_secrets(made))
+        hotseat = await Page.join(srv, gid, hotseat_secrets(made))
         reader, slow = await raw_websocket(srv, gid, rcvbuf=4096)
         slow.write(text_frame({"type": "hello", "secrets": [], "version": None}) + resync * 100)
         await slow.drain()
@@ -508,7 +289,7 @@ def test_a_page_that_stops_reading_and_sending_is_disconnected(tmp_path: Path, s
     gid = made["id"]
 
     async def scenario() -> None:
-        hotseat = await Page.open(srv, gid, hotseat_secrets(made))
+        hotseat = await Page.join(srv, gid, hotseat_secrets(made))
         for _ in range(30):   # a longer log: bigger snapshots, so the socket fills sooner
             await hotseat.play()
         stuck, stuck_port = await never_reading_page(srv, gid)
@@ -537,7 +318,7 @@ def test_the_server_stops_on_sigterm_while_a_page_never_reads(tmp_path: Path, se
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
 
     async def scenario() -> None:
-        hotseat = await Page.open(srv, made["id"], hotseat_secrets(made))
+        hotseat = await Page.join(srv, made["id"], hotseat_secrets(made))
         for _ in range(30):
             await hotseat.play()
         stuck, stuck_port = await never_reading_page(srv, made["id"])
@@ -564,13 +345,14 @@ def test_the_server_stops_on_sigterm_while_a_page_never_reads(tmp_path: Path, se
 async def answer_to(page: Page, frame: str | bytes) -> tuple[str, Any]:
     """Send one frame; return ``("error", code)`` for an error, ``("closed", code)`` when the server
     closed the connection instead, or ``("answer", type)`` for anything else it answered."""
+    page.clear()   # what came before the frame is no answer to it
     try:
-        await page.ws.send(frame)
+        await page.send(frame)
         msg = await page.receive("preview", "ack", "snapshot", "update")
     except ServerError as exc:
         return "error", exc.code
-    except ConnectionClosed as exc:
-        return "closed", exc.rcvd.code if exc.rcvd is not None else None
+    except Disconnected as exc:
+        return "closed", exc.code
     return "answer", msg["type"]
 
 
@@ -617,7 +399,7 @@ def test_hostile_frames_get_their_error_change_nothing_and_memory_stays_bounded(
     secrets = hotseat_secrets(made)
 
     async def scenario() -> None:
-        hotseat = await Page.open(srv, gid, secrets)
+        hotseat = await Page.join(srv, gid, secrets)
         await hotseat.play()
         version = game_view(srv, gid)["version"]
         seat = hotseat.view["decision"]["player"]
@@ -642,12 +424,11 @@ def test_hostile_frames_get_their_error_change_nothing_and_memory_stays_bounded(
              {("error", "binary_not_accepted")}),
         ]
         for what, frame, expected in cases:
-            page = await Page.open(srv, gid, secrets)
+            page = await Page.join(srv, gid, secrets)
             got = await answer_to(page, frame)
             assert got in expected, f"{what}: expected one of {sorted(expected)}, got {got}"
             if got[0] == "error":   # the page may go on: the same connection still answers
-                preview = await page.ask({"type": "preview", "seat": seat, "version": version,
-                                          "moves": [place]}, "preview")
+                preview = await page.preview([place], seat=seat, version=version)
                 assert preview["version"] == version
             await page.close()
             view = game_view(srv, gid)
@@ -695,7 +476,7 @@ def test_hostile_frames_get_their_error_change_nothing_and_memory_stays_bounded(
 async def burst(page: Page, acked: list[int], placed: dict[int, list[dict[str, Any]]]) -> None:
     """Play turns as fast as the server takes them until the connection breaks; record every
     acknowledged version and the tiles each acknowledged turn placed."""
-    with contextlib.suppress(ConnectionClosed, OSError):   # the server was killed
+    with contextlib.suppress(OSError):   # the server was killed (Disconnected is one)
         for _ in range(1000):
             if page.view.get("over"):
                 return
@@ -725,11 +506,9 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path: Path, servers: list[Server]
             for t in tiles:
                 assert (t["x"], t["y"], t["tile"], t["rotation"]) in board, \
                     f"{what}: tile {t} of acknowledged version {version} is gone"
-        page = await Page.open(srv, game_id, secrets)
-        for _ in range(20):   # a bot to move plays first (it resumes on its own)
-            if page.view["decision"]["player"] == 0 or game_id != versus["id"]:
-                break
-            await page.receive("update")
+        page = await Page.join(srv, game_id, secrets)
+        if game_id == versus["id"]:   # a bot to move plays first (it resumes on its own)
+            await page.until_to_move(0)
         version, _ = await page.play()
         assert version > view["version"], f"{what}: the game does not go on after the restart"
         await page.close()
@@ -737,7 +516,7 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path: Path, servers: list[Server]
     async def kill_during_burst(after: float) -> None:
         """Three new hotseat games played as fast as possible at once; ``kill -9`` after ``after`` s."""
         games = [create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]}) for _ in range(3)]
-        pages = [await Page.open(srv, g["id"], hotseat_secrets(g)) for g in games]
+        pages = [await Page.join(srv, g["id"], hotseat_secrets(g)) for g in games]
         acked: list[list[int]] = [[] for _ in games]
         placed: list[dict[int, list[dict[str, Any]]]] = [{} for _ in games]
         tasks = [asyncio.create_task(burst(p, a, t)) for p, a, t in zip(pages, acked, placed, strict=True)]
@@ -761,9 +540,8 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path: Path, servers: list[Server]
 
     async def kill_while_the_bot_thinks() -> None:
         for _attempt in range(3):
-            page = await Page.open(srv, versus["id"], person)
-            while page.view["decision"]["player"] != 0:
-                await page.receive("update")
+            page = await Page.join(srv, versus["id"], person)
+            await page.until_to_move(0)
             before = page.view["version"]
             version, _ = await page.play()
             placed = {version: page.updates[before]}
@@ -797,12 +575,10 @@ def test_no_worker_process_outlives_the_server(tmp_path: Path, servers: list[Ser
     async def make_the_bots_think() -> None:
         made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "hard"}]})
         create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 10})
-        page = await Page.open(srv, made["id"], [made["creator"], made["seats"]["0"]])
+        page = await Page.join(srv, made["id"], [made["creator"], made["seats"]["0"]])
         await page.play()
-        for _ in range(20):   # the hard bot's reply (searched in a worker)
-            if page.view["decision"]["player"] == 0:
-                break
-            await page.receive("update")
+        # the hard bot's reply (searched in a worker)
+        await page.until_to_move(0)
         await page.close()
 
     left: dict[str, list[int]] = {}
@@ -923,10 +699,8 @@ def disk(tmp_path: Path) -> Iterator[Disk]:
 
 async def refused_turn(page: Page, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """Send a turn that the server must refuse; return its error."""
-    page.request += 1
-    await page.send(page.turn_message(moves) | {"request": page.request})
     with pytest.raises(ServerError) as refused:
-        await page.receive("ack")
+        await page.turn(moves)
     return refused.value.msg
 
 
@@ -971,7 +745,7 @@ def test_a_read_only_database_refuses_clearly_loses_nothing_and_bots_resume(disk
 
     async def scenario() -> None:
         made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
-        person = await Page.open(srv, made["id"], hotseat_secrets(made))
+        person = await Page.join(srv, made["id"], hotseat_secrets(made))
         acked = [(await person.play())[0] for _ in range(5)]
         bots = create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 30})
         running = await wait_for_view(srv, bots["id"], lambda v: v["version"] >= 6, "the bots do not play")
@@ -1011,7 +785,7 @@ def test_a_full_disk_refuses_clearly_and_the_turn_counts_once_there_is_room(disk
 
     async def scenario() -> None:
         made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
-        person = await Page.open(srv, made["id"], hotseat_secrets(made))
+        person = await Page.join(srv, made["id"], hotseat_secrets(made))
         acked = [(await person.play())[0] for _ in range(3)]
 
         filler = disk.path / "filler"

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_server import free_port, launch, stop
+from play_server import Server
 
 from huntgather.game import Game
 from huntgather.server.protocol import occupants_view
@@ -45,31 +45,9 @@ ARTIFACTS = REPO / "artifacts"
 TIMEOUT = 20_000   # ms, for one step of the UI (never a measure of speed)
 
 
-class Server:
-    """A ``huntgather play`` subprocess."""
-
-    def __init__(self, db: Path, port: int) -> None:
-        self.db, self.port = db, port
-        self.proc: subprocess.Popen[str] | None = None
-        self.output: list[str] = []
-
-    def start(self) -> None:
-        self.proc = launch(str(self.db), self.port, output=self.output)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            stop(self.proc)
-            self.proc = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite", free_port())
-    srv.start()
+    srv = Server(tmp_path / "games.sqlite").start()
     yield srv
     srv.stop()
 
@@ -1158,7 +1136,7 @@ def test_a_stuck_meeple_is_marked_with_a_red_exclamation_mark(tmp_path: Path, br
                    [SeatRow(i, "human", None, None, None, False) for i in range(2)])
     storage.close()
     ARTIFACTS.mkdir(exist_ok=True)
-    srv = Server(db, free_port())
+    srv = Server(db)
     srv.start()
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1366, "height": 768})

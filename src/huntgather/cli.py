@@ -25,7 +25,7 @@ import sys
 from collections.abc import Sequence
 
 #: sub-command modules, in the order ``huntgather --help`` lists them
-COMMANDS = ("simulate", "replay", "show", "tiles", "play", "bench", "loadtest", "tournament", "ladder",
+COMMANDS = ("simulate", "replay", "show", "tiles", "play", "bench", "tournament", "ladder",
             "analyse", "selfplay", "train-eval", "tune-eval")
 
 

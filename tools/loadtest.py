@@ -1,4 +1,6 @@
-"""``huntgather loadtest``: how many people can play at once on one server.
+"""The load benchmark: how many people can play at once on one server.
+
+    python tools/loadtest.py [--games N] [--rate R] [--seconds S] [--processes P] [--db URL] [--url URL] ...
 
 Starts ``huntgather play`` as real server processes on loopback (or uses
 running servers, ``--url``), then keeps ``--games`` two-player games going at
@@ -8,7 +10,9 @@ replaced by new ones, so the load stays steady.  After a warm-up it measures,
 for ``--seconds``: the time from sending each turn to its ``ack``, whether the
 other seat's page saw the ``update`` (and how soon), every error, and the CPU
 time and peak memory of the server processes.  See ``docs/performance.md``,
-"Load benchmark".
+"Load benchmark".  Every page is a :class:`huntgather.client.GameConnection`, so
+the benchmark speaks the protocol exactly as any client of ``huntgather.client``
+does; it needs the ``web`` extra.
 
 Only loopback addresses, or the ``--url`` given, are ever contacted.  Each
 client connection comes from its own loopback address (127.x.y.z) when the
@@ -16,9 +20,7 @@ server is on IPv4 loopback, as the players of a real server would: the server
 lets one address create at most 30 games a minute (``--one-address`` turns
 this off).
 
->>> parser = argparse.ArgumentParser(); sub = parser.add_subparsers()
->>> register(sub)
->>> args = parser.parse_args(["loadtest", "--games", "4", "--seconds", "3"])
+>>> args = build_parser().parse_args(["--games", "4", "--seconds", "3"])
 >>> args.games, args.rate, args.short, args.processes, args.client_workers
 (4, 1.0, 20, 1, 1)
 >>> percentiles([5.0, 1.0, 3.0, 2.0, 4.0])
@@ -61,7 +63,7 @@ from huntgather.cli import CommandError
 from huntgather.editions import DEFAULT_EDITION, edition_names
 
 if TYPE_CHECKING:
-    from websockets.asyncio.client import ClientConnection
+    from huntgather.client import GameConnection
 
 T = TypeVar("T")
 
@@ -73,9 +75,10 @@ STOP_TIMEOUT = 15.0
 PLAYING_AT = re.compile(r"playing at (https?://\S+?)/?$", re.MULTILINE)
 
 
-def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "loadtest", help="measure how many games a server holds at once",
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of the load test."""
+    parser = argparse.ArgumentParser(
+        prog="loadtest",
         description="Start the web server (huntgather play) as separate processes on loopback, keep "
                     "--games two-player games going at once (both seats played by websocket clients, "
                     "each game making --rate turns a second; short games that end are replaced by new "
@@ -120,7 +123,25 @@ def register(sub: Any) -> None:
                              "applies)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' move choices (default 0)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    parser.set_defaults(run=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the load test with ``argv`` (default: ``sys.argv[1:]``); return the exit code: 0 for a
+    clean run, 1 if anything went wrong, 2 for bad arguments, 130 when interrupted."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:   # --help, or a usage error already printed by argparse
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except CommandError as err:
+        print(f"loadtest: error: {err}", file=sys.stderr)
+        return err.code
 
 
 # --------------------------------------------------------------------------- figures
@@ -266,151 +287,95 @@ async def post_json(base: str, path: str, body: Any, *, local: str | None, timeo
 
 
 class Link:
-    """One seat's websocket: what its page knows, and the answers it is waiting for."""
+    """One seat's page (a :class:`huntgather.client.GameConnection`), and what the load test
+    measures on it: the turns of the other seat it must see, and when it saw them."""
 
     def __init__(self, client: Client, seat: int) -> None:
         self.client = client
         self.seat = seat
-        self.ws: ClientConnection | None = None
-        self.version = -1
-        self.decision: dict[str, Any] | None = None
-        self.legal: list[dict[str, Any]] = []
-        self.over = False
-        #: the connection is gone
-        self.dead = False
+        self.page: GameConnection | None = None
         #: we are closing it: a close is not an error
         self.closing = False
-        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         #: turns of the other seat this page must see: (version, sent at, measured)
         self.expected: list[tuple[int, float, bool]] = []
         #: the last few versions this page reached, and when
         self.arrivals: list[tuple[int, float]] = []
-        self._welcome: asyncio.Future[dict[str, Any]] | None = None
-        self._changed = asyncio.Event()
-        self._reader: asyncio.Task[None] | None = None
-        self._requests = 0
+
+    @property
+    def version(self) -> int:
+        return self.page.version if self.page is not None else -1
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        view = self.page.view if self.page is not None else None
+        return view["decision"] if view is not None else None
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        view = self.page.view if self.page is not None else None
+        return view["legal"] if view is not None else []
+
+    @property
+    def over(self) -> bool:
+        view = self.page.view if self.page is not None else None
+        return bool(view is not None and view["over"])
+
+    @property
+    def dead(self) -> bool:
+        """The connection is gone."""
+        return self.page is None or self.page.closed
 
     async def open(self, base: str, game: str, secret: str) -> bool:
         """Connect, say hello, and wait for the game's state; False (the error counted) if that fails."""
-        from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidHandshake, InvalidURI
 
+        from huntgather.client import Disconnected, GameConnection, ServerError
+
         client = self.client
-        parts = urlsplit(base)
-        uri = f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}{parts.path.rstrip('/')}/ws/{game}"
         local = client.next_address()
         extra: dict[str, Any] = {"local_addr": (local, 0)} if local else {}
         try:
-            self.ws = await connect(uri, proxy=None, compression="deflate", open_timeout=client.plan.timeout,
-                                    ping_interval=None, close_timeout=2, max_size=1 << 20,
-                                    user_agent_header="huntgather-loadtest", **extra)
-        except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
-            client.error("connect_failed")
+            self.page = await GameConnection.open(
+                base, game, [secret], timeout=client.plan.timeout, inbox=0, on_message=self._seen,
+                proxy=None, compression="deflate", ping_interval=None, close_timeout=2, max_size=1 << 20,
+                user_agent_header="huntgather-loadtest", **extra)
+        except ServerError:   # counted as it came
             return False
-        loop = asyncio.get_running_loop()
-        self._welcome = loop.create_future()
-        self._reader = loop.create_task(self._read())
-        try:
-            await self.ws.send(json.dumps({"type": "hello", "secrets": [secret], "version": None}))
-            welcome = await asyncio.wait_for(asyncio.shield(self._welcome), client.plan.timeout)
+        except Disconnected:
+            client.error("connection_lost")
+            return False
         except TimeoutError:
             client.error("no_welcome")
             return False
-        except Exception:   # the connection went: counted by the reader
+        except (OSError, InvalidHandshake, InvalidURI):
+            client.error("connect_failed")
             return False
-        if welcome.get("type") != "welcome":
-            return False    # an error message: counted by the reader
-        return await self.wait_version(0, time.monotonic() + client.plan.timeout)
+        return True
 
     async def close(self) -> None:
-        self.closing = True
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(), 3.0)
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
-
-    async def _read(self) -> None:
-        import orjson
-        from websockets.exceptions import ConnectionClosed
-
-        assert self.ws is not None
-        try:
-            async for raw in self.ws:
-                try:
-                    msg = orjson.loads(raw)
-                except ValueError:
-                    self.client.error("bad_json_from_server")
-                    continue
-                if isinstance(msg, dict):
-                    self._handle(msg)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.dead = True
-            if not self.closing:
-                reason = self.ws.close_reason or ""
-                if reason not in ("bad_secret", "deleted"):   # those came with an error message
-                    self.client.error("too_slow" if reason == "too_slow" else "connection_lost")
-            lost = {"type": "error", "code": "connection_lost"}
-            for fut in self.pending.values():
-                if not fut.done():
-                    fut.set_result(lost)
-            if self._welcome is not None and not self._welcome.done():
-                self._welcome.set_result(lost)
-            self._notify()
-
-    def _handle(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "update":
-            if msg.get("from") == self.version:
-                self._apply(msg)
-            else:   # a gap in the stream of updates: catch up
-                self.client.error("update_gap")
-                if self.ws is not None:
-                    asyncio.get_running_loop().create_task(self._resync())
-        elif kind == "snapshot":
-            self._apply(msg)
-        elif kind == "ping":   # the server's heartbeat: a page that does not answer is closed
-            asyncio.get_running_loop().create_task(self._send_quietly({"type": "pong"}))
-        elif kind == "welcome":
-            if self._welcome is not None and not self._welcome.done():
-                self._welcome.set_result(msg)
-        elif kind in ("ack", "preview"):
-            fut = self._pending(msg)
-            if fut is not None and not fut.done():
-                fut.set_result(msg)
-        elif kind == "error":
-            self.client.error(str(msg.get("code")))
-            fut = self._pending(msg)
-            if fut is not None and not fut.done():
-                fut.set_result(msg)
-            elif self._welcome is not None and not self._welcome.done():
-                self._welcome.set_result(msg)
-
-    def _pending(self, msg: dict[str, Any]) -> asyncio.Future[dict[str, Any]] | None:
-        request = msg.get("request")
-        return self.pending.get(request) if isinstance(request, int) else None
-
-    async def _resync(self) -> None:
-        await self._send_quietly({"type": "resync", "version": self.version})
-
-    async def _send_quietly(self, msg: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):
-            assert self.ws is not None
-            await self.ws.send(json.dumps(msg))
-
-    def _apply(self, msg: dict[str, Any]) -> None:
-        version = msg.get("version")
-        if not isinstance(version, int):
+        """Close the page; a connection lost before (not by us) is counted as an error."""
+        page = self.page
+        if page is None:
             return
+        if page.closed and not self.closing and page.close_reason not in ("bad_secret", "deleted"):
+            self.client.error("too_slow" if page.close_reason == "too_slow" else "connection_lost")
+        self.closing = True
+        if page.gaps:
+            self.client.tally.errors["update_gap"] += page.gaps
+        await page.close()
+
+    def _seen(self, msg: dict[str, Any]) -> None:
+        """Every message, once the page took it in: errors counted, new versions timed."""
+        kind = msg.get("type")
+        if kind == "error":
+            self.client.error(str(msg.get("code")))
+        elif kind in ("snapshot", "update") and self.page is not None:
+            self._arrived(self.page.version)
+
+    def _arrived(self, version: int) -> None:
         now = time.monotonic()
-        self.version = version
-        self.decision = msg.get("decision")
-        self.legal = msg.get("legal") or []
-        self.over = bool(msg.get("over"))
+        if self.arrivals and self.arrivals[-1][0] == version:
+            return   # an update already seen
         self.arrivals = [*self.arrivals[-7:], (version, now)]
         if self.expected:
             keep = []
@@ -420,11 +385,6 @@ class Link:
                 elif measured:
                     self.client.tally.update_ms.append((now - sent) * 1000)
             self.expected = keep
-        self._notify()
-
-    def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
 
     def expect(self, version: int, sent: float, measured: bool) -> None:
         """This page must see ``version`` (a turn of the other seat, sent at ``sent``)."""
@@ -445,35 +405,24 @@ class Link:
 
     async def wait_version(self, version: int, deadline: float) -> bool:
         """Wait (until ``deadline``, monotonic) for this page to reach ``version``."""
-        while self.version < version and not self.dead:
-            changed = self._changed
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            try:
-                await asyncio.wait_for(changed.wait(), left)
-            except TimeoutError:
-                return False
-        return self.version >= version
+        if self.page is None:
+            return False
+        return await self.page.wait_version(version, max(0.0, deadline - time.monotonic()))
 
     async def ask(self, msg: dict[str, Any]) -> dict[str, Any] | None:
         """Send an intent and wait for its answer (an ack, a preview or an error); None on timeout."""
-        assert self.ws is not None
-        if self.dead:
+        from huntgather.client import Disconnected, ServerError
+
+        if self.page is None or self.page.closed:
             return {"type": "error", "code": "connection_lost"}
-        self._requests += 1
-        request = self._requests
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.pending[request] = fut
         try:
-            await self.ws.send(json.dumps(msg | {"request": request}))
-            return await asyncio.wait_for(fut, self.client.plan.timeout)
+            return await self.page.request(msg, self.client.plan.timeout)
+        except ServerError as refused:   # counted as it came
+            return refused.msg
         except TimeoutError:
             return None
-        except Exception:   # the connection went: counted by the reader
+        except Disconnected:   # counted when the page is closed
             return {"type": "error", "code": "connection_lost"}
-        finally:
-            self.pending.pop(request, None)
 
 
 #: answers after which a game cannot go on
@@ -1101,6 +1050,7 @@ def run(args: argparse.Namespace) -> int:
         import orjson  # noqa: F401
         import websockets  # noqa: F401
 
+        import huntgather.client  # noqa: F401
         from huntgather.server.storage import public_url
     except ImportError as exc:
         raise CommandError(f"the load test needs the web extra ({exc.name} is missing): "
@@ -1150,7 +1100,7 @@ def run(args: argparse.Namespace) -> int:
             if main_thread:
                 signal.signal(signal.SIGTERM, previous)
     if crash:
-        print(f"huntgather loadtest: a client failed:\n{crash}", file=sys.stderr)
+        print(f"loadtest: a client failed:\n{crash}", file=sys.stderr)
     print(json.dumps(report) if args.json else format_report(report, tails))
     return 0 if report["clean"] else 1
 
@@ -1167,3 +1117,7 @@ def _with_progress(plan: Plan, servers: list[Server], workers: int) -> Outcome:
             bar.update(task, completed=done, description=what)
 
         return run_loop(drive(plan, servers, workers, note))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
