@@ -58,6 +58,9 @@ fi
 
 echo "== ruff"
 .venv/bin/ruff check src tests tools
+echo "== js lint"
+# the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
+.venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
 echo "== mypy --strict"
 .venv/bin/mypy
 echo "== pytest"
