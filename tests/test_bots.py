@@ -19,6 +19,7 @@ from huntgather.cli import main
 from huntgather.game import random_game
 from huntgather.moves import Draw, Pass, Place, TakeBack
 from huntgather.record import write_record
+from huntgather.state import OCCUPY
 
 EDITIONS = ("2020", "2002")
 PLAYERS = (2, 3, 4, 5)
@@ -514,10 +515,19 @@ def test_analyse_record_counts_player_decisions(tmp_path: Any, capsys: pytest.Ca
 
 
 def test_pass_is_a_possible_answer_to_occupy() -> None:
-    # Sanity for the search's plans: each occupy decision offers "-" as well.
-    state = positions(3)[0]
-    plans = turn_plans(state)
-    assert any(Pass() in plan for plan, _ in plans)
+    # Sanity for the search's plans: each occupy decision offers "-" as well.  Every prefix of a
+    # plan that leaves the player to occupy must also be finished by a plain Pass.
+    occupy_decisions = 0
+    for state in positions(3):
+        plans = {plan for plan, _ in turn_plans(state)}
+        for plan in plans:
+            s = state.copy()
+            for k, move in enumerate(plan):
+                if s.phase == OCCUPY:
+                    occupy_decisions += 1
+                    assert (*plan[:k], Pass()) in plans, plan
+                s.apply(move)
+    assert occupy_decisions > 0
 
 
 def test_bots_answer_the_shaman_decision() -> None:
