@@ -156,8 +156,10 @@ def test_a_game_played_across_two_processes(processes: tuple[Process, Process]) 
     for page in (ann, cy):
         told = page.next("error", timeout=2)
         assert told["code"] == "deleted"
-        with pytest.raises(ConnectionClosed):
+        with pytest.raises(ConnectionClosed) as closed:
             page.next("anything", timeout=2)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4404, "deleted")
     for page in pages:
         page.ws.close()
 
