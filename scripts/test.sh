@@ -2,7 +2,8 @@
 # Set everything up on a fresh machine and run the whole test suite, linters included.
 #   bash scripts/test.sh [pytest options]
 # As root it also installs what the tests need from Debian (chromium for the browser tests,
-# postgresql for the storage tests) and starts a throw-away PostgreSQL server on loopback.
+# nodejs for the page's module tests, postgresql for the storage tests) and starts a throw-away
+# PostgreSQL server on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test,web,ui-test,rl
@@ -23,6 +24,13 @@ is_root() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 if ! command -v chromium >/dev/null 2>&1 && is_root; then
   echo "== installing chromium"
   apt_install chromium
+fi
+
+# tests/test_js.py runs the page's modules under Node (node --test tests/js): Debian's nodejs
+# (Node 18) will do.
+if ! command -v node >/dev/null 2>&1 && is_root; then
+  echo "== installing nodejs"
+  apt_install nodejs
 fi
 
 # The page's characters must all be in an installed font (test_web_ui asks fontconfig).
@@ -50,6 +58,9 @@ fi
 
 echo "== ruff"
 .venv/bin/ruff check src tests tools
+echo "== js lint"
+# the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
+.venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
 echo "== mypy --strict"
 .venv/bin/mypy
 echo "== pytest"

@@ -19,6 +19,7 @@ from huntgather.cli import main
 from huntgather.game import random_game
 from huntgather.moves import Draw, Pass, Place, TakeBack
 from huntgather.record import write_record
+from huntgather.state import OCCUPY
 
 EDITIONS = ("2020", "2002")
 PLAYERS = (2, 3, 4, 5)
@@ -454,12 +455,13 @@ def test_suggested_turns_are_whole_legal_turns(bot: str) -> None:
             assert len(set(firsts)) == len(firsts) >= 1
             # the first moves of the turns are the search's best moves, in its order
             if bot == "hard":
-                assert firsts == [m for m, _, _ in analyse(state, top=3, limit=15, seed=2)]
+                searched = analyse(state, top=3, limit=15, seed=2)
             else:
-                searched = expert_bot(2, Limits(simulations=15)).search(state)
-                assert firsts == [m for m, _, _ in searched.moves[:3]]
-            for moves, value, visits in turns:
-                assert 0 < value < 1 and visits >= 0
+                searched = expert_bot(2, Limits(simulations=15)).search(state).moves[:3]
+            assert firsts == [m for m, _, _ in searched]
+            for (moves, value, visits), (_, _, first_visits) in zip(turns, searched, strict=True):
+                # a turn is one line below its first move in the search: never visited more often
+                assert 0 < value < 1 and 0 <= visits <= first_visits
                 work = state.copy()
                 for move in moves:
                     assert work.player == state.player and not work.is_chance
@@ -482,7 +484,9 @@ def test_analyse_api() -> None:
     rows = analyse(state, top=4, limit=20, seed=1)
     legal = state.legal_moves()
     assert 1 <= len(rows) <= 4
-    assert all(move in legal and 0.0 <= value <= 1.0 and visits >= 0 for move, value, visits in rows)
+    assert all(move in legal and 0.0 <= value <= 1.0 for move, value, _ in rows)
+    # 20 simulations over this position's four moves try every one of them
+    assert len(legal) == len(rows) == 4 and all(visits >= 1 for _, _, visits in rows)
     visits = [v for _, _, v in rows]
     assert visits == sorted(visits, reverse=True) and sum(visits) <= 20
     with pytest.raises(ValueError, match="top must be at least 1"):
@@ -514,10 +518,19 @@ def test_analyse_record_counts_player_decisions(tmp_path: Any, capsys: pytest.Ca
 
 
 def test_pass_is_a_possible_answer_to_occupy() -> None:
-    # Sanity for the search's plans: each occupy decision offers "-" as well.
-    state = positions(3)[0]
-    plans = turn_plans(state)
-    assert any(Pass() in plan for plan, _ in plans)
+    # Sanity for the search's plans: each occupy decision offers "-" as well.  Every prefix of a
+    # plan that leaves the player to occupy must also be finished by a plain Pass.
+    occupy_decisions = 0
+    for state in positions(3):
+        plans = {plan for plan, _ in turn_plans(state)}
+        for plan in plans:
+            s = state.copy()
+            for k, move in enumerate(plan):
+                if s.phase == OCCUPY:
+                    occupy_decisions += 1
+                    assert (*plan[:k], Pass()) in plans, plan
+                s.apply(move)
+    assert occupy_decisions > 0
 
 
 def test_bots_answer_the_shaman_decision() -> None:

@@ -137,10 +137,19 @@ def test_simulate_workers_give_the_same_results(capsys: pytest.CaptureFixture[st
 
 def test_simulate_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "xterm")   # rich draws no bar on a dumb terminal
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     code, out, _ = call(capsys, "simulate", "-n", "2")
     assert code == 0
-    assert "2 random games: 2020 edition" in out
+    bar, summary = out.split("2 random games: 2020 edition", 1)
+    assert "simulating" in bar and "100%" in bar    # drawn, and full once both games are played
+    assert bar.endswith("\x1b[2K")                  # then erased (transient) before the summary
+    assert "simulating" not in summary
+    # not on a terminal: no bar at all
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    code, out, _ = call(capsys, "simulate", "-n", "2")
+    assert code == 0
+    assert out.startswith("2 random games: 2020 edition")
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -96,7 +96,8 @@ def test_a_2002_record_read_as_2020_does_not_replay() -> None:
     # the 2002 record's moves cannot all be legal under 2020.
     game = random_game(players=2, seed=3, edition="2002")
     text = write_record(game, comments=False).replace("edition 2002", "edition 2020")
-    with pytest.raises(RecordError):
+    with pytest.raises(RecordError, match=r"^line 7: move 32@-1,0r2 is illegal: side E of tile 32 is forest "
+                                          r"but the neighbour's side W \(tile 56 at \(0,0\)\) is river$"):
         read_record(text)
 
 

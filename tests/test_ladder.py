@@ -134,7 +134,11 @@ def test_the_shipped_ladder_rates_every_level_the_browser_offers() -> None:
         assert rated <= set(ladder_specs())
         for row in rows:
             assert row.elo_low <= row.elo <= row.elo_high and row.games > 0
-            assert row.seconds_per_move is not None and row.seconds_per_move >= 0
+            assert row.seconds_per_move is not None and row.seconds_per_move > 0   # measured
+        # the levels that search think longer than those that do not
+        seconds = {r.bot: r.seconds_per_move or 0.0 for r in rows}
+        searching = ("easy", "medium", "hard", "expert")
+        assert max(seconds["random"], seconds["greedy"]) < min(seconds[b] for b in searching)
         # the ladder's order: random at the bottom, greedy above it
         assert rows[-1].bot == "random" and {r.bot: r.elo for r in rows}["greedy"] > rows[-1].elo
 

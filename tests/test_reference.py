@@ -227,7 +227,7 @@ def test_a_placement_out_of_range_is_an_index_error() -> None:
     tile = state.edition.tiles[state.tile or 0]
     count = state.board.placement_count(tile)
     for index in (-1, count):
-        with pytest.raises(IndexError):
+        with pytest.raises(IndexError, match=rf"^placement {index} of {count}$"):
             state.board.placement(tile, index)
 
 

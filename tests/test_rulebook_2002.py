@@ -24,9 +24,11 @@ from huntgather.events import (
     GameOver,
     OccupantsReturned,
     TileDiscarded,
+    TileDrawn,
     TilePlaced,
 )
 from huntgather.game import Game, random_game
+from huntgather.kinds import Stack
 from huntgather.moves import Occupy, Pass, Place
 from huntgather.record import RecordError, parse_record
 from huntgather.state import IllegalMoveError
@@ -561,7 +563,31 @@ def test_fishers_and_gatherers_leave_without_scoring_at_the_end() -> None:
 
 
 def test_a_full_2002_game_ends_when_the_land_tiles_run_out() -> None:
+    # Rulebook (seed 000): 79 land tiles, the volcano start tile among them, the other 78
+    # shuffled into the stack; 12 bonus tiles.  RULINGS.md 6: the game ends after the turn in
+    # which the last land tile was placed, the bonus tile it earned included ("played even after
+    # the last land tile"); then final scoring, which adds to the points scored during play.
     game = random_game(players=3, seed=2002, edition="2002")
     assert game.is_over and game.state.normal == ()
-    over = of_type(game, GameOver)
-    assert len(over) == 1 and over[0].scores == game.scores
+    events = game.events
+    drawn = [e.stack for e in of_type(game, TileDrawn)]
+    assert drawn.count(Stack.NORMAL) == 78
+    assert drawn.count(Stack.BONUS) + len(game.state.bonus) == 12
+    land = [e for e in events if (isinstance(e, TilePlaced) and not e.bonus)
+            or (isinstance(e, TileDiscarded) and e.stack is Stack.NORMAL)]
+    assert len(land) == 78
+    # the last land tile's turn: in this game it completes a forest with a gold nugget, so its
+    # bonus tile is still drawn and placed; then the end
+    last = events.index(land[-1])
+    after = [type(e) for e in events[last + 1:]]
+    assert BonusTurn in after and after.index(BonusTurn) < after.index(FinalScoring)
+    (bonus_turn,) = [e for e in events[last + 1:] if isinstance(e, BonusTurn)]
+    assert bonus_turn.granted
+    assert any(isinstance(e, TilePlaced) and e.bonus for e in events[last + 1:])
+    assert after[-2:] == [FinalScoring, GameOver] and after.count(GameOver) == 1
+    # each total is what was scored during play plus the final scoring's rows
+    during = [sum(e.points[p] for e in of_type(game, FeatureScored)) for p in range(3)]
+    final = [sum(row.points[p] for row in of_type(game, FinalScoring)[0].rows) for p in range(3)]
+    totals = tuple(d + f for d, f in zip(during, final, strict=True))
+    assert of_type(game, GameOver)[0].scores == totals == game.scores
+    assert of_type(game, GameOver)[0].winners == tuple(p for p in range(3) if totals[p] == max(totals))

@@ -1167,9 +1167,10 @@ def test_deleting_a_game_needs_the_creators_secret(client: TestClient) -> None:
         assert r.status_code == 204
         told = recv(ws, "error")
         assert told["code"] == "deleted"
-        with pytest.raises(WebSocketDisconnect):
+        with pytest.raises(WebSocketDisconnect) as closed:
             while True:
                 ws.receive_json()
+        assert (closed.value.code, closed.value.reason) == (4404, "deleted")
     assert storage.load(gone["id"]) is None
     assert client.get(f"/api/games/{gone['id']}").status_code == 404
     again = client.delete(f"/api/games/{gone['id']}", headers={"Authorization": "Bearer " + gone["creator"]})

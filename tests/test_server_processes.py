@@ -89,8 +89,9 @@ def test_a_game_played_across_two_processes(processes: tuple[Server, Server]) ->
         for page in (ann, cy):
             told = await page.receive("error", timeout=2)
             assert told["code"] == "deleted"
-            with pytest.raises(Disconnected):
+            with pytest.raises(Disconnected) as closed:
                 await page.receive("anything", timeout=2)
+            assert (closed.value.code, closed.value.reason) == (4404, "deleted")
         for page in pages:
             await page.close()
 

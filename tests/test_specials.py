@@ -179,8 +179,8 @@ def test_editions_and_tiles_are_hashable_and_immutable() -> None:
     e = get_edition("2020")
     assert hash(e) == hash(dataclasses.replace(e)) and e == dataclasses.replace(e)
     assert hash(e.tiles[56]) == hash(e.tiles[56])
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^a FrozenDict cannot change$"):
         e.animal_points["mammoth"] = 5   # type: ignore[index]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^a FrozenDict cannot change$"):
         e.tiles[56].zones[8] = e.tiles[56].zones[3]   # type: ignore[index]
     assert ZoneRef(56, 8) == (56, 8)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 from typing import Any
 
 import pytest
@@ -36,7 +37,7 @@ def test_the_same_moves_make_equal_states_and_any_other_move_does_not(edition: s
 
 def test_states_are_not_hashable_and_compare_only_with_states() -> None:
     state = State.new(players=2)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^unhashable type: 'State'$"):
         hash(state)
     assert state != "a state" and state != None   # noqa: E711
     assert repr(state).startswith("<State 2020, 2 players, turn 0: ")
@@ -99,9 +100,11 @@ def test_randbelow_and_choose_draw_what_random_draws() -> None:
             assert choose(ours, items) == theirs.choice(items)
         assert ours.getstate() == theirs.getstate()
     for bad in (0, -3):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError) as theirs_error:
+            random.Random(1).randrange(bad)
+        with pytest.raises(ValueError, match=f"^{re.escape(str(theirs_error.value))}$"):   # as random says
             randbelow(random.Random(1), bad)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^Cannot choose from an empty sequence$"):
         choose(random.Random(1), ())
     system = random.SystemRandom()   # another generator: asked for randrange itself
     assert all(0 <= randbelow(system, 5) < 5 for _ in range(20))
@@ -112,7 +115,7 @@ def test_taking_a_tile_out_of_a_stack_in_any_order() -> None:
     assert _without((1, 3, 5, 8), 5) == (1, 3, 8) and _without((1, 3, 5, 8), 1) == (3, 5, 8)
     assert _without((8, 1, 5, 3), 3) == (8, 1, 5) and _without((8, 1, 5, 3), 8) == (1, 5, 3)
     assert _without((9,), 9) == ()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^tuple.index\(x\): x not in tuple$"):
         _without((1, 2), 7)
 
 
@@ -133,7 +136,7 @@ def test_a_placement_found_from_either_end_is_the_listed_one() -> None:
                     assert [board.placement(tile, i, count=count) for i in range(count)] == listed
                     assert [board.placement(tile, i) for i in range(count)] == listed
                     for outside in (-1, count):
-                        with pytest.raises(IndexError):
+                        with pytest.raises(IndexError, match=rf"^placement {outside} of {count}$"):
                             board.placement(tile, outside, count=count)
             game.play(state.random_move(rng), trusted=True)
 

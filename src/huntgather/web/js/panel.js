@@ -14,7 +14,8 @@ import { turnBell } from "./sounds.js";
 
 const TITLE = "Hunters & Gatherers";
 
-function turnText(s) {
+// the line that says whose turn it is (exported for tests/js)
+export function turnText(s) {
   const v = s.view;
   const d = v.decision;
   if (v.over) return "Game over";
