@@ -208,7 +208,7 @@ class Encoder:
         if action == self.pass_action:
             return Pass()
         at = self.cell_at(action - self.takeback0)
-        found = None if at is None else reading.placed_cells(self.state).get(at)
+        found = None if at is None else reading.placed_at(self.state, *at)
         if found is None:
             return TakeBack(-1, 0)
         occupant = reading.occupants_by_tile(self.state).get(found[0])
@@ -334,9 +334,8 @@ class Encoder:
             self.last = (move.x, move.y)
             self._set(P["last_placed"], move.x, move.y, 1)
             self._set(P["frontier"], move.x, move.y, 0)
-            cells = reading.placed_cells(state)
             for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                if (move.x + dx, move.y + dy) not in cells:
+                if reading.placed_at(state, move.x + dx, move.y + dy) is None:
                     self._set(P["frontier"], move.x + dx, move.y + dy, 1)
         touched = reading.touched_tiles(state, tile) if tile is not None and tile >= 0 else set()
         if isinstance(move, TakeBack):
@@ -351,9 +350,8 @@ class Encoder:
         if self.last is not None:
             self._set(P["last_placed"], *self.last, 0)
         self.last = (move.x, move.y)
-        cells = reading.placed_cells(state)
         for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            if (move.x + dx, move.y + dy) not in cells:
+            if reading.placed_at(state, move.x + dx, move.y + dy) is None:
                 self._set(P["frontier"], move.x + dx, move.y + dy, 1)
         facts = reading.tile_facts(state.edition, move.tile)
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
@@ -369,7 +367,6 @@ class Encoder:
     def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
         """Write a feature's size, open ends and meeples into the side slots of its tiles."""
         state = self.state
-        cells = reading.placed_cells(state)
         planes, w, ox, oy = self.planes, self.window, self.ox, self.oy
         values = [_clip(feature.open), _clip(feature.size), *feature.meeples]
         for t in tiles:
@@ -379,7 +376,7 @@ class Encoder:
             i, j = y - oy, x - ox
             if not (0 <= i < w and 0 <= j < w):
                 continue
-            rotation = cells[(x, y)][1]
+            rotation = reading.placed_at(state, x, y)[1]  # type: ignore[index]
             zones = reading.tile_facts(state.edition, t).side_zones
             for d in range(4):
                 if reading.root_of(state, t, zones[(d - rotation) % 4]) == root:
@@ -392,11 +389,10 @@ class Encoder:
         """Recompute the cells of these placed tiles."""
         state = self.state
         occupants = reading.occupants_by_tile(state)
-        cells = reading.placed_cells(state)
         memo: dict[int, reading.FeatureFacts] = {}
         for t in tiles:
             x, y = reading.position(state, t)
-            self._cell(x, y, t, cells[(x, y)][1], occupants, memo)
+            self._cell(x, y, t, reading.placed_at(state, x, y)[1], occupants, memo)  # type: ignore[index]
 
     def _set(self, plane: int, x: int, y: int, value: int) -> None:
         i, j = y - self.oy, x - self.ox
@@ -474,7 +470,7 @@ class Encoder:
         if tile is not None and phase != "over":
             rotation = 0
             if phase != PLACE:
-                rotation = reading.placed_cells(state)[reading.position(state, tile)][1]
+                rotation = reading.placed_at(state, *reading.position(state, tile))[1]  # type: ignore[index]
             out[_TILE0:] = self._tile_part(tile, rotation)
         return out
 

@@ -108,8 +108,14 @@ def _tile_facts(edition: Edition, tile_id: int) -> TileFacts:
 
 
 def placed_cells(state: State) -> dict[Pos, tuple[int, int]]:
-    """``(x, y) -> (tile id, rotation)`` of every placed tile (the board's own dict: do not change it)."""
+    """``(x, y) -> (tile id, rotation)`` of every placed tile (a new dict, built from the whole
+    board: for one cell, :func:`placed_at` is much cheaper)."""
     return state.board.cells
+
+
+def placed_at(state: State, x: int, y: int) -> tuple[int, int] | None:
+    """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
+    return state.board.tile_at(x, y)
 
 
 def position(state: State, tile_id: int) -> Pos:
