@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from huntgather.events import Event, FeatureScored, OccupantsReturned
-from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import HUT, MEEPLE, Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.rl import reading
 from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
 from huntgather.state import OCCUPY, PLACE, SHAMAN, State
@@ -313,8 +313,8 @@ class Encoder:
             return
         quiet = events is not None and not any(isinstance(e, (FeatureScored, OccupantsReturned))
                                                for e in events)
-        if isinstance(move, Pass) and quiet:
-            return
+        if isinstance(move, Draw) or (isinstance(move, Pass) and quiet):
+            return   # a draw changes no plane (a discard that ends the game rebuilt them above)
         if isinstance(move, Occupy) and quiet:   # only the pieces of one feature changed
             if move.piece == HUT:
                 self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
@@ -442,11 +442,21 @@ class Encoder:
         """The observation of ``seat``: ``{"board": uint8 planes, "vector": float32}``."""
         return {"board": self.planes[self._perms[seat]], "vector": self.vector(seat)}
 
-    def vector(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """The global facts seen from ``seat`` (see :data:`VECTOR`)."""
+    def observe_into(self, seat: int, board: np.ndarray[Any, Any], vector: np.ndarray[Any, Any]) -> None:
+        """:meth:`observe` written into given arrays (``uint8 (74, W, W)``, ``float32 (154,)``)."""
+        if seat == 0:   # seat 0's order is the planes' own
+            board[...] = self.planes
+        else:
+            np.take(self.planes, self._perms[seat], axis=0, out=board)
+        self.vector(seat, vector)
+
+    def vector(self, seat: int,
+               out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The global facts seen from ``seat`` (see :data:`VECTOR`), in ``out`` if given."""
         state = self.state
         n = state.players
-        out = np.zeros(len(VECTOR), dtype=np.float32)
+        if out is None:
+            out = np.zeros(len(VECTOR), dtype=np.float32)
         values = [0.0] * _TILE0
         for k in range(n):
             p = (seat + k) % n
@@ -472,6 +482,8 @@ class Encoder:
             if phase != PLACE:
                 rotation = reading.placed_at(state, *reading.position(state, tile))[1]  # type: ignore[index]
             out[_TILE0:] = self._tile_part(tile, rotation)
+        else:
+            out[_TILE0:] = 0
         return out
 
     def _tile_part(self, tile: int, rotation: int) -> np.ndarray[Any, np.dtype[np.float32]]:

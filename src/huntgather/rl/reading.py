@@ -176,7 +176,8 @@ def system_huts(state: State, tile_id: int) -> tuple[int, ...]:
 
 def occupants_by_tile(state: State) -> dict[int, tuple[int, bool, int]]:
     """``tile id -> (seat, is_hut, zone)`` for every piece on the board (a tile holds at most one)."""
-    return {where.tile: (p, piece == Piece.HUT, where.zone) for where, p, piece in state.board.pieces()}
+    hut = Piece.HUT   # the board keys a zone by tile * 10 + zone (Board.occupant)
+    return {node // 10: (p, piece == hut, node % 10) for node, (p, piece) in state.board.occupants.items()}
 
 
 def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
