@@ -17,7 +17,10 @@ Every figure goes through the public API, on one core, for two players:
 * ``mcts_simulations_per_s``: included when :mod:`huntgather.bots` is
   importable (see :func:`optional_figures`);
 * ``rl_env_steps_per_s``: steps of the PettingZoo environment with an
-  observation and a mask at every step, when ``huntgather[rl]`` is installed.
+  observation and a mask at every step, when ``huntgather[rl]`` is installed;
+* ``rl_vector_env_steps_per_s_n1``, ``_n16``, ``_n64``: learner steps of the
+  Gymnasium vector environment of 1, 16 and 64 games against the random bot,
+  with the batched observations and masks (likewise).
 
 Throughputs are per CPU second of this process (``time.process_time``), so
 other programs running on the machine disturb them less; each is the median
@@ -127,10 +130,24 @@ def _rl_env_steps_per_s(edition: str, seconds: float, seed: int, positions: list
     return env_steps_per_s(edition, seconds, seed)
 
 
+def _rl_vector_env(num_envs: int) -> OptionalFigure:
+    def measure(edition: str, seconds: float, seed: int, positions: list[State]) -> float | None:
+        """Learner steps per CPU second of the vector environment (against the random bot)."""
+        try:
+            from huntgather.rl.benchmark import vector_env_steps_per_s
+        except ImportError:
+            return None
+        return vector_env_steps_per_s(num_envs, edition, seconds, seed)
+    return measure
+
+
 #: the hook for figures of modules outside the rules core (the bots add MCTS speed, the
-#: learning environment its steps per second)
+#: learning environments their steps per second)
 OPTIONAL_FIGURES: dict[str, OptionalFigure] = {"mcts_simulations_per_s": _mcts_simulations_per_s,
-                                               "rl_env_steps_per_s": _rl_env_steps_per_s}
+                                               "rl_env_steps_per_s": _rl_env_steps_per_s,
+                                               "rl_vector_env_steps_per_s_n1": _rl_vector_env(1),
+                                               "rl_vector_env_steps_per_s_n16": _rl_vector_env(16),
+                                               "rl_vector_env_steps_per_s_n64": _rl_vector_env(64)}
 
 
 def optional_figures(edition: str, seconds: float, seed: int, positions: list[State]) -> dict[str, float]:
@@ -307,6 +324,10 @@ LABELS = (
     ("copy_us", "State.copy()", "µs"),
     ("game_copy_us", "Game.copy()", "µs"),
     ("mcts_simulations_per_s", "MCTS simulations", "/s"),
+    ("rl_env_steps_per_s", "RL env steps (AEC, every move)", "/s"),
+    ("rl_vector_env_steps_per_s_n1", "RL vector env, 1 game", "/s"),
+    ("rl_vector_env_steps_per_s_n16", "RL vector env, 16 games", "/s"),
+    ("rl_vector_env_steps_per_s_n64", "RL vector env, 64 games", "/s"),
 )
 
 

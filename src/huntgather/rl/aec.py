@@ -26,8 +26,10 @@ from pettingzoo.utils import wrappers
 
 from huntgather.editions import get_edition
 from huntgather.game import Game
-from huntgather.moves import Move
+from huntgather.moves import Draw, Move
+from huntgather.rl import chance
 from huntgather.rl.encoding import PLANES, VECTOR, Encoder
+from huntgather.state import State
 
 #: with re-centring, this window held every legal placement of 100,000 measured random games (docs/rl.md)
 DEFAULT_WINDOW = 33
@@ -43,10 +45,17 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
       Every other step rewards 0.
     * ``window``: the side of the square board window of the action space and
       the observation planes (default 33; see :mod:`huntgather.rl.encoding`).
+    * ``explicit_chance``: see below.
 
     The tile draws are chance moves made inside the environment from
     ``random.Random(seed)`` of :meth:`reset`; the agents only ever see
-    decisions (placing, the shaman's take-back, an occupant).  ``infos`` of
+    decisions (placing, the shaman's take-back, an occupant).  With
+    ``explicit_chance=True`` the environment makes no draw itself: it stops at
+    every draw (:meth:`is_chance`; the seat whose draw it is is selected, its
+    mask all zeros, ``infos[agent]["chance"]`` True), :meth:`chance_outcomes`
+    lists the tiles it may bring with their probabilities, and
+    :meth:`step_chance` draws the tile a planner chose (PettingZoo's API test
+    does not apply to that mode: an agent is selected that has no action).  ``infos`` of
     the agent to move hold ``legal_moves`` (the engine's moves, in action
     order of the engine's list) and ``action_mask``.
     """
@@ -55,7 +64,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
                                           "is_parallelizable": False}
 
     def __init__(self, edition: str = "2020", players: int = 2, render_mode: str | None = None,
-                 reward: str = "margin", window: int = DEFAULT_WINDOW) -> None:
+                 reward: str = "margin", window: int = DEFAULT_WINDOW, explicit_chance: bool = False) -> None:
         super().__init__()
         ed = get_edition(edition)
         if not ed.min_players <= players <= ed.max_players:
@@ -70,6 +79,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         self.render_mode = render_mode
         self.reward_kind = reward
         self.window = window
+        self.explicit_chance = explicit_chance
         self.possible_agents = [f"player_{i}" for i in range(players)]
         actions = 5 * window * window + 21
         board = spaces.Box(0, 255, (len(PLANES), window, window), dtype=np.uint8)
@@ -101,7 +111,11 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
             game_seed = seed
         else:
             game_seed = self._seed_source.randrange(2**63)
-        self.game = Game(self.players, edition=self.edition, seed=game_seed)
+        if self.explicit_chance:   # no draw made: the game waits at its first draw
+            self.game = Game.replay(State.new(self.players, self.edition), [])
+            self.game.seed = game_seed
+        else:
+            self.game = Game(self.players, edition=self.edition, seed=game_seed)
         self.encoder = Encoder(self.game.state, self.window)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -147,19 +161,56 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         assert self.game is not None and self.encoder is not None, "reset() first"
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
+        if self.game.state.is_chance:
+            raise ValueError("a tile is to be drawn: see chance_outcomes() and step_chance()")
         a = int(action)
         if not (0 <= a < self._action_space.n and self._mask[a]):
             what = self.encoder.decode(a) if 0 <= a < self._action_space.n else "outside the space"
             raise ValueError(f"action {a} ({what}) is not legal for {agent} now: see the action mask")
-        move = self.encoder.decode(a)
-        tile = self.game.state.tile
         self._cumulative_rewards[agent] = 0.0
-        events = self.game.play(move, trusted=True)
-        self.encoder.update(move, tile, events)
-        self._after_move()
+        self.play(self.encoder.decode(a))
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def play(self, move: Move, settle: bool = True) -> None:
+        """Apply ``move``, a legal move of the current decision (not checked: a bot's or a
+        decoded action's), and bring the planes up to date.  ``settle=False`` leaves the mask,
+        the agent selection and the infos for a later :meth:`settle` (a driver that plays
+        several bot moves in a row needs them only after the last)."""
+        assert self.game is not None and self.encoder is not None, "reset() first"
+        tile = self.game.state.tile
+        # with explicit chance, follow() plays the move without the draws that follow it
+        events = self.game.follow([move]) if self.explicit_chance else self.game.play(move, trusted=True)
+        self.encoder.update(move, tile, events)
+        if settle:
+            self._after_move()
+
+    def settle(self) -> None:
+        """The agent to move, its mask and infos, after moves played with ``settle=False``."""
+        self._after_move()
+
+    # ------------------------------------------------------------------ chance
+
+    def is_chance(self) -> bool:
+        """Whether a tile is to be drawn now (only ever with ``explicit_chance=True``)."""
+        return self.game is not None and self.game.state.is_chance
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        """``(tile id, probability)`` of each tile the due draw may bring (see
+        :func:`huntgather.rl.chance.chance_outcomes`); empty unless :meth:`is_chance`."""
+        assert self.game is not None, "reset() first"
+        return chance.chance_outcomes(self.game.state)
+
+    def step_chance(self, tile: int) -> None:
+        """Draw ``tile`` (one of :meth:`chance_outcomes`), as the stack would have."""
+        assert self.game is not None and self.encoder is not None, "reset() first"
+        if not self.game.state.is_chance:
+            raise ValueError("no tile is to be drawn now")
+        outcomes = self.game.state.chance_outcomes()
+        if tile not in outcomes:
+            raise ValueError(f"tile {tile} is not in the stack the draw comes from")
+        self.play(Draw(tile))
 
     def _after_move(self) -> None:
         """Set the agent to move, its mask, and the end of the game."""
@@ -177,6 +228,8 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         for a in self.agents:
             self.infos[a] = {}
         self.infos[self.agent_selection] = {"legal_moves": self._moves, "action_mask": self._mask}
+        if state.is_chance:
+            self.infos[self.agent_selection]["chance"] = True
 
     def _finish(self) -> None:
         assert self.game is not None

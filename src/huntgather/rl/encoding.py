@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from huntgather.events import Event, FeatureScored, OccupantsReturned
-from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import HUT, MEEPLE, Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.rl import reading
 from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
 from huntgather.state import OCCUPY, PLACE, SHAMAN, State
@@ -208,7 +208,7 @@ class Encoder:
         if action == self.pass_action:
             return Pass()
         at = self.cell_at(action - self.takeback0)
-        found = None if at is None else reading.placed_cells(self.state).get(at)
+        found = None if at is None else reading.placed_at(self.state, *at)
         if found is None:
             return TakeBack(-1, 0)
         occupant = reading.occupants_by_tile(self.state).get(found[0])
@@ -313,8 +313,8 @@ class Encoder:
             return
         quiet = events is not None and not any(isinstance(e, (FeatureScored, OccupantsReturned))
                                                for e in events)
-        if isinstance(move, Pass) and quiet:
-            return
+        if isinstance(move, Draw) or (isinstance(move, Pass) and quiet):
+            return   # a draw changes no plane (a discard that ends the game rebuilt them above)
         if isinstance(move, Occupy) and quiet:   # only the pieces of one feature changed
             if move.piece == HUT:
                 self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
@@ -334,9 +334,8 @@ class Encoder:
             self.last = (move.x, move.y)
             self._set(P["last_placed"], move.x, move.y, 1)
             self._set(P["frontier"], move.x, move.y, 0)
-            cells = reading.placed_cells(state)
             for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                if (move.x + dx, move.y + dy) not in cells:
+                if reading.placed_at(state, move.x + dx, move.y + dy) is None:
                     self._set(P["frontier"], move.x + dx, move.y + dy, 1)
         touched = reading.touched_tiles(state, tile) if tile is not None and tile >= 0 else set()
         if isinstance(move, TakeBack):
@@ -351,9 +350,8 @@ class Encoder:
         if self.last is not None:
             self._set(P["last_placed"], *self.last, 0)
         self.last = (move.x, move.y)
-        cells = reading.placed_cells(state)
         for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            if (move.x + dx, move.y + dy) not in cells:
+            if reading.placed_at(state, move.x + dx, move.y + dy) is None:
                 self._set(P["frontier"], move.x + dx, move.y + dy, 1)
         facts = reading.tile_facts(state.edition, move.tile)
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
@@ -369,7 +367,6 @@ class Encoder:
     def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
         """Write a feature's size, open ends and meeples into the side slots of its tiles."""
         state = self.state
-        cells = reading.placed_cells(state)
         planes, w, ox, oy = self.planes, self.window, self.ox, self.oy
         values = [_clip(feature.open), _clip(feature.size), *feature.meeples]
         for t in tiles:
@@ -379,7 +376,7 @@ class Encoder:
             i, j = y - oy, x - ox
             if not (0 <= i < w and 0 <= j < w):
                 continue
-            rotation = cells[(x, y)][1]
+            rotation = reading.placed_at(state, x, y)[1]  # type: ignore[index]
             zones = reading.tile_facts(state.edition, t).side_zones
             for d in range(4):
                 if reading.root_of(state, t, zones[(d - rotation) % 4]) == root:
@@ -392,11 +389,10 @@ class Encoder:
         """Recompute the cells of these placed tiles."""
         state = self.state
         occupants = reading.occupants_by_tile(state)
-        cells = reading.placed_cells(state)
         memo: dict[int, reading.FeatureFacts] = {}
         for t in tiles:
             x, y = reading.position(state, t)
-            self._cell(x, y, t, cells[(x, y)][1], occupants, memo)
+            self._cell(x, y, t, reading.placed_at(state, x, y)[1], occupants, memo)  # type: ignore[index]
 
     def _set(self, plane: int, x: int, y: int, value: int) -> None:
         i, j = y - self.oy, x - self.ox
@@ -446,11 +442,21 @@ class Encoder:
         """The observation of ``seat``: ``{"board": uint8 planes, "vector": float32}``."""
         return {"board": self.planes[self._perms[seat]], "vector": self.vector(seat)}
 
-    def vector(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """The global facts seen from ``seat`` (see :data:`VECTOR`)."""
+    def observe_into(self, seat: int, board: np.ndarray[Any, Any], vector: np.ndarray[Any, Any]) -> None:
+        """:meth:`observe` written into given arrays (``uint8 (74, W, W)``, ``float32 (154,)``)."""
+        if seat == 0:   # seat 0's order is the planes' own
+            board[...] = self.planes
+        else:
+            np.take(self.planes, self._perms[seat], axis=0, out=board)
+        self.vector(seat, vector)
+
+    def vector(self, seat: int,
+               out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The global facts seen from ``seat`` (see :data:`VECTOR`), in ``out`` if given."""
         state = self.state
         n = state.players
-        out = np.zeros(len(VECTOR), dtype=np.float32)
+        if out is None:
+            out = np.zeros(len(VECTOR), dtype=np.float32)
         values = [0.0] * _TILE0
         for k in range(n):
             p = (seat + k) % n
@@ -474,8 +480,10 @@ class Encoder:
         if tile is not None and phase != "over":
             rotation = 0
             if phase != PLACE:
-                rotation = reading.placed_cells(state)[reading.position(state, tile)][1]
+                rotation = reading.placed_at(state, *reading.position(state, tile))[1]  # type: ignore[index]
             out[_TILE0:] = self._tile_part(tile, rotation)
+        else:
+            out[_TILE0:] = 0
         return out
 
     def _tile_part(self, tile: int, rotation: int) -> np.ndarray[Any, np.dtype[np.float32]]:

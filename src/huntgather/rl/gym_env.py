@@ -46,15 +46,26 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     (``terminated``, ``info["illegal_action"]``) with reward ``illegal_reward``
     (default -1 with ``reward="win"``, -100 with ``"margin"``); with
     ``illegal_reward=None`` it raises ``ValueError`` instead.
+
+    With ``explicit_chance=True`` the environment stops at every draw, the
+    learner's and the bots' alike (:meth:`is_chance`, ``info["chance"]``, the
+    mask all zeros): :meth:`chance_outcomes` lists the tiles with their
+    probabilities and :meth:`step_chance` draws the one a planner chose; it
+    returns what :meth:`step` returns.  Bots never draw: they move only at
+    their decisions.
+
+    :func:`huntgather.rl.vector_env` runs many of these in one
+    ``gymnasium.vector.VectorEnv`` through :meth:`act` and :meth:`observe_into`.
     """
 
     metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012  (Gymnasium's convention)
 
     def __init__(self, opponents: Sequence[str] = ("random",), seat: int | None = 0, edition: str = "2020",
                  players: int = 2, reward: str = "margin", window: int = DEFAULT_WINDOW,
-                 render_mode: str | None = None, illegal_reward: float | str | None = "default") -> None:
+                 render_mode: str | None = None, illegal_reward: float | str | None = "default",
+                 explicit_chance: bool = False) -> None:
         self.aec = raw_env(edition=edition, players=players, reward=reward, window=window,
-                           render_mode=render_mode)
+                           render_mode=render_mode, explicit_chance=explicit_chance)
         specs = list(opponents)
         if len(specs) == 1:
             specs = specs * (players - 1)
@@ -95,32 +106,83 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        me = self.aec.possible_agents[self.seat]
-        if self._ended or self.aec.terminations[me]:
-            raise RuntimeError("the game is over: call reset()")
-        mask = self.aec.observe(me)["action_mask"]
-        if not (0 <= int(action) < len(mask) and mask[int(action)]):
-            if self.illegal_reward is None:
-                raise ValueError(f"action {int(action)} is not legal now: see the action mask")
-            self._ended = True
+        reward, terminated, illegal = self.act(action)
+        if illegal:
             info = self._info()
             info["illegal_action"] = int(action)
             obs = {k: v.copy() for k, v in self._obs().items()}   # new arrays, as for every step
-            return obs, self.illegal_reward, True, False, info
-        self.aec.step(int(action))
+            return obs, reward, True, False, info
+        truncated = False   # a game always ends: it has a fixed number of tiles
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def act(self, action: int) -> tuple[float, bool, bool]:
+        """:meth:`step` without the observation and the info: play ``action`` and the bots'
+        moves up to the learner's next decision (or draw); return ``(reward, terminated,
+        illegal)``."""
+        me = self.aec.possible_agents[self.seat]
+        if self._ended or self.aec.terminations[me]:
+            raise RuntimeError("the game is over: call reset()")
+        if self.aec.is_chance():
+            raise RuntimeError("a tile is to be drawn: see chance_outcomes() and step_chance()")
+        a = int(action)
+        mask = self.aec._mask
+        if not (0 <= a < len(mask) and mask[a]):
+            if self.illegal_reward is None:
+                raise ValueError(f"action {a} is not legal now: see the action mask")
+            self._ended = True
+            return self.illegal_reward, True, True
+        self.aec.step(a)
+        return self._after_learner(me)
+
+    def _after_learner(self, me: str) -> tuple[float, bool, bool]:
         self._play_bots()
         terminated = self.aec.terminations[me]
-        truncated = False   # a game always ends: it has a fixed number of tiles
         reward = self.aec.final_rewards.get(me, 0.0) if terminated else 0.0
-        return self._obs(), float(reward), bool(terminated), bool(truncated), self._info()
+        return float(reward), bool(terminated), False
 
     def _play_bots(self) -> None:
         aec = self.aec
         assert aec.game is not None and aec.encoder is not None
         state = aec.game.state
-        while not state.is_over and state.player != self.seat:
-            move = self.bots[state.player].choose(state)
-            aec.step(aec.encoder.encode(move))
+        moved = False
+        while not state.is_over and not state.is_chance and state.player != self.seat:
+            aec.play(self.bots[state.player].choose(state), settle=False)
+            moved = True
+        if moved:
+            aec.settle()
+
+    # ------------------------------------------------------------------ chance
+
+    def is_chance(self) -> bool:
+        """Whether a tile is to be drawn now (only with ``explicit_chance=True``)."""
+        return self.aec.is_chance()
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        """``(tile id, probability)`` of each tile the due draw may bring (empty unless
+        :meth:`is_chance`; see :mod:`huntgather.rl.chance`)."""
+        return self.aec.chance_outcomes()
+
+    def step_chance(self, tile: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Draw ``tile``, one of :meth:`chance_outcomes`, then let the bots move up to the
+        learner's next decision or the next draw; returns what :meth:`step` returns."""
+        me = self.aec.possible_agents[self.seat]
+        if self._ended or self.aec.terminations[me]:
+            raise RuntimeError("the game is over: call reset()")
+        self.aec.step_chance(tile)
+        reward, terminated, _ = self._after_learner(me)
+        return self._obs(), reward, terminated, False, self._info()
+
+    def observe_into(self, board: np.ndarray[Any, Any], vector: np.ndarray[Any, Any],
+                     mask: np.ndarray[Any, Any]) -> None:
+        """Write the learner's observation into given arrays (of the spaces' shapes and
+        dtypes), without making new ones: what :meth:`step` returns as ``obs``."""
+        aec = self.aec
+        assert aec.encoder is not None, "reset() first"
+        aec.encoder.observe_into(self.seat, board, vector)
+        if aec.agent_selection == aec.possible_agents[self.seat]:   # as observe() of the AEC env
+            mask[:] = aec._mask
+        else:
+            mask[:] = 0
 
     def _obs(self) -> dict[str, Any]:
         me = self.aec.possible_agents[self.seat]
@@ -133,6 +195,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         info = {k: (list(v) if isinstance(v, list) else v) for k, v in self.aec.infos.get(me, {}).items()}
         info["action_mask"] = self.action_masks()
         info["seat"] = self.seat
+        if self.aec.is_chance():
+            info["chance"] = True   # whoever's draw it is (a bot's too)
         return info
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:

@@ -108,8 +108,14 @@ def _tile_facts(edition: Edition, tile_id: int) -> TileFacts:
 
 
 def placed_cells(state: State) -> dict[Pos, tuple[int, int]]:
-    """``(x, y) -> (tile id, rotation)`` of every placed tile (the board's own dict: do not change it)."""
+    """``(x, y) -> (tile id, rotation)`` of every placed tile (a new dict, built from the whole
+    board: for one cell, :func:`placed_at` is much cheaper)."""
     return state.board.cells
+
+
+def placed_at(state: State, x: int, y: int) -> tuple[int, int] | None:
+    """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
+    return state.board.tile_at(x, y)
 
 
 def position(state: State, tile_id: int) -> Pos:
@@ -170,7 +176,8 @@ def system_huts(state: State, tile_id: int) -> tuple[int, ...]:
 
 def occupants_by_tile(state: State) -> dict[int, tuple[int, bool, int]]:
     """``tile id -> (seat, is_hut, zone)`` for every piece on the board (a tile holds at most one)."""
-    return {where.tile: (p, piece == Piece.HUT, where.zone) for where, p, piece in state.board.pieces()}
+    hut = Piece.HUT   # the board keys a zone by tile * 10 + zone (Board.occupant)
+    return {node // 10: (p, piece == hut, node % 10) for node, (p, piece) in state.board.occupants.items()}
 
 
 def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:

@@ -1,0 +1,244 @@
+"""The vector environment (huntgather.rl.vector) and chance outcomes for planners (huntgather.rl.chance)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+
+from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
+
+from huntgather.moves import Draw  # noqa: E402
+from huntgather.rl import vector_env  # noqa: E402
+from huntgather.rl.aec import raw_env  # noqa: E402
+from huntgather.rl.chance import chance_outcomes  # noqa: E402
+from huntgather.rl.encoding import V  # noqa: E402
+from huntgather.rl.gym_env import SingleAgentEnv  # noqa: E402
+from huntgather.state import BONUS  # noqa: E402
+
+
+def _random_actions(obs: dict, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per environment (0 where the mask is empty)."""
+    return np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]])
+
+
+# ---------------------------------------------------------------------- the vector environment
+
+
+def test_spaces_and_shapes() -> None:
+    envs = vector_env(num_envs=3, edition="2002", players=3, opponents=["random"])
+    single = SingleAgentEnv(opponents=["random"], edition="2002", players=3)
+    assert isinstance(envs, VectorEnv) and envs.num_envs == 3
+    assert envs.single_observation_space == single.observation_space
+    assert envs.single_action_space == single.action_space
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    obs, infos = envs.reset(seed=1)
+    assert obs in envs.observation_space
+    assert obs["board"].shape == (3, *single.observation_space["board"].shape)
+    assert obs["board"].dtype == np.uint8 and obs["vector"].dtype == np.float32
+    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (3, single.action_space.n)
+    assert infos["seat"].tolist() == [0, 0, 0] and infos["_seat"].all()
+    masks = envs.action_masks()
+    assert masks.dtype == bool and (masks == obs["action_mask"].astype(bool)).all()
+    rng = np.random.default_rng(0)
+    obs, rewards, terminations, truncations, _ = envs.step(_random_actions(obs, rng))
+    assert obs in envs.observation_space
+    assert rewards.shape == terminations.shape == truncations.shape == (3,)
+    assert rewards.dtype == np.float64 and terminations.dtype == truncations.dtype == np.bool_
+    with pytest.raises(ValueError, match="shape"):
+        envs.step(np.zeros(2, dtype=np.int64))
+
+
+def test_each_environment_plays_the_game_of_a_single_env_seeded_seed_plus_i() -> None:
+    envs = vector_env(num_envs=2, opponents=["random"], seat=None)
+    singles = [SingleAgentEnv(opponents=["random"], seat=None) for _ in range(2)]
+    obs, _ = envs.reset(seed=10)
+    single_obs = [s.reset(seed=10 + i)[0] for i, s in enumerate(singles)]
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        for i in range(2):
+            for key in ("board", "vector", "action_mask"):
+                assert (obs[key][i] == single_obs[i][key]).all(), key
+        actions = _random_actions(obs, rng)
+        obs, rewards, *_ = envs.step(actions)
+        for i, s in enumerate(singles):
+            single_obs[i], reward, *_ = s.step(int(actions[i]))
+            assert reward == rewards[i]
+
+
+def _run(envs, seed: int, steps: int) -> list:
+    rng = np.random.default_rng(seed)
+    obs, _ = envs.reset(seed=seed)
+    trace = []
+    for _ in range(steps):
+        obs, rewards, terminations, _, _ = envs.step(_random_actions(obs, rng))
+        trace.append((obs["board"].sum(axis=(1, 2, 3)).tolist(), obs["vector"].tolist(), rewards.tolist(),
+                      terminations.tolist()))
+    return trace
+
+
+def test_one_seed_fixes_every_game_of_the_run_autoresets_included() -> None:
+    a = _run(vector_env(num_envs=2, opponents=["random"], seat=None), 4, 120)
+    b = _run(vector_env(num_envs=2, opponents=["random"], seat=None), 4, 120)
+    assert any(t for step in a for t in step[3])   # games ended and restarted in the run
+    assert a == b
+    c = _run(vector_env(num_envs=2, opponents=["random"], seat=None), 5, 120)
+    assert a != c
+
+
+def _until_a_game_ends(envs, rng):
+    obs, _ = envs.reset(seed=0)
+    for _ in range(500):
+        before = obs
+        obs, rewards, terminations, _, infos = envs.step(_random_actions(obs, rng))
+        if terminations.any():
+            return before, obs, rewards, terminations, infos
+    raise AssertionError("no game ended")
+
+
+def test_next_step_autoreset() -> None:
+    envs = vector_env(num_envs=2, opponents=["random"])
+    rng = np.random.default_rng(1)
+    _, obs, rewards, terminations, infos = _until_a_game_ends(envs, rng)
+    i = int(np.flatnonzero(terminations)[0])
+    scores = infos["scores"][i]
+    assert infos["_scores"][i] and rewards[i] == scores[0] - scores[1]
+    assert not obs["action_mask"][i].any()               # the game's last observation: nothing to do
+    assert obs["vector"][i][V["normal_left"]] == 0
+    actions = _random_actions(obs, rng)
+    actions[i] = 123_456                                 # ignored: this step starts the next game
+    obs, rewards, terminations, _, infos = envs.step(actions)
+    assert rewards[i] == 0 and not terminations[i] and infos["_seat"][i]
+    assert obs["action_mask"][i].any() and obs["vector"][i][V["turn"]] <= 1
+    assert obs["vector"][i][V["normal_left"]] > 60
+
+
+def test_same_step_autoreset() -> None:
+    envs = vector_env(num_envs=2, opponents=["random"], autoreset_mode="SameStep")
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    _, obs, _, terminations, infos = _until_a_game_ends(envs, np.random.default_rng(1))
+    i = int(np.flatnonzero(terminations)[0])
+    assert infos["_final_obs"].tolist() == terminations.tolist()
+    final = infos["final_obs"][i]
+    assert final["vector"][V["normal_left"]] == 0 and not final["action_mask"].any()
+    assert (infos["final_info"][i]["scores"] == infos["scores"][i]).all()
+    assert obs["vector"][i][V["normal_left"]] > 60 and obs["action_mask"][i].any()   # the next game
+
+
+def test_disabled_autoreset_leaves_the_reset_to_the_caller() -> None:
+    envs = vector_env(num_envs=2, opponents=["random"], autoreset_mode=AutoresetMode.DISABLED)
+    rng = np.random.default_rng(1)
+    _, obs, _, terminations, _ = _until_a_game_ends(envs, rng)
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step(_random_actions(obs, rng))
+    envs2 = vector_env(num_envs=2, opponents=["random"], autoreset_mode=AutoresetMode.DISABLED)
+    _, obs, _, terminations, _ = _until_a_game_ends(envs2, rng)
+    obs, infos = envs2.reset(options={"reset_mask": terminations.copy()})
+    assert infos["_seat"].tolist() == terminations.tolist()
+    envs2.step(_random_actions(obs, rng))
+
+
+def test_an_illegal_action_ends_that_game_only() -> None:
+    envs = vector_env(num_envs=2, opponents=["random"])
+    obs, _ = envs.reset(seed=3)
+    actions = _random_actions(obs, np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    _, rewards, terminations, _, infos = envs.step(actions)
+    assert terminations.tolist() == [False, True] and rewards[1] == -100
+    assert infos["illegal_action"][1] == actions[1] and infos["_illegal_action"].tolist() == [False, True]
+
+
+def test_copy_false_returns_the_batch_buffers() -> None:
+    envs = vector_env(num_envs=2, opponents=["random"], copy=False)
+    obs, _ = envs.reset(seed=0)
+    again, *_ = envs.step(_random_actions(obs, np.random.default_rng(0)))
+    assert again["board"] is obs["board"]
+    copied = vector_env(num_envs=2, opponents=["random"])
+    obs, _ = copied.reset(seed=0)
+    again, *_ = copied.step(_random_actions(obs, np.random.default_rng(0)))
+    assert again["board"] is not obs["board"]
+
+
+# ---------------------------------------------------------------------- chance outcomes
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_a_game_played_by_choosing_the_draws_reaches_the_end(edition: str) -> None:
+    e = SingleAgentEnv(opponents=["random"], players=3, edition=edition, explicit_chance=True, seat=None)
+    rng = random.Random(2)
+    obs, info = e.reset(seed=2)
+    stacks = set()
+    draws = 0
+    done = False
+    while not done:
+        state = e.aec.game.state
+        if e.is_chance():
+            assert info.get("chance") and not obs["action_mask"].any()
+            outcomes = e.chance_outcomes()
+            tiles = [t for t, _ in outcomes]
+            stack = state.normal if state.stack != BONUS else state.bonus
+            stacks.add(state.stack)
+            assert sorted(tiles) == sorted(stack) and len(set(tiles)) == len(tiles)
+            assert all(p == pytest.approx(1 / len(stack)) for _, p in outcomes)
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            with pytest.raises(RuntimeError, match="drawn"):
+                e.step(0)
+            tile = rng.choice(tiles)
+            before = len(e.aec.game.history)
+            obs, _, done, _, info = e.step_chance(tile)   # the draw, then the bots' moves
+            draws += 1
+            state = e.aec.game.state
+            assert e.aec.game.history[before] == Draw(tile)
+            assert tile not in state.normal and tile not in state.bonus
+            assert state.tile == tile or tile in state.board.where or tile in state.discarded
+        else:
+            assert e.chance_outcomes() == ()
+            obs, _, done, _, info = e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert e.aec.game.state.is_over and "scores" in info
+    assert draws == sum(isinstance(m, Draw) for m in e.aec.game.history)
+    assert stacks == {"normal", BONUS}     # both stacks were drawn from
+
+
+def test_drawn_tiles_replay_as_the_same_game() -> None:
+    """The AEC env with explicit chance, a driver drawing from its own generator: the game
+    is the one a Game with that draw order plays."""
+    from huntgather.game import Game
+    e = raw_env(players=2, explicit_chance=True)
+    e.reset(seed=0)
+    rng = random.Random(9)
+    while e.agents:
+        if e.is_chance():
+            tiles = [t for t, _ in e.chance_outcomes()]
+            e.step_chance(rng.choice(tiles))
+            continue
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]).tolist())))
+    history = e.game.history
+    again = Game.replay(e.game.initial, history)
+    assert again.state.is_over and again.scores == e.game.scores
+    with pytest.raises(ValueError, match="no tile"):
+        e.step_chance(0)
+
+
+def test_step_chance_refuses_a_tile_not_in_the_stack() -> None:
+    e = raw_env(players=2, explicit_chance=True)
+    e.reset(seed=0)
+    assert e.is_chance() and e.infos[e.agent_selection]["chance"]
+    with pytest.raises(ValueError, match="drawn"):
+        e.step(0)
+    start = e.game.state.board.grid  # the start tile is on the board, not in the stack
+    assert start
+    with pytest.raises(ValueError, match="not in the stack"):
+        e.step_chance(10_000)
+    assert chance_outcomes(e.game.state) == e.chance_outcomes()
+
+
+def test_vector_env_refuses_explicit_chance() -> None:
+    with pytest.raises(ValueError, match="explicit_chance"):
+        vector_env(num_envs=2, explicit_chance=True)
