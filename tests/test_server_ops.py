@@ -279,3 +279,118 @@ def test_readyz_fails_while_postgresql_is_unreachable(servers: list[Server]) -> 
         if gateway.listener is not None:
             gateway.cut()
 
+
+
+# --------------------------------------------------------------------------- 2. backup and restore
+
+
+def test_a_backup_taken_during_play_restores_into_a_server_that_goes_on(tmp_path: Path,
+                                                                        servers: list[Server]) -> None:
+    """``huntgather backup`` while the server plays a game (and a bot game runs on): the backup,
+    restored into a new file, serves the game from its last acknowledged move, and it goes on.
+    ``restore`` refuses the database the running server has open (even with --force) and an
+    existing file without --force."""
+    db, backup, restored = tmp_path / "g.sqlite", tmp_path / "backup.sqlite", tmp_path / "new" / "r.sqlite"
+    srv = OpsServer(db).start()
+    servers.append(srv)
+
+    async def scenario() -> None:
+        made = create_game(srv, HOTSEAT)
+        create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2})   # writes meanwhile
+        page = await Page.open(srv, made["id"], hotseat_secrets(made))
+        last = [(await page.play())[0] for _ in range(4)][-1]
+        done = huntgather("backup", str(backup), "--db", str(db))
+        assert done.returncode == 0, done.stderr
+        assert "backed up 2 games (schema 0003)" in done.stdout, done.stdout
+        assert not list(tmp_path.glob("backup.sqlite?*")), "the backup is not one file"
+
+        refused = huntgather("restore", str(backup), "--db", str(db), "--force")
+        assert refused.returncode == 1, refused.stderr
+        assert "in use" in refused.stderr and "stop the server" in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
+        assert (await page.play())[0] > last   # the refused restore changed nothing under the server
+        await page.close()
+
+        done = huntgather("restore", str(backup), "--db", str(restored))
+        assert done.returncode == 0, done.stderr
+        again = huntgather("restore", str(backup), "--db", str(restored))
+        assert again.returncode == 1 and "add --force" in again.stderr, again.stderr
+
+        other = OpsServer(restored).start()
+        servers.append(other)
+        assert ready(other).status_code == 200
+        assert game_view(other, made["id"])["version"] == last
+        page = await Page.open(other, made["id"], hotseat_secrets(made))
+        version, _ = await page.play()
+        assert version > last
+        assert stored_version(restored, made["id"]) == version
+        await page.close()
+
+    asyncio.run(scenario())
+
+
+def test_backup_and_restore_refuse_in_plain_words(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database")
+    out, db, none = str(tmp_path / "b.sqlite"), str(tmp_path / "g.sqlite"), str(tmp_path / "none.sqlite")
+    for args, said in [
+        (("backup", out, "--db", none), "there is no database"),
+        (("backup", out, "--db", str(junk)), "is not a SQLite database"),
+        (("restore", str(junk), "--db", db), "is not a SQLite database"),
+        (("restore", none, "--db", db), "there is no backup"),
+    ]:
+        done = huntgather(*args)
+        assert done.returncode == 1, (args, done.stderr)
+        assert said in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "g.sqlite").exists() and not (tmp_path / "b.sqlite").exists()
+
+
+def test_backup_knows_the_schema_the_server_writes() -> None:
+    from huntgather.commands import backup
+    from huntgather.server import storage
+
+    assert backup.SCHEMA == storage.SCHEMA
+
+
+@pytest.mark.skipif(not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL")
+def test_postgresql_backup_and_restore_use_pg_dump_and_pg_restore(tmp_path: Path) -> None:
+    """A database of its own is dumped (pg_dump) and restored (pg_restore) into another empty one,
+    which then holds the game; a second restore over it is refused without --force."""
+    import shutil
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from huntgather.server.storage import Storage, _driver_url
+
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        pytest.skip("needs pg_dump and pg_restore")
+    assert POSTGRES
+    admin = create_engine(_driver_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    names = ("hg_ops_source", "hg_ops_target")
+    with admin.connect() as conn:
+        for name in names:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+            conn.execute(text(f"CREATE DATABASE {name}"))
+    source, target = (make_url(POSTGRES).set(database=n).render_as_string(hide_password=False) for n in names)
+    try:
+        st = Storage(source)
+        st.create("g1", {"edition": "2020"}, ["d3"], [], "cd34")
+        st.append("g1", 1, ["3@0,1r0", "-", "d7"], status="playing", scores=[0, 0])
+        st.close()
+        dump = tmp_path / "games.dump"
+        done = huntgather("backup", str(dump), "--db", source)
+        assert done.returncode == 0, done.stderr
+        done = huntgather("restore", str(dump), "--db", target)
+        assert done.returncode == 0, done.stderr
+        st = Storage(target)
+        stored = st.load("g1")
+        st.close()
+        assert stored is not None and stored.history == ["d3", "3@0,1r0", "-", "d7"]
+        again = huntgather("restore", str(dump), "--db", target)
+        assert again.returncode == 1 and "add --force" in again.stderr, again.stderr
+    finally:
+        with admin.connect() as conn:
+            for name in names:
+                conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
