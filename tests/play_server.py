@@ -32,8 +32,10 @@ def free_port() -> int:
 
 
 def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
-           output: list[str] | None = None, wait: float = 60.0) -> subprocess.Popen[str]:
-    """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db``; return once it serves.
+           output: list[str] | None = None, wait: float = 60.0, args: tuple[str, ...] = ()
+           ) -> subprocess.Popen[str]:
+    """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``); return
+    once it serves.
 
     Every line it prints is appended to ``output``.  Raises :class:`RuntimeError`, with what it
     printed, if it exits or does not serve within ``wait`` seconds.
@@ -41,7 +43,7 @@ def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | No
     lines = output if output is not None else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)],
+         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay), *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     ready = threading.Event()

@@ -25,8 +25,8 @@ import sys
 from collections.abc import Sequence
 
 #: sub-command modules, in the order ``huntgather --help`` lists them
-COMMANDS = ("simulate", "replay", "show", "tiles", "play", "bench", "tournament", "ladder",
-            "analyse", "selfplay", "train-eval", "tune-eval")
+COMMANDS = ("simulate", "replay", "show", "tiles", "play", "backup", "restore", "bench",
+            "tournament", "ladder", "analyse", "selfplay", "train-eval", "tune-eval")
 
 
 class CommandError(Exception):

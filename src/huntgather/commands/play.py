@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import threading
 import webbrowser
 from pathlib import Path
@@ -64,7 +65,24 @@ def register(sub: Any) -> None:
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="another host name (or address) pages may use to reach this server, e.g. "
                              "games.example.org; loopback names are always allowed (repeatable)")
+    parser.add_argument("--forwarded-allow-ips", default="", metavar="ADDRESSES",
+                        help="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
+                             "X-Forwarded-Proto headers are believed, e.g. 127.0.0.1 when nginx runs on "
+                             "this machine (default: none, so a client cannot pick the address its rate "
+                             "limits count against)")
     parser.set_defaults(run=run)
+
+
+def log_to_stderr() -> None:
+    """The server's warnings and errors on stderr, each line with its level (``ERROR ...``)."""
+    import logging
+
+    logger = logging.getLogger("huntgather")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,7 +101,16 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be from 0 to 65535, not {args.port}")
     if args.bot_delay < 0:
         raise CommandError("--bot-delay cannot be negative")
+    proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
+    for proxy in proxies:
+        try:
+            if proxy != "*":
+                ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise CommandError(f"--forwarded-allow-ips: {proxy!r} is not an address or a network such as "
+                               f"127.0.0.1 or 10.0.0.0/8") from None
     db = args.db or default_db()
+    log_to_stderr()
     try:
         app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
                          allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)))
@@ -95,7 +122,10 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=MAX_MESSAGE, ws_max_queue=8, ws_per_message_deflate=False,
                             # a page that never reads must not keep the server from stopping
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5,
+                            # X-Forwarded-For is believed only from the proxies listed (never by default:
+                            # uvicorn's own default believes any client on 127.0.0.1)
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
     server = uvicorn.Server(config)
     opened = threading.Event()
 

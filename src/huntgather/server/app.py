@@ -13,6 +13,7 @@ The protocol (every route, every message, every error code) is documented in
 ``DELETE /api/games/{id}``        delete a game (``Authorization: Bearer <creator secret>``)
 ``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
+``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ================================  ==============================================
 
 Every answer to a bad request is a specific error code with a message in
@@ -49,6 +50,7 @@ from huntgather.bots.registry import offered_levels, registered
 from huntgather.editions import edition_names, get_edition
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
+from huntgather.server.health import health_routes
 from huntgather.server.protocol import MAX_MESSAGE, ProtocolError, dumps, read_json
 from huntgather.server.rooms import GAME_ID, Room, Rooms
 from huntgather.server.rules_page import rules_payload
@@ -447,6 +449,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/at/{ply}", game_at),
         WebSocketRoute("/ws/{game_id}", game_socket),
+        *health_routes(storage, workers),
         Mount("/static", ClientFiles(directory=web_dir()), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2000)]

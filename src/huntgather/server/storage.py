@@ -60,6 +60,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from huntgather.server.dbfile import watch_sqlite_file
+
 log = logging.getLogger("huntgather.server")
 _T = TypeVar("_T")
 _Bulk = Callable[[Connection, list[tuple[Any, ...]]], list[Any]]
@@ -283,9 +285,11 @@ class Storage:
             # SQLAlchemy's recipe for working savepoints with pysqlite: we say BEGIN, not the driver
             event.listen(self.engine, "begin", _sqlite_begin)
         self.schema = migrate(self.engine)
+        #: the SQLite file, watched for being deleted or replaced (None for other databases)
+        self.file = watch_sqlite_file(self.engine, self.url)
         self._writer = Writer(self.engine, bulk={self._append: self._append_many,
                                                  self._notify: self._notify_many},
-                              last={self._notify})
+                              last={self._notify}, check=self.file.check if self.file else None)
 
     def close(self) -> None:
         self._writer.stop()
@@ -667,15 +671,18 @@ class Writer:
     BATCH = 64
 
     def __init__(self, engine: Engine, bulk: dict[Callable[..., Any], _Bulk] | None = None,
-                 last: set[Callable[..., Any]] | None = None) -> None:
+                 last: set[Callable[..., Any]] | None = None,
+                 check: Callable[[], None] | None = None) -> None:
         """``bulk`` maps a write function to one that makes several calls of it at once
         (``bulk_fn(conn, [args, ...])`` returns their results, or raises
         :class:`MixedBatch` when they cannot all be made together).  The calls of
         the functions in ``last`` (whose order among the other writes does not
         matter, such as notifications, which are all sent at the commit) are made
         after the others of their batch, together, so that they do not split the
-        runs of a bulk write."""
+        runs of a bulk write.  ``check()``, if given, runs before and after each batch: if it raises,
+        every write of the batch fails with its exception (the SQLite file vanished, :mod:`.dbfile`)."""
         self.engine = engine
+        self.check = check
         self.bulk = dict(bulk or {})
         self.last = set(last or ())
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
@@ -747,6 +754,8 @@ class Writer:
         batch = [item for item in batch if _start(item[2])]
         if not batch:
             return
+        if self._checked([(waiter, True, None) for _fn, _args, waiter in batch]) is not None:
+            return
         if self.last:
             batch = ([item for item in batch if item[0] not in self.last]
                      + [item for item in batch if item[0] in self.last])
@@ -776,7 +785,18 @@ class Writer:
             # something failed part-way: take each write again (in a savepoint of its own)
             self._drop_connection()
             outcomes = [self._alone(batch[0])] if len(batch) == 1 else self._one_by_one(batch)
-        _settle(outcomes)
+        if self._checked(outcomes) is None:
+            _settle(outcomes)
+
+    def _checked(self, outcomes: list[_Outcome]) -> Exception | None:
+        """Fail every one of ``outcomes`` (and return why) if :attr:`check` raises."""
+        try:
+            if self.check is not None:
+                self.check()
+        except Exception as exc:
+            _settle([(waiter, False, exc) for waiter, _ok, _value in outcomes])
+            return exc
+        return None
 
     def _alone(self, item: _Item) -> _Outcome:
         fn, args, waiter = item
