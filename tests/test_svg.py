@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +189,28 @@ def test_the_letter_on_a_drawn_piece_reads_on_its_colour() -> None:
             drawn = piece_svg(seat, piece, (50.0, 50.0))
             ink = re.search(r'<text [^>]*fill="(#[0-9a-fA-F]{6})"', drawn)
             assert ink is not None and _contrast(ink[1], colour) >= 4.5, (seat, piece)
+
+
+# ---------------------------------------------------------------------------- the two tile styles
+
+#: the clean style's output for every tile of both editions in 4 rotations, captured before the
+#: painted style was added (commit "svg: capture the clean tile pictures as a fixture"); the
+#: clean style must stay exactly this
+CLEAN_FIXTURE = Path(__file__).parent / "data" / "clean_tiles.json.gz"
+
+
+def test_the_clean_style_is_byte_identical_to_the_captured_pictures() -> None:
+    from huntgather.editions import get_edition
+    from huntgather.svg import defs, tile_fragment
+
+    captured = json.loads(gzip.decompress(CLEAN_FIXTURE.read_bytes()))
+    assert defs() == captured["defs"]
+    seen = 0
+    for name in ("2020", "2002"):
+        edition = get_edition(name)
+        for tile in edition.tiles:
+            want = captured["tiles"][f"{name}/{tile.id}"]
+            assert [tile_fragment(tile, r, edition.bonus_name) for r in range(4)] == want["fragment"], tile.id
+            assert tile_svg(tile, 0) == want["svg"], tile.id
+            seen += 1
+    assert seen == len(captured["tiles"]) == 95 + 91
