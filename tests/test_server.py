@@ -327,6 +327,13 @@ def test_tile_pictures_cover_every_tile_in_four_rotations(client: TestClient) ->
         assert len(tile["svg"]) == 4 and len(tile["anchors"]) == 4
         assert set(tile["anchors"][0]) == set(tile["zones"])
     assert client.get("/api/tiles/1999").status_code == 404
+    # the painted style: the same tiles and anchors, other pictures and symbols
+    painted = client.get("/api/tiles/2020?style=painted").json()
+    assert painted["style"] == "painted" and 'id="hgp-meadow"' in painted["defs"]
+    for tid, tile in painted["tiles"].items():
+        assert tile["anchors"] == data["tiles"][tid]["anchors"]
+        assert "hg-painted" in tile["svg"][0] and "hg-painted" not in data["tiles"][tid]["svg"][0]
+    assert client.get("/api/tiles/2020?style=oils").status_code == 400
 
 
 def test_the_games_list_shows_only_the_games_asked_for(client: TestClient) -> None:

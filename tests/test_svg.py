@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +189,84 @@ def test_the_letter_on_a_drawn_piece_reads_on_its_colour() -> None:
             drawn = piece_svg(seat, piece, (50.0, 50.0))
             ink = re.search(r'<text [^>]*fill="(#[0-9a-fA-F]{6})"', drawn)
             assert ink is not None and _contrast(ink[1], colour) >= 4.5, (seat, piece)
+
+
+# ---------------------------------------------------------------------------- the two tile styles
+
+#: the clean style's output for every tile of both editions in 4 rotations, captured before the
+#: painted style was added (commit "svg: capture the clean tile pictures as a fixture"); the
+#: clean style must stay exactly this
+CLEAN_FIXTURE = Path(__file__).parent / "data" / "clean_tiles.json.gz"
+
+
+def test_the_clean_style_is_byte_identical_to_the_captured_pictures() -> None:
+    from huntgather.editions import get_edition
+    from huntgather.svg import defs, tile_fragment
+
+    captured = json.loads(gzip.decompress(CLEAN_FIXTURE.read_bytes()))
+    assert defs() == captured["defs"]
+    seen = 0
+    for name in ("2020", "2002"):
+        edition = get_edition(name)
+        for tile in edition.tiles:
+            want = captured["tiles"][f"{name}/{tile.id}"]
+            assert [tile_fragment(tile, r, edition.bonus_name) for r in range(4)] == want["fragment"], tile.id
+            assert tile_svg(tile, 0) == want["svg"], tile.id
+            seen += 1
+    assert seen == len(captured["tiles"]) == 95 + 91
+
+
+@pytest.mark.parametrize(("edition", "tile"), TILES, ids=lambda v: v if isinstance(v, str) else str(v.id))
+def test_every_painted_tile_is_valid_svg_that_shows_its_data(edition: str, tile: Tile) -> None:
+    """The painted style draws every tile of both editions in 4 rotations as well-formed SVG with
+    the same titled contents as the clean style (the same names, the same counts), refers only
+    to symbols its defs hold, and is the same every time (the crowns' layout is seeded)."""
+    from huntgather.svg import defs
+
+    ids = set(re.findall(r'id="([^"]+)"', defs("painted")))
+    for rotation in range(4):
+        painted = tile_svg(tile, rotation, style="painted")
+        root = ET.fromstring(painted)
+        assert root.find(f".//{NS}g[@class='hg-tile hg-painted']") is not None
+        clean = [t for t in titles(ET.fromstring(tile_svg(tile, rotation))) if t != "forest"]   # its trees
+        assert sorted(titles(root)) == sorted(clean)
+        refs = set(re.findall(r'(?:href="#|url\(#)([^")]+)', painted))
+        assert refs <= ids, refs - ids
+        assert "<text" not in painted
+        assert painted == tile_svg(tile, rotation, style="painted")
+
+
+def test_painted_symbols_are_big_enough_to_read_on_a_phone() -> None:
+    """At the board's overview zoom on a phone a tile is about 46 px: the clean style's animals
+    are 15 units of the tile's 100 (a disc of 13, the silhouette about 10: 5 px); the painted
+    style's silhouettes fill boxes of at least 24 (11 px), fish 17, menhirs 19, gold 18."""
+    least = {"mammoth": 24, "aurochs": 24, "deer": 24, "tiger": 24, "fish": 17, "menhir": 19, "gold": 18}
+    seen: set[str] = set()
+    for edition in ("2020", "2002"):
+        for tile in load_tileset(edition):
+            for rotation in range(4):
+                root = ET.fromstring(tile_svg(tile, rotation, style="painted"))
+                for use in root.iter(f"{NS}use"):
+                    name = (use.get("href") or "").removeprefix("#hgp-")
+                    if name in least:
+                        seen.add(name)
+                        size = min(float(use.get("width", 0)), float(use.get("height", 0)))
+                        assert size >= least[name], (tile.id, name, size)
+                        # and wholly on the tile
+                        x, y = float(use.get("x", 0)), float(use.get("y", 0))
+                        assert min(x, y) >= 0 and max(x, y) + size <= 100, (tile.id, name)
+    assert seen == set(least)
+
+
+def test_the_two_styles_share_a_document_without_a_clash() -> None:
+    """The tile sheet shows both styles in one page: the painted defs hold the clean ones
+    unchanged (a clean picture draws with them) and add their own ids only (``hgp-…``)."""
+    from huntgather.svg import defs
+
+    clean, painted = defs(), defs("painted")
+    assert painted.startswith(clean[:-len("</defs>")])
+    added = re.findall(r'id="([^"]+)"', painted[len(clean) - len("</defs>"):])
+    assert added and all(i.startswith("hgp-") for i in added)
+    assert len(set(added)) == len(added)
+    with pytest.raises(ValueError, match="unknown tile style"):
+        defs("oils")

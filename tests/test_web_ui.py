@@ -1102,13 +1102,111 @@ def test_the_tile_sheet_shows_every_tile_of_both_editions(server: Server, page: 
     page.click("#to-tiles")
     page.wait_for_selector("#tile-sheet[data-done='1']")
     for edition, count in (("2020", 95), ("2002", 91)):   # the rulebooks' tile counts
-        tiles = page.locator(f"#tile-sheet section[data-edition='{edition}'] figure.sheet-tile")
-        assert tiles.count() == count
-        assert tiles.locator("svg g.hg-tile").count() == count
+        for style in ("painted", "clean"):   # both styles of the tiles setting
+            tiles = page.locator(f"#tile-sheet section[data-edition='{edition}'][data-style='{style}'] "
+                                 "figure.sheet-tile")
+            assert tiles.count() == count
+            assert tiles.locator("svg g.hg-tile").count() == count
+            assert tiles.locator("svg g.hg-painted").count() == (count if style == "painted" else 0)
     # the 2020 start tile, with its contents in words
-    caption = page.inner_text("#tile-sheet section[data-edition='2020'] figure[data-tile='56'] figcaption")
+    caption = page.inner_text("#tile-sheet section[data-edition='2020'][data-style='clean'] "
+                              "figure[data-tile='56'] figcaption")
     assert caption == "56 · start · meadow (an aurochs) · forest (1 menhir) · meadow · river · lake (1 fish)"
     page.screenshot(path=str(ARTIFACTS / "tile-sheet.png"))
+    for style in ("painted", "clean"):   # for the eye: the 2002 tiles in each style
+        heading = page.locator(f"#tile-sheet section[data-edition='2002'][data-style='{style}'] h3")
+        heading.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"tile-sheet-{style}.png"))
+
+
+def finished_game(seed: int) -> tuple[GameSetup, Game]:
+    """A seeded 2-player game played at random to its end."""
+    setup = GameSetup(seed=seed)
+    game = build_game(setup)
+    moves = random.Random(seed)
+    while not game.state.is_over:
+        legal = game.state.legal_moves()
+        game.play(legal[moves.randrange(len(legal))])
+    return setup, game
+
+
+def test_the_tile_style_switches_the_board_and_persists(tmp_path: Path, browser: Any) -> None:
+    """The tiles setting: painted by default, with bigger pieces; "clean" redraws the board at once
+    with the clean pictures the server draws (the very fragments of /api/tiles?style=clean) and
+    the pieces at their old size, and a reload keeps it."""
+    setup, game = finished_game(7)
+    db = tmp_path / "games.sqlite"
+    storage = Storage(str(db))
+    storage.create("painted00001", setup.to_json(), [str(m) for m in game.history],
+                   [SeatRow(i, "human", None, None, None, False) for i in range(2)])
+    storage.close()
+    ARTIFACTS.mkdir(exist_ok=True)
+    srv = Server(db, free_port())
+    srv.start()
+    errors: list[str] = []
+    version = f"body[data-version='{len(game.history)}']"
+    cells = len(game.state.board.cells)
+    try:
+        phone = browser.new_context(**PHONE)
+        try:   # the board at Fit zoom on a phone, painted (the default), for the eye
+            small = open_page(phone, errors, "phone watcher")
+            small.goto(srv.url + "#/watch/painted00001")
+            small.wait_for_selector(version)
+            assert small.locator("body[data-tile-style='painted']").count() == 1
+            assert small.locator("#viewport > g > g.hg-tile.hg-painted").count() == cells
+            small.screenshot(path=str(ARTIFACTS / "phone-board-painted.png"))
+            box = small.locator("#board").bounding_box()
+            assert box is not None
+            small.screenshot(path=str(ARTIFACTS / "phone-board-painted-close.png"),
+                             clip={"x": box["x"] + box["width"] / 2 - 95, "width": 190,
+                                   "y": box["y"] + box["height"] / 2 - 75, "height": 150})
+        finally:
+            phone.close()
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = open_page(context, errors, "watcher")
+            page.goto(srv.url + "#/watch/painted00001")
+            page.wait_for_selector(version)
+            assert page.locator("#viewport > g > g.hg-tile.hg-painted").count() == cells
+            pieces = page.locator("#viewport g.piece path.body")
+            assert pieces.count() > 0
+            assert all("scale(1.25)" in (p.get_attribute("transform") or "") for p in pieces.all())
+            page.select_option("#tile-style", "clean")
+            page.wait_for_selector("body[data-tile-style='clean']")
+            page.wait_for_function("() => !document.querySelector('#viewport g.hg-painted')")
+            assert page.locator("#viewport > g > g.hg-tile").count() == cells
+
+            def clean_as_served() -> None:
+                with urllib.request.urlopen(f"{srv.url}api/tiles/2020?style=clean") as r:
+                    served = json.load(r)["tiles"]
+                wanted = [served[str(tid)]["svg"][rot] for tid, rot in game.state.board.cells.values()]
+                # the board shows the clean pictures, untouched (both read back by the browser)
+                drawn, expected = page.evaluate("""(wanted) => {
+                    const probe = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+                    const back = wanted.map((w) => { probe.innerHTML = w; return probe.innerHTML; });
+                    const drawn = [...document.querySelectorAll('#viewport > g > g.hg-tile')]
+                      .map((g) => g.outerHTML);
+                    return [drawn.sort(), back.sort()];
+                }""", wanted)
+                assert drawn == expected
+                bodies = page.locator("#viewport g.piece path.body")
+                assert bodies.count() == pieces.count()
+                assert all("scale(" not in (p.get_attribute("transform") or "") for p in bodies.all())
+
+            clean_as_served()
+            page.screenshot(path=str(ARTIFACTS / "board-clean.png"))
+            page.reload()
+            page.wait_for_selector(version)
+            assert page.input_value("#tile-style") == "clean"
+            clean_as_served()
+            page.select_option("#tile-style", "painted")   # and back
+            page.wait_for_function("() => document.querySelectorAll('#viewport g.hg-painted').length > 0")
+            page.screenshot(path=str(ARTIFACTS / "board-painted.png"))
+        finally:
+            context.close()
+    finally:
+        srv.stop()
+    assert not errors, f"JavaScript errors: {errors}"
 
 
 # ---------------------------------------------------------------------------- the board's warnings

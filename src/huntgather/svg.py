@@ -112,12 +112,28 @@ _SYMBOLS = (
 )
 
 
-def defs() -> str:
+#: the two styles of the tile pictures: painted (:mod:`huntgather.painted`) and clean (flat
+#: vector wedges, this module's own)
+TILE_STYLES = ("painted", "clean")
+
+
+def defs(style: str = "clean") -> str:
     """The ``<defs>`` of every picture: the symbols above and one per known special
-    (:mod:`huntgather.specials`: a special draws itself)."""
+    (:mod:`huntgather.specials`: a special draws itself); the painted ``style`` adds its own
+    patterns and symbols (ids ``hgp-…``) to the clean ones, which it shares."""
     specials = "".join(f'<symbol id="hg-{s.name}" viewBox="-8 -8 16 16" overflow="visible">'
                        f'{s.symbol}</symbol>' for s in known_specials() if s.symbol)
+    if style == "painted":
+        from huntgather.painted import painted_defs
+
+        return f"<defs>{_SYMBOLS}{specials}{painted_defs()}</defs>"
+    _check_style(style)
     return f"<defs>{_SYMBOLS}{specials}</defs>"
+
+
+def _check_style(style: str) -> None:
+    if style not in TILE_STYLES:
+        raise ValueError(f"unknown tile style {style!r}: one of {', '.join(TILE_STYLES)}")
 
 
 def special_title(name: str) -> str:
@@ -285,11 +301,13 @@ def _symbols(zone: Zone) -> list[tuple[str, str]]:
 _SYMBOL_TITLES = {"menhir": "menhir", "mushroom": "mushrooms", "gold": "gold nugget"}
 
 
-def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile") -> str:
+def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile",
+                  style: str = "clean") -> str:
     """The SVG elements of ``tile`` turned ``rotation`` times, in a 0–100 box; a bonus tile's
-    frame is titled ``bonus_name`` (the edition's word: "menhir tile" in 2020).
+    frame is titled ``bonus_name`` (the edition's word: "menhir tile" in 2020).  ``style`` is
+    "clean" (flat wedges, drawn here) or "painted" (:mod:`huntgather.painted`).
 
-    The fragment refers to the symbols of :func:`defs`, which must be in the
+    The fragment refers to the symbols of :func:`defs` (of the same style), which must be in the
     same document.
 
     >>> from huntgather.tiles import load_tileset
@@ -297,6 +315,11 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile")
     >>> frag.count('class="hg-lake"')
     2
     """
+    if style == "painted":
+        from huntgather.painted import painted_fragment
+
+        return painted_fragment(tile, rotation, bonus_name)
+    _check_style(style)
     lay = _Layout(tile)
 
     def P(p: Point) -> str:
@@ -412,11 +435,11 @@ def zone_anchors(tile: Tile, rotation: int = 0) -> dict[int, Point]:
             for z in tile.zones.values()}
 
 
-def tile_svg(tile: Tile, rotation: int = 0, size: int = 100) -> str:
-    """A standalone SVG picture of ``tile`` (``size`` pixels square)."""
+def tile_svg(tile: Tile, rotation: int = 0, size: int = 100, style: str = "clean") -> str:
+    """A standalone SVG picture of ``tile`` (``size`` pixels square) in ``style``."""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
             f'viewBox="0 0 100 100" role="img" aria-label="tile {tile.id}: '
-            f'{escape(tile.describe())}">{defs()}{tile_fragment(tile, rotation)}</svg>')
+            f'{escape(tile.describe())}">{defs(style)}{tile_fragment(tile, rotation, style=style)}</svg>')
 
 
 def meeple_path(x: float, y: float, scale: float = 1.0) -> str:

@@ -5,7 +5,7 @@ The protocol (every route, every message, every error code) is documented in
 
 ================================  ==============================================
 ``GET  /api/editions``            editions, player ranges, bot levels, colours
-``GET  /api/tiles/{edition}``     tile pictures (4 rotations) and occupant anchors
+``GET  /api/tiles/{edition}``     tile pictures (4 rotations, ?style=painted|clean), anchors
 ``GET  /api/rules/{edition}``     the rules in short sections, with diagrams of real positions
 ``GET  /api/games?ids=a,b``       summaries of the games a page knows (no listing of all)
 ``POST /api/games``               new game; answers its id, creator and seat secrets
@@ -48,6 +48,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from huntgather.bots.ladder import shipped_ladder
 from huntgather.bots.registry import offered_levels, registered
 from huntgather.editions import edition_names, get_edition
+from huntgather.painted import PIECE_SCALE as PAINTED_PIECE_SCALE
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.health import health_routes
@@ -62,6 +63,7 @@ from huntgather.svg import (
     PLAYER_COLOURS,
     PLAYER_LETTERS,
     PLAYER_NAMES,
+    TILE_STYLES,
     defs,
     hut_path,
     ink_on,
@@ -95,20 +97,21 @@ PIECE_SCALE = 1.15
 
 
 @cache
-def tiles_payload(edition: str) -> bytes:
-    """Every tile of ``edition`` as SVG fragments in 4 rotations, with zone anchors (cached)."""
+def tiles_payload(edition: str, style: str = "clean") -> bytes:
+    """Every tile of ``edition`` as SVG fragments in 4 rotations, drawn in ``style`` (clean or
+    painted), with zone anchors (cached)."""
     ed = get_edition(edition)
     tiles: dict[str, Any] = {}
     for tile in ed.tiles:
         tiles[str(tile.id)] = {
             "kind": tile.kind,
-            "svg": [tile_fragment(tile, r, ed.bonus_name) for r in range(4)],
+            "svg": [tile_fragment(tile, r, ed.bonus_name, style) for r in range(4)],
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
             "zones": {str(z.id): {"kind": z.kind, "role": z.kind.role or "hut", "text": zone_summary(z),
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
             "text": tile_summary(tile),
         }
-    return json.dumps({"edition": edition, "defs": defs(), "tiles": tiles}).encode()
+    return json.dumps({"edition": edition, "style": style, "defs": defs(style), "tiles": tiles}).encode()
 
 
 log = logging.getLogger("huntgather.server")
@@ -267,6 +270,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                                          in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)],
                              "pieces": {"meeple": meeple_path(0, 0, PIECE_SCALE),
                                         "hut": hut_path(0, 0, PIECE_SCALE)},
+                             "tile_styles": {"painted": {"piece_scale": PAINTED_PIECE_SCALE},
+                                             "clean": {"piece_scale": 1.0}},
                              "roles": ROLE_LETTERS})
 
     async def per_edition(request: Request, payload: Callable[[str], bytes]) -> Response:
@@ -279,7 +284,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                         headers={"Cache-Control": "max-age=3600"})
 
     async def tiles(request: Request) -> Response:
-        return await per_edition(request, tiles_payload)
+        style = request.query_params.get("style", "clean")
+        if style not in TILE_STYLES:
+            return _error("bad_request", f"the tile style is one of {', '.join(TILE_STYLES)}")
+        return await per_edition(request, lambda edition: tiles_payload(edition, style))
 
     async def rules(request: Request) -> Response:
         return await per_edition(request, rules_payload)

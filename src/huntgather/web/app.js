@@ -15,7 +15,7 @@ import { createPanel } from "./js/panel.js";
 import { createLobby } from "./js/lobby.js";
 import { createPlay } from "./js/play.js";
 import { setupKeys } from "./js/keys.js";
-import { setupSettings } from "./js/settings.js";
+import { setupSettings, tileStyle } from "./js/settings.js";
 import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js";
 import { setupNewForm } from "./js/newgame.js";
 import { showGames } from "./js/games.js";
@@ -32,13 +32,32 @@ async function main() {
   store.dispatch({ type: "meta", meta: await api("/api/editions") });
   showLetters(store.get().meta);
 
-  // the tiles of an edition, asked for once
+  // the tiles of an edition in a style, asked for once
+  const fetched = new Map();
+  function fetchTiles(edition, style) {
+    const key = `${style}/${edition}`;
+    if (!fetched.has(key)) {
+      fetched.set(key, api(`/api/tiles/${encodeURIComponent(edition)}?style=${style}`)
+        .catch((e) => { fetched.delete(key); throw e; }));
+    }
+    return fetched.get(key);
+  }
+  // the tiles of an edition in the chosen style, into the store (the board draws from there)
   async function loadTiles(edition) {
-    if (!store.get().tiles[edition]) {
-      const tiles = await api(`/api/tiles/${encodeURIComponent(edition)}`);
+    const style = tileStyle();
+    const tiles = await fetchTiles(edition, style);
+    if (store.get().tiles[edition] !== tiles && style === tileStyle()) {
       store.dispatch({ type: "tiles", edition, tiles });
     }
     return store.get().tiles[edition];
+  }
+  // the other style was chosen: every edition the page holds again, in that style
+  async function restyle() {
+    try {
+      await Promise.all(Object.keys(store.get().tiles).map((edition) => loadTiles(edition)));
+    } catch (e) {
+      showStatus(`could not load the tiles: ${e.message}`);
+    }
   }
 
   const play = createPlay(store, loadTiles);
@@ -75,7 +94,7 @@ async function main() {
       await showGames(meta);
     } else if (parts[0] === "tiles") {
       show("tiles");
-      await showTileSheet(meta.editions.map((e) => e.name), loadTiles);
+      await showTileSheet(meta.editions.map((e) => e.name), fetchTiles);
     } else if (parts[0] === "help") {
       show("help");
       await showRules();
@@ -86,7 +105,7 @@ async function main() {
 
   setupNewForm(store.get().meta);
   setupKeys(store, play, board);
-  setupSettings(() => panel.render(store.get()));
+  setupSettings(() => panel.render(store.get()), restyle);
   setupRules();
   window.addEventListener("hashchange", () => { route(); });
   // another tab of this browser changed the saved games (a seat handed out there, a game deleted)

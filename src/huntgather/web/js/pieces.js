@@ -3,6 +3,7 @@
 // which draws the same pieces in its own pictures (huntgather.svg).
 
 import { svgEl } from "./dom.js";
+import { tileStyle } from "./settings.js";
 
 // a meeple or hut of seat `player` standing at (x, y); `role` is fisher, gatherer, hunter or
 // hut; `label` its tooltip
@@ -12,7 +13,10 @@ export function pieceSvg(meta, player, piece, x, y, role, label) {
   t.textContent = label;
   g.append(t);
   const d = meta.pieces[piece === "hut" ? "hut" : "meeple"];
-  const at = `translate(${x} ${y})`;
+  // the painted tiles draw the pieces bigger (GET /api/editions: tile_styles), the clean ones as ever
+  const styles = meta.tile_styles || {};
+  const k = (styles[tileStyle()] && styles[tileStyle()].piece_scale) || 1;
+  const at = k === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${k})`;
   // hunters lie down in their meadow, as on the table (fishers and gatherers stand)
   const shape = svgEl("g", role === "hunter" ? { transform: `rotate(90 ${x} ${y})` } : {});
   g.append(shape);
@@ -22,7 +26,7 @@ export function pieceSvg(meta, player, piece, x, y, role, label) {
     "stroke-width": 3.4, "stroke-linejoin": "round" }));
   shape.append(svgEl("path", { class: "body", d, transform: at, fill: meta.colours[player].rgb, stroke: "#000",
     "stroke-width": 1.2 }));
-  const txt = svgEl("text", { x, y: y + 4, "font-size": 7, "font-weight": "bold",
+  const txt = svgEl("text", { x, y: y + 4 * k, "font-size": 7 * k, "font-weight": "bold",
     "text-anchor": "middle", "font-family": "sans-serif", fill: meta.colours[player].ink });
   txt.textContent = meta.colours[player].letter;
   g.append(txt);

@@ -49,31 +49,40 @@ export function setupRules() {
   for (const b of document.querySelectorAll("#rules-editions button")) b.onclick = () => showRules(b.dataset.edition);
 }
 
-// every tile of both editions as the board draws it, with its id and contents, for review
-export async function showTileSheet(editions, loadTiles) {
+export const TILE_STYLES = ["painted", "clean"];
+
+// every tile of both editions as the board draws it, in both styles, with its id and contents,
+// for review; `fetchTiles(edition, style)` gives an edition's tiles in a style
+export async function showTileSheet(editions, fetchTiles) {
   const box = $("#tile-sheet");
   if (box.dataset.done === "1") return;
   box.innerHTML = "";
   for (const edition of editions) {
-    let ts;
-    try {
-      ts = await loadTiles(edition);
-    } catch (e) {
-      box.append(el("p", { class: "error" }, `could not load the ${edition} tiles: ${e.message}`));
-      return;
+    for (const style of TILE_STYLES) {
+      let ts;
+      try {
+        ts = await fetchTiles(edition, style);
+      } catch (e) {
+        box.append(el("p", { class: "error" }, `could not load the ${edition} tiles: ${e.message}`));
+        return;
+      }
+      const part = el("section", { class: "sheet", "data-edition": edition, "data-style": style });
+      part.append(el("h3", {}, `${edition} edition, ${style}: ${Object.keys(ts.tiles).length} tiles`));
+      // the symbols and patterns once for the section (the pictures refer to them by id)
+      const holder = svgEl("svg", { class: "sheet-defs", width: 0, height: 0, "aria-hidden": "true" });
+      holder.innerHTML = ts.defs;   // server-made, no user text
+      part.append(holder);
+      const grid = el("div", { class: "sheet-grid" });
+      for (const [id, t] of Object.entries(ts.tiles)) {
+        const fig = el("figure", { class: "sheet-tile", "data-tile": id });
+        const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `tile ${id}: ${t.text}` });
+        pic.innerHTML = t.svg[0];   // server-made SVG of the tile, no user text
+        fig.append(pic, el("figcaption", {}, `${id} · ${t.kind} · ${t.text}`));
+        grid.append(fig);
+      }
+      part.append(grid);
+      box.append(part);
     }
-    const part = el("section", { class: "sheet", "data-edition": edition });
-    part.append(el("h3", {}, `${edition} edition: ${Object.keys(ts.tiles).length} tiles`));
-    const grid = el("div", { class: "sheet-grid" });
-    for (const [id, t] of Object.entries(ts.tiles)) {
-      const fig = el("figure", { class: "sheet-tile", "data-tile": id });
-      const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `tile ${id}: ${t.text}` });
-      pic.innerHTML = ts.defs + t.svg[0];   // server-made SVG of the tile, no user text
-      fig.append(pic, el("figcaption", {}, `${id} · ${t.kind} · ${t.text}`));
-      grid.append(fig);
-    }
-    part.append(grid);
-    box.append(part);
   }
   box.dataset.done = "1";
 }
