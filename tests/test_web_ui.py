@@ -357,10 +357,16 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     buttons = page.locator("#hints button.hint-turn")
     assert 1 <= buttons.count() <= 3
     assert page.locator("#hint").is_disabled()   # asked already for this moment of the turn
-    # best first: the estimates shown never rise down the list
+    # best first: the win chances shown (in %, never a bare 0.07) never rise down the list
     texts = buttons.all_inner_texts()
-    values = [float(re.search(r" — (\d\.\d\d)", t).group(1)) for t in texts]  # type: ignore[union-attr]
+    assert not any(re.search(r"\b0\.\d", t) for t in texts), texts
+    values = [int(re.search(r" · win chance (?:about|under|over) (\d+)%$", t).group(1))  # type: ignore[union-attr]
+              for t in texts]
     assert values == sorted(values, reverse=True)
+    # every hint names its square in words, and no two read alike
+    assert len(set(texts)) == len(texts), texts
+    assert all(re.match(r"\d\. [A-Z][^:]*(north|south|east|west|next to|top|bottom|left|right|middle)[^:]*: ", t)
+               for t in texts), texts
     # a short game: no predicted final scores (the evaluation learned whole games)
     assert not any("predicted" in t for t in texts), texts
     # each hinted placement is marked on the board with its number, one mark per square: hints
@@ -381,7 +387,7 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     assert place["kind"] == "place"
     x, y = place["x"], place["y"]
     turned = f"the tile turned {90 * place['rotation']}°" if place["rotation"] else "the tile as drawn"
-    assert buttons.first.inner_text().startswith(f"1. {turned}; ")
+    assert re.match(rf"1\. [^;]+: {turned}; ", buttons.first.inner_text()), buttons.first.inner_text()
     # trying the hint places the tile there and picks the suggested piece; confirming plays it
     tiles = board_tiles(page)
     buttons.first.click()
@@ -1377,7 +1383,9 @@ def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server,
     texts = page.locator("#hints button.hint-turn").all_inner_texts()
     assert "the expert bot's best turns" in page.locator("#hints").inner_text()   # whose search it is
     # each player's final score as the learned evaluation predicts it after that turn, yours first
-    assert texts and all(re.search(r" · predicted final: you \d+, red \d+$", t) for t in texts), texts
+    assert texts and all(re.search(r" · predicted final: you \d+, red \d+ \((\d+ ahead|\d+ behind|level)\)$", t)
+                         for t in texts), texts
+    assert len(set(texts)) == len(texts), texts
     page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))
 
 

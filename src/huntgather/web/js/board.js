@@ -426,7 +426,7 @@ export function createBoard(store, act) {
       const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
         "data-hints": items.map((h) => h.n).join(",") });
       const title = svgEl("title");
-      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.text}`).join("\n");
+      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.where ? `${h.t.where}: ` : ""}${h.t.text}`).join("\n");
       g.append(title);
       g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
       const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,

@@ -161,17 +161,25 @@ export function createPanel(store, act, board) {
     }
     box.append(el("p", {}, "Hint — the expert bot's best turns (click one to try it):"));
     h.turns.forEach((t, i) => {
-      const value = typeof t.value === "number" ? ` — ${t.value.toFixed(2)}` : "";
+      // where the tile goes, in words (the board marks the square with the hint's number too)
+      const where = t.where ? `${t.where.charAt(0).toUpperCase()}${t.where.slice(1)}: ` : "";
       const b = el("button", { type: "button", class: "hint-turn",
-        "data-moves": JSON.stringify((t.moves || []).map(canon)),
-        title: "the bot's estimate for you: 0.5 is even, higher is better" }, `${i + 1}. ${t.text}${value}`);
+        "data-moves": JSON.stringify((t.moves || []).map(canon)) }, `${i + 1}. ${where}${t.text}`);
+      const me = s.view.decision.player;
       if (Array.isArray(t.predicted) && t.predicted.length === s.view.players.length) {
-        // the learned evaluation's final scores after this turn, yours first
-        const me = s.view.decision.player;
+        // the learned evaluation's final scores after this turn, yours first, and your lead
         const order = t.predicted.map((_, p) => p).filter((p) => p !== me);
         const words = [me, ...order].map((p) => `${p === me ? "you" : colourOf(s, p)} ${Math.round(t.predicted[p])}`);
+        const lead = Math.round(t.predicted[me]) - Math.max(...order.map((p) => Math.round(t.predicted[p])));
+        const ahead = lead > 0 ? `${lead} ahead` : lead < 0 ? `${-lead} behind` : "level";
         b.append(el("span", { class: "predicted muted", title: "each player's final score as the learned " +
-          "evaluation predicts it after this turn" }, ` · predicted final: ${words.join(", ")}`));
+          "evaluation predicts it after this turn" }, ` · predicted final: ${words.join(", ")} (${ahead})`));
+      } else if (typeof t.value === "number") {
+        // the search's estimate for you, as a chance to win
+        const pc = Math.round(t.value * 100);
+        const chance = pc < 1 ? "under 1%" : pc > 99 ? "over 99%" : `about ${pc}%`;
+        b.append(el("span", { class: "win-chance muted", title: "the expert bot's estimate of your chance " +
+          "to win after this turn" }, ` · win chance ${chance}`));
       }
       b.onclick = () => act.tryHint(t);
       box.append(b);
