@@ -1580,3 +1580,91 @@ def test_the_camera_keeps_still_under_a_finger_and_follows_once_it_lifts(server:
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+# ---------------------------------------------------------------------------- the end of the game
+
+# every change of the number of final-scoring features lit on the board, as it happens
+WATCH_LIT = """() => {
+    window.__lit = [];
+    new MutationObserver(() => {
+        const n = document.querySelectorAll('#overlay [data-final-row]').length;
+        if (n !== window.__lit[window.__lit.length - 1]) window.__lit.push(n);
+    }).observe(document.querySelector('#overlay'), { childList: true });
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844, "no-preference"), (360, 740, "no-preference"),
+                                  (1366, 768, "reduce")], ids=["390x844", "360x740", "1366x768-reduced-motion"])
+def test_a_game_ends_with_a_summary_and_its_final_scoring_lit_on_the_board(
+        server: Server, browser: Any, size: tuple[int, int, str]) -> None:
+    """A short game against a bot to its end: the summary (winner, final scores, replay and share
+    links) and every row of the final scoring lit on the board, with its points — one after the
+    other, or all at once where the person asks for reduced motion.  On a phone the scores stay in
+    view over the board the whole game."""
+    width, height, motion = size
+    phone = width < 700
+    errors: list[str] = []
+    options = PHONE | {"viewport": {"width": width, "height": height}} if phone else \
+        {"viewport": {"width": width, "height": height}}
+    context = browser.new_context(**options, reduced_motion=motion)
+    try:
+        page = open_page(context, errors, f"{width}x{height}")
+        start_game(page, server.url, ["human", "bot:easy"], short=6, seed=21)
+        gid = game_id_of(page)
+        page.evaluate(WATCH_LIT)
+        while True:
+            page.wait_for_function(WAIT_LEGAL_OR_END)
+            if not page.locator("#game-summary").is_hidden():
+                break
+            if phone:   # the scores, always in view over the board (the players' table is in the sheet)
+                assert in_window(page, "#score-strip")
+                strip = page.locator("#score-strip li .score").all_inner_texts()
+                assert strip == page.locator("#players td.score").all_text_contents()
+            touch_turn(page, touch=phone)
+        with urllib.request.urlopen(f"{server.url}api/games/{gid}") as r:
+            view = json.load(r)
+        final, on_board = view["final"], {c["tile"] for c in view["board"]}
+        rows = final["rows"]
+        assert rows, "a game whose end scores something"
+        page.wait_for_selector("#game-summary[data-scoring='done']")
+        lit = page.locator("#overlay g.final-lit[data-final-row]")
+        assert lit.count() == len(rows)
+        for i, row in enumerate(rows):
+            g = page.locator(f"#overlay g.final-lit[data-final-row='{i}']")
+            assert g.locator("rect").count() == len([t for t in row["tiles"] if t in on_board])
+            shown = sorted(g.locator("text").all_text_contents())
+            assert shown == (sorted(f"+{p}" for p in row["points"] if p > 0) or ["0"]), (row, shown)
+        seen = [n for n in page.evaluate("window.__lit") if n]
+        if motion == "reduce" or len(rows) < 2:
+            assert seen == [len(rows)], seen   # all at once
+        else:
+            assert seen == list(range(1, len(rows) + 1)), seen   # one after the other
+        # the summary: the winner (or the winners), every final score, best first
+        summary = page.locator("#game-summary")
+        page.screenshot(path=str(ARTIFACTS / f"end-of-game-{width}x{height}.png"))
+        assert summary.is_visible() and in_window(page, "#summary-winner"), page.locator("#summary-winner").bounding_box()
+        names = ["yellow", "red"]
+        best = max(final["scores"])
+        winner = page.inner_text("#summary-winner")
+        if len(final["winners"]) > 1:
+            assert "share the win" in winner
+        else:
+            assert winner.startswith(f"{names[final['winners'][0]]} wins with {best} point"), winner
+        listed = [int(t.split()[0]) for t in page.locator("#summary-scores .score").all_inner_texts()]
+        assert listed == sorted(final["scores"], reverse=True)
+        assert page.input_value("#summary-share input").endswith(f"#/watch/{gid}")
+        if phone:
+            assert in_window(page, "#score-strip")
+        page.screenshot(path=str(ARTIFACTS / f"end-of-game-{width}x{height}.png"))
+        # the replay link opens the game's replay
+        page.click("#summary-replay")
+        page.wait_for_selector("#replay-controls:not([hidden])")
+        assert page.evaluate("location.hash") == f"#/replay/{gid}/1"
+        page.wait_for_function("() => /^move 1 \\/ /.test(document.querySelector('#replay-pos').textContent)")
+        assert board_tiles(page) == 1   # the start tile
+        assert page.locator("#game-summary").is_hidden()
+        assert page.locator("#overlay [data-final-row]").count() == 0
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
