@@ -1342,9 +1342,9 @@ def test_text_and_pieces_have_enough_contrast(server: Server, page: Any) -> None
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Server, browser: Any,
                                                                    size: str) -> None:
-    """Beside the chosen level: its Elo on the shipped ladder of the chosen edition, with the
-    interval, and its time per move, both said to be from two-player games; choosing the other
-    edition shows that edition's figures."""
+    """Beside the chosen level: what it does in plain words, and its strength on the shipped ladder
+    of the chosen edition, said to be from two-player games; choosing the other edition shows that
+    edition's figures."""
     from huntgather.bots.ladder import shipped_ladder
     ladder = {edition: {row.bot: row for row in rows} for edition, rows in shipped_ladder().items()}
     ARTIFACTS.mkdir(exist_ok=True)
@@ -1365,10 +1365,13 @@ def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Serve
             note = row.locator(".level-text").inner_text()
             def js_round(x: float) -> int:   # Math.round: halves go up
                 return math.floor(x + 0.5)
-            assert (f"Elo {js_round(rung.elo)} ({js_round(rung.elo_low)}–{js_round(rung.elo_high)})"
-                    in note), (edition, level, note)
-            assert note.endswith(" a move"), note
-            assert " · in two-player games: Elo " in note, note   # the ladder is played by two players
+            assert f" · strength {js_round(rung.elo)} (higher is stronger; measured in two-player games)" \
+                in note, (edition, level, note)
+            # in a player's words: how it plays and how long it thinks, without the search's jargon
+            # nor the ladder's seconds (the search's own time, not the wait at the table: the bug
+            # said "about 0.2 s a move" of a level that took 1.1 s)
+            assert re.search(r"plays at once|thinks", note), note
+            assert not re.search(r"simulation|evaluation|Elo| s a move", note), note
         page.screenshot(path=str(ARTIFACTS / f"new-game-ladder-{edition}-{size}.png"))
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
@@ -1668,3 +1671,50 @@ def test_a_game_ends_with_a_summary_and_its_final_scoring_lit_on_the_board(
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_short_game_longer_than_the_stack_is_explained_in_the_form(server: Server, page: Any) -> None:
+    """The bug: "short must be a number of tiles from 1 to 78, or null" (the server's words) reached
+    the form; the form says in plain words what it takes, and sends nothing."""
+    page.goto(server.url + "#/new")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.inner_text("#short-range") == "(1 to 78; empty: all of them)"
+    for bad in ("100", "0", "79"):
+        page.fill("#short", bad)
+        page.click("#start-game")
+        page.wait_for_function("() => /from 1 to 78 tiles/.test(document.querySelector('#new-error').textContent)")
+        text = page.inner_text("#new-error")
+        assert "short must" not in text and "null" not in text, text
+        assert "leave the box empty to play with every tile" in text, text
+        assert page.evaluate("location.hash") == "#/new", bad
+        page.evaluate("document.querySelector('#new-error').textContent = ''")
+    assert page.evaluate("Object.keys(JSON.parse(localStorage.getItem('hg-games') || '{}')).length") == 0
+    page.fill("#short", "78")   # the whole stack, said as a number, is a game
+    page.click("#start-game")
+    page.wait_for_selector("#screen-play:not([hidden])")
+
+
+def test_the_saved_games_list_counts_turns_and_says_whose_turn_it_is(server: Server, page: Any) -> None:
+    """The bug: the list counted the engine's moves ("Moves 67" after 21 turns: draws and pieces
+    count there too); it counts turns (tiles placed) and says whose turn it is."""
+    start_game(page, server.url, ["human", "human"], short=10, seed=5)
+    gid = game_id_of(page)
+    for _ in range(3):
+        page.wait_for_function(WAIT_TURN_OR_END)
+        play_turn(page)
+    page.wait_for_function(WAIT_TURN_OR_END)
+    with urllib.request.urlopen(f"{server.url}api/games/{gid}") as r:
+        view = json.load(r)
+    turns = sum(1 for e in view["log"] if e["kind"] == "TilePlaced")
+    assert turns == 3 and view["version"] > turns   # three turns (the start tile is no turn); more engine moves
+    page.goto(server.url + "#/games")
+    cell = page.locator(f"#games-table tr[data-game='{gid}'] td.turns[data-turns]")
+    cell.wait_for()
+    assert cell.inner_text() == str(turns)
+    assert page.locator("#games-table thead th").nth(3).inner_text() == "Turns"
+    status = page.locator(f"#games-table tr[data-game='{gid}'] td.status")
+    page.wait_for_function("(id) => /your turn/.test(document.querySelector(`#games-table tr[data-game='${id}'] "
+                           "td.status`).textContent)", arg=gid)
+    assert status.get_attribute("data-seat") == str(view["decision"]["player"])
+    assert status.inner_text() == "in play — your turn"   # this page holds both seats (hotseat)
+    page.screenshot(path=str(ARTIFACTS / "saved-games-turns.png"))

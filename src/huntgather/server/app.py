@@ -262,7 +262,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             ed = get_edition(name)
             out.append({"name": name, "title": ed.title, "min_players": ed.min_players,
                         "max_players": ed.max_players, "meeples": ed.meeples, "huts": ed.huts,
-                        "bonus_name": ed.bonus_name})
+                        "bonus_name": ed.bonus_name, "normal_tiles": len(ed.tiles.normal_ids)})
         return JSONResponse({"editions": out, "bot_levels": list(BOT_LEVELS),
                              "bot_level_text": BOT_LEVEL_TEXT, "bot_ladder": BOT_LADDER,
                              "colours": [{"name": n, "rgb": c, "letter": le, "ink": ink_on(c)} for n, c, le
