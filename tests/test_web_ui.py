@@ -365,7 +365,8 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
     assert values == sorted(values, reverse=True)
     # every hint names its square in words, and no two read alike
     assert len(set(texts)) == len(texts), texts
-    assert all(re.match(r"\d\. [A-Z][^:]*(north|south|east|west|next to|top|bottom|left|right|middle)[^:]*: ", t)
+    words = r"(north|south|east|west|next to|top|bottom|left|right|middle)"
+    assert all(re.match(rf"\d\. [A-Z][^:]*{words}[^:]*: ", t)
                for t in texts), texts
     # a short game: no predicted final scores (the evaluation learned whole games)
     assert not any("predicted" in t for t in texts), texts
@@ -1386,7 +1387,8 @@ def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server,
     texts = page.locator("#hints button.hint-turn").all_inner_texts()
     assert "the expert bot's best turns" in page.locator("#hints").inner_text()   # whose search it is
     # each player's final score as the learned evaluation predicts it after that turn, yours first
-    assert texts and all(re.search(r" · predicted final: you \d+, red \d+ \((\d+ ahead|\d+ behind|level)\)$", t)
+    lead = r"\((\d+ ahead|\d+ behind|level)\)"
+    assert texts and all(re.search(rf" · predicted final: you \d+, red \d+ {lead}$", t)
                          for t in texts), texts
     assert len(set(texts)) == len(texts), texts
     page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))
@@ -1598,7 +1600,8 @@ WATCH_LIT = """() => {
 
 
 @pytest.mark.parametrize("size", [(390, 844, "no-preference"), (360, 740, "no-preference"),
-                                  (1366, 768, "reduce")], ids=["390x844", "360x740", "1366x768-reduced-motion"])
+                                  (1366, 768, "reduce")],
+                         ids=["390x844", "360x740", "1366x768-reduced-motion"])
 def test_a_game_ends_with_a_summary_and_its_final_scoring_lit_on_the_board(
         server: Server, browser: Any, size: tuple[int, int, str]) -> None:
     """A short game against a bot to its end: the summary (winner, final scores, replay and share
@@ -1646,7 +1649,8 @@ def test_a_game_ends_with_a_summary_and_its_final_scoring_lit_on_the_board(
         # the summary: the winner (or the winners), every final score, best first
         summary = page.locator("#game-summary")
         page.screenshot(path=str(ARTIFACTS / f"end-of-game-{width}x{height}.png"))
-        assert summary.is_visible() and in_window(page, "#summary-winner"), page.locator("#summary-winner").bounding_box()
+        assert summary.is_visible() and in_window(page, "#summary-winner"), \
+            page.locator("#summary-winner").bounding_box()
         names = ["yellow", "red"]
         best = max(final["scores"])
         winner = page.inner_text("#summary-winner")
@@ -1682,7 +1686,8 @@ def test_a_short_game_longer_than_the_stack_is_explained_in_the_form(server: Ser
     for bad in ("100", "0", "79"):
         page.fill("#short", bad)
         page.click("#start-game")
-        page.wait_for_function("() => /from 1 to 78 tiles/.test(document.querySelector('#new-error').textContent)")
+        page.wait_for_function("() => /from 1 to 78 tiles/.test("
+                               "document.querySelector('#new-error').textContent)")
         text = page.inner_text("#new-error")
         assert "short must" not in text and "null" not in text, text
         assert "leave the box empty to play with every tile" in text, text
@@ -1706,15 +1711,16 @@ def test_the_saved_games_list_counts_turns_and_says_whose_turn_it_is(server: Ser
     with urllib.request.urlopen(f"{server.url}api/games/{gid}") as r:
         view = json.load(r)
     turns = sum(1 for e in view["log"] if e["kind"] == "TilePlaced")
-    assert turns == 3 and view["version"] > turns   # three turns (the start tile is no turn); more engine moves
+    # three turns (the start tile is no turn); the engine counts more moves (draws, pieces)
+    assert turns == 3 and view["version"] > turns
     page.goto(server.url + "#/games")
     cell = page.locator(f"#games-table tr[data-game='{gid}'] td.turns[data-turns]")
     cell.wait_for()
     assert cell.inner_text() == str(turns)
     assert page.locator("#games-table thead th").nth(3).inner_text() == "Turns"
     status = page.locator(f"#games-table tr[data-game='{gid}'] td.status")
-    page.wait_for_function("(id) => /your turn/.test(document.querySelector(`#games-table tr[data-game='${id}'] "
-                           "td.status`).textContent)", arg=gid)
+    page.wait_for_function("(id) => /your turn/.test(document.querySelector("
+                           "`#games-table tr[data-game='${id}'] td.status`).textContent)", arg=gid)
     assert status.get_attribute("data-seat") == str(view["decision"]["player"])
     assert status.inner_text() == "in play — your turn"   # this page holds both seats (hotseat)
     page.screenshot(path=str(ARTIFACTS / "saved-games-turns.png"))
