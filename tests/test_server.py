@@ -1090,6 +1090,8 @@ def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> No
             turned = f"turned {90 * place['rotation']}°" if place["rotation"] else "as drawn"
             assert turn["text"].startswith(f"the tile {turned}; ")
             assert 0 < turn["value"] < 1 and turn["visits"] >= 0
+            # its square in words (no coordinates), no two squares alike
+            assert turn["where"] and not re.search(r"\(-?\d+, ?-?\d+\)", turn["where"])
             # a short game: no predicted final scores (the evaluation learned whole games)
             assert "predicted" not in turn
         # mid-turn: after a placement, the hint is the rest of the turn (an occupant or none)
@@ -1097,8 +1099,11 @@ def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> No
         ws.send_json({"type": "preview", "seat": 0, "version": view["version"], "moves": [place]})
         preview = recv(ws, "preview")
         assert not preview["turn_over"]   # a placement next to the start tile always allows a piece
+        squares = {(t["moves"][0]["x"], t["moves"][0]["y"]): t["where"] for t in hint["turns"]}
+        assert len(set(squares.values())) == len(squares)
         ws.send_json({"type": "hint", "seat": 0, "version": view["version"], "moves": [place]})
         for turn in recv(ws, "hint")["turns"]:
+            assert "where" not in turn   # the tile is down: no square to name
             assert turn["moves"][0] in [{k: v for k, v in m.items() if k not in ("text", "role")}
                                         for m in preview["legal"]]
             reference = reference_game(client, gid)

@@ -68,3 +68,34 @@ def test_log_lines_and_choices_of_a_whole_game_use_no_engine_ids(edition: str) -
     bonus = game.state.edition.bonus_name
     texts = [event_view(e, game.state)["text"] for e in game.events]
     assert any(t.endswith(f"places a {bonus}") for t in texts) or "BonusTurn" not in kinds
+
+
+@pytest.mark.parametrize("edition", edition_names())
+def test_hinted_squares_are_named_in_words_and_never_alike(edition: str) -> None:
+    """The bug: hints read "the tile as drawn — 0.07" twice in one list; every hinted square now
+    has words of its own (what lies beside it, where on the board), never coordinates."""
+    from huntgather.moves import Place
+    from huntgather.server.words import square_words
+    names = ("yellow", "red", "green")
+    lists = 0
+    for seed in range(12):
+        game = Game(players=3, seed=seed, edition=edition)
+        rng = random.Random(seed)
+        for ply in range(400):
+            if game.is_over:
+                break
+            legal = game.legal_moves()
+            if game.state.phase == "place" and ply % 7 == 3:
+                squares = sorted({(m.x, m.y) for m in legal if isinstance(m, Place)})
+                picked = rng.sample(squares, min(3, len(squares)))
+                # hints may share a square (another rotation): it reads the same, once
+                picked += picked[:1]
+                words = square_words(game.state.board, picked, game.state.current_player, names)
+                assert len(set(words)) == len(set(picked)), (picked, words)
+                assert words[0] == words[-1]
+                for w in words:
+                    assert not ENGINE_WORDS.search(w), w
+                    assert re.search(r"north|south|east|west|next to|top|bottom|left|right|middle", w), w
+                lists += 1
+            game.play(rng.choice(legal))
+    assert lists > 50

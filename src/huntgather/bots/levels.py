@@ -73,8 +73,10 @@ def _tree(level: str) -> Callable[[int | None], Bot]:
     return lambda seed: MctsBot(LEVELS[level], seed, name=f"mcts:{level}")
 
 
-register(BotSpec("random", RandomBot, "plays any legal move at random", lane="light", ladder=True))
-register(BotSpec("greedy", GreedyBot, "takes the turn that looks best right now (instant)",
+register(BotSpec("random", RandomBot, "puts its tiles anywhere they fit; plays at once",
+                 lane="light", ladder=True))
+register(BotSpec("greedy", GreedyBot,
+                 "takes whatever scores best right now and never plans ahead; plays at once",
                  lane="light", ladder=True))
 register(BotSpec("greedy:tuned", TunedGreedyBot,
                  "the greedy turn valued with the expert's fitted weights (huntgather.bots.tuned)"))
@@ -82,16 +84,15 @@ register(BotSpec("mcts", _tree("medium"), "tree search, the medium level"))
 for _level, _limits in LEVELS.items():
     register(BotSpec(f"mcts:{_level}", _tree(_level),
                      f"tree search, {_limits.simulations} simulations a move"))
-register(BotSpec("easy", _tree("easy"), "searches a little (10 simulations a move)",
+register(BotSpec("easy", _tree("easy"), "looks a little ahead; plays almost at once",
                  lane="light", safety_seconds=3.0, ladder=True))
-register(BotSpec("medium", _tree("medium"), "searches more (40 simulations a move)",
+register(BotSpec("medium", _tree("medium"), "looks further ahead; thinks for a moment",
                  lane="heavy", safety_seconds=6.0, ladder=True))
-register(BotSpec("hard", _tree("hard"), "searches a lot (150 simulations a move)",
+register(BotSpec("hard", _tree("hard"), "plans carefully; thinks about a second on each move",
                  lane="heavy", safety_seconds=12.0, ladder=True))
 register(BotSpec("expert", expert_bot,
-                 "the strongest: 150 simulations a move, spent on comparing its best turns on the "
-                 "same draws, judged by an evaluation fitted by play; with four or more players it "
-                 "looks a round further ahead and takes about twice as long",
+                 "the strongest: plans carefully and weighs its best ideas against each other; "
+                 "thinks a second or two on each move, longer with four or more players",
                  lane="heavy", safety_seconds=12.0, ladder=True))
 register(BotSpec("expert:paranoid",
                  lambda seed: ExpertBot(EXPERT, seed, name="expert:paranoid", paranoid=True,

@@ -264,7 +264,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
             ed = get_edition(name)
             out.append({"name": name, "title": ed.title, "min_players": ed.min_players,
                         "max_players": ed.max_players, "meeples": ed.meeples, "huts": ed.huts,
-                        "bonus_name": ed.bonus_name})
+                        "bonus_name": ed.bonus_name, "normal_tiles": len(ed.tiles.normal_ids)})
         return JSONResponse({"editions": out, **bot_levels(),
                              "colours": [{"name": n, "rgb": c, "letter": le, "ink": ink_on(c)} for n, c, le
                                          in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)],

@@ -35,7 +35,7 @@ from huntgather.bots.registry import offered_levels
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
-from huntgather.moves import Draw, Move, parse_move
+from huntgather.moves import Draw, Move, Place, parse_move
 from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol
 from huntgather.server.connection import CLOSE_GONE, Connection
@@ -51,6 +51,7 @@ from huntgather.server.seats import (
     secret_matches,
 )
 from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_from_notice
+from huntgather.server.words import square_words
 from huntgather.server.workers import Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
@@ -574,9 +575,13 @@ class Room:
             conn.hinting = False
             self.hints.running -= 1
         best_first = sorted(turns, key=lambda t: (-t[1], -t[2]))   # by the estimate shown, then visits
+        # each placement's square in words, no two alike ("next to your forest, at the top")
+        squares = [(p.x, p.y) for p in (plan[0] for plan, _, _, _ in best_first) if isinstance(p, Place)]
+        named = dict(zip(squares, square_words(trial.board, squares, seat, PLAYER_NAMES), strict=True))
         return {"type": "hint", "version": at, "player": seat,
                 "turns": [{"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
                            "value": round(value, 3), "visits": visits,
+                           **({"where": named[(plan[0].x, plan[0].y)]} if isinstance(plan[0], Place) else {}),
                            **({} if predicted is None else {"predicted": [round(x, 1) for x in predicted]})}
                           for plan, value, visits, predicted in best_first]}
 

@@ -18,6 +18,7 @@ import {
   placementsForRotation, rgbOf, sameMove, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
+import { animation } from "./settings.js";
 import { clearOf, SPOT_GAP } from "./spots.js";
 
 // a square is 100 units: at this zoom a legal square (92 units) is a target of 44 px or more
@@ -30,6 +31,9 @@ const touchScreen = () => window.matchMedia("(pointer: coarse)").matches;
 const QUIET_MS = 2500;
 // the most the camera zooms in by itself to show the whole board
 const MAX_FIT_ZOOM = 2.2;
+// the final scoring lights one feature after the other, this long each (at most FINAL_MS in all)
+const FINAL_STEP_MS = { normal: 1100, slow: 1800 };
+const FINAL_MS = 12000;
 
 // the attributes that name a move on its button or spot
 export function moveAttrs(m) {
@@ -60,6 +64,9 @@ export function createBoard(store, act) {
   let pendingKey = null;   // the waiting tile last zoomed to (touch screens)
   let selectedKey = null;  // the square last selected with the keyboard
   let drawn = new Map();   // "tile:zone" -> where each piece was drawn last, for its way home
+  let finalKey = null;     // the finished game whose final scoring is lit on the board
+  let finalTimers = [];    // the steps of the final scoring still to come
+  let finalStep = () => {};   // told of each feature lit: (row index or -1 when all are lit, rows)
 
   function applyCamera() {
     const t = `translate(${cam.x} ${cam.y}) scale(${cam.k})`;
@@ -260,6 +267,7 @@ export function createBoard(store, act) {
   }
 
   function clear() {
+    stopFinal();
     delete document.body.dataset.version;
     $("#viewport").innerHTML = "";
     $("#overlay").innerHTML = "";
@@ -280,6 +288,79 @@ export function createBoard(store, act) {
 
   function clearHighlight(cls = "scored-hl") {
     for (const r of document.querySelectorAll(`#overlay rect.${cls}`)) r.remove();
+  }
+
+  // ---------------------------------------------------------------- the end of the game
+
+  function stopFinal() {
+    finalTimers.forEach(clearTimeout);
+    finalTimers = [];
+    finalKey = null;
+    for (const g of document.querySelectorAll("#overlay g.final-lit")) g.remove();
+    delete document.body.dataset.finalLit;
+  }
+
+  // one row of the final scoring (a river system or a meadow) lit on the board, with its points
+  // in the scorers' colours
+  function lightRow(s, row, i, where) {
+    for (const g of document.querySelectorAll("#overlay g.final-lit.current")) g.classList.remove("current");
+    const g = svgEl("g", { class: `final-lit current kind-${/^[a-z]+$/.test(row.kind) ? row.kind : "other"}`,
+      "data-final-row": i });
+    const cells = (row.tiles || []).map((t) => where.get(t)).filter(Boolean);
+    for (const c of cells) g.append(svgEl("rect", { x: c.x * 100 + 3, y: c.y * 100 + 3, width: 94, height: 94 }));
+    const title = svgEl("title");
+    title.textContent = row.explanation;
+    g.append(title);
+    if (cells.length) {
+      // the label on the feature's tile nearest its middle, so that it lies on the feature
+      const mx = cells.reduce((a, c) => a + c.x, 0) / cells.length;
+      const my = cells.reduce((a, c) => a + c.y, 0) / cells.length;
+      const c = cells.reduce((b, q) => (Math.hypot(q.x - mx, q.y - my) < Math.hypot(b.x - mx, b.y - my) ? q : b));
+      const scorers = (row.points || []).map((p, seat) => [p, seat]).filter(([p]) => p > 0);
+      const label = svgEl("g", { class: "final-points" });
+      const lines = scorers.length ? scorers : [[0, null]];
+      lines.forEach(([p, seat], k) => {
+        const t = svgEl("text", { x: c.x * 100 + 50, y: c.y * 100 + 62 - 16 * (lines.length - 1) + 32 * k,
+          fill: seat === null ? "#fff" : rgbOf(s, seat) });
+        t.textContent = seat === null ? "0" : `+${p}`;
+        label.append(t);
+      });
+      g.append(label);
+    }
+    $("#overlay").append(g);
+    document.body.dataset.finalLit = String(i + 1);
+  }
+
+  // the game is over: its final scoring lit on the board feature by feature, as the game scores
+  // at the end, one after the other when the end came just now (at once where the person asks
+  // for reduced motion or for moves shown at once, and for a game opened already finished)
+  function showFinal(s, fresh) {
+    const v = s.view;
+    const key = `${s.gameId}|${v.version}`;
+    if (key === finalKey) return;
+    stopFinal();
+    finalKey = key;
+    const rows = v.final.rows || [];
+    const where = new Map(v.board.map((c) => [c.tile, c]));
+    const justEnded = !!fresh && (fresh.scored || []).some((e) => e.kind === "FinalScoring");
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches || animation() === "off";
+    if (!justEnded || reduced || rows.length < 2) {
+      rows.forEach((row, i) => lightRow(s, row, i, where));
+      for (const g of document.querySelectorAll("#overlay g.final-lit.current")) g.classList.remove("current");
+      finalStep(-1, rows);
+      return;
+    }
+    const step = Math.min(FINAL_STEP_MS[animation()] || FINAL_STEP_MS.normal, FINAL_MS / rows.length);
+    rows.forEach((row, i) => {
+      finalTimers.push(setTimeout(() => {
+        lightRow(s, row, i, where);
+        finalStep(i, rows);
+      }, step * i));
+    });
+    finalTimers.push(setTimeout(() => {
+      for (const g of document.querySelectorAll("#overlay g.final-lit.current")) g.classList.remove("current");
+      finalStep(-1, rows);
+    }, step * rows.length));
   }
 
   // the tile to place, shown faintly on a legal square under the mouse (in the first rotation,
@@ -426,7 +507,7 @@ export function createBoard(store, act) {
       const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
         "data-hints": items.map((h) => h.n).join(",") });
       const title = svgEl("title");
-      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.text}`).join("\n");
+      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.where ? `${h.t.where}: ` : ""}${h.t.text}`).join("\n");
       g.append(title);
       g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
       const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,
@@ -573,6 +654,8 @@ export function createBoard(store, act) {
     if (s.pending && mine) drawPending(s, ts, where);
     follow(s, fresh);
     if (fresh) showScoring(s, fresh.scored);
+    if (v.over && v.final && s.mode !== "replay" && !s.replay) showFinal(s, fresh);
+    else if (finalKey) stopFinal();
     describe(s, ts);
   }
 
@@ -647,5 +730,5 @@ export function createBoard(store, act) {
   }
 
   setupInput();
-  return { render, highlight, clearHighlight, zoom, pan, refit };
+  return { render, highlight, clearHighlight, zoom, pan, refit, onFinalStep: (f) => { finalStep = f; } };
 }

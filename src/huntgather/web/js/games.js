@@ -8,6 +8,32 @@ import { ID_RE, forgetEntry, loadStore, normalEntry, playSecrets } from "./stora
 // read the saved games before a delete must not draw the deleted game back after it
 let drawing = 0;
 
+// the turns played (a tile placed is a turn: the engine's moves also count draws and pieces) and,
+// for a game in play, whose turn it is, from the game's view
+async function showTurns(id, g, entry, meta, turnsCell, statusCell) {
+  let view;
+  try {
+    view = await api(`/api/games/${encodeURIComponent(id)}`);
+  } catch (e) {
+    turnsCell.textContent = "?";
+    return;
+  }
+  const turns = (view.log || []).filter((e) => e.kind === "TilePlaced").length;
+  turnsCell.textContent = String(turns);
+  turnsCell.dataset.turns = String(turns);
+  if (view.over || !view.decision || view.decision.player === null || view.decision.player === undefined) return;
+  const seat = view.decision.player;
+  const p = (g.players || []).find((q) => q.seat === seat);
+  const colour = meta.colours[seat].name;
+  const mine = p && p.kind === "human" && entry.seats[String(seat)] && !entry.handed.includes(seat);
+  let whose;
+  if (mine) whose = "your turn";
+  else if (p && p.kind === "bot") whose = `${colour} (bot) to play`;
+  else whose = `${p && p.name ? `${p.name} (${colour})` : colour} to play`;
+  statusCell.textContent = `in play — ${whose}`;
+  statusCell.dataset.seat = String(seat);
+}
+
 // meta: GET /api/editions (the players' letters)
 export async function showGames(meta) {
   const mine = ++drawing;
@@ -31,6 +57,7 @@ export async function showGames(meta) {
   if (location.hash.replace(/^#\/?/, "").split("/")[0] !== "games") return;   // left meanwhile
   if (mine !== drawing) return;   // a later call draws the table
   body.innerHTML = "";
+  const details = [];   // the turns and whose turn it is, filled in once the table is drawn
   for (const id of ids) {
     const entry = normalEntry(store[id]);
     const g = found[id];
@@ -54,10 +81,12 @@ export async function showGames(meta) {
       const kind = p.kind === "bot" ? `bot ${p.level}` : "person";
       return `${meta.colours[p.seat].letter} ${p.name ? `${p.name} (${kind})` : kind}`;
     }).join(" · ");
+    const turnsCell = el("td", { class: "turns" }, "…");
+    const statusCell = el("td", { class: "status" }, g.status === "over" ? "finished" : "in play");
     tr.append(el("td", {}, `${id} (${when})`), el("td", {}, g.edition),
-      el("td", { class: "players" }, players), el("td", {}, String(g.version)),
-      el("td", {}, (g.players || []).map((p) => p.score).join(" – ")),
-      el("td", {}, g.status === "over" ? "finished" : "in play"));
+      el("td", { class: "players" }, players), turnsCell,
+      el("td", {}, (g.players || []).map((p) => p.score).join(" – ")), statusCell);
+    details.push(() => showTurns(id, g, entry, meta, turnsCell, statusCell));
     const td = el("td", { class: "actions" });
     if (playSecrets(entry).length || entry.creator) {
       td.append(el("a", { href: `#/play/${id}`, class: "resume" }, g.status === "over" ? "View" : "Resume"), " ");
@@ -88,6 +117,10 @@ export async function showGames(meta) {
     tr.append(td);
     body.append(tr);
   }
+  // a few games at a time: each is one request for the game's view
+  const queue = details.slice();
+  const worker = async () => { while (queue.length && mine === drawing) await queue.shift()(); };
+  Promise.all([worker(), worker(), worker()]);
   if (!ids.length) {
     const tr = el("tr");
     tr.append(el("td", { colspan: 7 }, "No saved games yet."));

@@ -30,7 +30,7 @@ async function copyText(text, input) {
   return ok;
 }
 
-function linkRow(cls, link, label) {
+export function linkRow(cls, link, label) {
   const row = el("div", { class: cls });
   const input = el("input", { type: "text", readonly: "", value: link, "aria-label": label, spellcheck: "false" });
   input.addEventListener("focus", () => input.select());

@@ -4,12 +4,15 @@
 import { $, api, el, swatch } from "./dom.js";
 import { ID_RE, MAX_NAME, loadStore, myName, saveStore, setMyName } from "./storage.js";
 
-// meta: GET /api/editions (colours, bot levels, what each level does and its place on the ladder)
-export function secondsText(s) {
-  if (s < 0.05) return "instant";
-  if (s < 1) return `about ${Math.round(s * 10) / 10} s`;
-  return `about ${Math.round(s)} s`;
-}
+// meta: GET /api/editions (colours, bot levels, what each level does in a player's words, from the
+// level's registration in bots/levels.py, and its place on the ladder)
+
+// the normal stack of the edition chosen (how many tiles a short game may keep at most)
+const normalTiles = (meta) => {
+  const edition = document.querySelector("input[name=edition]:checked")?.value;
+  const ed = (meta.editions || []).find((e) => e.name === edition);
+  return (ed && ed.normal_tiles) || 78;
+};
 
 export function setupNewForm(meta) {
   const seats = $("#seats");
@@ -42,17 +45,25 @@ export function setupNewForm(meta) {
     const rung = ((meta.bot_ladder || {})[edition] || {})[level];
     let text = about[level] || "";
     if (rung) {
-      // (the published ladder is played by two players: say so, a move takes longer with more)
-      text += ` · in two-player games: Elo ${Math.round(rung.elo)} (${Math.round(rung.elo_low)}–${Math.round(rung.elo_high)})`;
-      if (rung.seconds_per_move != null) text += `, ${secondsText(rung.seconds_per_move)} a move`;
+      // its rating on the published ladder (Elo: higher is stronger; 200 more wins about three
+      // games in four), played by two players.  (The ladder's seconds a move are the search's
+      // own time on the machine that ran it, not the wait at this table: the words above say that.)
+      text += ` · strength ${Math.round(rung.elo)} (higher is stronger; measured in two-player games)`;
     }
     return text;
   }
 
   const explainers = [];
-  for (const radio of document.querySelectorAll("input[name=edition]")) {
-    radio.addEventListener("change", () => explainers.forEach((f) => f()));
+  // the short game's box says (and allows) how many tiles the chosen edition's stack has
+  function shortRange() {
+    const most = normalTiles(meta);
+    $("#short").max = String(most);
+    $("#short-range").textContent = `(1 to ${most}; empty: all of them)`;
   }
+  for (const radio of document.querySelectorAll("input[name=edition]")) {
+    radio.addEventListener("change", () => { explainers.forEach((f) => f()); shortRange(); });
+  }
+  shortRange();
 
   function refreshStartSelect() {
     const n = seats.children.length;
@@ -95,9 +106,10 @@ export function setupNewForm(meta) {
       return;
     }
     const short = $("#short").value.trim();
-    if ($("#short").validity.badInput || (short !== "" && !(/^\d{1,3}$/.test(short) && +short >= 1))) {
-      $("#new-error").textContent = "A short game needs a whole number of tiles (digits only, at least 1), " +
-        "or leave it empty for the whole stack.";
+    const most = normalTiles(meta);
+    if ($("#short").validity.badInput || (short !== "" && !(/^\d{1,3}$/.test(short) && +short >= 1 && +short <= most))) {
+      $("#new-error").textContent = `A short game keeps from 1 to ${most} tiles in the stack (the whole stack ` +
+        `has ${most}): type a whole number in that range, or leave the box empty to play with every tile.`;
       $("#short").focus();
       return;
     }
@@ -115,7 +127,9 @@ export function setupNewForm(meta) {
       saveStore(all);
       location.hash = `#/play/${res.id}`;
     } catch (e) {
-      $("#new-error").textContent = e.message;
+      // the server's words for a setup it refuses are a programmer's: the form's own, where it has them
+      $("#new-error").textContent = /^short must/.test(e.message)
+        ? `A short game keeps from 1 to ${normalTiles(meta)} tiles in the stack, or leave the box empty.` : e.message;
     } finally {
       $("#start-game").disabled = false;
     }

@@ -9,6 +9,7 @@ import {
   presence, seatInfo, seatLabel, seatName, colourOf, who,
 } from "./game.js";
 import { moveAttrs } from "./board.js";
+import { linkRow } from "./lobby.js";
 import { showRemaining } from "./settings.js";
 import { turnBell } from "./sounds.js";
 
@@ -48,8 +49,11 @@ export function createPanel(store, act, board) {
   }
 
   function clear() {
-    for (const id of ["#choices", "#hints", "#log", "#players tbody"]) $(id).innerHTML = "";
+    for (const id of ["#choices", "#hints", "#log", "#players tbody", "#score-strip"]) $(id).innerHTML = "";
     $("#final").hidden = true;
+    $("#game-summary").hidden = true;
+    delete $("#game-summary").dataset.scoring;
+    summaryKey = null;
     $("#turn").textContent = "";
     $("#tile-panel").hidden = true;
     $("#actions").hidden = true;
@@ -82,6 +86,83 @@ export function createPanel(store, act, board) {
       body.append(tr);
     }
   }
+
+  // the scores in one line over the board (a phone shows it; its players' table is in the sheet)
+  function renderStrip(s) {
+    const v = s.view;
+    const strip = $("#score-strip");
+    strip.innerHTML = "";
+    for (const p of v.players) {
+      const li = el("li", { "data-seat": p.seat, class: p.seat === v.decision.player && !v.over ? "current" : "",
+        title: `${who(s, p.seat)}: ${p.score} points` });
+      li.append(swatch(s.meta, p.seat), " ", el("span", { class: "score" }, String(p.score)));
+      strip.append(li);
+    }
+  }
+
+  // the end of the game: who won, the final scores, where to go next; the final scoring is lit
+  // on the board feature by feature (board.js), and said here as it goes
+  let summaryKey = null;
+  function renderSummary(s) {
+    const v = s.view;
+    const box = $("#game-summary");
+    const show = !!(v.over && v.final) && s.mode !== "replay" && !s.replay;
+    box.hidden = !show;
+    if (!show) { summaryKey = null; delete box.dataset.scoring; return; }
+    const key = JSON.stringify([s.gameId, v.version, s.table, s.me]);
+    if (key === summaryKey) return;   // keep what is there (a "Copied ✓", the line of the scoring)
+    const first = summaryKey === null;
+    summaryKey = key;
+    const f = v.final;
+    const mine = f.winners.filter((i) => held(s, i));
+    const best = f.scores[f.winners[0]];
+    const names = f.winners.map((i) => who(s, i)).join(" and ");
+    let line;
+    if (f.winners.length > 1) {
+      line = `${names} share the win with ${best} points each${mine.length ? " (you among them)" : ""}`;
+    } else {
+      line = `${names} wins with ${best} point${best === 1 ? "" : "s"}${mine.length ? " — well played!" : ""}`;
+    }
+    $("#summary-winner").textContent = line;
+    box.dataset.winners = f.winners.join(",");
+    const list = $("#summary-scores");
+    list.innerHTML = "";
+    const order = v.players.map((p) => p.seat).sort((a, b) => f.scores[b] - f.scores[a] || a - b);
+    for (const i of order) {
+      const li = el("li", { "data-seat": i, class: f.winners.includes(i) ? "winner" : "" });
+      li.append(swatch(s.meta, i), " ", el("span", { class: "player-name" }, who(s, i)),
+        held(s, i) ? " " : "", held(s, i) ? el("span", { class: "you" }, "you") : "",
+        " ", el("span", { class: "score" }, `${f.scores[i]} points`));
+      if (f.winners.includes(i)) li.append(" ", el("span", { class: "winner-mark" }, "★ winner"));
+      list.append(li);
+    }
+    $("#summary-replay").href = `#/replay/${encodeURIComponent(s.gameId)}/1`;
+    const share = $("#summary-share");
+    share.innerHTML = "";
+    share.append(el("span", { class: "muted" }, "Share the game — a link to watch it:"),
+      linkRow("watch-link", `${location.origin}${location.pathname}#/watch/${s.gameId}`, "link to watch the game"));
+    if (first) box.scrollIntoView({ block: "nearest" });   // the panel may have been scrolled down
+    if (first && !box.dataset.scoring) {   // (the board may have lit every feature already)
+      const n = f.rows.length;
+      $("#summary-now").textContent = n ? `Final scoring: ${n} feature${n === 1 ? "" : "s"}…`
+        : "Final scoring: no meadow or river system to score.";
+    }
+  }
+
+  // told by the board of each feature lit in the final scoring (-1: every one is lit)
+  board.onFinalStep((i, rows) => {
+    const now = $("#summary-now");
+    const box = $("#game-summary");
+    if (i < 0) {
+      box.dataset.scoring = "done";
+      const n = rows.length;
+      now.textContent = n ? `Final scoring: ${n} feature${n === 1 ? "" : "s"} scored — lit on the board.`
+        : "Final scoring: no meadow or river system to score.";
+      return;
+    }
+    box.dataset.scoring = "running";
+    now.textContent = `Final scoring ${i + 1} of ${rows.length}: ${rows[i].explanation}`;
+  });
 
   function renderTile(s, ts) {
     const v = s.view;
@@ -162,17 +243,25 @@ export function createPanel(store, act, board) {
     }
     box.append(el("p", {}, "Hint — the expert bot's best turns (click one to try it):"));
     h.turns.forEach((t, i) => {
-      const value = typeof t.value === "number" ? ` — ${t.value.toFixed(2)}` : "";
+      // where the tile goes, in words (the board marks the square with the hint's number too)
+      const where = t.where ? `${t.where.charAt(0).toUpperCase()}${t.where.slice(1)}: ` : "";
       const b = el("button", { type: "button", class: "hint-turn",
-        "data-moves": JSON.stringify((t.moves || []).map(canon)),
-        title: "the bot's estimate for you: 0.5 is even, higher is better" }, `${i + 1}. ${t.text}${value}`);
+        "data-moves": JSON.stringify((t.moves || []).map(canon)) }, `${i + 1}. ${where}${t.text}`);
+      const me = s.view.decision.player;
       if (Array.isArray(t.predicted) && t.predicted.length === s.view.players.length) {
-        // the learned evaluation's final scores after this turn, yours first
-        const me = s.view.decision.player;
+        // the learned evaluation's final scores after this turn, yours first, and your lead
         const order = t.predicted.map((_, p) => p).filter((p) => p !== me);
         const words = [me, ...order].map((p) => `${p === me ? "you" : colourOf(s, p)} ${Math.round(t.predicted[p])}`);
+        const lead = Math.round(t.predicted[me]) - Math.max(...order.map((p) => Math.round(t.predicted[p])));
+        const ahead = lead > 0 ? `${lead} ahead` : lead < 0 ? `${-lead} behind` : "level";
         b.append(el("span", { class: "predicted muted", title: "each player's final score as the learned " +
-          "evaluation predicts it after this turn" }, ` · predicted final: ${words.join(", ")}`));
+          "evaluation predicts it after this turn" }, ` · predicted final: ${words.join(", ")} (${ahead})`));
+      } else if (typeof t.value === "number") {
+        // the search's estimate for you, as a chance to win
+        const pc = Math.round(t.value * 100);
+        const chance = pc < 1 ? "under 1%" : pc > 99 ? "over 99%" : `about ${pc}%`;
+        b.append(el("span", { class: "win-chance muted", title: "the expert bot's estimate of your chance " +
+          "to win after this turn" }, ` · win chance ${chance}`));
       }
       b.onclick = () => act.tryHint(t);
       box.append(b);
@@ -260,6 +349,8 @@ export function createPanel(store, act, board) {
     if (!ts) return;
     renderTurn(s);
     renderPlayers(s);
+    renderStrip(s);
+    renderSummary(s);
     renderTile(s, ts);
     renderChoices(s, ts);
     renderHints(s);
