@@ -43,7 +43,8 @@ from huntgather.editions import get_edition
 from huntgather.moves import Draw
 from huntgather.server import create_app
 from huntgather.server.app import web_dir
-from huntgather.server.protocol import dumps, move_from_json
+from huntgather.server.codec import dumps
+from huntgather.server.protocol import move_from_json
 from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, restore_game
 from huntgather.server.seats import Deal
 from huntgather.server.storage import (
