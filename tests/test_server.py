@@ -44,6 +44,7 @@ from huntgather.moves import Draw
 from huntgather.server import create_app
 from huntgather.server.app import web_dir
 from huntgather.server.codec import dumps
+from huntgather.server.messages import NoticeType, decode_notice, encode_notice
 from huntgather.server.protocol import move_from_json
 from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, restore_game
 from huntgather.server.seats import Deal
@@ -51,7 +52,6 @@ from huntgather.server.storage import (
     Storage,
     StorageError,
     public_url,
-    seat_from_notice,
     seat_notice,
 )
 from huntgather.svg import hut_path, meeple_path
@@ -1248,10 +1248,11 @@ def test_a_process_takes_a_changed_seat_from_the_notification(tmp_path: Path) ->
         notice = seat_notice(room.id, room.seats[1].row(1))
         await theirs._on_notice(notice)
         assert other.seats[1].name == "Bob Stone" and reads == []
-        await theirs._on_notice(f"seat {room.id}")   # after a reconnect: all seats read back
+        # after a reconnect: all seats read back
+        await theirs._on_notice(encode_notice({"type": NoticeType.SEAT, "game": room.id}))
         assert reads == [(room.id,)] and other.seats == room.seats
-        with pytest.raises(ValueError):
-            seat_from_notice('[1, "human"]')
+        with pytest.raises(ValueError):   # a seat row cut short is no notice
+            decode_notice(f'{{"type": "seat", "game": "{room.id}", "seat": {{"seat": 1, "kind": "human"}}}}')
         await ours.close()
         await theirs.close()
         storage.close()

@@ -25,9 +25,9 @@ import contextlib
 import logging
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
@@ -40,23 +40,31 @@ from huntgather.server import protocol
 from huntgather.server.codec import ProtocolError, dumps
 from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.messages import (
+    AskNotice,
+    DeleteNotice,
     Hello,
     Hint,
     HintIntent,
     HintTurn,
     MessageType,
+    MoveNotice,
     Name,
+    NoticeType,
+    PresenceNotice,
     Preview,
     PreviewIntent,
     ReplayView,
     Resign,
     SeatChange,
+    SeatNotice,
     SeatSecret,
     Snapshot,
     Table,
     TableSeat,
     Turn,
     Update,
+    decode_notice,
+    encode_notice,
 )
 from huntgather.server.messages import Move as MoveJson
 from huntgather.server.protocol import move_from_json, move_to_json
@@ -71,7 +79,7 @@ from huntgather.server.seats import (
     new_secret,
     secret_matches,
 )
-from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_from_notice
+from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_row
 from huntgather.server.workers import Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
@@ -745,8 +753,8 @@ class Rooms:
 
     def _reconnected(self) -> None:   # notifications may have been missed: catch up every live game
         for game_id in list(self._rooms):
-            self._notified(f"move {game_id} -1")
-            self._notified(f"seat {game_id}")
+            self._notified(encode_notice({"type": NoticeType.MOVE, "game": game_id}))
+            self._notified(encode_notice({"type": NoticeType.SEAT, "game": game_id}))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -754,42 +762,62 @@ class Rooms:
         task.add_done_callback(self._tasks.discard)
 
     async def _on_notice(self, payload: str) -> None:
-        parts = payload.split()
-        if len(parts) < 2:
+        """Follow what another process did (:data:`~huntgather.server.messages.NOTICES`)."""
+        try:
+            notice = decode_notice(payload)
+        except ProtocolError as exc:
+            log.warning("a notification that is not one was ignored (%s)", exc.message)
             return
-        kind, game_id = parts[0], parts[1]
-        room = self._rooms.get(game_id)
+        room = self._rooms.get(notice["game"])
         if room is None or room.closed:
             return
         try:
-            if kind == "move":
-                version = int(parts[2]) if len(parts) > 2 else -1
-                if version < 0 or version > room.version:
-                    # the moves ride along (storage.move_notice) unless they were too long
-                    carried = (int(parts[3]), parts[4:]) if len(parts) > 4 else None
-                    async with room.lock:
-                        await room.follow_storage(carried)
-            elif kind == "seat":   # the seat rides along (storage.seat_notice), except after a reconnect
-                carried_seat = [seat_from_notice(payload.split(" ", 2)[2])] if len(parts) > 2 else None
-                await room.follow_seats(carried_seat)
-            elif kind == "delete":
-                await self._close_deleted(room)
-            elif kind == "presence" and len(parts) == 5 and parts[2] != self.process:
-                held = {int(x) for x in parts[3].split(",") if x.isdigit()}
-                if held or int(parts[4]):
-                    room.remote[parts[2]] = (held, int(parts[4]))
-                else:
-                    room.remote.pop(parts[2], None)
-                room.broadcast(room.table())
-            elif kind == "ask" and len(parts) == 3 and parts[2] != self.process and room.conns:
-                self._announce(room)
+            await self._NOTICE_HANDLERS[notice["type"]](self, room, notice)
         except Exception:
-            log.exception("game %s: following another process (%s) failed", game_id, payload)
+            log.exception("game %s: following another process (%s) failed", room.id, payload[:200])
+
+    async def _on_move(self, room: Room, notice: MoveNotice) -> None:
+        version = notice.get("version")
+        if version is None or version > room.version:
+            # the moves ride along (storage.move_notice) unless they were too long
+            start, moves = notice.get("start"), notice.get("moves")
+            carried = (start, moves) if start is not None and moves is not None else None
+            async with room.lock:
+                await room.follow_storage(carried)
+
+    async def _on_seat(self, room: Room, notice: SeatNotice) -> None:
+        # the seat rides along (storage.seat_notice), except after a reconnect
+        carried = notice.get("seat")
+        await room.follow_seats(None if carried is None else [seat_row(carried)])
+
+    async def _on_delete(self, room: Room, notice: DeleteNotice) -> None:
+        await self._close_deleted(room)
+
+    async def _on_presence(self, room: Room, notice: PresenceNotice) -> None:
+        if notice["process"] == self.process:
+            return
+        held = set(notice["held"])
+        if held or notice["watchers"]:
+            room.remote[notice["process"]] = (held, notice["watchers"])
+        else:
+            room.remote.pop(notice["process"], None)
+        room.broadcast(room.table())
+
+    async def _on_ask(self, room: Room, notice: AskNotice) -> None:
+        if notice["process"] != self.process and room.conns:
+            self._announce(room)
+
+    #: the handler of each notice (a test checks that every declared notice has one)
+    _NOTICE_HANDLERS: ClassVar[dict[str, Callable[[Rooms, Room, Any], Awaitable[None]]]] = {
+        NoticeType.MOVE: _on_move, NoticeType.SEAT: _on_seat, NoticeType.DELETE: _on_delete,
+        NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask,
+    }
 
     def _announce(self, room: Room) -> None:
         held, watchers = room.presence()
-        payload = f"presence {room.id} {self.process} {','.join(map(str, sorted(held))) or '-'} {watchers}"
-        self._spawn(self._notify_quietly(payload))
+        self._spawn(self._notify_quietly(encode_notice({
+            "type": NoticeType.PRESENCE, "game": room.id, "process": self.process, "held": sorted(held),
+            "watchers": watchers})))
 
     async def _notify_quietly(self, payload: str) -> None:
         try:
@@ -809,7 +837,8 @@ class Rooms:
         self._rooms[room.id] = room
         self._evict(keep=room.id)
         if self.storage.shared:   # who is connected to this game on the other processes?
-            self._spawn(self._notify_quietly(f"ask {room.id} {self.process}"))
+            self._spawn(self._notify_quietly(encode_notice({"type": NoticeType.ASK, "game": room.id,
+                                                            "process": self.process})))
 
     def _evict(self, keep: str) -> None:
         """Drop the least recently used idle rooms beyond ``max_rooms`` (never ``keep``, just added)."""
