@@ -44,7 +44,7 @@ from huntgather.moves import Draw
 from huntgather.server import create_app
 from huntgather.server.app import web_dir
 from huntgather.server.codec import dumps
-from huntgather.server.messages import NoticeType, decode_notice, encode_notice
+from huntgather.server.messages import UPDATE_KEYS, NoticeType, decode_notice, encode_notice
 from huntgather.server.protocol import move_from_json
 from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, restore_game
 from huntgather.server.seats import Deal
@@ -133,8 +133,7 @@ def apply_update(view: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]
     new = dict(view)
     new["board"] = view["board"] + update["placed"]
     new["log"] = view["log"] + update["events"]
-    for key in ("version", "players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
-                "over", "final", "seed"):
+    for key in ("version", *UPDATE_KEYS):
         new[key] = update[key]
     return new
 

@@ -177,11 +177,12 @@ def _count(length: Length | None, noun: str) -> str:
 
 
 def words(annotation: Any) -> str:
-    """What a value of ``annotation`` must be, in plain words (``'a whole number from 0 to 4'``)."""
+    """What a value of ``annotation`` must be, in plain words (``'a whole number from 0 to 4'``);
+    an error about the field says it, unless the field has its own (:class:`Says`)."""
     tp, meta = _split(annotation)
-    says = _meta(meta, Says)
-    if says is not None:
-        return str(says.text)
+    later = _meta(meta, Later)
+    if later is not None:
+        return words(later.annotation)
     union = _union_args(tp)
     if union is not None:
         return " or ".join(words(a) for a in union)
@@ -204,8 +205,13 @@ def words(annotation: Any) -> str:
     if _is_enum(tp):
         return _quoted([m.value for m in tp])
     if get_origin(tp) is list:
-        return f"a list of {_count(_meta(meta, Length), 'items')}"
-    if get_origin(tp) is dict or is_typeddict(tp):
+        (item,) = get_args(tp)
+        each = words(item)
+        listed = f"a list of {_count(_meta(meta, Length), 'items')}"
+        return listed if each == "anything" else f"{listed}, each {each}"
+    if is_typeddict(tp):
+        return f"`{tp.__name__}`"
+    if get_origin(tp) is dict:
         return "an object"
     return "anything"
 

@@ -29,8 +29,6 @@ huntgather.server.codec.ProtocolError: 'name' is required: text of at most 200 c
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args
@@ -56,6 +54,8 @@ from huntgather.server.seats import BOT_LEVELS, Deal, SeatKind
 
 #: the largest whole number every JSON reader holds exactly (JavaScript's)
 JS_SAFE = 2**53 - 1
+#: no game has a version beyond this (a page may name a version it never saw: a snapshot answers)
+MAX_VERSION = 1_000_000
 #: coordinates beyond this cannot be reached in any game (95 tiles in a row reach 95)
 MAX_COORD = 1000
 #: the most seat secrets (and a creator's) one ``hello`` may hold
@@ -68,7 +68,7 @@ MAX_NAME_SENT = 200
 MAX_SEAT = max(get_edition(name).max_players for name in edition_names()) - 1
 
 Seat = Annotated[int, Range(0, MAX_SEAT), Doc("a seat, from 0")]
-Version = Annotated[int, Range(-JS_SAFE, JS_SAFE),
+Version = Annotated[int, Range(-MAX_VERSION, MAX_VERSION),
                     Doc("a game's version: the number of moves in its history, draws included")]
 GameId = Annotated[str, Length(1, 40)]
 Request = Annotated[int | Annotated[str, Length(0, 64)] | None,
@@ -256,11 +256,13 @@ Moves = Annotated[list[Annotated[Any, Later(Move)]], Length(0, MAX_TURN),
 # --------------------------------------------------------------------------- intents
 
 
-class _Intent(TypedDict):
+class IntentBase(TypedDict):
+    """What every intent may carry (each intent's shape derives from this)."""
+
     request: NotRequired[Request]
 
 
-class Hello(_Intent):
+class Hello(IntentBase):
     """The page's first message: the secrets it holds, the version it has, its name."""
 
     type: Literal[IntentType.HELLO]
@@ -270,56 +272,56 @@ class Hello(_Intent):
     name: NotRequired[Annotated[str, Length(0, MAX_NAME_SENT)] | None]
 
 
-class Turn(_Intent):
+class Turn(IntentBase):
     type: Literal[IntentType.TURN]
     seat: Seat
     version: Version
     moves: Annotated[Moves, Doc("the turn's moves, at least one (a seat it does not hold is refused first)")]
 
 
-class PreviewIntent(_Intent):
+class PreviewIntent(IntentBase):
     type: Literal[IntentType.PREVIEW]
     seat: Seat
     version: Version
     moves: Moves
 
 
-class HintIntent(_Intent):
+class HintIntent(IntentBase):
     type: Literal[IntentType.HINT]
     seat: Seat
     version: Version
     moves: NotRequired[Moves | None]
 
 
-class Resign(_Intent):
+class Resign(IntentBase):
     type: Literal[IntentType.RESIGN]
     seat: Seat
     version: Version
 
 
-class Name(_Intent):
+class Name(IntentBase):
     type: Literal[IntentType.NAME]
     seat: Seat
     name: Annotated[str, Length(0, MAX_NAME_SENT)]
 
 
-class SeatChange(_Intent):
+class SeatChange(IntentBase):
     type: Literal[IntentType.SEAT]
     seat: Seat
     kind: SeatKind
     level: NotRequired[Annotated[str, OneOf(BOT_LEVELS)]]
 
 
-class Resync(_Intent):
+class Resync(IntentBase):
     type: Literal[IntentType.RESYNC]
     version: NotRequired[Version | None]
 
 
-class PingIntent(_Intent):
+class PingIntent(IntentBase):
     type: Literal[IntentType.PING]
 
 
-class PongIntent(_Intent):
+class PongIntent(IntentBase):
     type: Literal[IntentType.PONG]
 
 
@@ -389,16 +391,6 @@ def check_intent(data: Any) -> Any:
 def known_intents() -> str:
     names = [f"'{t}'" for t, spec in INTENTS.items() if spec.when != When.OPENING]
     return f"{', '.join(names[:-1])} or {names[-1]}"
-
-
-@contextmanager
-def extra_intent(spec: IntentSpec) -> Iterator[None]:
-    """Declare ``spec`` for the time of a ``with`` block (tests of the declarations)."""
-    INTENTS[spec.type] = spec
-    try:
-        yield
-    finally:
-        del INTENTS[spec.type]
 
 
 # --------------------------------------------------------------------------- views
@@ -669,7 +661,9 @@ class SeatNoticeRow(TypedDict):
 
 
 class MoveNotice(TypedDict):
-    """Moves stored; ``start`` and ``moves`` ride along when they fit in a notification."""
+    """Moves stored, up to `version`; `start` and `moves` ride along when they fit in a
+    notification (none of the three after a process's listening connection came back: read
+    the moves from the database)."""
 
     type: Literal[NoticeType.MOVE]
     game: GameId
@@ -679,7 +673,7 @@ class MoveNotice(TypedDict):
 
 
 class SeatNotice(TypedDict):
-    """A seat stored (``seat``: its row; absent: read them all back)."""
+    """A seat stored (`seat`: its row; absent: read them all back)."""
 
     type: Literal[NoticeType.SEAT]
     game: GameId
@@ -687,6 +681,8 @@ class SeatNotice(TypedDict):
 
 
 class DeleteNotice(TypedDict):
+    """A game deleted: every process closes its pages of it."""
+
     type: Literal[NoticeType.DELETE]
     game: GameId
 
