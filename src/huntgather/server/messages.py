@@ -29,7 +29,7 @@ huntgather.server.codec.ProtocolError: 'name' is required: text of at most 200 c
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args
 
@@ -333,10 +333,11 @@ class IntentSpec:
     when: When
     who: str
     does: str
+    #: the ``type`` its shape declares
+    type: str = field(init=False)
 
-    @property
-    def type(self) -> str:
-        return type_of(self.shape)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type", type_of(self.shape))
 
 
 INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
@@ -385,7 +386,7 @@ def check_intent(data: Any) -> Any:
     spec = INTENTS.get(kind) if isinstance(kind, str) else None
     if spec is None:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown message type; expected {known_intents()}")
-    return checker(spec.shape, name=f"{spec.type} message")(data)
+    return checker(spec.shape, name=f"{kind} message")(data)
 
 
 def known_intents() -> str:
@@ -623,10 +624,11 @@ class MessageSpec:
 
     shape: type
     when: str
+    #: the ``type`` its shape declares
+    type: str = field(init=False)
 
-    @property
-    def type(self) -> str:
-        return type_of(self.shape)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type", type_of(self.shape))
 
 
 MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
