@@ -101,7 +101,7 @@ def test_a_deleted_database_file_refuses_every_write_and_says_why(tmp_path: Path
     async def scenario() -> None:
         made = create_game(srv, HOTSEAT)
         other = create_game(srv, HOTSEAT)
-        page = await Page.open(srv, made["id"], hotseat_secrets(made))
+        page = await Page.join(srv, made["id"], hotseat_secrets(made))
         acked = [(await page.play())[0] for _ in range(3)]
         assert stored_version(db, made["id"]) == acked[-1]
 
@@ -141,7 +141,7 @@ def test_a_replaced_database_file_is_noticed(tmp_path: Path, servers: list[Serve
 
     async def scenario() -> None:
         made = create_game(srv, HOTSEAT)
-        page = await Page.open(srv, made["id"], hotseat_secrets(made))
+        page = await Page.join(srv, made["id"], hotseat_secrets(made))
         await page.play()
         copy = tmp_path / "copy.sqlite"
         copy.write_bytes(db.read_bytes())
@@ -297,7 +297,7 @@ def test_a_backup_taken_during_play_restores_into_a_server_that_goes_on(tmp_path
     async def scenario() -> None:
         made = create_game(srv, HOTSEAT)
         create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2})   # writes meanwhile
-        page = await Page.open(srv, made["id"], hotseat_secrets(made))
+        page = await Page.join(srv, made["id"], hotseat_secrets(made))
         last = [(await page.play())[0] for _ in range(4)][-1]
         done = huntgather("backup", str(backup), "--db", str(db))
         assert done.returncode == 0, done.stderr
@@ -320,7 +320,7 @@ def test_a_backup_taken_during_play_restores_into_a_server_that_goes_on(tmp_path
         servers.append(other)
         assert ready(other).status_code == 200
         assert game_view(other, made["id"])["version"] == last
-        page = await Page.open(other, made["id"], hotseat_secrets(made))
+        page = await Page.join(other, made["id"], hotseat_secrets(made))
         version, _ = await page.play()
         assert version > last
         assert stored_version(restored, made["id"]) == version

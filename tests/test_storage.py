@@ -31,7 +31,7 @@ with warnings.catch_warnings():
 from huntgather.cli import main as cli_main
 from huntgather.server import create_app
 from huntgather.server.rooms import GameSetup, restore_game
-from huntgather.server.storage import SCHEMA, SchemaError, Storage
+from huntgather.server.storage import SCHEMA, SchemaError, Storage, move_notice
 
 FIXTURE = Path(__file__).parent / "data" / "games-layout1.sqlite"
 
@@ -163,9 +163,12 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     heard: list[str] = []
     all_heard = threading.Event()
 
+    def ours(payload: str) -> bool:
+        return json.loads(payload).get("game") in (a, b, c)
+
     def hear(payload: str) -> None:
         heard.append(payload)
-        if len([p for p in heard if p.split()[1] in (a, b, c)]) >= 5:
+        if len([p for p in heard if ours(p)]) >= 5:
             all_heard.set()
 
     # another process listens (a process does not hear its own writer's notifications)
@@ -196,9 +199,9 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
         ["d1", "1@0,1r0", "-", "d4"], ["d1", "-"], ["d1", "2@0,1r0", "-", "d9"]]
     if stop_listening is not None:   # every stored append was announced, with the game's new
         assert all_heard.wait(5)     # version, where it started and the moves themselves
-        assert sorted(p for p in heard if p.split()[1] in (a, b, c)) == sorted(
-            [f"move {a} 3 1 1@0,1r0 -", f"move {b} 2 1 -", f"move {c} 2 1 2@0,1r0",
-             f"move {a} 4 3 d4", f"move {c} 4 2 - d9"])
+        assert sorted(p for p in heard if ours(p)) == sorted(
+            [move_notice(a, 1, ["1@0,1r0", "-"]), move_notice(b, 1, ["-"]), move_notice(c, 1, ["2@0,1r0"]),
+             move_notice(a, 3, ["d4"]), move_notice(c, 2, ["-", "d9"])])
         stop_listening()
     if other is not None:
         other.close()
@@ -247,8 +250,8 @@ def test_notifications_wait_for_the_writes_of_their_batch_and_go_out_as_one_stat
     assert done.wait(5)
     # the two appends as one statement, then the two notifications as one
     assert statements == ["WITH", "SELECT"]
-    assert sorted(heard) == sorted([f"move {a} 2 1 -", f"move {b} 2 1 -", f"presence {a} p1 0 1",
-                                    f"presence {b} p1 - 2"])
+    assert sorted(heard) == sorted([move_notice(a, 1, ["-"]), move_notice(b, 1, ["-"]),
+                                    f"presence {a} p1 0 1", f"presence {b} p1 - 2"])
     stop_listening()
     other.close()
     storage.close()
@@ -293,7 +296,7 @@ def test_a_process_does_not_hear_its_own_writers_notifications() -> None:
     asyncio.run(second.notify_async(f"mark {a} from second"))
     asyncio.run(first.notify_async(f"mark {a} from first"))
     assert marks["first"].wait(5) and marks["second"].wait(5)
-    assert heard == {"first": [f"move {b} 2 1 -"], "second": [f"move {a} 2 1 -"]}
+    assert heard == {"first": [move_notice(b, 1, ["-"])], "second": [move_notice(a, 1, ["-"])]}
     assert first._writer.backend_pid is not None and first._writer.backend_pid != second._writer.backend_pid
     for stop in stops:
         stop()

@@ -90,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from huntgather.server import create_app
+        from huntgather.server.codec import MAX_MESSAGE
         from huntgather.server.gc_tuning import tune_gc
         from huntgather.server.hosts import EVERYWHERE, LOOPBACK, allowed_hosts, lan_addresses
-        from huntgather.server.protocol import MAX_MESSAGE
         from huntgather.server.storage import SchemaError, public_url
     except ImportError as exc:
         raise CommandError(f"browser play needs the web extra ({exc.name} is missing): "

@@ -1,16 +1,11 @@
 """The wire format (see ``docs/protocol.md``): bounded JSON, structured moves, views.
 
-Everything a client sends is read through :func:`read_json` (size, depth and
-number limits) and every move through :func:`move_from_json`; everything the
+Everything a client sends is read through :func:`~huntgather.server.codec.read_json` (size,
+depth and number limits), checked against its declaration (:mod:`huntgather.server.messages`),
+and every move read through :func:`move_from_json`; everything the
 server sends about a game is built here from the engine's state and events, so
 that all pages of a game receive the same public facts.
 
->>> read_json('{"type": "hello", "secrets": []}')
-{'type': 'hello', 'secrets': []}
->>> read_json('[' * 40 + ']' * 40)
-Traceback (most recent call last):
-...
-huntgather.server.protocol.ProtocolError: the message is nested more than 32 deep
 >>> from huntgather import Game
 >>> g = Game(2, seed=3)
 >>> move = move_from_json(g.state, {"kind": "place", "x": 1, "y": 0, "rotation": 0})
@@ -22,11 +17,8 @@ huntgather.server.protocol.ProtocolError: the message is nested more than 32 dee
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
-
-import orjson
 
 from huntgather.events import (
     Event,
@@ -42,88 +34,22 @@ from huntgather.events import (
 )
 from huntgather.game import Game
 from huntgather.kinds import role_of
-from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import Move, Occupy, Pass, Place, TakeBack
 from huntgather.outlook import stuck_meeples
+from huntgather.server import messages as wire
+from huntgather.server.codec import ProtocolError
+from huntgather.server.fields import checker
+from huntgather.server.messages import MOVES
+from huntgather.server.seats import Deal
 from huntgather.server.words import occupant_phrase, zone_phrase
 from huntgather.state import OCCUPY, PLACE, SHAMAN, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
-#: the largest websocket frame or HTTP body a client may send
-MAX_MESSAGE = 64 * 1024
-MAX_DEPTH = 32
-MAX_DIGITS = 20
-#: coordinates beyond this cannot be reached in any game (95 tiles in a row reach 95)
-MAX_COORD = 1000
 
-
-class ProtocolError(ValueError):
-    """A message the server cannot read; ``code`` is the error code sent back."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ProtocolError("bad_json", f"numbers have at most {MAX_DIGITS} digits")
-    return int(text)
-
-
-def _bounded_float(text: str) -> float:
-    if len(text) > 40:
-        raise ProtocolError("bad_json", "numbers have at most 40 characters")
-    return float(text)
-
-
-def _no_constant(text: str) -> Any:
-    raise ProtocolError("bad_json", f"{text} is not a JSON number")
-
-
-def _depth(text: str) -> int:
-    """How deeply arrays and objects nest in JSON ``text`` (brackets inside strings do not count)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def read_json(text: str | bytes) -> Any:
-    """Parse a client's JSON within the limits; raise :class:`ProtocolError` saying what is wrong."""
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE // 1024} KiB")
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "the message is not UTF-8 text") from None
-    if _depth(text) > MAX_DEPTH:
-        raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} deep")
-    try:
-        return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float,
-                          parse_constant=_no_constant)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
-
-
-def error(code: str, message: str, request: Any, version: int | None) -> dict[str, Any]:
+def error(code: str, message: str, request: Any, version: int | None) -> wire.Error:
     """An ``error`` message: its code, the reason in words, the request it answers, the game's version."""
-    return {"type": "error", "code": code, "message": message, "request": request, "version": version}
+    return {"type": wire.MessageType.ERROR, "code": wire.ErrorCode(code), "message": message,
+            "request": request, "version": version}
 
 
 # --------------------------------------------------------------------------- the connection
@@ -138,57 +64,26 @@ SILENT_AFTER = 20.0
 
 
 def welcome(game_id: str, seats: Iterable[int], creator: bool, version: int, refused: Iterable[int],
-            heartbeat: float | None) -> dict[str, Any]:
+            heartbeat: float | None) -> wire.Welcome:
     """The answer to ``hello``: the seats this page holds, whether it holds the creator's secret,
     the game's version, the positions in ``hello``'s ``secrets`` of the secrets that hold nothing
     in this game (the page forgets them), and the seconds between the server's pings."""
-    return {"type": "welcome", "game": game_id, "seats": sorted(seats), "creator": creator,
+    return {"type": wire.MessageType.WELCOME, "game": game_id, "seats": sorted(seats), "creator": creator,
             "version": version, "refused": sorted(refused), "heartbeat": heartbeat}
 
 
-def ping() -> dict[str, Any]:
+def ping() -> wire.Ping:
     """The server's heartbeat, every :data:`HEARTBEAT` seconds; the page answers :func:`pong`
     (and a page may send one too: the server answers it with a ``pong``)."""
-    return {"type": "ping"}
+    return {"type": wire.MessageType.PING}
 
 
-def pong() -> dict[str, Any]:
+def pong() -> wire.Pong:
     """The answer to a ``ping``."""
-    return {"type": "pong"}
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """The text of a message sent to clients: compact JSON, by orjson (about 7 times faster than
-    the standard library's encoder on a game update, which every page of a game receives).
-
-    What orjson refuses — a lone surrogate or an integer beyond 64 bits, which only a client's own
-    ``request`` label can bring — is written by the standard library instead.
-
-    >>> dumps({"type": "ack", "request": 10**20, "version": 3})
-    '{"type":"ack","request":100000000000000000000,"version":3}'
-    >>> dumps({"request": "\\ud800", 1: ("é",)})
-    '{"request":"\\\\ud800","1":["\\\\u00e9"]}'
-    """
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(message, separators=(",", ":"))
+    return {"type": wire.MessageType.PONG}
 
 
 # --------------------------------------------------------------------------- moves
-
-
-def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ProtocolError("invalid_move", f"a {data.get('kind')} move needs {key!r}: a whole number "
-                                            f"from {low} to {high}")
-    return value
-
-
-_DISPLAY_KEYS = {"text", "role", "x", "y", "tile"}
-_MOVE_KEYS = {"place": {"kind", "x", "y", "rotation"}, "occupy": {"kind", "zone", "piece"},
-              "takeback": {"kind", "tile", "zone"}, "pass": {"kind"}}
 
 
 def move_from_json(state: State, data: Any) -> Move:
@@ -196,39 +91,35 @@ def move_from_json(state: State, data: Any) -> Move:
 
     The tile is implied: ``place`` places the tile to place, ``occupy`` puts a
     piece on the tile just placed.  Raises :class:`ProtocolError`
-    (``invalid_move``) for a move of the wrong shape; whether it is *legal* is
-    the engine's business.
+    (``invalid_move``) for a move of the wrong shape (its declaration:
+    :data:`huntgather.server.messages.MOVES`); whether it is *legal* is the
+    engine's business.
     """
-    if not isinstance(data, dict) or data.get("kind") not in _MOVE_KEYS:
+    shape = MOVES.get(data.get("kind")) if isinstance(data, dict) else None   # type: ignore[arg-type]
+    if shape is None:
         raise ProtocolError("invalid_move", "a move is an object whose 'kind' is 'place', 'occupy', "
                                             "'takeback' or 'pass'")
     kind = data["kind"]
-    extra = set(data) - _MOVE_KEYS[kind] - _DISPLAY_KEYS
-    if extra:
-        raise ProtocolError("invalid_move", f"unknown field(s) in a {kind} move: {', '.join(sorted(extra))}")
+    move = checker(shape, "invalid_move", f"{kind} move")(data)
     if kind == "pass":
         return Pass()
     if kind == "takeback":
-        return TakeBack(_int(data, "tile", 0, 999), _int(data, "zone", 0, 9))
+        return TakeBack(move["tile"], move["zone"])
     tile = state.tile
     if tile is None or state.phase not in (PLACE, SHAMAN, OCCUPY):
         raise ProtocolError("invalid_move", f"a {kind} move does not answer this decision: "
                                             f"{state.describe_decision()}")
     if kind == "place":
-        return Place(tile, _int(data, "x", -MAX_COORD, MAX_COORD), _int(data, "y", -MAX_COORD, MAX_COORD),
-                     _int(data, "rotation", 0, 3))
-    piece = data.get("piece")
-    if piece not in (MEEPLE, HUT):
-        raise ProtocolError("invalid_move", "an occupy move needs 'piece': 'meeple' or 'hut'")
-    return Occupy(tile, _int(data, "zone", 0, 9), piece)
+        return Place(tile, move["x"], move["y"], move["rotation"])
+    return Occupy(tile, move["zone"], move["piece"])
 
 
-def _place_json(x: int, y: int, rotation: int) -> dict[str, Any]:
+def _place_json(x: int, y: int, rotation: int) -> wire.PlaceMove:
     """The structured form of a placement (one form for :func:`move_to_json` and :func:`legal_json`)."""
     return {"kind": "place", "x": x, "y": y, "rotation": rotation}
 
 
-def move_to_json(state: State, move: Move) -> dict[str, Any]:
+def move_to_json(state: State, move: Move) -> wire.Move:
     """The structured form of an engine move (as :func:`move_from_json` reads it)."""
     if isinstance(move, Place):
         return _place_json(move.x, move.y, move.rotation)
@@ -239,7 +130,7 @@ def move_to_json(state: State, move: Move) -> dict[str, Any]:
     return {"kind": "pass"}
 
 
-def legal_json(state: State) -> list[dict[str, Any]]:
+def legal_json(state: State) -> list[wire.Move]:
     """The legal moves at ``state`` for the player to move, with words for the choices."""
     if state.is_over or state.is_chance:
         return []
@@ -247,20 +138,21 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     if state.phase == PLACE:   # the common case, sent in every update: no Place made for each
         assert state.tile is not None
         return [_place_json(x, y, r) for x, y, r in state.board.placements(tiles.by_id[state.tile])]
-    out = []
+    out: list[wire.Move] = []
     for move in state.legal_moves():
-        item = move_to_json(state, move)
         if isinstance(move, Occupy):
             role = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
-            item["role"] = role
-            item["text"] = f"{role} on {_zone_words(state, move.tile, move.zone)}"
+            out.append({"kind": "occupy", "zone": move.zone, "piece": move.piece, "role": role,
+                        "text": f"{role} on {_zone_words(state, move.tile, move.zone)}"})
         elif isinstance(move, TakeBack):
             x, y = state.board.where[move.tile]
             words = f"take back your meeple from {_zone_words(state, move.tile, move.zone)}"
-            item |= {"x": x, "y": y, "text": words}
+            out.append({"kind": "takeback", "tile": move.tile, "zone": move.zone, "x": x, "y": y,
+                        "text": words})
         elif isinstance(move, Pass):
-            item["text"] = "take nothing back" if state.phase == SHAMAN else "no piece"
-        out.append(item)
+            out.append({"kind": "pass", "text": "take nothing back" if state.phase == SHAMAN else "no piece"})
+        else:
+            out.append(move_to_json(state, move))
     return out
 
 
@@ -324,9 +216,9 @@ def event_text(e: Event, state: State) -> str:
     return e.describe()
 
 
-def event_view(e: Event, state: State) -> dict[str, Any]:
+def event_view(e: Event, state: State) -> wire.EventView:
     """One log entry: event kind, text (see :func:`event_text`), and the facts a page draws from it."""
-    out: dict[str, Any] = {"kind": type(e).__name__, "text": event_text(e, state)}
+    out: wire.EventView = {"kind": type(e).__name__, "text": event_text(e, state)}
     if isinstance(e, TilePlaced):
         out |= {"player": e.player, "tile": e.tile, "x": e.x, "y": e.y, "rotation": e.rotation,
                 "bonus": e.bonus}
@@ -343,7 +235,7 @@ def event_view(e: Event, state: State) -> dict[str, Any]:
     return out
 
 
-def final_view(events: Sequence[Event]) -> dict[str, Any] | None:
+def final_view(events: Sequence[Event]) -> wire.FinalView | None:
     """The final-scoring table: one row per river system (huts) and meadow (hunters)."""
     final = next((e for e in reversed(events) if isinstance(e, FinalScoring)), None)
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
@@ -366,24 +258,24 @@ def decision_text(state: State) -> str:
     return state.describe_decision()
 
 
-def decision_view(state: State) -> dict[str, Any]:
+def decision_view(state: State) -> wire.DecisionView:
     d = state.decision
     return {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack,
             "text": decision_text(state)}
 
 
-def players_view(state: State) -> list[dict[str, Any]]:
+def players_view(state: State) -> list[wire.PlayerView]:
     return [{"seat": i, "colour": PLAYER_NAMES[i], "rgb": PLAYER_COLOURS[i], "letter": PLAYER_LETTERS[i],
              "score": state.scores[i], "meeples": state.meeples[i], "huts": state.huts[i]}
             for i in range(state.players)]
 
 
-def occupants_view(state: State) -> list[dict[str, Any]]:
+def occupants_view(state: State) -> list[wire.OccupantView]:
     """The pieces on the board; ``stuck`` marks a fisher or gatherer whose river or forest no
     tile left can complete (:func:`huntgather.outlook.stuck_meeples`)."""
     board = state.board
     stuck = {where for _player, where in stuck_meeples(state)}
-    out = []
+    out: list[wire.OccupantView] = []
     for where, player, piece in sorted(board.pieces()):
         x, y = board.where[where.tile]
         role = role_of(board.zone(*where).kind, piece)
@@ -392,9 +284,9 @@ def occupants_view(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def last_view(events: Sequence[Event]) -> list[dict[str, Any]]:
+def last_view(events: Sequence[Event]) -> list[wire.LastTile]:
     """The tiles placed in the last turn (a menhir turn's two tiles together)."""
-    last: list[dict[str, Any]] = []
+    last: list[wire.LastTile] = []
     for e in reversed(events):
         if isinstance(e, TilePlaced):
             if last and last[0]["player"] != e.player:
@@ -405,7 +297,7 @@ def last_view(events: Sequence[Event]) -> list[dict[str, Any]]:
     return last
 
 
-def _changing(game: Game, seed: int) -> dict[str, Any]:
+def _changing(game: Game, seed: int) -> wire.Changing:
     """The parts of a view that are sent whole in snapshots and updates alike."""
     state = game.state
     return {
@@ -422,25 +314,26 @@ def _changing(game: Game, seed: int) -> dict[str, Any]:
     }
 
 
-def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False) -> dict[str, Any]:
+def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False) -> wire.Snapshot:
     """The whole public view of a game (what a watcher sees)."""
     state = game.state
-    out = {"type": "snapshot", "game": game_id, "version": len(game.history), "edition": state.edition.name,
-           "bonus_name": state.edition.bonus_name, "deal": deal,
+    out: wire.Snapshot = {
+           "type": wire.MessageType.SNAPSHOT, "game": game_id, "version": len(game.history),
+           "edition": state.edition.name,
+           "bonus_name": state.edition.bonus_name, "deal": Deal(deal),
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
                      for (x, y), (t, r) in state.board.cells.items()],
-           "log": [event_view(e, state) for e in game.events], "replay": replay}
-    out |= _changing(game, seed)
+           "log": [event_view(e, state) for e in game.events], "replay": replay,
+           **_changing(game, seed)}
     if replay:
         out["legal"] = []
     return out
 
 
-def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event]) -> dict[str, Any]:
+def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event]) -> wire.Update:
     """What changed since version ``start``: the new events and tiles, and the new decision."""
-    out = {"type": "update", "game": game_id, "from": start, "version": len(game.history),
+    return {"type": wire.MessageType.UPDATE, "game": game_id, "from": start, "version": len(game.history),
            "events": [event_view(e, game.state) for e in new_events],
            "placed": [{"x": e.x, "y": e.y, "tile": e.tile, "rotation": e.rotation}
-                      for e in new_events if isinstance(e, TilePlaced)]}
-    out |= _changing(game, seed)
-    return out
+                      for e in new_events if isinstance(e, TilePlaced)],
+            **_changing(game, seed)}

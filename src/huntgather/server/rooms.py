@@ -25,21 +25,49 @@ import contextlib
 import logging
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
-from huntgather.bots.registry import offered_levels
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
 from huntgather.moves import Draw, Move, Place, parse_move
 from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol
+from huntgather.server.codec import ProtocolError, dumps
 from huntgather.server.connection import CLOSE_GONE, Connection
-from huntgather.server.protocol import ProtocolError, move_from_json, move_to_json
+from huntgather.server.messages import (
+    AskNotice,
+    DeleteNotice,
+    Hello,
+    Hint,
+    HintIntent,
+    HintTurn,
+    MessageType,
+    MoveNotice,
+    Name,
+    NoticeType,
+    PresenceNotice,
+    Preview,
+    PreviewIntent,
+    ReplayView,
+    Resign,
+    SeatChange,
+    SeatNotice,
+    SeatSecret,
+    Snapshot,
+    Table,
+    TableSeat,
+    Turn,
+    Update,
+    decode_notice,
+    encode_notice,
+)
+from huntgather.server.messages import Move as MoveJson
+from huntgather.server.protocol import move_from_json, move_to_json
 from huntgather.server.seats import (
     Deal,
     GameSetup,
@@ -50,7 +78,7 @@ from huntgather.server.seats import (
     new_secret,
     secret_matches,
 )
-from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_from_notice
+from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_row
 from huntgather.server.words import square_words
 from huntgather.server.workers import Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
@@ -64,7 +92,6 @@ __all__ = ["GameSetup", "RequestError", "Room", "Rooms", "build_game", "replay_g
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 #: a page further behind than this many events gets a snapshot instead of the missed events
 MAX_CATCH_UP = 400
-MAX_SECRETS = 8
 
 
 # --------------------------------------------------------------------------- games
@@ -170,25 +197,13 @@ def replay_game(setup: GameSetup, history: Sequence[str], rng: random.Random | N
     return game
 
 
-def _plan_json(state: State, plan: Sequence[Move]) -> list[dict[str, Any]]:
+def _plan_json(state: State, plan: Sequence[Move]) -> list[MoveJson]:
     walk = state.copy()
     out = []
     for move in plan:
         out.append(move_to_json(walk, move))
         walk.apply(move)
     return out
-
-
-def _int_field(msg: dict[str, Any], key: str) -> int:
-    value = msg.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RequestError("bad_request", f"{key!r} is required: a whole number")
-    return value
-
-
-def _version_or_none(msg: dict[str, Any]) -> int | None:
-    """The version a page says it has (``hello``, ``resync``): a whole number, or null for none."""
-    return None if msg.get("version") is None else _int_field(msg, "version")
 
 
 # --------------------------------------------------------------------------- rooms
@@ -264,25 +279,26 @@ class Room:
 
     # ------------------------------------------------------------------ views
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> Snapshot:
         return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal))
 
-    def table(self) -> dict[str, Any]:
+    def table(self) -> Table:
         online, watchers = self.presence()
         for held, count in self.remote.values():   # pages connected to other processes
             online |= held
             watchers += count
-        seats = [{"seat": i, "kind": str(s.kind), "level": s.level, "name": s.name, "joined": s.joined,
-                  "online": s.kind == SeatKind.BOT or i in online} for i, s in enumerate(self.seats)]
-        return {"type": "table", "watchers": watchers, "seats": seats}
+        seats: list[TableSeat] = [{"seat": i, "kind": s.kind, "level": s.level, "name": s.name,
+                                   "joined": s.joined, "online": s.kind == SeatKind.BOT or i in online}
+                                  for i, s in enumerate(self.seats)]
+        return {"type": MessageType.TABLE, "watchers": watchers, "seats": seats}
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for every page (encoded once; never waits)."""
-        text = protocol.dumps(message)
+        text = dumps(message)
         for conn in list(self.conns):
             conn.push(text)
 
-    def _catch_up(self, since: int | None) -> dict[str, Any] | None:
+    def _catch_up(self, since: int | None) -> Snapshot | Update | None:
         """What a page at version ``since`` needs: nothing, an update, or a snapshot."""
         if since == self.version:
             return None
@@ -294,7 +310,7 @@ class Room:
 
     # ------------------------------------------------------------------ joining
 
-    async def attach(self, conn: Connection, msg: dict[str, Any]) -> None:
+    async def attach(self, conn: Connection, msg: Hello) -> None:
         """Answer a page's ``hello``: bind its seats, send what it needs, tell the others.
 
         A secret that holds nothing in this game costs only itself: the page holds the seats of
@@ -304,11 +320,9 @@ class Room:
         is the creator's page before it hands the links out (a hotseat), not a player who came.
         """
         raw = msg.get("secrets", [])
-        if not isinstance(raw, list) or len(raw) > MAX_SECRETS \
-                or not all(isinstance(s, str) and 0 < len(s) <= 100 for s in raw):
-            raise RequestError("bad_request", f"'secrets' must be a list of at most {MAX_SECRETS} secrets")
-        since = _version_or_none(msg)
-        name = clean_name(msg["name"]) if msg.get("name") not in (None, "") else None
+        since = msg.get("version")
+        given = msg.get("name")
+        name = clean_name(given) if given else None
         async with self.lock:
             held: set[int] = set()
             creator = False
@@ -330,7 +344,7 @@ class Room:
                 if new != seat:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
-            conn.push(protocol.dumps(protocol.welcome(self.id, held, creator, self.version, refused,
+            conn.push(dumps(protocol.welcome(self.id, held, creator, self.version, refused,
                                                       conn.heartbeat)))
             self.conns.add(conn)
             catch_up = self._catch_up(since)
@@ -338,7 +352,7 @@ class Room:
         if self.on_presence is not None:
             self.on_presence(self)
         if catch_up is not None:
-            conn.push(protocol.dumps(catch_up))
+            conn.push(dumps(catch_up))
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
@@ -362,8 +376,7 @@ class Room:
 
     # ------------------------------------------------------------------ checks
 
-    def _holder(self, conn: Connection, msg: dict[str, Any]) -> int:
-        seat = _int_field(msg, "seat")
+    def _holder(self, conn: Connection, seat: int) -> int:
         if seat not in conn.held:
             if conn.watcher:
                 raise RequestError("not_your_seat", "you are watching this game: only its players can move")
@@ -390,13 +403,11 @@ class Room:
             raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, not "
                                                 f"{PLAYER_NAMES[seat]}'s")
 
-    def _trial(self, raw: Any) -> tuple[State, list[Move], list[Event]]:
+    def _trial(self, raw: list[Any]) -> tuple[State, list[Move], list[Event]]:
         """The state after the structured ``raw`` moves by the player to move, the moves, their events.
 
         Nothing is drawn: a trial stops where the turn ends.
         """
-        if not isinstance(raw, list) or len(raw) > 4:
-            raise RequestError("bad_request", "'moves' must be a list of at most one turn's moves")
         trial = self.game.state.copy()
         player = trial.current_player
         parsed: list[Move] = []
@@ -416,31 +427,29 @@ class Room:
 
     # ------------------------------------------------------------------ intents
 
-    async def preview(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any]:
+    async def preview(self, conn: Connection, msg: PreviewIntent) -> Preview:
         """What the moves would lead to, without storing, drawing or sharing anything."""
-        seat = self._holder(conn, msg)
+        seat = self._holder(conn, msg["seat"])
         async with self.lock:
-            self._check_turn(seat, _int_field(msg, "version"))
-            trial, _, events = self._trial(msg.get("moves"))
+            self._check_turn(seat, msg["version"])
+            trial, _, events = self._trial(msg["moves"])
             turn_over = trial.is_over or trial.is_chance or trial.current_player != seat
-            return {"type": "preview", "version": self.version,
+            return {"type": MessageType.PREVIEW, "version": self.version,
                     "decision": None if turn_over else protocol.decision_view(trial),
                     "legal": [] if turn_over else protocol.legal_json(trial),
                     "turn_over": turn_over,
                     "events": [protocol.event_view(e, trial) for e in events]}
 
-    async def submit(self, conn: Connection, msg: dict[str, Any]) -> int:
+    async def submit(self, conn: Connection, msg: Turn) -> int:
         """Check, store, then apply and push a person's moves; return the new version.
 
         The moves are checked and played once, on a copy of the game (the draws
         that end the turn included); the copy becomes the game once it is stored.
         """
-        seat = self._holder(conn, msg)
+        seat = self._holder(conn, msg["seat"])
         async with self.lock:
-            self._check_turn(seat, _int_field(msg, "version"))
-            raw = msg.get("moves")
-            if not isinstance(raw, list) or len(raw) > 4:
-                raise RequestError("bad_request", "'moves' must be a list of at most one turn's moves")
+            self._check_turn(seat, msg["version"])
+            raw = msg["moves"]
             if not raw:
                 raise RequestError("bad_request", "'moves' is empty")
             game = self.game.copy()
@@ -550,15 +559,15 @@ class Room:
             watchers += conn.watcher
         return held, watchers
 
-    async def hint(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any]:
+    async def hint(self, conn: Connection, msg: HintIntent) -> Hint:
         """The hard bot's best turns for the seat to move (after ``moves`` of the turn, if any).
 
         The search sees only what the player may know (the stacks' contents,
         not their order) and runs on the hint pool; nothing is stored.
         """
-        seat = self._holder(conn, msg)
+        seat = self._holder(conn, msg["seat"])
         async with self.lock:
-            self._check_turn(seat, _int_field(msg, "version"))
+            self._check_turn(seat, msg["version"])
             trial, _, _ = self._trial(msg.get("moves") or [])
             if trial.is_over or trial.is_chance or trial.current_player != seat:
                 raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
@@ -578,52 +587,51 @@ class Room:
         # each placement's square in words, no two alike ("next to your forest, at the top")
         squares = [(p.x, p.y) for p in (plan[0] for plan, _, _, _ in best_first) if isinstance(p, Place)]
         named = dict(zip(squares, square_words(trial.board, squares, seat, PLAYER_NAMES), strict=True))
-        return {"type": "hint", "version": at, "player": seat,
-                "turns": [{"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
-                           "value": round(value, 3), "visits": visits,
-                           **({"where": named[(plan[0].x, plan[0].y)]} if isinstance(plan[0], Place) else {}),
-                           **({} if predicted is None else {"predicted": [round(x, 1) for x in predicted]})}
-                          for plan, value, visits, predicted in best_first]}
+        shown: list[HintTurn] = []
+        for plan, value, visits, predicted in best_first:
+            turn: HintTurn = {"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
+                              "value": round(value, 3), "visits": visits}
+            first = plan[0]
+            if isinstance(first, Place):
+                turn["where"] = named[(first.x, first.y)]
+            if predicted is not None:
+                turn["predicted"] = [round(x, 1) for x in predicted]
+            shown.append(turn)
+        return {"type": MessageType.HINT, "version": at, "player": seat, "turns": shown}
 
-    async def set_name(self, conn: Connection, msg: dict[str, Any]) -> None:
-        seat = self._holder(conn, msg)
-        name = clean_name(msg.get("name"))
+    async def set_name(self, conn: Connection, msg: Name) -> None:
+        seat = self._holder(conn, msg["seat"])
+        name = clean_name(msg["name"])
         async with self.lock:
             await self._store_seat(seat, replace(self.seats[seat], name=name))
         self.broadcast(self.table())
 
-    async def resign(self, conn: Connection, msg: dict[str, Any]) -> None:
+    async def resign(self, conn: Connection, msg: Resign) -> None:
         """The seat leaves the game: an easy bot plays it from now on, and its secret stops working."""
-        seat = self._holder(conn, msg)
+        seat = self._holder(conn, msg["seat"])
         async with self.lock:
-            self._check_current(_int_field(msg, "version"))
+            self._check_current(msg["version"])
             await self._to_bot(seat, "easy")
         self.broadcast(self.table())
         self.wake_bots()
 
-    async def change_seat(self, conn: Connection, msg: dict[str, Any]) -> None:
+    async def change_seat(self, conn: Connection, msg: SeatChange) -> None:
         """The creator hands a seat to a bot, or turns a bot seat into a person seat (new secret)."""
-        seat = _int_field(msg, "seat")
+        seat = msg["seat"]
         if not conn.creator:
             raise RequestError("not_creator", "only the game's creator can change who plays a seat")
         if not 0 <= seat < len(self.seats):
             raise RequestError("bad_request", f"there is no seat {seat}")
-        kind = msg.get("kind")
+        kind = msg["kind"]
         async with self.lock:
-            if kind == "bot":
-                level = msg.get("level", "easy")
-                if level not in offered_levels():
-                    raise RequestError("bad_request", f"unknown bot level {level!r}; choose one of "
-                                                      f"{', '.join(offered_levels())}")
-                await self._to_bot(seat, level)
-            elif kind == "human":
+            if kind == SeatKind.BOT:
+                await self._to_bot(seat, msg.get("level", "easy"))
+            else:
                 secret = new_secret()
                 await self._store_seat(seat, SeatState(SeatKind.HUMAN, None, None, hash_secret(secret)))
                 self._make_bots()
                 conn.held.add(seat)
-                conn.push(protocol.dumps({"type": "seat_secret", "seat": seat, "secret": secret}))
-            else:
-                raise RequestError("bad_request", "'kind' must be 'bot' or 'human'")
+                conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret)))
         self.broadcast(self.table())
         self.wake_bots()
 
@@ -634,12 +642,12 @@ class Room:
         for other in self.conns:
             other.held.discard(seat)
 
-    async def resync(self, conn: Connection, msg: dict[str, Any]) -> None:
-        since = _version_or_none(msg)
+    async def resync(self, conn: Connection, since: int | None) -> None:
+        """Send a page at version ``since`` (None: none) what it missed."""
         async with self.lock:
             catch_up = self._catch_up(since)
         if catch_up is not None:
-            conn.push(protocol.dumps(catch_up))
+            conn.push(dumps(catch_up))
 
     # ------------------------------------------------------------------ bots
 
@@ -751,8 +759,8 @@ class Rooms:
 
     def _reconnected(self) -> None:   # notifications may have been missed: catch up every live game
         for game_id in list(self._rooms):
-            self._notified(f"move {game_id} -1")
-            self._notified(f"seat {game_id}")
+            self._notified(encode_notice({"type": NoticeType.MOVE, "game": game_id}))
+            self._notified(encode_notice({"type": NoticeType.SEAT, "game": game_id}))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -760,42 +768,62 @@ class Rooms:
         task.add_done_callback(self._tasks.discard)
 
     async def _on_notice(self, payload: str) -> None:
-        parts = payload.split()
-        if len(parts) < 2:
+        """Follow what another process did (:data:`~huntgather.server.messages.NOTICES`)."""
+        try:
+            notice = decode_notice(payload)
+        except ProtocolError as exc:
+            log.warning("a notification that is not one was ignored (%s)", exc.message)
             return
-        kind, game_id = parts[0], parts[1]
-        room = self._rooms.get(game_id)
+        room = self._rooms.get(notice["game"])
         if room is None or room.closed:
             return
         try:
-            if kind == "move":
-                version = int(parts[2]) if len(parts) > 2 else -1
-                if version < 0 or version > room.version:
-                    # the moves ride along (storage.move_notice) unless they were too long
-                    carried = (int(parts[3]), parts[4:]) if len(parts) > 4 else None
-                    async with room.lock:
-                        await room.follow_storage(carried)
-            elif kind == "seat":   # the seat rides along (storage.seat_notice), except after a reconnect
-                carried_seat = [seat_from_notice(payload.split(" ", 2)[2])] if len(parts) > 2 else None
-                await room.follow_seats(carried_seat)
-            elif kind == "delete":
-                await self._close_deleted(room)
-            elif kind == "presence" and len(parts) == 5 and parts[2] != self.process:
-                held = {int(x) for x in parts[3].split(",") if x.isdigit()}
-                if held or int(parts[4]):
-                    room.remote[parts[2]] = (held, int(parts[4]))
-                else:
-                    room.remote.pop(parts[2], None)
-                room.broadcast(room.table())
-            elif kind == "ask" and len(parts) == 3 and parts[2] != self.process and room.conns:
-                self._announce(room)
+            await self._NOTICE_HANDLERS[notice["type"]](self, room, notice)
         except Exception:
-            log.exception("game %s: following another process (%s) failed", game_id, payload)
+            log.exception("game %s: following another process (%s) failed", room.id, payload[:200])
+
+    async def _on_move(self, room: Room, notice: MoveNotice) -> None:
+        version = notice.get("version")
+        if version is None or version > room.version:
+            # the moves ride along (storage.move_notice) unless they were too long
+            start, moves = notice.get("start"), notice.get("moves")
+            carried = (start, moves) if start is not None and moves is not None else None
+            async with room.lock:
+                await room.follow_storage(carried)
+
+    async def _on_seat(self, room: Room, notice: SeatNotice) -> None:
+        # the seat rides along (storage.seat_notice), except after a reconnect
+        carried = notice.get("seat")
+        await room.follow_seats(None if carried is None else [seat_row(carried)])
+
+    async def _on_delete(self, room: Room, notice: DeleteNotice) -> None:
+        await self._close_deleted(room)
+
+    async def _on_presence(self, room: Room, notice: PresenceNotice) -> None:
+        if notice["process"] == self.process:
+            return
+        held = set(notice["held"])
+        if held or notice["watchers"]:
+            room.remote[notice["process"]] = (held, notice["watchers"])
+        else:
+            room.remote.pop(notice["process"], None)
+        room.broadcast(room.table())
+
+    async def _on_ask(self, room: Room, notice: AskNotice) -> None:
+        if notice["process"] != self.process and room.conns:
+            self._announce(room)
+
+    #: the handler of each notice (a test checks that every declared notice has one)
+    _NOTICE_HANDLERS: ClassVar[dict[str, Callable[[Rooms, Room, Any], Awaitable[None]]]] = {
+        NoticeType.MOVE: _on_move, NoticeType.SEAT: _on_seat, NoticeType.DELETE: _on_delete,
+        NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask,
+    }
 
     def _announce(self, room: Room) -> None:
         held, watchers = room.presence()
-        payload = f"presence {room.id} {self.process} {','.join(map(str, sorted(held))) or '-'} {watchers}"
-        self._spawn(self._notify_quietly(payload))
+        self._spawn(self._notify_quietly(encode_notice({
+            "type": NoticeType.PRESENCE, "game": room.id, "process": self.process, "held": sorted(held),
+            "watchers": watchers})))
 
     async def _notify_quietly(self, payload: str) -> None:
         try:
@@ -815,7 +843,8 @@ class Rooms:
         self._rooms[room.id] = room
         self._evict(keep=room.id)
         if self.storage.shared:   # who is connected to this game on the other processes?
-            self._spawn(self._notify_quietly(f"ask {room.id} {self.process}"))
+            self._spawn(self._notify_quietly(encode_notice({"type": NoticeType.ASK, "game": room.id,
+                                                            "process": self.process})))
 
     def _evict(self, keep: str) -> None:
         """Drop the least recently used idle rooms beyond ``max_rooms`` (never ``keep``, just added)."""
@@ -949,7 +978,7 @@ class Rooms:
         for conn in list(room.conns):
             conn.finish(CLOSE_GONE, "deleted")
 
-    async def replay_view(self, game_id: str, ply: int) -> dict[str, Any]:
+    async def replay_view(self, game_id: str, ply: int) -> ReplayView:
         """The position of a game after its first ``ply`` moves (for step-by-step replay)."""
         room = await self.get(game_id)
         history = room.game.history
@@ -957,8 +986,7 @@ class Rooms:
             raise RequestError("bad_request", f"the move number must be from 0 to {len(history)}")
         game = Game.replay(room.game.initial, history[:ply])
         view = protocol.snapshot(game, game_id, room.setup.seed, str(room.setup.deal), replay=True)
-        view["total"] = len(history)
-        return view
+        return {**view, "total": len(history)}
 
     async def close(self) -> None:
         if self._stop_listening is not None:

@@ -61,6 +61,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from huntgather.server.dbfile import watch_sqlite_file
+from huntgather.server.messages import MoveNotice, NoticeType, SeatNoticeRow, encode_notice
+from huntgather.server.seats import SeatKind
 
 log = logging.getLogger("huntgather.server")
 _T = TypeVar("_T")
@@ -151,45 +153,44 @@ MAX_NOTICE = 7900
 
 
 def move_notice(game_id: str, start: int, new: list[str]) -> str:
-    """The notification of moves stored: ``move ID VERSION [START MOVE...]``.
+    """The notification of moves stored (:class:`~huntgather.server.messages.MoveNotice`).
 
-    The moves themselves ride along when they fit, so that the other processes
-    need not read them back from the database; they never contain spaces.
+    The moves themselves ride along when they fit (the whole notice in :data:`MAX_NOTICE`
+    bytes), so that the other processes need not read them back from the database.
 
     >>> move_notice("abc", 4, ["d17", "17@-1,0r3"])
-    'move abc 6 4 d17 17@-1,0r3'
+    '{"type":"move","game":"abc","version":6,"start":4,"moves":["d17","17@-1,0r3"]}'
     >>> move_notice("abc", 4, ["x" * 8000])
-    'move abc 5'
+    '{"type":"move","game":"abc","version":5}'
     """
-    full = f"move {game_id} {start + len(new)} {start} {' '.join(new)}"
-    return full if len(full.encode()) <= MAX_NOTICE else f"move {game_id} {start + len(new)}"
+    short: MoveNotice = {"type": NoticeType.MOVE, "game": game_id, "version": start + len(new)}
+    full = encode_notice({**short, "start": start, "moves": new})
+    return full if len(full.encode()) <= MAX_NOTICE else encode_notice(short)
 
 
 def seat_notice(game_id: str, row: SeatRow) -> str:
-    """The notification of a seat stored: ``seat ID [ROW]``, the row as a JSON list, so that the
-    other processes need not read it back (:func:`seat_from_notice`).
+    """The notification of a seat stored, with its row, so that the other processes need not
+    read it back (:func:`seat_row`).
 
-    >>> seat_notice("abc", SeatRow(1, "human", None, "Ann Lee", "9f2c", True))
-    'seat abc [1,"human",null,"Ann Lee","9f2c",true]'
-    """
-    fields = [row.seat, row.kind, row.level, row.name, row.secret_hash, row.joined]
-    return f"seat {game_id} {json.dumps(fields, separators=(',', ':'))}"
-
-
-def seat_from_notice(tail: str) -> SeatRow:
-    """The seat a :func:`seat_notice` carries after its game id; ``ValueError`` if it is not one.
-
-    >>> seat_from_notice('[1,"human",null,"Ann Lee","9f2c",true]')
+    >>> from huntgather.server.messages import decode_notice
+    >>> notice = decode_notice(seat_notice("abc", SeatRow(1, "human", None, "Ann Lee", "9f2c", True)))
+    >>> seat_row(notice["seat"])
     SeatRow(seat=1, kind='human', level=None, name='Ann Lee', secret_hash='9f2c', joined=True)
     """
-    fields = json.loads(tail)
-    if not isinstance(fields, list) or len(fields) != 6:
-        raise ValueError(f"not a seat: {tail[:80]!r}")
-    seat, kind, level, name, secret_hash, joined = fields
-    if not (isinstance(seat, int) and isinstance(kind, str) and isinstance(joined, bool)
-            and all(v is None or isinstance(v, str) for v in (level, name, secret_hash))):
-        raise ValueError(f"not a seat: {tail[:80]!r}")
-    return SeatRow(seat, kind, level, name, secret_hash, joined)
+    carried: SeatNoticeRow = {"seat": row.seat, "kind": SeatKind(row.kind), "level": row.level,
+                              "name": row.name, "secret_hash": row.secret_hash, "joined": row.joined}
+    return encode_notice({"type": NoticeType.SEAT, "game": game_id, "seat": carried})
+
+
+def seat_row(carried: SeatNoticeRow) -> SeatRow:
+    """The row a :func:`seat_notice` carries."""
+    return SeatRow(carried["seat"], str(carried["kind"]), carried["level"], carried["name"],
+                   carried["secret_hash"], carried["joined"])
+
+
+def delete_notice(game_id: str) -> str:
+    """The notification of a game deleted."""
+    return encode_notice({"type": NoticeType.DELETE, "game": game_id})
 
 
 @dataclass(frozen=True)
@@ -558,7 +559,7 @@ class Storage:
         conn.execute(delete(seats).where(seats.c.game_id == game_id))
         conn.execute(delete(creators).where(creators.c.game_id == game_id))
         gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
-        self._notify(conn, f"delete {game_id}")
+        self._notify(conn, delete_notice(game_id))
         return bool(gone)
 
     def summaries(self, ids: list[str]) -> list[Summary]:

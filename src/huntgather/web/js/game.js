@@ -180,6 +180,11 @@ function leavingPieces(occupants, events) {
   return out;
 }
 
+// the keys an `update` replaces whole in the view (the board and the log only grow): the server's
+// messages.UPDATE_KEYS, which tests/test_protocol_declarations.py checks this list against
+export const UPDATE_KEYS = ["players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
+  "over", "final", "seed"];
+
 // apply an `update` from the server to the view (the caller checked that it follows on)
 function applyUpdate(s, u, animate) {
   const v = s.view;
@@ -190,8 +195,7 @@ function applyUpdate(s, u, animate) {
   const arrived = animate ? new Set(landed.map((c) => c.tile)) : new Set();
   const returned = animate ? leavingPieces(v.occupants || [], events) : [];
   const next = { ...v, board: v.board.concat(u.placed || []), log: v.log.concat(events) };
-  for (const k of ["players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
-    "over", "final", "seed"]) {
+  for (const k of UPDATE_KEYS) {
     if (k in u) next[k] = u[k];
   }
   next.version = u.version;

@@ -1,0 +1,58 @@
+"""What the routes of one server share: its storage, rooms and workers, and its settings."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from starlette.requests import HTTPConnection
+
+from huntgather.server.rooms import Rooms
+from huntgather.server.storage import Storage
+from huntgather.server.workers import Workers
+
+
+class RateLimit:
+    """At most ``count`` events per ``window`` seconds for each key (a client address)."""
+
+    def __init__(self, count: int, window: float = 60.0) -> None:
+        self.count, self.window = count, window
+        self._seen: dict[str, deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        if len(self._seen) > 10_000:   # forget the quiet ones, so the table stays small
+            self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - self.window}
+        seen = self._seen.setdefault(key, deque())
+        while seen and seen[0] <= now - self.window:
+            seen.popleft()
+        if len(seen) >= self.count:
+            return False
+        seen.append(now)
+        return True
+
+
+@dataclass
+class ServerContext:
+    """One server: what :func:`~huntgather.server.app.create_app` made, kept in ``app.state``."""
+
+    storage: Storage
+    workers: Workers
+    rooms: Rooms
+    #: the most games one address may create a minute
+    games_per_minute: int
+    #: the netlocs of other sites whose pages may open a websocket
+    origins: set[str]
+    heartbeat: float
+    silent_after: float
+    creations: RateLimit = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.creations = RateLimit(self.games_per_minute)
+
+
+def context_of(conn: HTTPConnection) -> ServerContext:
+    """The server a request or websocket came to."""
+    ctx: ServerContext = conn.app.state.context
+    return ctx

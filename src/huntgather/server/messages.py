@@ -1,0 +1,733 @@
+"""Every message of the protocol, declared once: its fields, their bounds, and what it is for.
+
+Three families, each a table from its ``type`` to a spec:
+
+* :data:`INTENTS`: what a page sends on the game's websocket (``hello``, ``turn``, …); the
+  server checks each against its shape (:func:`check_intent`) and hands it to the handler of
+  its type (:data:`huntgather.server.dispatch.HANDLERS`);
+* :data:`MESSAGES`: what the server sends a page (``welcome``, ``update``, ``error``, …); the
+  builders in :mod:`huntgather.server.protocol` and :mod:`huntgather.server.rooms` return
+  these shapes (mypy holds them to it);
+* :data:`NOTICES`: what one server process tells the others through PostgreSQL
+  (``NOTIFY``), encoded like every message (:func:`encode_notice`, :func:`decode_notice`).
+
+A shape is a ``TypedDict`` with bounds in ``Annotated`` (:mod:`huntgather.server.fields`).
+The same declarations make ``docs/protocol.schema.json`` and the tables of
+``docs/protocol.md`` (``python tools/protocol_docs.py``; a test fails when those files and the
+declarations differ).  ``docs/contributing.md`` has the recipe for a new message.
+
+>>> check_intent({"type": "turn", "seat": 0, "version": 3, "moves": [{"kind": "pass"}]})["seat"]
+0
+>>> check_intent({"type": "name", "seat": 0})
+Traceback (most recent call last):
+...
+huntgather.server.codec.ProtocolError: 'name' is required: text of at most 200 characters
+>>> decode_notice(encode_notice(DeleteNotice(type=NoticeType.DELETE, game="abc")))
+{'type': <NoticeType.DELETE: 'delete'>, 'game': 'abc'}
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args
+
+from huntgather.bots.registry import offered_levels
+from huntgather.editions import edition_names, get_edition
+from huntgather.kinds import Piece
+from huntgather.server.codec import ProtocolError, dumps, read_json
+from huntgather.server.fields import (
+    Check,
+    Doc,
+    Later,
+    Length,
+    OneOf,
+    Range,
+    Says,
+    checker,
+    close,
+    fields_of,
+)
+from huntgather.server.seats import Deal, SeatKind
+
+# --------------------------------------------------------------------------- bounds
+
+#: the largest whole number every JSON reader holds exactly (JavaScript's)
+JS_SAFE = 2**53 - 1
+#: no game has a version beyond this (a page may name a version it never saw: a snapshot answers)
+MAX_VERSION = 1_000_000
+#: coordinates beyond this cannot be reached in any game (95 tiles in a row reach 95)
+MAX_COORD = 1000
+#: the most seat secrets (and a creator's) one ``hello`` may hold
+MAX_SECRETS = 8
+#: the most moves one turn has (a shaman tile: place, take back, occupy; and a spare)
+MAX_TURN = 4
+#: the longest name a page may send (it is cleaned and cut to ``seats.MAX_NAME``)
+MAX_NAME_SENT = 200
+#: the highest seat number of any edition
+MAX_SEAT = max(get_edition(name).max_players for name in edition_names()) - 1
+
+Seat = Annotated[int, Range(0, MAX_SEAT), Doc("a seat, from 0")]
+Version = Annotated[int, Range(-MAX_VERSION, MAX_VERSION),
+                    Doc("a game's version: the number of moves in its history, draws included")]
+GameId = Annotated[str, Length(1, 40)]
+Request = Annotated[int | Annotated[str, Length(0, 64)] | None,
+                    Says("'request' must be a number or a short text"),
+                    Doc("any number or short text of the page's, echoed in the answer")]
+Coord = Annotated[int, Range(-MAX_COORD, MAX_COORD)]
+TileId = Annotated[int, Range(0, 999)]
+ZoneId = Annotated[int, Range(0, 9)]
+
+
+class IntentType(StrEnum):
+    HELLO = "hello"
+    TURN = "turn"
+    PREVIEW = "preview"
+    HINT = "hint"
+    RESIGN = "resign"
+    NAME = "name"
+    SEAT = "seat"
+    RESYNC = "resync"
+    PING = "ping"
+    PONG = "pong"
+
+
+class MessageType(StrEnum):
+    WELCOME = "welcome"
+    TABLE = "table"
+    SNAPSHOT = "snapshot"
+    UPDATE = "update"
+    ACK = "ack"
+    PREVIEW = "preview"
+    HINT = "hint"
+    SEAT_SECRET = "seat_secret"
+    PING = "ping"
+    PONG = "pong"
+    ERROR = "error"
+
+
+class NoticeType(StrEnum):
+    MOVE = "move"
+    SEAT = "seat"
+    DELETE = "delete"
+    PRESENCE = "presence"
+    ASK = "ask"
+
+
+class When(StrEnum):
+    """When a page may send an intent."""
+
+    OPENING = "first"          #: the first message, and only then (``hello``)
+    ANYTIME = "any time"       #: also before ``hello`` (the heartbeat)
+    JOINED = "after hello"     #: once the page is welcomed
+
+
+class ErrorCode(StrEnum):
+    """Every ``code`` of an ``error`` (websocket and HTTP); :data:`ERROR_MEANINGS` says each."""
+
+    BAD_JSON = "bad_json"
+    BAD_REQUEST = "bad_request"
+    TOO_LARGE = "too_large"
+    BINARY_NOT_ACCEPTED = "binary_not_accepted"
+    HELLO_FIRST = "hello_first"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_CREATOR = "not_creator"
+    STALE = "stale"
+    ILLEGAL_MOVE = "illegal_move"
+    INVALID_MOVE = "invalid_move"
+    GAME_OVER = "game_over"
+    BUSY = "busy"
+    STORAGE_FAILED = "storage_failed"
+    UNKNOWN_GAME = "unknown_game"
+    DELETED = "deleted"
+    TOO_SLOW = "too_slow"
+    SERVER_ERROR = "server_error"
+    CORRUPT_GAME = "corrupt_game"
+    BAD_SETUP = "bad_setup"
+    BAD_CONTENT_TYPE = "bad_content_type"
+    TOO_MANY_GAMES = "too_many_games"
+    UNKNOWN_EDITION = "unknown_edition"
+
+
+ERROR_MEANINGS: dict[ErrorCode, str] = {
+    ErrorCode.BAD_JSON: "not JSON, nested too deep, or a number too long",
+    ErrorCode.BAD_REQUEST: "not an object, an unknown `type`, a field missing or out of its bounds "
+                           "(the message names the field)",
+    ErrorCode.TOO_LARGE: "a frame or request body over 64 KiB",
+    ErrorCode.BINARY_NOT_ACCEPTED: "a binary frame",
+    ErrorCode.HELLO_FIRST: "the first message was not `hello`",
+    ErrorCode.NOT_YOUR_SEAT: "the intent names a seat this page does not hold (watchers hold none)",
+    ErrorCode.NOT_YOUR_TURN: "it is another seat's turn",
+    ErrorCode.NOT_CREATOR: "a `seat` change or a delete without the creator's secret",
+    ErrorCode.STALE: "the intent was made at an older version; `version` says the current one",
+    ErrorCode.ILLEGAL_MOVE: "the engine refused the move (the message says why)",
+    ErrorCode.INVALID_MOVE: "a MOVE of the wrong shape",
+    ErrorCode.GAME_OVER: "the game is over",
+    ErrorCode.BUSY: "too many hints at once (one per page, a few in all); try again in a moment",
+    ErrorCode.STORAGE_FAILED: "the change could not be stored, so it does not count; try again "
+                              "(every change fails while the database is unreachable, and for good "
+                              "once the server's SQLite file was deleted or replaced)",
+    ErrorCode.UNKNOWN_GAME: "no such game (the socket closes)",
+    ErrorCode.DELETED: "the game was deleted (the socket closes)",
+    ErrorCode.TOO_SLOW: "this page did not read its messages in time; the socket closes, and a "
+                        "reconnect resyncs",
+    ErrorCode.SERVER_ERROR: "a fault of the server's (logged there); nothing changed",
+    ErrorCode.CORRUPT_GAME: "the game's stored record cannot be read",
+    ErrorCode.BAD_SETUP: "HTTP: a new game's setup is wrong (the message says which field)",
+    ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
+    ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute from one address than allowed",
+    ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
+}
+
+
+def literal_of(shape: type, field: str) -> str:
+    """The one value a shape's ``field`` may have (its ``Literal[…]``)."""
+    for name, annotation, _required in fields_of(shape):
+        if name == field:
+            (value,) = get_args(annotation)
+            return str(value.value if isinstance(value, enum.Enum) else value)
+    raise TypeError(f"{shape.__name__} declares no {field!r}")
+
+
+def type_of(shape: type) -> str:
+    """The ``type`` a shape declares (its ``type: Literal[…]`` field)."""
+    return literal_of(shape, "type")
+
+
+# --------------------------------------------------------------------------- moves
+
+
+class _Shown(TypedDict):
+    """Words a page may leave on a move it took from ``legal`` (ignored by the server)."""
+
+    text: NotRequired[str]
+    role: NotRequired[str]
+
+
+class PlaceMove(_Shown):
+    """Put the tile to place (the decision's ``tile``) at (x, y), turned ``rotation`` quarter
+    turns clockwise."""
+
+    kind: Literal["place"]
+    x: Coord
+    y: Coord
+    rotation: Annotated[int, Range(0, 3)]
+    tile: NotRequired[int]
+
+
+class OccupyMove(_Shown):
+    """Put a piece on a zone of the tile just placed."""
+
+    kind: Literal["occupy"]
+    zone: ZoneId
+    piece: Piece
+    x: NotRequired[int]
+    y: NotRequired[int]
+    tile: NotRequired[int]
+
+
+class TakebackMove(_Shown):
+    """The shaman's answer: your meeple on ``zone`` of ``tile`` comes back."""
+
+    kind: Literal["takeback"]
+    tile: TileId
+    zone: ZoneId
+    x: NotRequired[int]
+    y: NotRequired[int]
+
+
+class PassMove(_Shown):
+    """No piece, or take nothing back."""
+
+    kind: Literal["pass"]
+    x: NotRequired[int]
+    y: NotRequired[int]
+    tile: NotRequired[int]
+
+
+Move = PlaceMove | OccupyMove | TakebackMove | PassMove
+#: each kind of MOVE and its shape
+MOVES: dict[str, type] = {literal_of(m, "kind"): m for m in get_args(Move)}
+close(*MOVES.values())
+
+Moves = Annotated[list[Annotated[Any, Later(Move)]], Length(0, MAX_TURN),
+                  Says(f"'moves' must be a list of at most {MAX_TURN} moves (one turn)")]
+
+
+# --------------------------------------------------------------------------- intents
+
+
+class IntentBase(TypedDict):
+    """What every intent may carry (each intent's shape derives from this)."""
+
+    request: NotRequired[Request]
+
+
+class Hello(IntentBase):
+    """The page's first message: the secrets it holds, the version it has, its name."""
+
+    type: Literal[IntentType.HELLO]
+    secrets: NotRequired[Annotated[list[Annotated[str, Length(1, 100)]], Length(0, MAX_SECRETS),
+                                   Says(f"'secrets' must be a list of at most {MAX_SECRETS} secrets")]]
+    version: NotRequired[Version | None]
+    name: NotRequired[Annotated[str, Length(0, MAX_NAME_SENT)] | None]
+
+
+class Turn(IntentBase):
+    type: Literal[IntentType.TURN]
+    seat: Seat
+    version: Version
+    moves: Annotated[Moves, Doc("the turn's moves, at least one (a seat it does not hold is refused first)")]
+
+
+class PreviewIntent(IntentBase):
+    type: Literal[IntentType.PREVIEW]
+    seat: Seat
+    version: Version
+    moves: Moves
+
+
+class HintIntent(IntentBase):
+    type: Literal[IntentType.HINT]
+    seat: Seat
+    version: Version
+    moves: NotRequired[Moves | None]
+
+
+class Resign(IntentBase):
+    type: Literal[IntentType.RESIGN]
+    seat: Seat
+    version: Version
+
+
+class Name(IntentBase):
+    type: Literal[IntentType.NAME]
+    seat: Seat
+    name: Annotated[str, Length(0, MAX_NAME_SENT)]
+
+
+class SeatChange(IntentBase):
+    type: Literal[IntentType.SEAT]
+    seat: Seat
+    kind: SeatKind
+    level: NotRequired[Annotated[str, OneOf(offered_levels)]]
+
+
+class Resync(IntentBase):
+    type: Literal[IntentType.RESYNC]
+    version: NotRequired[Version | None]
+
+
+class PingIntent(IntentBase):
+    type: Literal[IntentType.PING]
+
+
+class PongIntent(IntentBase):
+    type: Literal[IntentType.PONG]
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """An intent: its shape, when it may come, who may send it and what it does (for the docs)."""
+
+    shape: type
+    when: When
+    who: str
+    does: str
+    #: the ``type`` its shape declares
+    type: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type", type_of(self.shape))
+
+
+INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
+    IntentSpec(Hello, When.OPENING, "anyone",
+               "`welcome`, `table`, then a `snapshot`, an `update` from `version`, or nothing more "
+               "(see Opening)"),
+    IntentSpec(Turn, When.JOINED, "the seat's holder, on its turn",
+               "the moves are checked, stored, then an `update` goes to every page and an `ack` "
+               "to the sender"),
+    IntentSpec(PreviewIntent, When.JOINED, "the seat's holder, on its turn",
+               "a `preview`: what the moves would lead to; nothing is stored or shared"),
+    IntentSpec(HintIntent, When.JOINED, "the seat's holder, on its turn",
+               "a `hint`: the expert bot's three best turns (after `moves`, which may be empty)"),
+    IntentSpec(Resign, When.JOINED, "the seat's holder",
+               "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
+               "working"),
+    IntentSpec(Name, When.JOINED, "the seat's holder",
+               "the display name (1–24 characters once control characters are removed and spaces "
+               "folded); a `table` goes to every page"),
+    IntentSpec(SeatChange, When.JOINED, "the creator",
+               "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
+               "`kind` `human`: a bot seat becomes a person seat with a new secret, sent back "
+               "as `seat_secret`"),
+    IntentSpec(Resync, When.JOINED, "anyone",
+               "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
+               "nothing (up to date)"),
+    IntentSpec(PongIntent, When.ANYTIME, "anyone",
+               "the answer to the server's `ping` (see Heartbeat); nothing is sent back"),
+    IntentSpec(PingIntent, When.ANYTIME, "anyone", "a `pong`"),
+]}
+
+
+class _Envelope(TypedDict):
+    type: NotRequired[Any]
+    request: NotRequired[Request]
+
+
+#: what is read of every intent before its type is known
+check_envelope: Check = checker(_Envelope)
+
+
+def check_intent(data: Any) -> Any:
+    """An intent checked against the shape of its ``type`` (raises :class:`ProtocolError`,
+    ``bad_request``, for an unknown type or a field that does not fit)."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    spec = INTENTS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown message type; expected {known_intents()}")
+    return checker(spec.shape, name=f"{kind} message")(data)
+
+
+def known_intents() -> str:
+    names = [f"'{t}'" for t, spec in INTENTS.items() if spec.when != When.OPENING]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+# --------------------------------------------------------------------------- views
+
+
+class Cell(TypedDict):
+    """A tile on the board."""
+
+    x: int
+    y: int
+    tile: int
+    rotation: Annotated[int, Range(0, 3)]
+
+
+class Returned(TypedDict):
+    player: int
+    tile: int
+    zone: int
+
+
+class EventView(TypedDict):
+    """One log entry: every event has ``kind`` and ``text`` (words for players, without ids or
+    coordinates); the rest depends on the kind."""
+
+    kind: str
+    text: str
+    player: NotRequired[int]
+    tile: NotRequired[int]
+    x: NotRequired[int]
+    y: NotRequired[int]
+    rotation: NotRequired[int]
+    bonus: NotRequired[bool]
+    zone: NotRequired[int]
+    piece: NotRequired[str]
+    role: NotRequired[str]
+    returned: NotRequired[list[Returned]]
+    points: NotRequired[list[int]]
+    tiles: NotRequired[list[int]]
+    feature: NotRequired[str]
+
+
+class PlayerView(TypedDict):
+    seat: int
+    colour: str
+    rgb: str
+    letter: str
+    score: int
+    meeples: int
+    huts: int
+
+
+class OccupantView(TypedDict):
+    """A piece on the board; ``stuck``: a fisher or gatherer whose feature no tile left can
+    complete."""
+
+    tile: int
+    zone: int
+    x: int
+    y: int
+    player: int
+    piece: str
+    role: str
+    stuck: bool
+
+
+class DecisionView(TypedDict):
+    phase: str
+    player: int | None
+    tile: int | None
+    stack: str
+    text: str
+
+
+class LastTile(TypedDict):
+    tile: int
+    x: int
+    y: int
+    player: int
+
+
+class FinalRow(TypedDict):
+    kind: str
+    points: list[int]
+    explanation: str
+    tiles: list[int]
+
+
+class FinalView(TypedDict):
+    rows: list[FinalRow]
+    scores: list[int]
+    winners: list[int]
+    text: str
+
+
+class Changing(TypedDict):
+    """The parts of a view sent whole in snapshots and updates alike (:data:`UPDATE_KEYS`)."""
+
+    players: list[PlayerView]
+    occupants: list[OccupantView]
+    remaining: Annotated[list[int], Doc("the normal stack's tiles, sorted: what is left, never "
+                                        "the order")]
+    bonus_left: int
+    decision: DecisionView
+    legal: list[Move]
+    last: list[LastTile]
+    over: bool
+    final: FinalView | None
+    seed: Annotated[int | None, Doc("the seed, once the game is over")]
+
+
+#: the keys an ``update`` replaces whole in a page's view (the board and log only grow)
+UPDATE_KEYS: tuple[str, ...] = tuple(name for name, _, _ in fields_of(Changing))
+
+
+# --------------------------------------------------------------------------- server messages
+
+
+class Welcome(TypedDict):
+    type: Literal[MessageType.WELCOME]
+    game: str
+    seats: list[int]
+    creator: bool
+    version: int
+    refused: list[int]
+    heartbeat: float | None
+
+
+class TableSeat(TypedDict):
+    seat: int
+    kind: SeatKind
+    level: str | None
+    name: str | None
+    joined: bool
+    online: bool
+
+
+class Table(TypedDict):
+    type: Literal[MessageType.TABLE]
+    watchers: int
+    seats: list[TableSeat]
+
+
+class Snapshot(Changing):
+    type: Literal[MessageType.SNAPSHOT]
+    game: str
+    version: int
+    edition: str
+    bonus_name: str
+    deal: Deal
+    board: list[Cell]
+    log: list[EventView]
+    replay: bool
+
+
+class ReplayView(Snapshot):
+    """A position of a game's past (``GET /api/games/{id}/at/{n}``): ``replay`` is true, and
+    ``total`` is the game's version."""
+
+    total: int
+
+
+_From = TypedDict("_From", {"from": int})
+
+
+class Update(_From, Changing):
+    type: Literal[MessageType.UPDATE]
+    game: str
+    version: int
+    events: list[EventView]
+    placed: list[Cell]
+
+
+class Ack(TypedDict):
+    type: Literal[MessageType.ACK]
+    request: Request
+    version: int
+
+
+class Preview(TypedDict):
+    type: Literal[MessageType.PREVIEW]
+    request: NotRequired[Request]
+    version: int
+    decision: DecisionView | None
+    legal: list[Move]
+    turn_over: bool
+    events: list[EventView]
+
+
+class HintTurn(TypedDict):
+    moves: list[Move]
+    text: str
+    value: float
+    visits: int
+    #: a placement's square in the words a player uses ("north of the meadow with an aurochs")
+    where: NotRequired[str]
+    predicted: NotRequired[list[float]]
+
+
+class Hint(TypedDict):
+    type: Literal[MessageType.HINT]
+    request: NotRequired[Request]
+    version: int
+    player: int
+    turns: list[HintTurn]
+
+
+class SeatSecret(TypedDict):
+    type: Literal[MessageType.SEAT_SECRET]
+    seat: int
+    secret: str
+
+
+class Ping(TypedDict):
+    type: Literal[MessageType.PING]
+
+
+class Pong(TypedDict):
+    type: Literal[MessageType.PONG]
+
+
+class Error(TypedDict):
+    type: Literal[MessageType.ERROR]
+    code: ErrorCode
+    message: str
+    request: NotRequired[Request]
+    version: NotRequired[int | None]
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    """A server message: its shape, and when the server sends it (for the docs)."""
+
+    shape: type
+    when: str
+    #: the ``type`` its shape declares
+    type: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type", type_of(self.shape))
+
+
+MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
+    MessageSpec(Welcome, "the answer to `hello`"),
+    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change"),
+    MessageSpec(Snapshot, "the whole public game: after `welcome` or `resync` when the page's version "
+                          "is null or too old; also `GET /api/games/{id}`"),
+    MessageSpec(Update, "to every page after each stored move; after `welcome` or `resync` to a page "
+                        "that missed a few"),
+    MessageSpec(Ack, "to the sender of a `turn`, once it is stored"),
+    MessageSpec(Preview, "the answer to `preview`"),
+    MessageSpec(Hint, "the answer to `hint`"),
+    MessageSpec(SeatSecret, "to the creator, after turning a bot seat into a person seat"),
+    MessageSpec(Ping, "every `heartbeat` seconds (5); answer it with `pong`"),
+    MessageSpec(Pong, "the answer to a page's `ping`"),
+    MessageSpec(Error, "the answer to an intent that cannot be honoured; nothing changed"),
+]}
+close(*(spec.shape for spec in MESSAGES.values()), ReplayView, Cell, Returned, EventView, PlayerView,
+      OccupantView, DecisionView, LastTile, FinalRow, FinalView, TableSeat, HintTurn)
+
+
+# --------------------------------------------------------------------------- between processes
+
+
+class SeatNoticeRow(TypedDict):
+    seat: Seat
+    kind: SeatKind
+    level: str | None
+    name: str | None
+    secret_hash: str | None
+    joined: bool
+
+
+class MoveNotice(TypedDict):
+    """Moves stored, up to `version`; `start` and `moves` ride along when they fit in a
+    notification (none of the three after a process's listening connection came back: read
+    the moves from the database)."""
+
+    type: Literal[NoticeType.MOVE]
+    game: GameId
+    version: NotRequired[int]
+    start: NotRequired[int]
+    moves: NotRequired[list[str]]
+
+
+class SeatNotice(TypedDict):
+    """A seat stored (`seat`: its row; absent: read them all back)."""
+
+    type: Literal[NoticeType.SEAT]
+    game: GameId
+    seat: NotRequired[SeatNoticeRow]
+
+
+class DeleteNotice(TypedDict):
+    """A game deleted: every process closes its pages of it."""
+
+    type: Literal[NoticeType.DELETE]
+    game: GameId
+
+
+class PresenceNotice(TypedDict):
+    """The pages a process has on a game: the seats they hold and how many watch."""
+
+    type: Literal[NoticeType.PRESENCE]
+    game: GameId
+    process: str
+    held: list[int]
+    watchers: int
+
+
+class AskNotice(TypedDict):
+    """A process that just loaded a game asks the others who is connected to it."""
+
+    type: Literal[NoticeType.ASK]
+    game: GameId
+    process: str
+
+
+Notice = MoveNotice | SeatNotice | DeleteNotice | PresenceNotice | AskNotice
+NOTICES: dict[str, type] = {type_of(shape): shape for shape in get_args(Notice)}
+close(*NOTICES.values(), SeatNoticeRow)
+
+
+def encode_notice(notice: Notice) -> str:
+    """The text of a notice (compact JSON, as every message)."""
+    return dumps(dict(notice))
+
+
+def decode_notice(text: str) -> Notice:
+    """A notice read back; raises :class:`ProtocolError` for text that is not one."""
+    data = read_json(text)
+    kind = data.get("type") if isinstance(data, dict) else None
+    shape = NOTICES.get(kind) if isinstance(kind, str) else None
+    if shape is None:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, f"not a notice: {text[:80]!r}")
+    notice: Notice = checker(shape, name="notice")(data)
+    return notice

@@ -1,0 +1,258 @@
+"""The HTTP routes: editions, tiles, rules, and games (create, list, view, replay, delete).
+
+Every answer to a bad request is a specific error code with a message in plain words
+(``docs/protocol.md``); no answer ever holds a traceback, SQL or a secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import Callable, MutableMapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from huntgather.bots.ladder import shipped_ladder
+from huntgather.bots.registry import offered_levels, registered
+from huntgather.editions import edition_names, get_edition
+from huntgather.painted import PIECE_SCALE as PAINTED_PIECE_SCALE
+from huntgather.server.codec import MAX_MESSAGE, ProtocolError, read_json
+from huntgather.server.context import context_of
+from huntgather.server.rooms import GAME_ID
+from huntgather.server.rules_page import rules_payload
+from huntgather.server.seats import GameSetup, RequestError
+from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_summary
+from huntgather.svg import (
+    PLAYER_COLOURS,
+    PLAYER_LETTERS,
+    PLAYER_NAMES,
+    TILE_STYLES,
+    defs,
+    hut_path,
+    ink_on,
+    meeple_path,
+    tile_fragment,
+    zone_anchors,
+)
+from huntgather.tiles import LAKE, RIVER
+
+log = logging.getLogger("huntgather.server")
+
+Scope = MutableMapping[str, Any]
+
+
+def web_dir() -> str:
+    """The directory of the static client shipped with the package."""
+    return str(resources.files("huntgather").joinpath("web"))
+
+
+class ClientFiles(StaticFiles):
+    """The static client: its modules always as ``text/javascript`` (a browser runs a module
+    script only with a JavaScript type, and with ``nosniff`` it takes the server's word for it;
+    ``mimetypes`` reads the system's tables, which may say otherwise)."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        if str(full_path).endswith((".js", ".mjs")):
+            response.headers["content-type"] = "text/javascript; charset=utf-8"
+        return response
+
+
+#: the players' pieces as the board draws them, around (0, 0) (the page moves them into place)
+PIECE_SCALE = 1.15
+
+
+@cache
+def tiles_payload(edition: str, style: str = "clean") -> bytes:
+    """Every tile of ``edition`` as SVG fragments in 4 rotations, drawn in ``style`` (clean or
+    painted), with zone anchors (cached)."""
+    ed = get_edition(edition)
+    tiles: dict[str, Any] = {}
+    for tile in ed.tiles:
+        tiles[str(tile.id)] = {
+            "kind": tile.kind,
+            "svg": [tile_fragment(tile, r, ed.bonus_name, style) for r in range(4)],
+            "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
+            "zones": {str(z.id): {"kind": z.kind, "role": z.kind.role or "hut", "text": zone_summary(z),
+                                  "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
+            "text": tile_summary(tile),
+        }
+    return json.dumps({"edition": edition, "style": style, "defs": defs(style), "tiles": tiles}).encode()
+
+
+def _bot_ladder() -> dict[str, dict[str, dict[str, Any]]]:
+    """Per edition and offered level: its Elo on the shipped ladder and its CPU time per move."""
+    offered = offered_levels()
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for edition, rows in shipped_ladder().items():
+        out[edition] = {row.bot: row.as_dict() for row in rows if row.bot in offered}
+    return out
+
+
+def bot_levels() -> dict[str, Any]:
+    """The bot levels a seat may be given, as the page's level picker shows them (weakest first):
+    their names, their words and their places on the shipped ladder; read from the registry
+    (:mod:`huntgather.bots.registry`) when asked."""
+    offered = [spec for spec in registered() if spec.lane is not None]
+    return {"bot_levels": [spec.name for spec in offered],
+            "bot_level_text": {spec.name: spec.description for spec in offered},
+            "bot_ladder": _bot_ladder()}
+
+
+_STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
+           "too_large": 413, "bad_content_type": 415, "too_many_games": 429}
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message},
+                        status_code=status or _STATUS.get(code, 400))
+
+
+async def read_body(request: Request) -> Any:
+    """The JSON body of a request: ``application/json``, at most 64 KiB, within the JSON limits."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise RequestError("bad_content_type", "send the body as application/json")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_MESSAGE:
+        raise RequestError("too_large", f"a request body may be at most {MAX_MESSAGE // 1024} KiB")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE:
+            raise RequestError("too_large", f"a request body may be at most {MAX_MESSAGE // 1024} KiB")
+    try:
+        return read_json(bytes(body))
+    except ProtocolError as exc:
+        raise RequestError(exc.code, exc.message) from None
+
+
+async def editions(request: Request) -> Response:
+    out = []
+    for name in edition_names():
+        ed = get_edition(name)
+        out.append({"name": name, "title": ed.title, "min_players": ed.min_players,
+                    "max_players": ed.max_players, "meeples": ed.meeples, "huts": ed.huts,
+                    "bonus_name": ed.bonus_name, "normal_tiles": len(ed.tiles.normal_ids)})
+    return JSONResponse({"editions": out, **bot_levels(),
+                         "colours": [{"name": n, "rgb": c, "letter": le, "ink": ink_on(c)} for n, c, le
+                                     in zip(PLAYER_NAMES, PLAYER_COLOURS, PLAYER_LETTERS, strict=True)],
+                         "pieces": {"meeple": meeple_path(0, 0, PIECE_SCALE),
+                                    "hut": hut_path(0, 0, PIECE_SCALE)},
+                         "tile_styles": {"painted": {"piece_scale": PAINTED_PIECE_SCALE},
+                                         "clean": {"piece_scale": 1.0}},
+                         "roles": ROLE_LETTERS})
+
+async def per_edition(request: Request, payload: Callable[[str], bytes]) -> Response:
+    """A cached JSON document of the edition named in the path (tiles, rules)."""
+    edition = request.path_params["edition"]
+    if edition not in edition_names():
+        return _error("unknown_edition", "there is no such edition", 404)
+    body = await asyncio.to_thread(payload, edition)
+    return Response(body, media_type="application/json",
+                    headers={"Cache-Control": "max-age=3600"})
+
+async def tiles(request: Request) -> Response:
+    style = request.query_params.get("style", "clean")
+    if style not in TILE_STYLES:
+        return _error("bad_request", f"the tile style is one of {', '.join(TILE_STYLES)}")
+    return await per_edition(request, lambda edition: tiles_payload(edition, style))
+
+async def rules(request: Request) -> Response:
+    return await per_edition(request, rules_payload)
+
+async def list_games(request: Request) -> Response:
+    ids = [i for i in request.query_params.get("ids", "").split(",") if GAME_ID.fullmatch(i)]
+    if len(ids) > 100:
+        return _error("bad_request", "ask for at most 100 games at once")
+    try:
+        rows = await asyncio.to_thread(context_of(request).storage.summaries, ids)
+    except Exception as exc:
+        log.error("listing games failed: %s", exc)
+        return _error("storage_failed", "the games could not be read from storage; try again in a moment")
+    games = []
+    for r in rows:
+        players = []
+        for i, setup_seat in enumerate(r.setup.get("seats", [])):
+            row = r.seats[i] if i < len(r.seats) else None
+            players.append({"seat": i, "kind": row.kind if row else setup_seat["kind"],
+                            "level": row.level if row else setup_seat.get("level"),
+                            "name": row.name if row else None,
+                            "score": r.scores[i] if i < len(r.scores) else 0})
+        games.append({"id": r.id, "edition": r.setup.get("edition", "2020"), "status": r.status,
+                      "version": r.ply, "created": r.created, "updated": r.updated, "players": players})
+    return JSONResponse({"games": games})
+
+async def new_game(request: Request) -> Response:
+    try:
+        data = await read_body(request)
+        setup = GameSetup.from_json(data)
+        client = request.client.host if request.client else "?"
+        ctx = context_of(request)
+        if not ctx.creations.allow(client):
+            raise RequestError("too_many_games", f"at most {ctx.games_per_minute} new games a minute; "
+                                                 f"wait a little")
+        room, creator, seat_secrets = await ctx.rooms.create(setup)
+    except RequestError as exc:
+        return _error(exc.code, exc.message)
+    links = {"play": {str(i): f"/#/play/{room.id}/{s}" for i, s in seat_secrets.items()},
+             "watch": f"/#/watch/{room.id}"}
+    return JSONResponse({"id": room.id, "version": room.version, "creator": creator,
+                         "seats": {str(i): s for i, s in seat_secrets.items()}, "links": links},
+                        status_code=201)
+
+async def get_game(request: Request) -> Response:
+    try:
+        room = await context_of(request).rooms.get(request.path_params["game_id"])
+    except RequestError as exc:
+        return _error(exc.code, exc.message)
+    async with room.lock:
+        view = room.snapshot()
+    return JSONResponse(view)
+
+async def delete_game(request: Request) -> Response:
+    auth = request.headers.get("authorization", "")
+    secret = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+    try:
+        await context_of(request).rooms.delete(request.path_params["game_id"], secret)
+    except RequestError as exc:
+        return _error(exc.code, exc.message)
+    return Response(status_code=204)
+
+async def game_at(request: Request) -> Response:
+    text = request.path_params["ply"]
+    if not text.isdigit() or len(text) > 6:
+        return _error("bad_request", "the move number must be a whole number")
+    try:
+        view = await context_of(request).rooms.replay_view(request.path_params["game_id"], int(text))
+    except RequestError as exc:
+        return _error(exc.code, exc.message)
+    return JSONResponse(view)
+
+async def index(request: Request) -> Response:
+    return FileResponse(f"{web_dir()}/index.html", headers={"Cache-Control": "no-cache"})
+
+
+def http_routes() -> list[Route | Mount]:
+    """Every HTTP route, and the static client under ``/static``."""
+    return [
+        Route("/", index),
+        Route("/api/editions", editions),
+        Route("/api/tiles/{edition}", tiles),
+        Route("/api/rules/{edition}", rules),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", get_game, methods=["GET"]),
+        Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{game_id}/at/{ply}", game_at),
+        Mount("/static", ClientFiles(directory=web_dir()), name="static"),
+    ]
