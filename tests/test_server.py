@@ -1353,19 +1353,23 @@ def test_games_of_hard_bots_do_not_starve_a_quick_bot() -> None:
     # own lane, before most of them: in one first-come queue it would come after all twelve, and
     # (nearly) every hard game would have moved on meanwhile.  Counted, not timed: on a loaded
     # machine the hard searches only take longer.
+    def version_of(c: TestClient, gid: str) -> int:   # through the server (its database is in use)
+        version: int = c.get(f"/api/games/{gid}").json()["version"]
+        return version
+
     with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
         hard = [create(c, {"seats": [{"kind": "bot", "level": "hard"}] * 5})["id"] for _ in range(12)]
         made = create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "short": 10})
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             view = hello(ws, [made["seats"]["0"]])["snapshot"]
             for _turn in range(2):   # the first reply starts the quick lane's worker; the second counts
-                before = {gid: len(history(c, gid)) for gid in hard}
+                before = {gid: version_of(c, gid) for gid in hard}
                 view = play(ws, view)
                 while view["decision"]["player"] == 0 and not view["over"]:   # a menhir turn first
-                    before = {gid: len(history(c, gid)) for gid in hard}
+                    before = {gid: version_of(c, gid) for gid in hard}
                     view = play(ws, view)
                 view = apply_update(view, recv(ws, "update"))   # the greedy bot's move
-                moved = [gid for gid in hard if len(history(c, gid)) > before[gid]]
+                moved = [gid for gid in hard if version_of(c, gid) > before[gid]]
                 assert any(e["kind"] == "TilePlaced" and e["player"] == 1 for e in view["log"])
                 while view["decision"]["player"] != 0 and not view["over"]:   # its menhir turn
                     view = apply_update(view, recv(ws, "update"))
