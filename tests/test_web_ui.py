@@ -701,14 +701,29 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         ann.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
         ann.wait_for_selector("rect.target")
         assert ann.inner_text("#connection") == "connected"
+        # the game shows its remaining tiles, a hint tried (a tile waiting) and the hints after it
+        ann.check("#show-remaining")
+        ann.click("#hint")
+        ann.click("#hints button.hint-turn >> nth=0")
+        ann.wait_for_selector("#pending-tile")
+        ann.wait_for_function("() => !document.querySelector('#hint').disabled")
+        ann.click("#hint")
+        ann.wait_for_selector("#hints button.hint-turn")
+        assert ann.locator("#remaining-list svg").count() > 0
         # a wrong game link after a game shows nothing of the previous game
         ann.goto(server.url + "#/play/nosuchgame000")
         ann.wait_for_function("() => /no game/.test(document.querySelector('#play-error').textContent)")
-        assert ann.locator("#viewport > *").count() == 0
+        assert ann.locator("#viewport > *, #overlay > *").count() == 0
         assert ann.locator("#players tbody tr").count() == 0
         assert ann.locator("#log li").count() == 0
         assert ann.inner_text("#turn") == ""
         assert ann.locator("#tile-panel").is_hidden() and ann.locator("#actions").is_hidden()
+        assert ann.locator("#hints > *, #choices > *, #final-table *").count() == 0
+        assert ann.locator("#final").is_hidden()
+        assert ann.locator("#current-tile > *, #bar-tile > *, #remaining-list > *").count() == 0
+        assert ann.locator("#counts").is_hidden() and ann.locator("#remaining-list").is_hidden()
+        assert ann.locator("#name-form").is_hidden() and ann.locator("#lobby").is_hidden()
+        ann.screenshot(path=str(ARTIFACTS / "ui-wrong-link.png"))
         # pages without a game say nothing about a connection
         for screen in ("#/games", "#/new", "#/help"):
             ann.goto(server.url + screen)
