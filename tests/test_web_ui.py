@@ -1808,3 +1808,34 @@ def test_my_placement_and_the_end_are_animated_unless_motion_is_reduced(server: 
         page.screenshot(path=str(ARTIFACTS / "ui-final-animated.png"))
     else:
         assert name == "none" and page.evaluate(RUNNING) == 0
+
+
+def test_the_name_is_asked_once_then_a_small_link_changes_it(server: Server, page: Any) -> None:
+    start_game(page, server.url, ["human", "bot:easy"], short=5)
+    page.wait_for_selector("#name-form:not([hidden])")   # the first game asks
+    assert page.locator("#name-change").is_hidden()
+    page.screenshot(path=str(ARTIFACTS / "ui-name-asked.png"))
+    page.click("#name-skip")
+    page.wait_for_selector("#name-form", state="hidden")
+    assert page.inner_text("#name-change") == "set a name"
+    # the next game does not ask again: a small link instead
+    start_game(page, server.url, ["human", "bot:easy"], short=5)
+    page.wait_for_selector("rect.target")
+    page.wait_for_selector("#name-change:not([hidden])")
+    assert page.locator("#name-form").is_hidden()
+    box = page.locator("#name-change").bounding_box()
+    assert box is not None and box["height"] < 40
+    page.screenshot(path=str(ARTIFACTS / "ui-name-link.png"))
+    page.click("#name-change")
+    page.fill("#name-input", "Dana")
+    page.click("#name-save")
+    page.wait_for_selector("#name-form", state="hidden")
+    page.wait_for_function("() => /Dana/.test(document.querySelector('#players tbody').textContent)")
+    page.wait_for_function("() => document.querySelector('#name-change').textContent === 'change name'")
+    # the link changes a name given
+    page.click("#name-change")
+    assert page.input_value("#name-input") == "Dana"
+    page.fill("#name-input", "Dee")
+    page.click("#name-save")
+    page.wait_for_function("() => /Dee \\(yellow\\)/.test("
+                           "document.querySelector('#players tbody').textContent)")
