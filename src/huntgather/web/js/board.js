@@ -489,10 +489,9 @@ export function createBoard(store, act) {
       if (placedAt !== null) count("placings");
     }
     const ms = moveTime();
-    if (placedAt !== null && performance.now() - placedAt < ms) {
-      const inner = svgEl("g", { class: "placed-in" });
-      inner.append(...g.childNodes);
-      g.append(inner);
+    const inner = g.querySelector(":scope > g.hg-tile");   // the picture (its own transform, if any, kept)
+    if (placedAt !== null && performance.now() - placedAt < ms && inner && !inner.hasAttribute("transform")) {
+      inner.classList.add("placed-in");
       const a = inner.animate([{ opacity: 0.35, transform: "scale(1.3)" }, { opacity: 1, transform: "none" }],
         { duration: ms, easing: "ease-out" });
       a.currentTime = performance.now() - placedAt;
