@@ -215,7 +215,9 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     assert page.locator("#remaining-list svg").count() == 4
     page.uncheck("#show-remaining")
     assert page.locator("#remaining-list").is_hidden()
-    page.check("#sound")   # a chime when the turn comes back (kept in this browser)
+    assert page.is_checked("#sound")   # sounds are on by default: a chime when the turn comes back
+    page.uncheck("#sound")
+    page.check("#sound")   # (the choice is kept in this browser)
     page.select_option("#animation", "slow")   # the bot's tiles slide in, slowly
     # with a mouse, the tile shows faintly on the legal square under the pointer
     target = page.locator("rect.target[data-fits='yes']").first
@@ -254,8 +256,9 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
             frames = page.locator("rect.since-mine")
             assert sorted(f.get_attribute("data-tile") or "" for f in frames.all()) == sorted(since)
             assert all(f.get_attribute("stroke") == "#D55E00" for f in frames.all())   # red's colour
-            # the turn came back after the bot's move: the page chimed once
-            assert page.evaluate("Number(document.body.dataset.chimes || 0)") == 1
+            # the turn came back after the bot's move: the page chimed again (sounds are on by
+            # default: it chimed when the game began with my turn)
+            assert page.evaluate("Number(document.body.dataset.chimes || 0)") == 2
             # every tile the bot placed came in animated, and none of mine
             bot_tiles = sum(1 for e in placed if e["player"] == 1)
             assert page.evaluate("Number(document.body.dataset.arrivals || 0)") == bot_tiles
