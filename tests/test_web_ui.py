@@ -726,6 +726,8 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         assert ann.locator("#current-tile > *, #bar-tile > *, #remaining-list > *").count() == 0
         assert ann.locator("#counts").is_hidden() and ann.locator("#remaining-list").is_hidden()
         assert ann.locator("#name-form").is_hidden() and ann.locator("#lobby").is_hidden()
+        assert ann.locator("#players").is_hidden()   # not even the scores' heading
+        assert ann.evaluate("document.querySelector('#turn').style.borderLeft") == ""   # nor a mover's colour
         ann.screenshot(path=str(ARTIFACTS / "ui-wrong-link.png"))
         # pages without a game say nothing about a connection
         for screen in ("#/games", "#/new", "#/help"):

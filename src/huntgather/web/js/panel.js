@@ -56,6 +56,7 @@ export function createPanel(store, act, board) {
     for (const id of ["#current-tile", "#bar-tile", "#tile-text", "#remaining-count", "#menhir-count", "#deal",
       "#remaining-list", "#final-table", "#winners"]) $(id).innerHTML = "";
     $("#remaining-list").hidden = true;
+    $("#turn").style.borderLeft = "";   // the last mover's colour
   }
 
   function renderTurn(s) {
