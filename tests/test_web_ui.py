@@ -193,7 +193,9 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
     assert page.locator("#remaining-list svg").count() == 4
     page.uncheck("#show-remaining")
     assert page.locator("#remaining-list").is_hidden()
-    page.check("#sound")   # a chime when the turn comes back (kept in this browser)
+    assert page.is_checked("#sound")   # sounds are on by default: a chime when the turn comes back
+    page.uncheck("#sound")
+    page.check("#sound")   # (the choice is kept in this browser)
     page.select_option("#animation", "slow")   # the bot's tiles slide in, slowly
     # with a mouse, the tile shows faintly on the legal square under the pointer
     target = page.locator("rect.target[data-fits='yes']").first
@@ -232,8 +234,9 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
             frames = page.locator("rect.since-mine")
             assert sorted(f.get_attribute("data-tile") or "" for f in frames.all()) == sorted(since)
             assert all(f.get_attribute("stroke") == "#D55E00" for f in frames.all())   # red's colour
-            # the turn came back after the bot's move: the page chimed once
-            assert page.evaluate("Number(document.body.dataset.chimes || 0)") == 1
+            # the turn came back after the bot's move: the page chimed again (sounds are on by
+            # default: it chimed when the game began with my turn)
+            assert page.evaluate("Number(document.body.dataset.chimes || 0)") == 2
             # every tile the bot placed came in animated, and none of mine
             bot_tiles = sum(1 for e in placed if e["player"] == 1)
             assert page.evaluate("Number(document.body.dataset.arrivals || 0)") == bot_tiles
@@ -686,14 +689,31 @@ def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> 
         ann.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
         ann.wait_for_selector("rect.target")
         assert ann.inner_text("#connection") == "connected"
+        # the game shows its remaining tiles, a hint tried (a tile waiting) and the hints after it
+        ann.check("#show-remaining")
+        ann.click("#hint")
+        ann.click("#hints button.hint-turn >> nth=0")
+        ann.wait_for_selector("#pending-tile")
+        ann.wait_for_function("() => !document.querySelector('#hint').disabled")
+        ann.click("#hint")
+        ann.wait_for_selector("#hints button.hint-turn")
+        assert ann.locator("#remaining-list svg").count() > 0
         # a wrong game link after a game shows nothing of the previous game
         ann.goto(server.url + "#/play/nosuchgame000")
         ann.wait_for_function("() => /no game/.test(document.querySelector('#play-error').textContent)")
-        assert ann.locator("#viewport > *").count() == 0
+        assert ann.locator("#viewport > *, #overlay > *").count() == 0
         assert ann.locator("#players tbody tr").count() == 0
         assert ann.locator("#log li").count() == 0
         assert ann.inner_text("#turn") == ""
         assert ann.locator("#tile-panel").is_hidden() and ann.locator("#actions").is_hidden()
+        assert ann.locator("#hints > *, #choices > *, #final-table *").count() == 0
+        assert ann.locator("#final").is_hidden()
+        assert ann.locator("#current-tile > *, #bar-tile > *, #remaining-list > *").count() == 0
+        assert ann.locator("#counts").is_hidden() and ann.locator("#remaining-list").is_hidden()
+        assert ann.locator("#name-form").is_hidden() and ann.locator("#lobby").is_hidden()
+        assert ann.locator("#players").is_hidden()   # not even the scores' heading
+        assert ann.evaluate("document.querySelector('#turn').style.borderLeft") == ""   # nor a mover's colour
+        ann.screenshot(path=str(ARTIFACTS / "ui-wrong-link.png"))
         # pages without a game say nothing about a connection
         for screen in ("#/games", "#/new", "#/help"):
             ann.goto(server.url + screen)
@@ -1800,3 +1820,255 @@ def test_the_saved_games_list_counts_turns_and_says_whose_turn_it_is(server: Ser
     assert status.get_attribute("data-seat") == str(view["decision"]["player"])
     assert status.inner_text() == "in play — your turn"   # this page holds both seats (hotseat)
     page.screenshot(path=str(ARTIFACTS / "saved-games-turns.png"))
+
+
+# ---------------------------------------------------------------------------- placement, sound, motion
+
+
+def legal_rotations(server: Server, page: Any) -> dict[tuple[int, int], list[int]]:
+    """The legal placements of the tile in hand, read from the server: square -> rotations."""
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+        view = json.load(r)
+    out: dict[tuple[int, int], list[int]] = {}
+    for m in view["legal"]:
+        if m["kind"] == "place":
+            out.setdefault((m["x"], m["y"]), []).append(m["rotation"])
+    return out
+
+
+def pending_at(page: Any, x: int, y: int) -> None:
+    page.wait_for_function("([x, y]) => { const r = document.querySelector('rect.pending-frame'); "
+                           "return r && r.getAttribute('x') === String(x * 100 + 1) && "
+                           "r.getAttribute('y') === String(y * 100 + 1); }", arg=[x, y])
+
+
+def test_a_square_picked_turns_the_tile_to_its_first_rotation_that_fits_there(server: Server,
+                                                                                page: Any) -> None:
+    """Clicking a legal square puts the tile there turned as shown if it fits so, else turned on
+    clockwise to the first rotation that fits there; the tile in the panel turns with it."""
+    start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
+    page.wait_for_selector("rect.target")
+    legal = legal_rotations(server, page)
+    assert any(len(r) > 1 for r in legal.values())   # a square that fits in several rotations
+    page.click("#rotate-cw")   # the tile turned once: rotation 1
+    shown = 1
+    for (x, y), rotations in sorted(legal.items()):
+        fits = page.get_attribute(f"rect.target[data-x='{x}'][data-y='{y}']", "data-fits")
+        assert fits == ("yes" if shown in rotations else "other-rotation")
+        page.click(f"rect.target[data-x='{x}'][data-y='{y}']")
+        pending_at(page, x, y)
+        expected = next((shown + k) % 4 for k in range(4) if (shown + k) % 4 in rotations)
+        assert page.get_attribute("#pending-tile", "data-rotation") == str(expected), (x, y, shown, rotations)
+        # the tile in hand shows the same rotation as the one on the board
+        assert page.evaluate("document.querySelector('#current-tile .hg-tile').innerHTML === "
+                             "document.querySelector('#pending-tile .hg-tile').innerHTML")
+        page.click("#undo")
+        page.wait_for_selector("#pending-tile", state="detached")
+        shown = expected   # the tile stays turned as it was placed
+
+
+def test_the_tile_in_hand_dragged_onto_a_legal_square_is_placed_there(server: Server, page: Any) -> None:
+    start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
+    page.wait_for_selector("rect.target")
+    page.wait_for_selector("#current-tile.draggable")
+    hand = page.locator("#current-tile").bounding_box()
+    assert hand is not None
+    # dropped beside the board (on the panel): nothing is placed
+    page.mouse.move(hand["x"] + hand["width"] / 2, hand["y"] + hand["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(hand["x"] + hand["width"] / 2, hand["y"] + hand["height"] + 80, steps=5)
+    page.wait_for_selector("#drag-ghost")
+    page.mouse.up()
+    page.wait_for_selector("#drag-ghost", state="detached")
+    assert page.locator("#pending-tile").count() == 0
+    # dragged onto a square where it fits only turned: the board shows it there, turned, before the drop
+    target = page.locator("rect.target").last
+    x, y = int(target.get_attribute("data-x") or 0), int(target.get_attribute("data-y") or 0)
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(hand["x"] + hand["width"] / 2, hand["y"] + hand["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=12)
+    page.wait_for_selector(f"#hover-preview[data-x='{x}'][data-y='{y}']")
+    page.screenshot(path=str(ARTIFACTS / "ui-drag.png"))
+    assert page.locator("#pending-tile").count() == 0   # nothing placed while the button is down
+    page.mouse.up()
+    pending_at(page, x, y)
+    page.wait_for_selector("#drag-ghost", state="detached")
+    page.wait_for_selector("#hover-preview", state="detached")
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    # clicking still places: another square moves the tile there
+    other = page.locator("rect.target").first
+    ox, oy = int(other.get_attribute("data-x") or 0), int(other.get_attribute("data-y") or 0)
+    other.click()
+    pending_at(page, ox, oy)
+
+
+def touch(cdp: Any, kind: str, at: tuple[float, float] | None = None) -> None:
+    """One finger on the screen (Chrome's touch input): touchStart, touchMove or touchEnd."""
+    points = [] if at is None else [{"x": at[0], "y": at[1], "id": 1}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def test_a_finger_held_on_a_legal_square_shows_the_tile_there_until_it_lifts(server: Server,
+                                                                             browser: Any) -> None:
+    errors: list[str] = []
+    context = browser.new_context(**PHONE)
+    try:
+        page = open_page(context, errors, "phone")
+        start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
+        page.wait_for_selector("rect.target")
+        target = next(t for t in page.locator("rect.target").all() if on_screen(page, t.bounding_box()))
+        x, y = target.get_attribute("data-x"), target.get_attribute("data-y")
+        box = target.bounding_box()
+        assert box is not None
+        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        cdp = page.context.new_cdp_session(page)
+        touch(cdp, "touchStart", centre)
+        page.wait_for_selector(f"#hover-preview[data-x='{x}'][data-y='{y}']")
+        page.screenshot(path=str(ARTIFACTS / "phone-long-press.png"))
+        assert page.locator("#pending-tile").count() == 0   # shown, not placed
+        touch(cdp, "touchEnd")
+        cdp.detach()
+        page.wait_for_selector("#hover-preview", state="detached")
+        # the lifted finger placed nothing (the page has drawn a frame since)
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert page.locator("#pending-tile").count() == 0
+        # a short tap still places the tile
+        page.locator(f"rect.target[data-x='{x}'][data-y='{y}']").tap()
+        page.wait_for_selector("#pending-tile")
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_confirm_at_once_when_no_piece_is_chosen_is_a_setting(server: Server, page: Any) -> None:
+    start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
+    page.wait_for_selector("rect.target")
+    assert not page.is_checked("#auto-confirm")   # off by default
+    tiles = board_tiles(page)
+    page.click("rect.target[data-fits='yes'] >> nth=0")
+    page.wait_for_selector("#choices button[data-kind='pass']")
+    page.click("#choices button[data-kind='pass']")
+    page.wait_for_selector("#choices button.selected[data-kind='pass']")
+    assert page.locator("#pending-tile").count() == 1 and page.is_enabled("#confirm")   # waits for Confirm
+    page.check("#auto-confirm")
+    page.click("#choices button[data-kind='occupy'] >> nth=0")   # a piece: still waits for Confirm
+    page.wait_for_selector("#choices button.selected[data-kind='occupy']")
+    assert page.locator("#pending-tile").count() == 1
+    page.click("#choices button[data-kind='pass']")   # no piece: the turn counts at once
+    page.wait_for_function(f"() => document.querySelectorAll('#viewport > g > g.hg-tile').length > {tiles}"
+                           " && !document.querySelector('#pending-tile')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.is_checked("#auto-confirm")   # remembered
+
+
+SOUND_SPY = """
+window.__tones = [];
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...a) {
+  window.__tones.push(this.frequency.value);
+  return start.apply(this, a);
+};
+window.__gains = [];
+const set = AudioParam.prototype.setValueAtTime;
+AudioParam.prototype.setValueAtTime = function (v, t) {
+  if (v > 0.002) window.__gains.push(v);
+  return set.call(this, v, t);
+};
+"""
+
+
+def test_sounds_are_on_by_default_and_their_volume_is_remembered(server: Server, page: Any) -> None:
+    page.add_init_script(SOUND_SPY)
+    start_game(page, server.url, ["human", "bot:easy"], short=5, seed=21)
+    page.wait_for_selector("rect.target")
+    assert page.is_checked("#sound") and page.input_value("#volume") == "60"
+    page.wait_for_function("() => window.__tones.includes(660)")   # the chime: my turn
+    page.click("rect.target[data-fits='yes'] >> nth=0")
+    page.wait_for_function("() => window.__tones.includes(180)")   # the knock: my tile put down
+    assert page.evaluate("window.__gains")[-1] == pytest.approx(0.3 * 0.6)
+    # quieter: the bot's tile knocks at the volume chosen
+    page.evaluate("() => { const v = document.querySelector('#volume'); v.value = '20';"
+                  " v.dispatchEvent(new Event('input')); }")
+    page.evaluate("() => { window.__tones = []; window.__gains = []; }")
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    page.click("#confirm")
+    page.wait_for_function("() => window.__tones.includes(180) && window.__tones.includes(660)")
+    gains = page.evaluate("window.__gains")
+    assert pytest.approx(0.3 * 0.2) in gains and pytest.approx(0.12 * 0.2) in gains, gains
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.input_value("#volume") == "20" and page.is_checked("#sound")
+    # sounds off: nothing more is heard
+    page.uncheck("#sound")
+    page.wait_for_selector("rect.target")
+    page.evaluate("() => { window.__tones = []; }")
+    page.click("rect.target[data-fits='yes'] >> nth=0")
+    page.wait_for_selector("#pending-tile")
+    assert page.evaluate("window.__tones") == []
+
+
+RUNNING = "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+
+
+@pytest.mark.parametrize("motion", ["normal", "system", "setting"])
+def test_my_placement_and_the_end_are_animated_unless_motion_is_reduced(server: Server, page: Any,
+                                                                         motion: str) -> None:
+    """Animations on: my tile drops into place, the final scoring comes in.  Reduced motion (the
+    system's wish, or the setting): nothing on the page runs an animation."""
+    if motion == "system":
+        page.emulate_media(reduced_motion="reduce")
+    start_game(page, server.url, ["human", "bot:easy"], short=2, seed=21)
+    page.wait_for_selector("rect.target")
+    if motion == "setting":
+        page.select_option("#animation", "off")
+    assert page.input_value("#animation") == ("normal" if motion == "normal" else "off")
+    page.click("rect.target[data-fits='yes'] >> nth=0")
+    page.wait_for_selector("#pending-tile")
+    placings = page.evaluate("Number(document.body.dataset.placings || 0)")   # my tiles animated
+    if motion == "normal":
+        assert placings == 1
+    else:
+        assert placings == 0 and page.evaluate(RUNNING) == 0
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    page.click("#confirm")
+    page.wait_for_selector("#final:not([hidden])")
+    name = page.evaluate("getComputedStyle(document.querySelector('#final')).animationName")
+    if motion == "normal":
+        assert name == "final-in"
+        page.screenshot(path=str(ARTIFACTS / "ui-final-animated.png"))
+    else:
+        assert name == "none" and page.evaluate(RUNNING) == 0
+
+
+def test_the_name_is_asked_once_then_a_small_link_changes_it(server: Server, page: Any) -> None:
+    start_game(page, server.url, ["human", "bot:easy"], short=5)
+    page.wait_for_selector("#name-form:not([hidden])")   # the first game asks
+    assert page.locator("#name-change").is_hidden()
+    page.screenshot(path=str(ARTIFACTS / "ui-name-asked.png"))
+    page.click("#name-skip")
+    page.wait_for_selector("#name-form", state="hidden")
+    assert page.inner_text("#name-change") == "set a name"
+    # the next game does not ask again: a small link instead
+    start_game(page, server.url, ["human", "bot:easy"], short=5)
+    page.wait_for_selector("rect.target")
+    page.wait_for_selector("#name-change:not([hidden])")
+    assert page.locator("#name-form").is_hidden()
+    box = page.locator("#name-change").bounding_box()
+    assert box is not None and box["height"] < 40
+    page.screenshot(path=str(ARTIFACTS / "ui-name-link.png"))
+    page.click("#name-change")
+    page.fill("#name-input", "Dana")
+    page.click("#name-save")
+    page.wait_for_selector("#name-form", state="hidden")
+    page.wait_for_function("() => /Dana/.test(document.querySelector('#players tbody').textContent)")
+    page.wait_for_function("() => document.querySelector('#name-change').textContent === 'change name'")
+    # the link changes a name given
+    page.click("#name-change")
+    assert page.input_value("#name-input") == "Dana"
+    page.fill("#name-input", "Dee")
+    page.click("#name-save")
+    page.wait_for_function("() => /Dee \\(yellow\\)/.test("
+                           "document.querySelector('#players tbody').textContent)")

@@ -4,7 +4,6 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { initialState, reduce } from "../../src/huntgather/web/js/game.js";
 import { turnText } from "../../src/huntgather/web/js/panel.js";
-import { secondsText } from "../../src/huntgather/web/js/newgame.js";
 import { moveAttrs } from "../../src/huntgather/web/js/board.js";
 import { parseJSON, swatch } from "../../src/huntgather/web/js/dom.js";
 
@@ -40,13 +39,6 @@ test("the turn line: the bonus tile, the game's end, a replay, a moment of nobod
   assert.equal(turnText(state({ view: { over: true } })), "Game over");
   assert.equal(turnText(state({ view: { replay: true } })), "Replay — yellow places a tile");
   assert.equal(turnText(state({ view: { decision: { player: null, text: "final scoring" } } })), "final scoring");
-});
-
-test("a bot's thinking time in words", () => {
-  assert.equal(secondsText(0.01), "instant");
-  assert.equal(secondsText(0.05), "about 0.1 s");
-  assert.equal(secondsText(0.44), "about 0.4 s");
-  assert.equal(secondsText(2.6), "about 3 s");
 });
 
 test("a move's attributes name it in its canonical form", () => {

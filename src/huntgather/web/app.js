@@ -16,6 +16,7 @@ import { createLobby } from "./js/lobby.js";
 import { createPlay } from "./js/play.js";
 import { setupKeys } from "./js/keys.js";
 import { setupSettings, tileStyle } from "./js/settings.js";
+import { setupSounds } from "./js/sounds.js";
 import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js";
 import { setupNewForm } from "./js/newgame.js";
 import { showGames } from "./js/games.js";
@@ -106,6 +107,7 @@ async function main() {
   setupNewForm(store.get().meta);
   setupKeys(store, play, board);
   setupSettings(() => panel.render(store.get()), restyle);
+  setupSounds(store);
   setupRules();
   window.addEventListener("hashchange", () => { route(); });
   // another tab of this browser changed the saved games (a seat handed out there, a game deleted)

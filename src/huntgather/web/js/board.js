@@ -11,6 +11,9 @@
 // legal square in view, and a tile another player puts down off screen is brought into view.
 // Nothing moves the view while a finger or the mouse is down on the board, nor for a moment
 // after the person last panned or zoomed.  <svg id="board" data-camera> says which mode holds.
+//
+// The tile in hand can be dragged with the mouse from the panel onto a legal square; on a touch
+// screen, a finger held on a legal square shows the tile there until it lifts (nothing placed).
 
 import { $, svgEl } from "./dom.js";
 import {
@@ -34,6 +37,8 @@ const MAX_FIT_ZOOM = 2.2;
 // the final scoring lights one feature after the other, this long each (at most FINAL_MS in all)
 const FINAL_STEP_MS = { normal: 1100, slow: 1800 };
 const FINAL_MS = 12000;
+// a finger held this long on a legal square shows the tile there
+const LONG_PRESS_MS = 400;
 
 // the attributes that name a move on its button or spot
 export function moveAttrs(m) {
@@ -43,6 +48,13 @@ export function moveAttrs(m) {
   if ("piece" in c) a["data-piece"] = c.piece;
   if ("tile" in c) a["data-tile"] = c.tile;
   return a;
+}
+
+// how long an animation of a move takes (the stylesheet's --move-time, from the setting), in ms
+function moveTime() {
+  const t = getComputedStyle(document.body).getPropertyValue("--move-time").trim();
+  const n = parseFloat(t);
+  return Number.isFinite(n) ? (t.endsWith("ms") ? n : n * 1000) : 450;
 }
 
 function count(name) {
@@ -67,6 +79,9 @@ export function createBoard(store, act) {
   let finalKey = null;     // the finished game whose final scoring is lit on the board
   let finalTimers = [];    // the steps of the final scoring still to come
   let finalStep = () => {};   // told of each feature lit: (row index or -1 when all are lit, rows)
+  let held = null;         // {x, y}: the square shown under a held finger or the dragged tile
+  let placedKey = null;    // the tile put down last (x, y, rotation, version), animated once
+  let placedAt = null;     // when it was put down (performance.now()); null: not animated
 
   function applyCamera() {
     const t = `translate(${cam.x} ${cam.y}) scale(${cam.k})`;
@@ -484,7 +499,11 @@ export function createBoard(store, act) {
       const t = svgEl("title");
       t.textContent = now.has(key) ? `place here (${x}, ${y})` : `fits here in another rotation (${x}, ${y})`;
       r.append(t);
-      r.addEventListener("click", (ev) => { ev.stopPropagation(); act.placeAt(x, y); });
+      r.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        if (!pressShown) act.placeAt(x, y);   // a long press only showed the tile
+      });
+      r.addEventListener("pointerdown", (ev) => { if (ev.pointerType !== "mouse") startPress(ev, x, y); });
       // with a mouse, the tile shows where the pointer is, turned as it would be placed there
       r.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") previewAt(x, y); });
       r.addEventListener("pointerleave", () => clearPreview());
@@ -541,6 +560,23 @@ export function createBoard(store, act) {
     const p = s.pending;
     const g = tileGroup(ts, s.view.decision.tile, p.rotation, p.x, p.y);
     g.setAttribute("id", "pending-tile");
+    g.dataset.rotation = String(p.rotation);
+    // just put down (or turned): it drops into place, once; the board is redrawn meanwhile (the
+    // preview comes), so the animation goes on from where it was on the new drawing
+    const key = `${p.x},${p.y},${p.rotation},${s.view.version}`;
+    if (key !== placedKey) {
+      placedKey = key;
+      placedAt = document.body.dataset.animation === "off" ? null : performance.now();
+      if (placedAt !== null) count("placings");
+    }
+    const ms = moveTime();
+    const inner = g.querySelector(":scope > g.hg-tile");   // the picture (its own transform, if any, kept)
+    if (placedAt !== null && performance.now() - placedAt < ms && inner && !inner.hasAttribute("transform")) {
+      inner.classList.add("placed-in");
+      const a = inner.animate([{ opacity: 0.35, transform: "scale(1.3)" }, { opacity: 1, transform: "none" }],
+        { duration: ms, easing: "ease-out" });
+      a.currentTime = performance.now() - placedAt;
+    }
     const turns = new Set(legalPlacements(s).filter((q) => q.x === p.x && q.y === p.y).map((q) => q.rotation));
     if (turns.size > 1 && p.moves.length === 1 && !s.sentTurn) {
       g.classList.add("turnable");
@@ -612,6 +648,7 @@ export function createBoard(store, act) {
     const vp = $("#viewport");
     vp.innerHTML = "";
     clearPreview();
+    if (held) previewAt(held.x, held.y);   // a finger still held, a tile still dragged
     const where = {};
     for (const c of v.board) {
       where[c.tile] = c;
@@ -627,6 +664,7 @@ export function createBoard(store, act) {
       vp.append(g);
     }
     const mine = myTurn(s);
+    $("#current-tile").classList.toggle("draggable", canDrag(s));
     // on my turn: the tiles the others placed since my last tile, framed in their colours
     if (mine) {
       const me = new Set(heldSeats(s));
@@ -657,6 +695,94 @@ export function createBoard(store, act) {
     if (v.over && v.final && s.mode !== "replay" && !s.replay) showFinal(s, fresh);
     else if (finalKey) stopFinal();
     describe(s, ts);
+  }
+
+  // ---- a finger held on a legal square (touch): the tile shows there until it lifts
+  let press = null;          // {id, x, y, cx, cy, timer}: a finger down on a legal square
+  let pressShown = false;    // the last press showed the tile: the click it ends in places nothing
+
+  function startPress(ev, x, y) {
+    endPress();
+    pressShown = false;
+    press = { id: ev.pointerId, x, y, cx: ev.clientX, cy: ev.clientY, timer: setTimeout(() => {
+      pressShown = true;
+      held = { x, y };
+      previewAt(x, y);
+      count("longPresses");
+    }, LONG_PRESS_MS) };
+  }
+
+  function endPress() {
+    if (!press) return;
+    clearTimeout(press.timer);
+    press = null;
+    if (held) { held = null; clearPreview(); }
+  }
+
+  function setupPress() {
+    window.addEventListener("pointermove", (ev) => {
+      // a finger that slides off before the tile shows is not holding the square
+      if (press && ev.pointerId === press.id && !pressShown && Math.hypot(ev.clientX - press.cx, ev.clientY - press.cy) > 12) endPress();
+    });
+    window.addEventListener("pointerup", (ev) => { if (press && ev.pointerId === press.id) endPress(); });
+    window.addEventListener("pointercancel", (ev) => { if (press && ev.pointerId === press.id) endPress(); });
+    svg.addEventListener("contextmenu", (ev) => { if (press || pressShown) ev.preventDefault(); });
+    svg.addEventListener("pointerdown", () => { pressShown = false; }, true);   // before the square's own
+  }
+
+  // ---- the tile in hand dragged with the mouse from the panel onto a legal square
+  const canDrag = (s) => !!s.view && myTurn(s) && s.view.decision.phase === "place" && !s.sentTurn &&
+    !(s.pending && s.pending.moves.length > 1) && !!s.tiles[s.view.edition];
+
+  // the legal square under a point of the window, or null
+  function legalSquareAt(clientX, clientY) {
+    const box = svg.getBoundingClientRect();
+    if (clientX < box.left || clientX > box.right || clientY < box.top || clientY > box.bottom) return null;
+    const x = Math.floor((clientX - box.left - cam.x) / cam.k / 100);
+    const y = Math.floor((clientY - box.top - cam.y) / cam.k / 100);
+    return legalPlacements(store.get()).some((p) => p.x === x && p.y === y) ? { x, y } : null;
+  }
+
+  function setupDrag() {
+    const hand = $("#current-tile");
+    let drag = null;   // {id, sx, sy, ghost}
+    hand.addEventListener("pointerdown", (ev) => {
+      if (ev.pointerType !== "mouse" || ev.button !== 0 || !canDrag(store.get())) return;
+      ev.preventDefault();
+      hand.setPointerCapture(ev.pointerId);
+      drag = { id: ev.pointerId, sx: ev.clientX, sy: ev.clientY, ghost: null };
+    });
+    hand.addEventListener("pointermove", (ev) => {
+      if (!drag || ev.pointerId !== drag.id) return;
+      if (!drag.ghost) {
+        if (Math.hypot(ev.clientX - drag.sx, ev.clientY - drag.sy) < 4) return;
+        drag.ghost = svgEl("svg", { id: "drag-ghost", viewBox: "0 0 100 100", "aria-hidden": "true" });
+        drag.ghost.innerHTML = hand.querySelector(".hg-tile") ? hand.querySelector(".hg-tile").outerHTML : "";
+        document.body.append(drag.ghost);
+        document.body.classList.add("dragging-tile");
+      }
+      const side = Math.max(40, 100 * cam.k);
+      Object.assign(drag.ghost.style, { width: `${side}px`, height: `${side}px`,
+        left: `${ev.clientX - side / 2}px`, top: `${ev.clientY - side / 2}px` });
+      const cell = legalSquareAt(ev.clientX, ev.clientY);
+      drag.ghost.classList.toggle("over-square", !!cell);   // the board shows it in place instead
+      if (cell && held && cell.x === held.x && cell.y === held.y) return;
+      held = cell;
+      if (cell) previewAt(cell.x, cell.y);
+      else clearPreview();
+    });
+    const end = (ev) => {
+      if (!drag || ev.pointerId !== drag.id) return;
+      const cell = ev.type === "pointerup" && drag.ghost ? legalSquareAt(ev.clientX, ev.clientY) : null;
+      if (drag.ghost) drag.ghost.remove();
+      document.body.classList.remove("dragging-tile");
+      drag = null;
+      held = null;
+      clearPreview();
+      if (cell) act.placeAt(cell.x, cell.y);
+    };
+    hand.addEventListener("pointerup", end);
+    hand.addEventListener("pointercancel", end);
   }
 
   // pointers down on the board: one drags the view, two pinch it (zoom about their midpoint)
@@ -730,5 +856,7 @@ export function createBoard(store, act) {
   }
 
   setupInput();
+  setupPress();
+  setupDrag();
   return { render, highlight, clearHighlight, zoom, pan, refit, onFinalStep: (f) => { finalStep = f; } };
 }

@@ -8,7 +8,7 @@ import { colourOf, heldSeats, held, isWatcher, presence, seatInfo, seatName } fr
 
 const PRESENCE_WORDS = { online: "online", offline: "offline", "not-joined": "not joined yet",
   unknown: "not known: not connected" };
-import { MAX_NAME, myName, normalEntry, setMyName, storeEntry } from "./storage.js";
+import { MAX_NAME, myName, nameAsked, normalEntry, setMyName, setNameAsked, storeEntry } from "./storage.js";
 
 async function copyText(text, input) {
   if (input) { input.focus(); input.select(); }
@@ -50,8 +50,8 @@ export function createLobby(store, act) {
   let note = null;        // {seat, text}: a note under a seat (after copying its link)
   let noteVersion = null; // the game's version when the note was written: a move clears it
   let drawnKey = null;    // what the table was last drawn from (it is redrawn only when that changes)
-  let nameKey = null;     // which held seats the name form is showing
-  let nameSkipped = null; // "game|seats" for which the name form was closed with "not now"
+  let nameKey = null;     // "game|seats": what the name form's fields were drawn for
+  let nameOpen = null;    // {game, asked}: the name form is open in that game (asked: by itself, once)
 
   async function handOut(seat) {
     const s = store.get();
@@ -167,25 +167,39 @@ export function createLobby(store, act) {
       ? "watching — every seat has been handed out" : "watching — you hold no seat in this game";
   }
 
+  // The name form opens by itself once in this browser (the first game where the page holds a
+  // seat without a name), and after that only from the small "change name" link.
   function renderNameForm(s) {
     const form = $("#name-form");
-    const unnamed = s.view && !s.view.over && s.table ? heldSeats(s).filter((i) => !seatName(s, i)) : [];
-    const key = unnamed.join(",");
-    form.hidden = !unnamed.length || nameSkipped === `${s.gameId}|${key}`;
+    const link = $("#name-change");
+    const seats = s.view && !s.view.over && s.table && !s.fatal ? heldSeats(s) : [];
+    const unnamed = seats.filter((i) => !seatName(s, i));
+    if (nameOpen && (nameOpen.game !== s.gameId || !seats.length)) nameOpen = null;
+    if (!nameOpen && unnamed.length && !nameAsked()) {
+      setNameAsked();
+      nameOpen = { game: s.gameId, asked: true };
+    }
+    if (nameOpen && nameOpen.asked && !unnamed.length) nameOpen = null;   // named meanwhile
+    form.hidden = !nameOpen;
+    link.hidden = !!nameOpen || !seats.length;
+    link.textContent = seats.some((i) => seatName(s, i)) ? "change name" : "set a name";
+    const key = `${s.gameId}|${seats.join(",")}`;
+    if (!nameOpen) { nameKey = null; return; }
     if (key === nameKey) return;
     nameKey = key;
     const fields = $("#name-fields");
     fields.innerHTML = "";
-    if (!unnamed.length) return;
     const taken = new Set(((s.table && s.table.seats) || []).map((x) => x.name).filter(Boolean));
     const mine = myName();
-    $("#name-title").textContent = unnamed.length === 1 && heldSeats(s).length === 1 ? "Your name" : "Names of your seats";
-    unnamed.forEach((seat, k) => {
+    const shown = nameOpen.asked ? unnamed : seats;
+    $("#name-title").textContent = seats.length === 1 ? "Your name" : "Names of your seats";
+    shown.forEach((seat, k) => {
       const label = el("label", { class: "name-field" });
       const input = el("input", { type: "text", maxlength: MAX_NAME, class: "name-input", "data-seat": seat,
         autocomplete: "nickname", spellcheck: "false", "aria-label": `name for ${s.meta.colours[seat].name}` });
       if (k === 0) input.id = "name-input";
-      if (k === 0 && mine && !taken.has(mine)) input.value = mine;
+      if (seatName(s, seat)) input.value = seatName(s, seat);
+      else if (k === 0 && mine && !taken.has(mine)) input.value = mine;
       label.append(swatch(s.meta, seat), " ", input);
       fields.append(label);
     });
@@ -200,16 +214,25 @@ export function createLobby(store, act) {
       const name = input.value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, MAX_NAME);
       const seat = parseInt(input.dataset.seat, 10);
       if (!name || !held(s, seat)) continue;
-      if (act.send({ type: "name", seat, name })) sent += 1;
+      if (name !== seatName(s, seat) && act.send({ type: "name", seat, name })) sent += 1;
+      else if (name === seatName(s, seat)) sent += 1;   // kept as it is
       if (inputs.length === 1 || input.id === "name-input") setMyName(name);
     }
-    if (!sent) showError("type a name (1 to 24 characters) first");
+    if (!sent) { showError("type a name (1 to 24 characters) first"); return; }
+    nameOpen = null;
+    render(store.get());
   }
 
   $("#name-form").onsubmit = submitNames;
   $("#name-skip").onclick = () => {
-    nameSkipped = `${store.get().gameId}|${nameKey}`;
-    $("#name-form").hidden = true;
+    nameOpen = null;
+    render(store.get());
+  };
+  $("#name-change").onclick = () => {
+    nameOpen = { game: store.get().gameId, asked: false };
+    render(store.get());
+    const input = $("#name-input");
+    if (input) { input.focus(); input.select(); }
   };
 
   function render(s) {

@@ -128,7 +128,7 @@ export function setupNewForm(meta) {
       location.hash = `#/play/${res.id}`;
     } catch (e) {
       // the server's words for a setup it refuses are a programmer's: the form's own, where it has them
-      $("#new-error").textContent = /^short must/.test(e.message)
+      $("#new-error").textContent = e.message.startsWith("short must")
         ? `A short game keeps from 1 to ${normalTiles(meta)} tiles in the stack, or leave the box empty.` : e.message;
     } finally {
       $("#start-game").disabled = false;

@@ -57,6 +57,11 @@ export function createPanel(store, act, board) {
     $("#turn").textContent = "";
     $("#tile-panel").hidden = true;
     $("#actions").hidden = true;
+    // nothing of a previous game stays (a wrong link after a game): its tile, stacks and tiles left
+    for (const id of ["#current-tile", "#bar-tile", "#tile-text", "#remaining-count", "#menhir-count", "#deal",
+      "#remaining-list", "#final-table", "#winners"]) $(id).innerHTML = "";
+    $("#remaining-list").hidden = true;
+    $("#turn").style.borderLeft = "";   // the last mover's colour
   }
 
   function renderTurn(s) {

@@ -11,7 +11,7 @@ import {
   canConfirm, canon, currentHints, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
 } from "./game.js";
 import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
-import { animation } from "./settings.js";
+import { animation, autoConfirm } from "./settings.js";
 import {
   forgetSecrets, myName, playSecrets, pruneBotSecrets, rememberGame, storeEntry, updateEntry,
 } from "./storage.js";
@@ -121,10 +121,14 @@ export function createPlay(store, loadTiles) {
         break;
       }
       case "ack": store.dispatch({ type: "ack", request: msg.request }); break;
-      case "preview":
+      case "preview": {
+        const pend = s().pending;
+        const hinted = !!pend && pend.suggest !== null;   // a hint being tried waits for Confirm
         store.dispatch({ type: "preview", preview: msg });
         followSuggestion();
+        if (!hinted) confirmAtOnce();
         break;
+      }
       case "hint":
         store.dispatch({ type: "hint", request: msg.request, turns: Array.isArray(msg.turns) ? msg.turns : [] });
         break;
@@ -240,7 +244,8 @@ export function createPlay(store, loadTiles) {
     if (next && next.rotation !== pend.rotation) placeAt(pend.x, pend.y, next.rotation);
   }
 
-  function choose(move) {
+  // the player's choice of a piece (or none); `byHint` when a hint being tried takes its next step
+  function choose(move, byHint = false) {
     const pend = s().pending;
     if (!pend || !pend.preview) return;
     if (pend.preview.decision && pend.preview.decision.phase === "shaman") {
@@ -250,7 +255,19 @@ export function createPlay(store, loadTiles) {
       else store.dispatch({ type: "moves", moves, request });
     } else {
       store.dispatch({ type: "choose", move });
+      if (!byHint && move.kind === "pass") confirmAtOnce();
     }
+  }
+
+  // with the setting on: a placement that leaves no piece to choose, or "no piece" chosen, is
+  // confirmed without pressing Confirm
+  function confirmAtOnce() {
+    const st = s();
+    const pend = st.pending;
+    if (!autoConfirm() || !pend || !pend.preview || !canConfirm(st)) return;
+    const pv = pend.preview;
+    const pieces = (pv.legal || []).filter((m) => canon(m) && m.kind !== "pass");
+    if (pv.turn_over || !pieces.length || (pend.choice && pend.choice.kind === "pass")) confirmTurn();
   }
 
   // after a hint was tried: take its next step (shaman take-back, then the occupant) when offered
@@ -263,7 +280,7 @@ export function createPlay(store, loadTiles) {
       return;
     }
     store.dispatch({ type: "suggest", moves: pend.suggest.slice(1) });
-    choose(m);
+    choose(m, true);
   }
 
   function undo() {

@@ -4,6 +4,7 @@
 
 export const STORE_KEY = "hg-games";
 const NAME_KEY = "hg-name";
+const NAME_ASKED_KEY = "hg-name-asked";
 export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const SECRET_RE = /^[A-Za-z0-9_-]{8,128}$/;
 export const MAX_NAME = 24;
@@ -62,6 +63,13 @@ export function myName() {
 
 export function setMyName(n) {
   try { localStorage.setItem(NAME_KEY, n); } catch (e) { /* ignore */ }
+}
+
+// whether this browser has asked the player's name once (the name form opens by itself only then)
+export const nameAsked = () => localStorage.getItem(NAME_ASKED_KEY) === "1";
+
+export function setNameAsked() {
+  try { localStorage.setItem(NAME_ASKED_KEY, "1"); } catch (e) { /* ignore */ }
 }
 
 // the seat secrets this page plays with (handed-out seats excluded), in seat order
