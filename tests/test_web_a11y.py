@@ -176,6 +176,15 @@ def test_the_board_is_a_grid_the_arrows_explore_cell_by_cell(tmp_path: Path, bro
         n = len(turns)
         assert f"your tile fits here in {n} rotation{'s' if n > 1 else ''} " \
                f"({', '.join(ROTATIONS[r] for r in turns)})" in label, label
+        # the tile turned: said, with whether it fits on the active square; the active cell stays
+        # the same node (a screen reader is not told of it again for nothing)
+        pg.evaluate("(id) => { document.getElementById(id).dataset.mark = 'kept'; }", f"cell-{x}_{y}")
+        pg.keyboard.press("r")
+        pg.wait_for_function("() => /Tile turned [^:]*: it fits on \\d+ squares?, "
+                             "(this one too|not this one)\\./"
+                             ".test(document.querySelector('#announcer').textContent)")
+        assert pg.evaluate("(id) => document.getElementById(id).dataset.mark", f"cell-{x}_{y}") == "kept"
+        assert active_cell(pg)["x"] == x and active_cell(pg)["y"] == y
         pg.screenshot(path=str(ARTIFACTS / "a11y-board-cursor.png"))
     finally:
         context.close()

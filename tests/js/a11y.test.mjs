@@ -80,7 +80,8 @@ test("an empty square's cell says in how many rotations the tile fits, and wheth
 test("an update's news in one announcement: the placement, the piece, the points; draws unsaid", () => {
   let s = playing();
   s = reduce(s, { type: "update", update: { from: 3, version: 4,
-    placed: [{ tile: 9, x: 1, y: 0, rotation: 2 }],
+    placed: [{ tile: 9, x: 1, y: 0, rotation: 2 }], last: [{ tile: 9, x: 1, y: 0, player: 0 }],
+    occupants: [{ player: 0, tile: 9, zone: 0, piece: "hut", role: "hut", stuck: false }],
     events: [
       { kind: "TilePlaced", player: 0, tile: 9, x: 1, y: 0, rotation: 2, bonus: true },
       { kind: "OccupantPlaced", player: 0, tile: 9, zone: 0, piece: "hut", role: "hut" },
@@ -92,6 +93,10 @@ test("an update's news in one announcement: the placement, the piece, the points
     "Ann (yellow) placed a menhir tile, tile 9, 1 east of the start, turned half round: lake. "
     + "Ann (yellow) put a hut on the lake. Scored: River of 2 tiles = 2 → yellow. Ann (yellow) scores 2 points. "
     + "Yellow takes a menhir tile turn.");
+  // the bonus tile's cell, in the edition's word
+  const bonus = boardCells(s).find((c) => c.tile === 9);
+  assert.equal(cellLabel(s, TILES, bonus), "Menhir tile 9, 1 east of the start, turned half round: the lake. "
+    + "Ann (yellow): hut on the lake. Placed by Ann (yellow). Last move.");
   assert.equal(eventWords(s, TILES, [{ kind: "TileDrawn", tile: 3 }]), "");
 });
 

@@ -37,7 +37,7 @@ export function placeWords(x, y) {
 function tileName(s, ts, id) {
   const t = ts.tiles[id];
   if (t && t.kind === "start") return `Start tile ${id}`;
-  if (t && t.kind === "bonus") return `${s.view.bonus_name || "bonus"} tile ${id}`;
+  if (t && t.kind === "bonus") return `${s.view.bonus_name || "bonus tile"} ${id}`;   // "menhir tile 83"
   return `Tile ${id}`;
 }
 
@@ -96,7 +96,8 @@ export function cellLabel(s, ts, c) {
       + (ready ? "Choose a piece with 1 to 9 or none with 0, then confirm with Enter; U takes the tile back."
         : "Confirm with Enter; U takes the tile back.");
   }
-  const parts = [`${tileName(s, ts, c.tile)}, ${where}, ${ROTATION_WORDS[c.rotation]}: ${zones}.`];
+  const name = tileName(s, ts, c.tile);
+  const parts = [`${name[0].toUpperCase()}${name.slice(1)}, ${where}, ${ROTATION_WORDS[c.rotation]}: ${zones}.`];
   const pieces = (v.occupants || []).filter((o) => o.tile === c.tile).map((o) => {
     const role = o.role || (o.piece === "hut" ? "hut" : "meeple");
     let text = `${who(s, o.player)}: ${role} on ${zonePhrase(ts, c.tile, o.zone, c.rotation)}`;
@@ -207,37 +208,67 @@ export function createA11y(store, board) {
     return cells.length ? [cells[0].x, cells[0].y] : null;
   }
 
+  // set attributes that changed only: a cell whose name is the same is left alone (a screen reader
+  // hears of a change to the active cell, so nothing is said again for nothing)
+  function setAttrs(node, attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (node.getAttribute(k) !== String(v)) node.setAttribute(k, v);
+    }
+  }
+
+  // put `node` at `index` among `parent`'s children, moving it only if it is elsewhere
+  function place(parent, node, index) {
+    const there = parent.children[index];
+    if (there !== node) parent.insertBefore(node, there || null);
+  }
+
+  // the cells' layer brought up to date: rows by y, cells by square, kept (not redrawn) where
+  // they stay, so that the active cell stays the same node
   function draw(s, ts) {
-    layer.innerHTML = "";
     if (!cells.length) {
+      layer.innerHTML = "";
       svg.removeAttribute("aria-activedescendant");
       return;
     }
     const x0 = Math.min(...cells.map((c) => c.x)), y0 = Math.min(...cells.map((c) => c.y));
-    svg.setAttribute("aria-colcount", String(Math.max(...cells.map((c) => c.x)) - x0 + 1));
-    svg.setAttribute("aria-rowcount", String(Math.max(...cells.map((c) => c.y)) - y0 + 1));
-    // the frame of the active cell: white under black, seen on every terrain
-    const ring = svgEl("g", { class: "cursor-ring", "aria-hidden": "true" });
-    let row = null;
-    for (const c of cells) {
-      if (!row || Number(row.dataset.y) !== c.y) {
-        const name = c.y ? `${Math.abs(c.y)} ${c.y < 0 ? "north" : "south"} of the start` : "the start's row";
-        row = svgEl("g", { role: "row", "aria-rowindex": c.y - y0 + 1, "aria-label": name, "data-y": c.y });
-        layer.append(row);
-      }
-      const active = cursor && cursor[0] === c.x && cursor[1] === c.y;
-      const r = svgEl("rect", { id: cellId(c.x, c.y), role: "gridcell", class: `cell ${c.kind}${active ? " active" : ""}`,
-        x: c.x * 100 + 3, y: c.y * 100 + 3, width: 94, height: 94, "aria-colindex": c.x - x0 + 1,
-        "aria-label": cellLabel(s, ts, c),
-        "data-x": c.x, "data-y": c.y, "data-kind": c.kind });
-      row.append(r);
-      if (active) {
-        ring.append(svgEl("rect", { class: "halo", x: c.x * 100 + 3, y: c.y * 100 + 3, width: 94, height: 94 }));
-        ring.append(svgEl("rect", { class: "line", x: c.x * 100 + 3, y: c.y * 100 + 3, width: 94, height: 94 }));
-      }
+    setAttrs(svg, { "aria-colcount": Math.max(...cells.map((c) => c.x)) - x0 + 1,
+      "aria-rowcount": Math.max(...cells.map((c) => c.y)) - y0 + 1 });
+    const rows = new Map([...layer.querySelectorAll(":scope > g[role=row]")].map((r) => [Number(r.dataset.y), r]));
+    const old = new Map([...layer.querySelectorAll("[role=gridcell]")].map((r) => [r.id, r]));
+    const keep = new Set();
+    const ys = [...new Set(cells.map((c) => c.y))];
+    ys.forEach((y, i) => {
+      let row = rows.get(y);
+      if (!row) row = svgEl("g", { role: "row", "data-y": y });
+      const name = y ? `${Math.abs(y)} ${y < 0 ? "north" : "south"} of the start` : "the start's row";
+      setAttrs(row, { "aria-rowindex": y - y0 + 1, "aria-label": name });
+      place(layer, row, i);
+      keep.add(row);
+      cells.filter((c) => c.y === y).forEach((c, j) => {
+        const id = cellId(c.x, c.y);
+        const r = old.get(id) || svgEl("rect", { id, role: "gridcell", x: c.x * 100 + 3, y: c.y * 100 + 3,
+          width: 94, height: 94, "data-x": c.x, "data-y": c.y });
+        const active = cursor && cursor[0] === c.x && cursor[1] === c.y;
+        setAttrs(r, { class: `cell ${c.kind}${active ? " active" : ""}`, "aria-colindex": c.x - x0 + 1,
+          "aria-label": cellLabel(s, ts, c), "data-kind": c.kind });
+        place(row, r, j);
+        keep.add(r);
+      });
+    });
+    for (const r of old.values()) if (!keep.has(r)) r.remove();
+    for (const r of rows.values()) if (!keep.has(r)) r.remove();
+    // the frame of the active cell (white under black, seen on every terrain), after the rows
+    let ring = layer.querySelector(":scope > g.cursor-ring");
+    if (!ring) {
+      ring = svgEl("g", { class: "cursor-ring", "aria-hidden": "true" });
+      ring.append(svgEl("rect", { class: "halo", width: 94, height: 94 }), svgEl("rect", { class: "line", width: 94, height: 94 }));
     }
     layer.append(ring);
-    if (cursor) svg.setAttribute("aria-activedescendant", cellId(cursor[0], cursor[1]));
+    ring.toggleAttribute("hidden", !cursor);   // an SVG element has no .hidden
+    if (cursor) {
+      for (const r of ring.children) setAttrs(r, { x: cursor[0] * 100 + 3, y: cursor[1] * 100 + 3 });
+      setAttrs(svg, { "aria-activedescendant": cellId(cursor[0], cursor[1]) });
+    }
   }
 
   function render(s) {
