@@ -326,6 +326,11 @@ def test_tile_pictures_cover_every_tile_in_four_rotations(client: TestClient) ->
     for tile in data["tiles"].values():
         assert len(tile["svg"]) == 4 and len(tile["anchors"]) == 4
         assert set(tile["anchors"][0]) == set(tile["zones"])
+        for zone in tile["zones"].values():   # each zone in words, as it lies in each rotation
+            phrases = zone["phrases"]
+            assert len(phrases) == 4 and all(p.startswith(f"the {zone['kind']}") for p in phrases)
+    start = data["tiles"]["56"]["zones"]["3"]["phrases"]   # the start tile's river: west, turned to the north
+    assert start[0] == "the river to the west" and start[1] == "the river to the north"
     assert client.get("/api/tiles/1999").status_code == 404
     # the painted style: the same tiles and anchors, other pictures and symbols
     painted = client.get("/api/tiles/2020?style=painted").json()

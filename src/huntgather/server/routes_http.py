@@ -29,7 +29,7 @@ from huntgather.server.context import context_of
 from huntgather.server.rooms import GAME_ID
 from huntgather.server.rules_page import rules_payload
 from huntgather.server.seats import GameSetup, RequestError
-from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_summary
+from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_phrase, zone_summary
 from huntgather.svg import (
     PLAYER_COLOURS,
     PLAYER_LETTERS,
@@ -74,7 +74,8 @@ PIECE_SCALE = 1.15
 @cache
 def tiles_payload(edition: str, style: str = "clean") -> bytes:
     """Every tile of ``edition`` as SVG fragments in 4 rotations, drawn in ``style`` (clean or
-    painted), with zone anchors (cached)."""
+    painted), with zone anchors and each zone in words as it lies once turned (``phrases``:
+    ``'the river to the north (1 fish)'``, for the board's cells read aloud) (cached)."""
     ed = get_edition(edition)
     tiles: dict[str, Any] = {}
     for tile in ed.tiles:
@@ -83,6 +84,7 @@ def tiles_payload(edition: str, style: str = "clean") -> bytes:
             "svg": [tile_fragment(tile, r, ed.bonus_name, style) for r in range(4)],
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
             "zones": {str(z.id): {"kind": z.kind, "role": z.kind.role or "hut", "text": zone_summary(z),
+                                  "phrases": [zone_phrase(tile, z.id, r) for r in range(4)],
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
             "text": tile_summary(tile),
         }

@@ -11,6 +11,7 @@ import { $, api, showStatus } from "./js/dom.js";
 import { createStore } from "./js/store.js";
 import { initialState, reduce } from "./js/game.js";
 import { createBoard } from "./js/board.js";
+import { createA11y } from "./js/a11y.js";
 import { createPanel } from "./js/panel.js";
 import { createLobby } from "./js/lobby.js";
 import { createPlay } from "./js/play.js";
@@ -63,11 +64,13 @@ async function main() {
 
   const play = createPlay(store, loadTiles);
   const board = createBoard(store, play);
+  const a11y = createA11y(store, board);
   const panel = createPanel(store, play, board);
   const lobby = createLobby(store, play);
   store.subscribe((state, action) => {
     lobby.render(state);
     board.render(state, action);
+    a11y.render(state);
     panel.render(state);
   });
 
@@ -105,7 +108,7 @@ async function main() {
   }
 
   setupNewForm(store.get().meta);
-  setupKeys(store, play, board);
+  setupKeys(store, play, board, a11y);
   setupSettings(() => panel.render(store.get()), restyle);
   setupSounds(store);
   setupRules();

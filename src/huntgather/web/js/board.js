@@ -86,6 +86,7 @@ export function createBoard(store, act) {
   function applyCamera() {
     const t = `translate(${cam.x} ${cam.y}) scale(${cam.k})`;
     $("#viewport").setAttribute("transform", t);
+    $("#cells").setAttribute("transform", t);     // the squares read aloud (a11y.js)
     $("#overlay").setAttribute("transform", t);   // highlights, floating points, pieces going home
   }
 
@@ -185,6 +186,14 @@ export function createBoard(store, act) {
       cam.x += box.width / 2 - sx;
       cam.y += box.height / 2 - sy;
     }
+  }
+
+  // bring square (x, y) into view (the active cell of the board read aloud): the view is the person's
+  function reveal(x, y) {
+    if (inView(x, y)) return;
+    setMode("user");
+    centreOn(x, y);
+    applyCamera();
   }
 
   function zoom(f, px, py) {
@@ -617,7 +626,7 @@ export function createBoard(store, act) {
       parts.push(`Your tile: ${ts.tiles[d.tile].text}.`,
         `It fits on ${squares} square${squares === 1 ? "" : "s"}, ${here} of them as it is turned now.`,
         s.pending ? "Placed: choose a piece or none, then confirm with Enter; U takes it back."
-          : "N and P move between them, R turns the tile, Enter places it.");
+          : "N and P move between them, the arrows over every square, R turns the tile, Enter places it.");
     } else if (v.over) {
       parts.push("The game is over.");
     } else if (d.text) {
@@ -858,5 +867,6 @@ export function createBoard(store, act) {
   setupInput();
   setupPress();
   setupDrag();
-  return { render, highlight, clearHighlight, zoom, pan, refit, onFinalStep: (f) => { finalStep = f; } };
+  return { render, highlight, clearHighlight, zoom, pan, refit, reveal,
+    onFinalStep: (f) => { finalStep = f; } };
 }

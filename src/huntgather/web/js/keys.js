@@ -1,15 +1,17 @@
 // The keyboard at the table (the Rules screen lists the keys): the steps of a turn through
-// `play`, the view through `board`.
+// `play`, the view through `board`, the squares read aloud through `a11y` (the arrows, while the
+// board has the focus).
 
 import { $ } from "./dom.js";
 import { canon } from "./game.js";
 
-export function setupKeys(store, play, board) {
+export function setupKeys(store, play, board, a11y) {
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("input, select, textarea") || $("#screen-play").hidden) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key;
     const s = store.get();
+    if (a11y && a11y.key(ev)) { ev.preventDefault(); return; }
     if (s.replay) {
       if (k === "ArrowRight") { play.replayStep(1); ev.preventDefault(); }
       else if (k === "ArrowLeft") { play.replayStep(-1); ev.preventDefault(); }
@@ -25,6 +27,7 @@ export function setupKeys(store, play, board) {
     else if (k === "Enter" && !ev.target.closest("button, a")) {
       if (s.pending) play.confirmTurn();
       else if (s.selected) play.placeAt(s.selected[0], s.selected[1]);
+      else if (a11y && a11y.legalCursor()) play.placeAt(...a11y.legalCursor());
     } else if (/^[0-9]$/.test(k) && s.pending && s.pending.preview) {
       const legal = (s.pending.preview.legal || []).filter((m) => canon(m));
       const m = k === "0" ? legal.find((x) => x.kind === "pass")

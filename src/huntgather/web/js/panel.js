@@ -292,7 +292,7 @@ export function createPanel(store, act, board) {
       list.append(pic);
     }
     if (!document.getElementById("remaining-defs")) {
-      const holder = svgEl("svg", { id: "remaining-defs", width: 0, height: 0 });
+      const holder = svgEl("svg", { id: "remaining-defs", width: 0, height: 0, "aria-hidden": "true" });
       holder.innerHTML = ts.defs;
       document.body.append(holder);
     }
