@@ -49,16 +49,36 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from huntgather import registry
 from huntgather.board import ZoneRef
 from huntgather.events import Event, FeatureScored, player_name
 from huntgather.kinds import Kind
-from huntgather.scoring import MeadowTally, Term, animal_points, award, plural
+from huntgather.scoring import MeadowTally, Rules, Term, animal_points, award, plural
 
 if TYPE_CHECKING:
     from huntgather.board import Board
-    from huntgather.state import State
+
+
+class Table(Protocol):
+    """What a special sees of the game when it acts (:class:`huntgather.state.State` is one).
+
+    Declared here, below :mod:`huntgather.state`, so that the specials need not import it.
+    """
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def edition(self) -> Rules: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def scores(self) -> list[int]: ...
+    #: meadow zones whose animals a hunting trap took
+    removed_animals: frozenset[ZoneRef]
 
 
 @dataclass(frozen=True)
@@ -80,7 +100,7 @@ class Special:
         """What it does, in one sentence without a full stop (a tooltip)."""
         return f"{self.name.replace('_', ' ').capitalize()}: a special tile"
 
-    def on_placed(self, state: State, where: ZoneRef, x: int, y: int) -> list[Event]:
+    def on_placed(self, state: Table, where: ZoneRef, x: int, y: int) -> list[Event]:
         """The tile showing it was just placed at ``(x, y)`` by ``state.player``; act at once."""
         return []
 
@@ -97,7 +117,6 @@ class Special:
         (``terms[0]`` is the fish) of a system with ``fish`` fish and ``lakes`` lakes."""
 
 
-_SPECIALS: dict[str, Special] = {}
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -109,27 +128,29 @@ def register_special(cls: type[Special]) -> type[Special]:
     """
     if not _NAME.fullmatch(cls.name):
         raise ValueError(f"a special's name must be one lower-case word, not {cls.name!r}")
-    known = _SPECIALS.get(cls.name)
+    known = registry.printable(cls.name)
     if known is not None and type(known) is not cls:
         raise ValueError(f"another special is already registered as {cls.name!r}")
-    _SPECIALS[cls.name] = cls()
+    registry.keep(cls())
     return cls
 
 
 def unregister_special(name: str) -> None:
     """Forget the special called ``name`` (for tests and experiments)."""
-    if _SPECIALS.pop(name, None) is None:
+    if not registry.forget(name):
         raise ValueError(f"no special is registered as {name!r}")
 
 
 def special_named(name: str) -> Special | None:
     """The default instance of the special called ``name``, or None if unknown."""
-    return _SPECIALS.get(name)
+    found = registry.printable(name)
+    return found if isinstance(found, Special) else None
 
 
 def known_specials() -> tuple[Special, ...]:
     """Every registered special (its default instance), by name."""
-    return tuple(_SPECIALS[n] for n in sorted(_SPECIALS))
+    found = (special_named(n) for n in registry.printable_names())
+    return tuple(s for s in found if s is not None)
 
 
 # --------------------------------------------------------------------------- the 2020 edition's
@@ -175,7 +196,7 @@ class HuntingTrap(Special):
                 "this tile and the 8 around it (a tiger cancels a deer); those animals then leave "
                 "the game")
 
-    def on_placed(self, state: State, where: ZoneRef, x: int, y: int) -> list[Event]:
+    def on_placed(self, state: Table, where: ZoneRef, x: int, y: int) -> list[Event]:
         board = state.board
         meadow = board.feature_id(where.tile, where.zone)
         removed = state.removed_animals
@@ -261,7 +282,7 @@ class Logboat(Special):
         return (f"Logboat: whoever places this tile scores {plural(self.points_per_lake, 'point')} at "
                 f"once for each lake of this river system")
 
-    def on_placed(self, state: State, where: ZoneRef, x: int, y: int) -> list[Event]:
+    def on_placed(self, state: Table, where: ZoneRef, x: int, y: int) -> list[Event]:
         system = state.board.system_at(where.tile, where.zone)
         per = self.points_per_lake
         lakes = len(system.lakes)
