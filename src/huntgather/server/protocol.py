@@ -23,6 +23,7 @@ huntgather.server.protocol.ProtocolError: the message is nested more than 32 dee
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -42,10 +43,10 @@ from huntgather.events import (
 )
 from huntgather.game import Game
 from huntgather.kinds import role_of
-from huntgather.moves import HUT, MEEPLE, Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import HUT, MEEPLE, Choose, Move, Occupy, Pass, Place, TakeBack
 from huntgather.outlook import stuck_meeples
 from huntgather.server.words import occupant_phrase, zone_phrase
-from huntgather.state import OCCUPY, PLACE, SHAMAN, State
+from huntgather.state import OCCUPY, PLACE, SPECIAL, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
 #: the largest websocket frame or HTTP body a client may send
@@ -188,7 +189,8 @@ def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
 
 _DISPLAY_KEYS = {"text", "role", "x", "y", "tile"}
 _MOVE_KEYS = {"place": {"kind", "x", "y", "rotation"}, "occupy": {"kind", "zone", "piece"},
-              "takeback": {"kind", "tile", "zone"}, "pass": {"kind"}}
+              "takeback": {"kind", "tile", "zone"}, "choose": {"kind", "option"}, "pass": {"kind"}}
+_OPTION = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 def move_from_json(state: State, data: Any) -> Move:
@@ -201,7 +203,7 @@ def move_from_json(state: State, data: Any) -> Move:
     """
     if not isinstance(data, dict) or data.get("kind") not in _MOVE_KEYS:
         raise ProtocolError("invalid_move", "a move is an object whose 'kind' is 'place', 'occupy', "
-                                            "'takeback' or 'pass'")
+                                            "'takeback', 'choose' or 'pass'")
     kind = data["kind"]
     extra = set(data) - _MOVE_KEYS[kind] - _DISPLAY_KEYS
     if extra:
@@ -210,8 +212,13 @@ def move_from_json(state: State, data: Any) -> Move:
         return Pass()
     if kind == "takeback":
         return TakeBack(_int(data, "tile", 0, 999), _int(data, "zone", 0, 9))
+    if kind == "choose":
+        option = data.get("option")
+        if not isinstance(option, str) or not _OPTION.fullmatch(option):
+            raise ProtocolError("invalid_move", "a choose move needs 'option': one lower-case word")
+        return Choose(option)
     tile = state.tile
-    if tile is None or state.phase not in (PLACE, SHAMAN, OCCUPY):
+    if tile is None or state.phase not in (PLACE, SPECIAL, OCCUPY):
         raise ProtocolError("invalid_move", f"a {kind} move does not answer this decision: "
                                             f"{state.describe_decision()}")
     if kind == "place":
@@ -236,6 +243,8 @@ def move_to_json(state: State, move: Move) -> dict[str, Any]:
         return {"kind": "occupy", "zone": move.zone, "piece": move.piece}
     if isinstance(move, TakeBack):
         return {"kind": "takeback", "tile": move.tile, "zone": move.zone}
+    if isinstance(move, Choose):
+        return {"kind": "choose", "option": move.option}
     return {"kind": "pass"}
 
 
@@ -258,8 +267,10 @@ def legal_json(state: State) -> list[dict[str, Any]]:
             x, y = state.board.where[move.tile]
             words = f"take back your meeple from {_zone_words(state, move.tile, move.zone)}"
             item |= {"x": x, "y": y, "text": words}
+        elif isinstance(move, Choose):
+            item["text"] = state.asking_special().option_words(move.option)
         elif isinstance(move, Pass):
-            item["text"] = "take nothing back" if state.phase == SHAMAN else "no piece"
+            item["text"] = state.asking_special().decline if state.phase == SPECIAL else "no piece"
         out.append(item)
     return out
 
@@ -284,6 +295,7 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
     walk = state.copy()
     for move in moves:
         phase = walk.phase
+        special = walk.asking_special() if phase == SPECIAL else None
         walk.apply(move)
         if isinstance(move, Place):
             parts.append(f"the tile turned {90 * move.rotation}°" if move.rotation else "the tile as drawn")
@@ -292,8 +304,10 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
         elif isinstance(move, Occupy):
             who = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
             parts.append(f"{who} on {_zone_words(walk, move.tile, move.zone)}")
-        elif phase == SHAMAN:
-            parts.append("shaman: take nothing back")
+        elif isinstance(move, Choose) and special is not None:
+            parts.append(f"{special.title}: {special.option_words(move.option)}")
+        elif special is not None:
+            parts.append(f"{special.title}: {special.decline}")
         else:
             parts.append("no piece")
     return "; ".join(parts)
@@ -368,8 +382,11 @@ def decision_text(state: State) -> str:
 
 def decision_view(state: State) -> dict[str, Any]:
     d = state.decision
-    return {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack,
-            "text": decision_text(state)}
+    out = {"phase": d.word, "player": d.player, "tile": d.tile, "stack": d.stack,
+           "text": decision_text(state)}
+    if d.special is not None:   # a special's question: "phase" is the special's name ("shaman")
+        out |= {"special": d.special, "prompt": state.asking_special().prompt}
+    return out
 
 
 def players_view(state: State) -> list[dict[str, Any]]:
