@@ -152,8 +152,9 @@ class Special:
         raise NotImplementedError(f"the special {self.name!r} asks a question but applies no answer")
 
     def write_memory(self, memory: object) -> str:
-        """Its memory (``state.special_memory[name]``) as the words of a position line; empty:
-        no line."""
+        """Its memory (``state.special_memory[name]``) as the words of a position line.  A memory
+        that holds nothing must not be kept at all (delete the entry): a position read back,
+        which then has no line for it, must equal the state written."""
         raise NotImplementedError(f"the special {self.name!r} cannot write its memory")
 
     def read_memory(self, words: Sequence[str], board: Board) -> object:
@@ -308,7 +309,8 @@ class HuntingTrap(Special):
         points, text = animal_points(state.edition, counts)
         p = state.player
         state.scores[p] += points
-        state.special_memory[self.name] = removed | frozenset(ZoneRef(t, z) for t, z in taken)
+        if taken:   # (an empty memory is no memory: a position read back has none)
+            state.special_memory[self.name] = removed | frozenset(ZoneRef(t, z) for t, z in taken)
         return [FeatureScored(self.name, award(points, (p,), state.players),
                               f"Hunting trap: {text} → {player_name(p)}; these animals are removed",
                               tuple(sorted({t for t, _ in taken})))]
