@@ -53,7 +53,7 @@ def test_every_bot_answers_every_kind_of_decision_legally(edition: str, players:
     phases = set()
     while not game.is_over:
         legal = game.legal_moves()
-        if game.decision.phase == "shaman" or asked % 9 == 0:
+        if game.decision.special == "shaman" or asked % 9 == 0:
             phases.add(game.decision.phase)
             for bot in bots:
                 assert bot.choose(game.state) in legal
@@ -537,10 +537,10 @@ def test_bots_answer_the_shaman_decision() -> None:
     # This seeded random 3-player game reaches a shaman decision (found by playing it).
     game = Game(3, seed=103)
     rng = random.Random(3)
-    while not game.is_over and game.decision.phase != "shaman":
+    while not game.is_over and game.decision.special != "shaman":
         legal = game.legal_moves()
         game.play(legal[rng.randrange(len(legal))])
-    assert game.decision.phase == "shaman"
+    assert game.decision.special == "shaman"
     legal = game.legal_moves()
     assert any(isinstance(m, TakeBack) for m in legal) and Pass() in legal
     for spec in ("random", "greedy", "mcts:6"):

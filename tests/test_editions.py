@@ -7,6 +7,7 @@ RULINGS.md, worked by hand in the comments.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -193,8 +194,8 @@ def test_the_engine_never_compares_edition_names() -> None:
 
 def test_no_module_outside_the_specials_names_a_special() -> None:
     """What a special does lives in its class (huntgather/specials.py): no other module of the
-    package holds a special's name as a string, so adding one touches no other module.  (The one
-    word allowed: the decision a take-back opens is called "shaman" in the protocol, Phase.SHAMAN.)"""
+    package holds a special's name as a string, so adding one touches no other module.  (A special's
+    question is the decision Phase.SPECIAL, named by the special that asks: no phase names one.)"""
     from huntgather.specials import known_specials
 
     names = {s.name for s in known_specials()}
@@ -203,10 +204,50 @@ def test_no_module_outside_the_specials_names_a_special() -> None:
         if path.name == "specials.py" or "migrations" in path.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and node.value in names and not (
-                    path.name == "kinds.py" and node.value == "shaman"):
+            if isinstance(node, ast.Constant) and node.value in names:
                 offenders.append(f"{path.relative_to(ENGINE)}:{node.lineno} {node.value!r}")
     assert offenders == []
+
+
+#: a string literal of the page's scripts: "...", '...' or `...` (without escapes across the quote)
+_JS_STRING = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`")
+
+
+def _js_strings(text: str) -> Iterator[tuple[int, str]]:
+    """The string literals of a script (and the words of each template), with their line numbers."""
+    for m in _JS_STRING.finditer(text):
+        value = next(g for g in m.groups() if g is not None)
+        line = text.count("\n", 0, m.start()) + 1
+        yield line, value
+        if m.group(3) is not None:   # a template: its words too (`${x} shaman`)
+            yield from ((line, word) for word in re.findall(r"[a-z_]+", value))
+
+
+def test_no_script_of_the_page_names_a_special() -> None:
+    """The page shows a special's question as the server words it (decision.special and
+    decision.prompt, the options' texts): no script of web/js names a special, so a special of
+    one's own needs no change to the page.  (Comments may mention one.)"""
+    from huntgather.specials import known_specials
+
+    names = {s.name for s in known_specials()}
+    scripts = sorted((ENGINE / "web" / "js").rglob("*.js"))
+    assert scripts
+    offenders = [f"{path.relative_to(ENGINE)}:{line} {value!r}" for path in scripts
+                 for line, value in _js_strings(_without_comments(path.read_text(encoding="utf-8")))
+                 if value in names]
+    assert offenders == []
+
+
+def _without_comments(text: str) -> str:
+    """A script with its // line comments blanked (a naive cut that keeps strings holding //)."""
+    return "\n".join(line.split(" // ")[0] if not line.lstrip().startswith("//") else ""
+                      for line in text.split("\n"))
+
+
+def test_the_script_check_would_see_a_special_named_in_a_string() -> None:
+    text = 'if (d.phase === "shaman") show(`the ${x} raft`); // a "logboat" in a comment\n'
+    found = {v for _, v in _js_strings(_without_comments(text))}
+    assert {"shaman", "raft"} <= found and "logboat" not in found
 
 
 # --------------------------------------------------------------------------- whole 2002 games

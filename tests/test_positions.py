@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from huntgather.events import Event, OccupantsReturned
 from huntgather.game import Game, random_game
 from huntgather.record import load_position, write_position
-from huntgather.state import BONUS, DRAW, OCCUPY, OVER, PLACE, SHAMAN, State
+from huntgather.state import BONUS, DRAW, OCCUPY, OVER, PLACE, SPECIAL, State
 
 EDITIONS = st.sampled_from(["2020", "2002"])
 PLAYERS = st.integers(min_value=2, max_value=5)
@@ -63,7 +63,7 @@ def check_game(game: Game, every: int = 9) -> set[tuple[str, str]]:
         assert again == state, (played, text)
         assert write_position(again) == text
         assert again.legal_moves() == state.legal_moves()
-        unusual = state.phase in (SHAMAN, OCCUPY, OVER) or state.stack == BONUS
+        unusual = state.phase in (SPECIAL, OCCUPY, OVER) or state.stack == BONUS
         if unusual or n % every == 0:
             assert events_from(again, game, played) == events_from(state, game, played), (played, text)
         seen.add((str(state.phase), str(state.stack)))
@@ -80,11 +80,11 @@ def test_every_decision_of_a_random_game_round_trips_and_plays_on_alike(edition:
 
 def test_the_round_trip_covers_every_kind_of_decision() -> None:
     """Seeded games that between them reach every kind of decision, menhir and bonus turns and the
-    shaman (tile 88, a menhir tile) included, checked in full (so the property above is not only
+    shaman's question (tile 88, a menhir tile) included, checked in full (so the property above is not only
     tried on plain turns)."""
     wanted = {(str(p), str(s)) for p, s in [(DRAW, "normal"), (PLACE, "normal"), (OCCUPY, "normal"),
                                             (DRAW, BONUS), (PLACE, BONUS), (OCCUPY, BONUS),
-                                            (SHAMAN, BONUS), (OVER, "normal")]}
+                                            (SPECIAL, BONUS), (OVER, "normal")]}
     covered: set[tuple[str, str]] = set()
     for seed in range(200):
         game = random_game(3, seed, "2020" if seed % 3 else "2002")

@@ -124,7 +124,7 @@ V2 = "huntgather record 2\nedition 2020\nplayers 2\ntile 56 0,0 r0\n"
 
 
 @pytest.mark.parametrize(("lines", "message"), [
-    ("decision fly", "expected 'decision draw|place|shaman|occupy|over [TILE] [bonus]'"),
+    ("decision fly", "expected 'decision draw|place|occupy|over|SPECIAL [TILE] [bonus]'"),
     ("decision place", "'place' names the tile"),
     ("decision draw 17", "expected 'decision draw|place"),
     ("decision over bonus", "expected 'decision draw|place"),
@@ -136,7 +136,9 @@ V2 = "huntgather record 2\nedition 2020\nplayers 2\ntile 56 0,0 r0\n"
     ("normal 17 18\ndecision place 17", "tile 17 is the tile to place and cannot be in the normal stack"),
     ("decision occupy 17",
      "'decision occupy' is about the tile just placed, but tile 17 is not on the board"),
-    ("decision shaman 56", "yellow has no meeple of theirs to take back, so the game would not ask this"),
+    ("decision shaman 56", "the shaman offers yellow nothing, so the game would not ask this"),
+    ("decision special 56", "expected 'decision draw|place|occupy|over|SPECIAL"),
+    ("decision logboat 56", "expected 'decision draw|place|occupy|over|SPECIAL"),
     ("bonus\ndecision draw bonus", "the menhir tile stack is empty, so there is no menhir tile to draw"),
     ("decision over", "the game is over only once the normal stack is empty; it holds 78 tiles"),
     ("normal", "the normal stack is empty, so the game would already be over"),

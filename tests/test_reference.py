@@ -247,7 +247,7 @@ def test_random_move_answers_every_kind_of_decision_as_legal_moves_does() -> Non
             assert move == legal[mirror.randrange(len(legal))]
             assert rng.getstate() == mirror.getstate()
             game.play(move, trusted=True)
-    assert {"place", "occupy", "shaman"} <= phases
+    assert {"place", "occupy", "special"} <= phases
 
 
 def test_a_copy_lists_its_own_placements() -> None:

@@ -379,7 +379,7 @@ def test_the_shaman_takes_back_a_hunter_which_can_go_on_the_shaman_tile(rules):
     state = rules.position(SHAMAN + rules.TRIGGER + "supply 0 meeples 0 huts 0\n")
     rules.run(state, "d34 34@2,20r0")  # the trigger, with no piece to place
     rules.run(state, "d88 88@0,-1r3")
-    assert state.decision.phase == "shaman" and state.decision.player == YELLOW
+    assert state.decision.special == "shaman" and state.decision.player == YELLOW
     # Only yellow's own meeples: not red's hunter, not yellow's hut.
     assert state.legal_moves() == [TakeBack(61, 0), Pass()]
     events = rules.run(state, "x61.0")

@@ -24,7 +24,7 @@ from typing import Any
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
 from huntgather.moves import Draw, Move, parse_move
-from huntgather.state import BONUS, DRAW, Decision, State, choose
+from huntgather.state import BONUS, DRAW, Decision, IllegalMoveError, State, choose
 
 
 class Game:
@@ -97,7 +97,6 @@ class Game:
         if isinstance(move, str):
             move = parse_move(move)
         if isinstance(move, Draw):
-            from huntgather.state import IllegalMoveError
             raise IllegalMoveError("draws are made by the game itself, not played")
         events = self.state.apply(move, trusted=trusted)
         self.history.append(move)

@@ -10,7 +10,7 @@ turned into them where it is parsed; type checkers see the enum.
 >>> Kind.MEADOW.role, Kind.LAKE.role
 ('hunter', None)
 >>> [str(p) for p in Phase]
-['draw', 'place', 'shaman', 'occupy', 'over']
+['draw', 'place', 'special', 'occupy', 'over']
 """
 
 from __future__ import annotations
@@ -64,7 +64,9 @@ class Phase(Word):
 
     DRAW = "draw"
     PLACE = "place"
-    SHAMAN = "shaman"
+    #: a special tile's question to its placer (:class:`huntgather.specials.Special`): the decision
+    #: says which special asks; records and the protocol name the decision by the special's name
+    SPECIAL = "special"
     OCCUPY = "occupy"
     OVER = "over"
 

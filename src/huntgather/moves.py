@@ -11,14 +11,16 @@ text        value               meaning
 ``m17.1``   ``Occupy(17,1)``    a meeple on zone 1 of tile 17
 ``h17.8``   ``Occupy(17,8,'hut')`` a hut on zone 8 (a lake) of tile 17
 ``x23.0``   ``TakeBack(23,0)``  shaman: take back your meeple from zone 0 of tile 23
-``-``       ``Pass()``          place nothing / take nothing back
+``!now``    ``Choose('now')``   answer a special's question with its option ``now``
+``-``       ``Pass()``          place nothing / take nothing back / answer nothing
 ==========  ==================  =============================================
 
 >>> parse_move("17@2,-1r1")
 Place(tile=17, x=2, y=-1, rotation=1)
 >>> str(Occupy(17, 8, "hut"))
 'h17.8'
->>> all(parse_move(str(m)) == m for m in [Draw(3), Pass(), TakeBack(23, 0), Occupy(5, 1)])
+>>> all(parse_move(str(m)) == m for m in [Draw(3), Pass(), TakeBack(23, 0), Occupy(5, 1),
+...                                          Choose("now")])
 True
 """
 
@@ -164,8 +166,37 @@ class TakeBack:
         return TakeBack, (self.tile, self.zone)
 
 
+class Choose:
+    """Answer a special tile's question with one of the options it offers, a word (see
+    :meth:`huntgather.specials.Special.options`).
+
+    >>> Choose("now"), str(Choose("now")), Choose("now") == Choose("later")
+    (Choose(option='now'), '!now', False)
+    """
+
+    __slots__ = ("option",)
+
+    def __init__(self, option: str) -> None:
+        self.option: Final = option
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Choose and other.option == self.option
+
+    def __hash__(self) -> int:
+        return hash(("!", self.option))
+
+    def __repr__(self) -> str:
+        return f"Choose(option={self.option!r})"
+
+    def __str__(self) -> str:
+        return f"!{self.option}"
+
+    def __reduce__(self) -> tuple[type[Choose], tuple[str]]:
+        return Choose, (self.option,)
+
+
 class Pass:
-    """Decline: no occupant, or no shaman take-back.
+    """Decline: no occupant, or no answer to a special's question (no shaman take-back).
 
     >>> Pass() == Pass(), Pass() == (), Pass()
     (True, False, Pass())
@@ -189,11 +220,12 @@ class Pass:
         return Pass, ()
 
 
-Move = Draw | Place | Occupy | TakeBack | Pass
+Move = Draw | Place | Occupy | TakeBack | Choose | Pass
 
 _PLACE = re.compile(r"(\d+)@(-?\d+),(-?\d+)r([0-3])")
 _ZONE = re.compile(r"([mhx])(\d+)\.(\d)")
 _DRAW = re.compile(r"d(\d+)")
+_CHOOSE = re.compile(r"!([a-z][a-z0-9_]*)")
 
 
 def parse_move(text: str) -> Move:
@@ -210,6 +242,8 @@ def parse_move(text: str) -> Move:
         return Occupy(tile, zone, MEEPLE if m[1] == "m" else HUT)
     if m := _DRAW.fullmatch(text):
         return Draw(int(m[1]))
+    if m := _CHOOSE.fullmatch(text):
+        return Choose(m[1])
     raise InvalidMoveError(
         f"{text!r} is not a move; expected dT (draw), T@X,YrR (place), mT.Z or hT.Z "
-        f"(meeple or hut), xT.Z (shaman take-back) or - (pass)")
+        f"(meeple or hut), xT.Z (shaman take-back), !WORD (a special's option) or - (pass)")

@@ -44,8 +44,9 @@ from huntgather.events import Event, player_name
 from huntgather.game import Game
 from huntgather.kinds import Phase, Stack
 from huntgather.moves import HUT, MEEPLE, Draw, InvalidMoveError, Move, Pass, parse_move
-from huntgather.state import BONUS, DRAW, NORMAL, OCCUPY, OVER, PLACE, SHAMAN, IllegalMoveError, State
-from huntgather.tiles import LAKE, MEADOW, RIVER
+from huntgather.specials import known_specials
+from huntgather.state import BONUS, DRAW, NORMAL, OCCUPY, OVER, PLACE, SPECIAL, IllegalMoveError, State
+from huntgather.tiles import LAKE, RIVER
 
 MAGIC = "huntgather record"
 #: the newest format version; version 2 adds the ``decision`` line (a position in mid-turn)
@@ -57,7 +58,13 @@ VERSIONS = (1, 2)
 HEADER_KEYS = ("edition", "players", "seed", "start-player")
 #: position keys (see ``docs/records.md``)
 POSITION_KEYS = ("tile", "occupant", "score", "supply", "normal", "bonus", "discarded",
-                 "removed-animals", "player", "turn", "decision")
+                 "memory", "player", "turn", "decision")
+
+
+def _memory_lines() -> dict[str, str]:
+    """The position keys of the specials that name their memory's line (``memory_line``), each
+    with the special's name (the hunting trap's ``removed-animals``, of format 1)."""
+    return {s.memory_line: s.name for s in known_specials() if s.memory_line}
 
 
 class RecordError(ValueError):
@@ -204,7 +211,7 @@ def parse_record(text: str, *, edition: str | None = None) -> Record:
             if len(words) != 2:
                 raise RecordError(number, f"expected '{key} VALUE', got {' '.join(words)!r}")
             header[key] = (number, words[1])
-        elif key in POSITION_KEYS:
+        elif key in POSITION_KEYS or key in _memory_lines():
             if key == "decision" and version < 2:
                 raise RecordError(number, "the 'decision' line needs record format version 2 "
                                           f"(write '{MAGIC} 2' on the first line)")
@@ -281,17 +288,19 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
     tiles = edition.tiles
     board = state.board
     stacks_given: dict[str, tuple[int, list[int]]] = {}
-    decision: tuple[Phase, int | None, Stack, int] | None = None
+    decision: tuple[Phase, str | None, int | None, Stack, int] | None = None
     supply_given: dict[int, tuple[int, int, int]] = {}   # seat -> (meeples, huts, line)
     used: dict[tuple[int, str], list[int]] = {}  # (seat, piece) -> lines of the pieces on the board
     seen: dict[str, int] = {}
     scores_given: set[int] = set()
     for number, words in position:
         key = words[0]
-        if key in ("removed-animals", "player", "turn", "discarded", "decision"):
-            if key in seen:
-                raise RecordError(number, f"'{key}' is given twice (first on line {seen[key]})")
-            seen[key] = number
+        memory_of = _memory_lines().get(key) or (words[1] if key == "memory" and len(words) > 1 else None)
+        once = f"memory {memory_of}" if memory_of is not None else key
+        if memory_of is not None or key in ("player", "turn", "discarded", "decision"):
+            if once in seen:
+                raise RecordError(number, f"'{key}' is given twice (first on line {seen[once]})")
+            seen[once] = number
         if key == "tile":
             if len(words) != 4 or not _POS.fullmatch(words[2]) or not _ROT.fullmatch(words[3]):
                 raise RecordError(number, f"expected 'tile ID X,Y rR' (e.g. tile 17 1,0 r1), "
@@ -369,18 +378,18 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
                 if ids.count(tile_id) > 1:
                     raise RecordError(number, f"tile {tile_id} is listed twice")
             stacks_given[key] = (number, ids)
-        elif key == "removed-animals":
-            nodes = []
-            for word in words[1:]:
-                t, z = _zone_ref(word, number)
-                if t not in board.where:
-                    raise RecordError(number, f"tile {t} is not on the board (place it with a 'tile' "
-                                              f"line before this one)")
-                zone = tiles[t].zones.get(z)
-                if zone is None or zone.kind != MEADOW:
-                    raise RecordError(number, f"{t}.{z} is not a meadow zone")
-                nodes.append(ZoneRef(t, z))
-            state.removed_animals = frozenset(nodes)
+        elif memory_of is not None:
+            special = edition.special(memory_of)
+            if special is None:
+                raise RecordError(number, f"the {edition.name} edition has no special {memory_of!r} to "
+                                          f"remember anything")
+            try:
+                state.special_memory[memory_of] = special.read_memory(
+                    words[1 if key != "memory" else 2:], board)
+            except ValueError as err:
+                raise RecordError(number, str(err)) from None
+        elif key == "memory":
+            raise RecordError(number, f"expected 'memory SPECIAL ...', got {' '.join(words)!r}")
         elif key == "player":
             if len(words) != 2:
                 raise RecordError(number, f"expected 'player SEAT' (whose turn it is), "
@@ -421,7 +430,7 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
         if tile_id in placed:
             raise RecordError(out_line, f"tile {tile_id} is on the board and cannot be discarded")
     gone = placed | set(out)
-    phase, hand, from_stack, decision_line = decision or (DRAW, None, NORMAL, 0)
+    phase, asking, hand, from_stack, decision_line = decision or (DRAW, None, None, NORMAL, 0)
     if phase == PLACE and hand is not None:
         if hand not in tiles:
             raise RecordError(decision_line, f"edition {edition.name} has no tile {hand}")
@@ -445,35 +454,39 @@ def _apply_position(state: State, position: list[tuple[int, list[str]]]) -> None
         else:
             state.bonus = stack
     state.discarded = tuple(out)
-    _set_decision(state, phase, hand, from_stack, decision_line, position)
+    _set_decision(state, phase, asking, hand, from_stack, decision_line, position)
 
 
-_DECISION = "'decision draw|place|shaman|occupy|over [TILE] [bonus]' (e.g. decision place 17)"
+_DECISION = ("'decision draw|place|occupy|over|SPECIAL [TILE] [bonus]', SPECIAL the name of a special "
+             "that asks a question, such as shaman (e.g. decision place 17)")
 
 
-def _decision(words: list[str], line: int) -> tuple[Phase, int | None, Stack, int]:
-    """``decision PHASE [TILE] [bonus]`` → (phase, tile, stack, line)."""
+def _decision(words: list[str], line: int) -> tuple[Phase, str | None, int | None, Stack, int]:
+    """``decision PHASE [TILE] [bonus]`` → (phase, the special that asks, tile, stack, line); the
+    word of a special's question is the special's name (``decision shaman 88``)."""
     rest = words[1:]
     stack = NORMAL
     if rest and rest[-1] == "bonus":
         stack = BONUS
         rest = rest[:-1]
+    asking = None
     try:
-        phase = Phase(rest[0]) if rest else None
+        phase = Phase(rest[0]) if rest and rest[0] != SPECIAL else None
     except ValueError:
-        phase = None
+        asks = {s.name for s in known_specials() if s.question}
+        phase, asking = (SPECIAL, rest[0]) if rest[0] in asks else (None, None)
     if phase is None:
         raise RecordError(line, f"expected {_DECISION}, got {' '.join(words)!r}")
-    wants_tile = phase in (PLACE, SHAMAN, OCCUPY)
+    wants_tile = phase in (PLACE, SPECIAL, OCCUPY)
     if len(rest) != 1 + wants_tile or (phase == OVER and stack == BONUS):
         raise RecordError(line, f"expected {_DECISION}, got {' '.join(words)!r}"
                                 + (f": '{phase}' names the tile" if wants_tile else ""))
     tile = _int(rest[1], line, "a tile id") if wants_tile else None
-    return phase, tile, stack, line
+    return phase, asking, tile, stack, line
 
 
-def _set_decision(state: State, phase: Phase, tile: int | None, stack: Stack, line: int,
-                  position: list[tuple[int, list[str]]]) -> None:
+def _set_decision(state: State, phase: Phase, asking: str | None, tile: int | None, stack: Stack,
+                  line: int, position: list[tuple[int, list[str]]]) -> None:
     """Put ``state`` at the decision a ``decision`` line gives (at line ``line``; 0: none given,
     the start of a turn), after checking that the game can be there."""
     board = state.board
@@ -499,14 +512,18 @@ def _set_decision(state: State, phase: Phase, tile: int | None, stack: Stack, li
                 raise RecordError(line, f"tile {tile} fits nowhere on this board, so it cannot be the "
                                         f"tile to place (it would be put out of the game)")
         elif tile not in board.where:
-            raise RecordError(line, f"'decision {phase}' is about the tile just placed, but tile "
-                                    f"{tile} is not on the board")
-    state.phase, state.tile, state.stack = phase, tile, stack
+            raise RecordError(line, f"'decision {asking or phase}' is about the tile just placed, but "
+                                    f"tile {tile} is not on the board")
+    if asking is not None and state.edition.special(asking) is None:
+        raise RecordError(line, f"the {state.edition.name} edition has no special {asking!r} to ask")
+    state.phase, state.asking, state.tile, state.stack = phase, asking, tile, stack
     state.bonus_turn = stack == BONUS
-    if phase in (SHAMAN, OCCUPY) and state.legal_moves() == [Pass()]:
-        what = "meeple of theirs to take back" if phase == SHAMAN else "piece to put on it"
-        raise RecordError(line, f"{player_name(state.player)} has no {what}, so the game would not "
-                                f"ask this")
+    if phase == OCCUPY and state.legal_moves() == [Pass()]:
+        raise RecordError(line, f"{player_name(state.player)} has no piece to put on it, so the game "
+                                f"would not ask this")
+    if phase == SPECIAL and state.legal_moves() == [Pass()]:
+        raise RecordError(line, f"the {asking} offers {player_name(state.player)} nothing, so the game "
+                                f"would not ask this")
 
 
 def _seat(state: State, text: str, line: int) -> int:
@@ -573,13 +590,16 @@ def position_lines(state: State) -> list[str]:
     lines.append(" ".join(["bonus", *map(str, state.bonus)]))
     if state.discarded:
         lines.append(" ".join(["discarded", *map(str, state.discarded)]))
-    if state.removed_animals:
-        lines.append("removed-animals " + " ".join(map(str, sorted(state.removed_animals))))
+    for name in sorted(state.special_memory):
+        special = edition.special(name)
+        remembered = special.write_memory(state.special_memory[name]) if special is not None else ""
+        if special is not None and remembered:
+            lines.append(f"{special.memory_line or 'memory ' + name} {remembered}")
     lines.append(f"player {state.player}")
     if state.turn:
         lines.append(f"turn {state.turn}")
     if state.phase != DRAW or state.stack != NORMAL:
-        words = ["decision", str(state.phase)]
+        words = ["decision", state.decision.word]
         if state.tile is not None:
             words.append(str(state.tile))
         if state.stack == BONUS:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from huntgather.board import ZoneRef
 from huntgather.events import FeatureScored, ScoreRow, player_name
@@ -33,9 +33,7 @@ from huntgather.kinds import Animal, Kind
 
 if TYPE_CHECKING:
     from huntgather.board import Board
-    from huntgather.editions import Edition
     from huntgather.features import Feature
-    from huntgather.specials import Special
 
 _PLURAL = {"mammoth": "mammoths", "aurochs": "aurochs", "deer": "deer", "tiger": "tigers"}
 SCORING_ANIMALS = (Animal.MAMMOTH, Animal.AUROCHS, Animal.DEER)
@@ -81,6 +79,35 @@ class MeadowTally:
         return made
 
 
+class ScoringSpecial(Protocol):
+    """What scoring asks of a special (:class:`huntgather.specials.Special` is one): its hooks.
+
+    Declared here, below :mod:`huntgather.specials`, so that scoring need not import it."""
+
+    @property
+    def name(self) -> str: ...
+    def adjust_meadow(self, tally: MeadowTally, board: Board, tiles: Sequence[int]) -> None: ...
+    def meadow_holder(self, board: Board, zones: Sequence[ZoneRef]) -> tuple[int, str] | None: ...
+    def adjust_system(self, terms: list[Term], fish: int, lakes: int) -> None: ...
+
+
+class Rules(Protocol):
+    """What scoring reads of an edition (:class:`huntgather.editions.Edition` is one): its numbers
+    and the specials it honours.
+
+    Declared here, below :mod:`huntgather.editions`, so that scoring need not import it."""
+
+    @property
+    def river_tile_points(self) -> int: ...
+    @property
+    def forest_tile_points(self) -> int: ...
+    @property
+    def mushroom_points(self) -> int: ...
+    @property
+    def animal_points(self) -> Mapping[str, int]: ...
+    def special(self, name: str | None) -> ScoringSpecial | None: ...
+
+
 def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
@@ -124,7 +151,7 @@ def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -
     return f"→ {lead}{tail}"
 
 
-def river_points(edition: Edition, tiles: int, river_fish: int, lake_fish: int,
+def river_points(edition: Rules, tiles: int, river_fish: int, lake_fish: int,
                  lakes: int, *, explain: bool = True) -> tuple[int, str]:
     """A completed river: per tile, plus the fish in it and in the lakes at its ends
     (``explain=False``: the points only, with an empty text, for the bots' estimates)."""
@@ -140,7 +167,7 @@ def river_points(edition: Edition, tiles: int, river_fish: int, lake_fish: int,
     return points, f"{' + '.join(parts)} = {points}"
 
 
-def forest_points(edition: Edition, tiles: int, mushrooms: int, *,
+def forest_points(edition: Rules, tiles: int, mushrooms: int, *,
                   explain: bool = True) -> tuple[int, str]:
     """A completed forest: per tile, plus per mushroom group."""
     per, mush = edition.forest_tile_points, edition.mushroom_points
@@ -153,7 +180,7 @@ def forest_points(edition: Edition, tiles: int, mushrooms: int, *,
     return points, f"{' + '.join(parts)} = {points}"
 
 
-def animal_points(edition: Edition, outside: Mapping[str, int],
+def animal_points(edition: Rules, outside: Mapping[str, int],
                   inside: Mapping[str, int] | None = None, *, ignore_tigers: bool = False,
                   factor: int = 1, explain: bool = True) -> tuple[int, str]:
     """Animals of a meadow (or of a hunting trap's area).
@@ -167,7 +194,7 @@ def animal_points(edition: Edition, outside: Mapping[str, int],
                          explain=explain)
 
 
-def tally_animals(edition: Edition, groups: Sequence[tuple[str, Mapping[str, int], int]],
+def tally_animals(edition: Rules, groups: Sequence[tuple[str, Mapping[str, int], int]],
                   tigers_gone: str | None = None, *, explain: bool = True) -> tuple[int, str]:
     """Animals in ``groups`` of ``(label, counts, factor)``: each animal scores the edition's value
     times its group's factor; every tiger (of any group) cancels a deer, in the first groups first,
@@ -216,7 +243,7 @@ def tally_animals(edition: Edition, groups: Sequence[tuple[str, Mapping[str, int
 # --------------------------------------------------------------------------- whole features
 
 
-def completed_points(board: Board, edition: Edition, feature: Feature, *,
+def completed_points(board: Board, edition: Rules, feature: Feature, *,
                      explain: bool = True) -> tuple[int, str]:
     """What a forest or river is worth when complete (its value now, for an open one)."""
     tiles = len(feature.tiles)
@@ -226,7 +253,7 @@ def completed_points(board: Board, edition: Edition, feature: Feature, *,
                         explain=explain)
 
 
-def score_completed(board: Board, edition: Edition, fid: int, players: int, *,
+def score_completed(board: Board, edition: Rules, fid: int, players: int, *,
                     explain: bool = True) -> FeatureScored:
     """The scoring of the completed forest or river ``fid``: its points to its meeples' majority
     (``explain=False``: the same points, with an empty explanation and no tiles listed, for a
@@ -250,7 +277,7 @@ def score_completed(board: Board, edition: Edition, fid: int, players: int, *,
                          f"{who_scores(winners, counts, role)}", tuple(sorted(f.tiles)))
 
 
-def _honoured(edition: Edition, names: frozenset[str]) -> list[Special]:
+def _honoured(edition: Rules, names: frozenset[str]) -> list[ScoringSpecial]:
     """The specials among ``names`` that ``edition`` honours, by name."""
     if not names:
         return []
@@ -258,7 +285,7 @@ def _honoured(edition: Edition, names: frozenset[str]) -> list[Special]:
     return [special for special in found if special is not None]
 
 
-def system_points(board: Board, edition: Edition, fid: int, *, explain: bool = True) -> tuple[int, str]:
+def system_points(board: Board, edition: Rules, fid: int, *, explain: bool = True) -> tuple[int, str]:
     """A river system at final scoring: its fish, as its specials change them (the raft adds a
     point per lake)."""
     f = board.feature_by_id(fid)
@@ -273,7 +300,7 @@ def system_points(board: Board, edition: Edition, fid: int, *, explain: bool = T
     return points, f"{' + '.join(t.text for t in terms)} = {points}"
 
 
-def score_system(board: Board, edition: Edition, fid: int, players: int, *,
+def score_system(board: Board, edition: Rules, fid: int, players: int, *,
                  explain: bool = True) -> ScoreRow:
     """The final-scoring row of river system ``fid``: its points to its huts' majority
     (``explain=False``: the same points, with an empty text and no tiles listed)."""
@@ -288,7 +315,7 @@ def score_system(board: Board, edition: Edition, fid: int, players: int, *,
                     f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles)))
 
 
-def meadow_points(board: Board, edition: Edition, fid: int, removed: Collection[tuple[int, int]] = (), *,
+def meadow_points(board: Board, edition: Rules, fid: int, removed: Collection[tuple[int, int]] = (), *,
                   explain: bool = True) -> tuple[int, str]:
     """The animals of meadow ``fid`` as final scoring counts them: its specials (pit trap, wild
     fire ...) and the animals a hunting trap took (``removed`` zones) included.  The one place
@@ -322,7 +349,7 @@ def meadow_points(board: Board, edition: Edition, fid: int, removed: Collection[
     return tally_animals(edition, groups, tally.tigers_gone, explain=explain)
 
 
-def meadow_winners(board: Board, edition: Edition,
+def meadow_winners(board: Board, edition: Rules,
                    fid: int) -> tuple[tuple[int, ...], dict[int, int], str | None]:
     """Who scores meadow ``fid``: ``(winners, hunters per seat, why or None)``.
 
@@ -339,7 +366,7 @@ def meadow_winners(board: Board, edition: Edition,
     return majority(counts), counts, None
 
 
-def score_meadow(board: Board, edition: Edition, fid: int, removed: Collection[tuple[int, int]],
+def score_meadow(board: Board, edition: Rules, fid: int, removed: Collection[tuple[int, int]],
                  players: int, *, explain: bool = True) -> ScoreRow:
     """The final-scoring row of meadow ``fid``: its animals to its hunters' majority
     (``explain=False``: the same points, with an empty text and no tiles listed)."""

@@ -10,7 +10,9 @@ nothing):
 
 ==================  ===========================================================
 ``on_placed``       the tile was just placed: act at once (logboat, hunting trap)
-``takeback``        the placer may then take back a meeple (shaman)
+``question``        then ask its placer a question (shaman: take back a meeple?):
+                    ``options`` lists the answers, ``refuse`` says why one is not
+                    legal, ``answer`` applies it (``Pass()`` always declines)
 ``adjust_meadow``   final scoring of a meadow with it: count animals otherwise
                     (pit trap: its area counts double; wild fire: no tigers)
 ``meadow_holder``   a seat that takes its meadow alone (shrine)
@@ -18,7 +20,14 @@ nothing):
                     (raft: one more point per lake)
 ==================  ===========================================================
 
-and says how it looks and reads: ``words`` (among a zone's facts), ``rule``
+A special that must remember something through the game keeps it in
+``state.special_memory[name]`` (an immutable value: a frozenset, a tuple, a
+number), which positions write and read by its hooks ``write_memory`` and
+``read_memory`` (the line ``memory NAME ...``, or its own ``memory_line``);
+``animals_gone`` says which meadow zones' animals its memory took out of the
+game (hunting trap).
+
+It says how it looks and reads: ``words`` (among a zone's facts), ``rule``
 (a sentence: what it does; tooltips and the rules screen) and ``symbol`` (an
 SVG picture drawn in a 16 × 16 box around (0, 0); none gives a plain badge).
 
@@ -49,16 +58,39 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from huntgather import registry
 from huntgather.board import ZoneRef
-from huntgather.events import Event, FeatureScored, player_name
-from huntgather.kinds import Kind
-from huntgather.scoring import MeadowTally, Term, animal_points, award, plural
+from huntgather.events import Event, FeatureScored, MeepleTakenBack, player_name
+from huntgather.kinds import Kind, Piece
+from huntgather.moves import Choose, Move, TakeBack
+from huntgather.scoring import MeadowTally, Rules, Term, animal_points, award, plural
 
 if TYPE_CHECKING:
     from huntgather.board import Board
-    from huntgather.state import State
+
+
+class Table(Protocol):
+    """What a special sees of the game when it acts (:class:`huntgather.state.State` is one).
+
+    Declared here, below :mod:`huntgather.state`, so that the specials need not import it.
+    """
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def edition(self) -> Rules: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def meeples(self) -> list[int]: ...
+    @property
+    def special_memory(self) -> dict[str, object]: ...
 
 
 @dataclass(frozen=True)
@@ -73,16 +105,65 @@ class Special:
     words: ClassVar[str] = ""
     #: SVG drawn in a 16 × 16 box centred on (0, 0); empty: a grey badge with "?"
     symbol: ClassVar[str] = ""
-    #: whether the player who places it may then take back one of their meeples
-    takeback: ClassVar[bool] = False
+    #: the question its placer is asked once the tile is placed and every special on it has
+    #: acted, after the player's name (``"may take back one of their meeples (shaman)"``); empty:
+    #: none.  It is asked only when :meth:`options` offers something; ``Pass()`` declines it.
+    question: ClassVar[str] = ""
+    #: the question as the page puts it to the player (``"Shaman: you may take back one of your
+    #: meeples."``); empty: the :attr:`question` after "you"
+    prompt: ClassVar[str] = ""
+    #: the words for declining its question (``Pass()``)
+    decline: ClassVar[str] = "pass"
+    #: the key of the position line that holds its memory; empty: ``memory NAME``
+    memory_line: ClassVar[str] = ""
 
     def rule(self) -> str:
         """What it does, in one sentence without a full stop (a tooltip)."""
         return f"{self.name.replace('_', ' ').capitalize()}: a special tile"
 
-    def on_placed(self, state: State, where: ZoneRef, x: int, y: int) -> list[Event]:
+    def on_placed(self, state: Table, where: ZoneRef, x: int, y: int) -> list[Event]:
         """The tile showing it was just placed at ``(x, y)`` by ``state.player``; act at once."""
         return []
+
+    @property
+    def title(self) -> str:
+        """Its name in words (``"hunting trap"``)."""
+        return self.name.replace("_", " ")
+
+    def option_words(self, option: str) -> str:
+        """An option word of its question in words (the default: the word, spaced)."""
+        return option.replace("_", " ")
+
+    def options(self, state: Table) -> list[Move]:
+        """The answers to its :attr:`question` now (``Pass()`` aside, always allowed): a
+        :class:`~huntgather.moves.Choose` per option word, or other moves (the shaman's
+        :class:`~huntgather.moves.TakeBack`)."""
+        return []
+
+    def refuse(self, state: Table, move: TakeBack | Choose) -> str | None:
+        """Why ``move`` does not answer its question now, or None if it does."""
+        if move in self.options(state):
+            return None
+        offered = ", ".join(str(m) for m in self.options(state))
+        return f"{move} does not answer the {self.title}'s question (answers: {offered} or -)"
+
+    def answer(self, state: Table, move: TakeBack | Choose) -> list[Event]:
+        """Apply ``move``, one of :meth:`options`, for ``state.player``; say what happened."""
+        raise NotImplementedError(f"the special {self.name!r} asks a question but applies no answer")
+
+    def write_memory(self, memory: object) -> str:
+        """Its memory (``state.special_memory[name]``) as the words of a position line.  A memory
+        that holds nothing must not be kept at all (delete the entry): a position read back,
+        which then has no line for it, must equal the state written."""
+        raise NotImplementedError(f"the special {self.name!r} cannot write its memory")
+
+    def read_memory(self, words: Sequence[str], board: Board) -> object:
+        """Its memory from the words :meth:`write_memory` wrote (raise ValueError saying why not)."""
+        raise ValueError(f"the special {self.name!r} keeps no memory")
+
+    def animals_gone(self, memory: object) -> frozenset[ZoneRef]:
+        """The meadow zones whose animals its ``memory`` took out of the game (they never score)."""
+        return frozenset()
 
     def adjust_meadow(self, tally: MeadowTally, board: Board, tiles: Sequence[int]) -> None:
         """Final scoring of a meadow that shows it on ``tiles``: change how animals count."""
@@ -97,8 +178,10 @@ class Special:
         (``terms[0]`` is the fish) of a system with ``fish`` fish and ``lakes`` lakes."""
 
 
-_SPECIALS: dict[str, Special] = {}
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
+#: words that records and the protocol use for the game's own decisions (a special's question is
+#: named by the special's name)
+_RESERVED = frozenset({"draw", "place", "occupy", "over", "special"})
 
 
 def register_special(cls: type[Special]) -> type[Special]:
@@ -109,27 +192,31 @@ def register_special(cls: type[Special]) -> type[Special]:
     """
     if not _NAME.fullmatch(cls.name):
         raise ValueError(f"a special's name must be one lower-case word, not {cls.name!r}")
-    known = _SPECIALS.get(cls.name)
+    if cls.name in _RESERVED:
+        raise ValueError(f"{cls.name!r} names a decision of the game: a special cannot be called so")
+    known = registry.printable(cls.name)
     if known is not None and type(known) is not cls:
         raise ValueError(f"another special is already registered as {cls.name!r}")
-    _SPECIALS[cls.name] = cls()
+    registry.keep(cls())
     return cls
 
 
 def unregister_special(name: str) -> None:
     """Forget the special called ``name`` (for tests and experiments)."""
-    if _SPECIALS.pop(name, None) is None:
+    if not registry.forget(name):
         raise ValueError(f"no special is registered as {name!r}")
 
 
 def special_named(name: str) -> Special | None:
     """The default instance of the special called ``name``, or None if unknown."""
-    return _SPECIALS.get(name)
+    found = registry.printable(name)
+    return found if isinstance(found, Special) else None
 
 
 def known_specials() -> tuple[Special, ...]:
     """Every registered special (its default instance), by name."""
-    return tuple(_SPECIALS[n] for n in sorted(_SPECIALS))
+    found = (special_named(n) for n in registry.printable_names())
+    return tuple(s for s in found if s is not None)
 
 
 # --------------------------------------------------------------------------- the 2020 edition's
@@ -146,7 +233,9 @@ class Shaman(Special):
 
     name = "shaman"
     words = "a shaman (take one of your meeples back)"
-    takeback = True
+    question = "may take back one of their meeples (shaman)"
+    prompt = "Shaman: you may take back one of your meeples."
+    decline = "take nothing back"
     symbol = (_disc("#6a1b9a") + '<circle cx="0" cy="-3.6" r="1.5" fill="#fff"/>'
               '<path d="M-2.6 4.8 L-1.6 -1.6 L1.6 -1.6 L2.6 4.8 Z" fill="#fff"/>'
               '<path d="M3.6 -4.6 L3.6 5" stroke="#ffd54f" stroke-width="0.8"/>'
@@ -157,6 +246,31 @@ class Shaman(Special):
         return ("Shaman: whoever places this tile may take one of their meeples back from the board, "
                 "without scoring it")
 
+    def options(self, state: Table) -> list[Move]:
+        p = state.player
+        return [TakeBack(where.tile, where.zone) for where, owner, piece in state.board.pieces()
+                if owner == p and piece == Piece.MEEPLE]
+
+    def refuse(self, state: Table, move: TakeBack | Choose) -> str | None:
+        if not isinstance(move, TakeBack):
+            return f"{move} does not answer the shaman: take back a meeple (xT.Z) or pass (-)"
+        occupant = state.board.occupant(move.tile, move.zone)
+        if occupant is None:
+            return f"there is no piece on zone {move.zone} of tile {move.tile}"
+        owner, piece = occupant
+        if piece != Piece.MEEPLE:
+            return "the shaman cannot take back a hut"
+        if owner != state.player:
+            return (f"the meeple on {move.tile}.{move.zone} belongs to {player_name(owner)}, "
+                    f"not to {player_name(state.player)}")
+        return None
+
+    def answer(self, state: Table, move: TakeBack | Choose) -> list[Event]:
+        assert isinstance(move, TakeBack)
+        owner = state.board.remove_meeple(move.tile, move.zone)
+        state.meeples[owner] += 1
+        return [MeepleTakenBack(owner, move.tile, move.zone)]
+
 
 @register_special
 @dataclass(frozen=True)
@@ -166,6 +280,8 @@ class HuntingTrap(Special):
 
     name = "hunting_trap"
     words = "a hunting trap"
+    #: its memory (the meadow zones whose animals it took) is the line of record format 1
+    memory_line = "removed-animals"
     symbol = (_disc("#795548") + '<path d="M-5 2.5 L5 2.5 M-4 2.5 L-3 -3 L-2 2.5 M-1 2.5 L0 -3 L1 2.5 '
               'M2 2.5 L3 -3 L4 2.5" fill="none" stroke="#fff" stroke-width="0.8" '
               'stroke-linejoin="round"/>')
@@ -175,10 +291,10 @@ class HuntingTrap(Special):
                 "this tile and the 8 around it (a tiger cancels a deer); those animals then leave "
                 "the game")
 
-    def on_placed(self, state: State, where: ZoneRef, x: int, y: int) -> list[Event]:
+    def on_placed(self, state: Table, where: ZoneRef, x: int, y: int) -> list[Event]:
         board = state.board
         meadow = board.feature_id(where.tile, where.zone)
-        removed = state.removed_animals
+        removed = self.animals_gone(state.special_memory.get(self.name))
         taken: list[tuple[int, int]] = []
         counts: dict[str, int] = {}
         for tile_id in board.area(x, y):
@@ -193,10 +309,30 @@ class HuntingTrap(Special):
         points, text = animal_points(state.edition, counts)
         p = state.player
         state.scores[p] += points
-        state.removed_animals = removed | frozenset(ZoneRef(t, z) for t, z in taken)
+        if taken:   # (an empty memory is no memory: a position read back has none)
+            state.special_memory[self.name] = removed | frozenset(ZoneRef(t, z) for t, z in taken)
         return [FeatureScored(self.name, award(points, (p,), state.players),
                               f"Hunting trap: {text} → {player_name(p)}; these animals are removed",
                               tuple(sorted({t for t, _ in taken})))]
+
+    def animals_gone(self, memory: object) -> frozenset[ZoneRef]:
+        return memory if isinstance(memory, frozenset) else frozenset()
+
+    def write_memory(self, memory: object) -> str:
+        return " ".join(map(str, sorted(self.animals_gone(memory))))
+
+    def read_memory(self, words: Sequence[str], board: Board) -> object:
+        zones = []
+        for word in words:
+            t, z = ZoneRef.parse(word)
+            if t not in board.where:
+                raise ValueError(f"tile {t} is not on the board (place it with a 'tile' line before "
+                                 f"this one)")
+            found = board.tiles[t].zones.get(z)
+            if found is None or found.kind != Kind.MEADOW:
+                raise ValueError(f"{t}.{z} is not a meadow zone")
+            zones.append(ZoneRef(t, z))
+        return frozenset(zones)
 
 
 @register_special
@@ -261,7 +397,7 @@ class Logboat(Special):
         return (f"Logboat: whoever places this tile scores {plural(self.points_per_lake, 'point')} at "
                 f"once for each lake of this river system")
 
-    def on_placed(self, state: State, where: ZoneRef, x: int, y: int) -> list[Event]:
+    def on_placed(self, state: Table, where: ZoneRef, x: int, y: int) -> list[Event]:
         system = state.board.system_at(where.tile, where.zone)
         per = self.points_per_lake
         lakes = len(system.lakes)

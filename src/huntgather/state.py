@@ -28,7 +28,6 @@ from huntgather.events import (
     Event,
     FinalScoring,
     GameOver,
-    MeepleTakenBack,
     OccupantPlaced,
     OccupantsReturned,
     ScoreRow,
@@ -38,14 +37,15 @@ from huntgather.events import (
     player_name,
 )
 from huntgather.kinds import Phase, Piece, Stack, role_of
-from huntgather.moves import Draw, Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import Choose, Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.scoring import score_completed, score_meadow, score_system
+from huntgather.specials import Special
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile
 
 # (one name a line, each Final: the compiled build reads a Final constant without a dict look-up)
 DRAW: Final = Phase.DRAW
 PLACE: Final = Phase.PLACE
-SHAMAN: Final = Phase.SHAMAN
+SPECIAL: Final = Phase.SPECIAL
 OCCUPY: Final = Phase.OCCUPY
 OVER: Final = Phase.OVER
 NORMAL: Final = Stack.NORMAL
@@ -53,8 +53,8 @@ BONUS: Final = Stack.BONUS
 MEEPLE: Final = Piece.MEEPLE
 HUT: Final = Piece.HUT
 #: the kinds of move that answer each decision
-_ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,), SHAMAN: (TakeBack, Pass),
-                                         OCCUPY: (Occupy, Pass)}
+_ANSWERS: Final[dict[str, tuple[type, ...]]] = {DRAW: (Draw,), PLACE: (Place,),
+                                                SPECIAL: (TakeBack, Choose, Pass), OCCUPY: (Occupy, Pass)}
 
 
 _Occupants = tuple[tuple[tuple[int, Occupy], ...], tuple[tuple[int, Occupy], ...]]
@@ -138,7 +138,8 @@ class Decision:
     """Whose decision it is and of what kind.
 
     ``phase`` is ``"draw"`` (chance: ``player`` is None), ``"place"``,
-    ``"shaman"`` (optional take-back), ``"occupy"`` or ``"over"``.  ``tile`` is
+    ``"special"`` (a special tile's question, such as the shaman's optional take-back:
+    ``special`` names the special), ``"occupy"`` or ``"over"``.  ``tile`` is
     the tile to place, or the tile just placed; ``stack`` tells whether this
     placement comes from the normal or the bonus (menhir) stack.
 
@@ -149,34 +150,46 @@ class Decision:
     True
     """
 
-    __slots__ = ("phase", "player", "stack", "tile")
+    __slots__ = ("phase", "player", "special", "stack", "tile")
 
-    def __init__(self, phase: Phase, player: int | None, tile: int | None, stack: Stack) -> None:
+    def __init__(self, phase: Phase, player: int | None, tile: int | None, stack: Stack,
+                 special: str | None = None) -> None:
         self.phase: Final = phase
         self.player: Final = player
         self.tile: Final = tile
         self.stack: Final = stack
+        #: the name of the special that asks (phase ``"special"``), else None
+        self.special: Final = special
+
+    @property
+    def word(self) -> str:
+        """The decision's word in records and the protocol: the phase, or the name of the special
+        that asks (``"shaman"``)."""
+        return self.special if self.special is not None else str(self.phase)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Decision) and self.phase == other.phase and self.player == other.player
-                and self.tile == other.tile and self.stack == other.stack)
+                and self.tile == other.tile and self.stack == other.stack
+                and self.special == other.special)
 
     def __hash__(self) -> int:
-        return hash((self.phase, self.player, self.tile, self.stack))
+        return hash((self.phase, self.player, self.tile, self.stack, self.special))
 
     def __repr__(self) -> str:
+        asks = "" if self.special is None else f", special={self.special!r}"
         return (f"Decision(phase={self.phase!r}, player={self.player!r}, tile={self.tile!r}, "
-                f"stack={self.stack!r})")
+                f"stack={self.stack!r}{asks})")
 
-    def __reduce__(self) -> tuple[type[Decision], tuple[Phase, int | None, int | None, Stack]]:
-        return Decision, (self.phase, self.player, self.tile, self.stack)
+    def __reduce__(self) -> tuple[type[Decision], tuple[Phase, int | None, int | None, Stack, str | None]]:
+        return Decision, (self.phase, self.player, self.tile, self.stack, self.special)
 
 
 class State:
     """A position of the game, with the rules to move on from it."""
 
-    __slots__ = ("_asked", "board", "bonus", "bonus_turn", "discarded", "edition", "huts", "meeples",
-                 "normal", "phase", "player", "players", "removed_animals", "scores", "stack", "tile", "turn")
+    __slots__ = ("_asked", "asking", "board", "bonus", "bonus_turn", "discarded", "edition", "huts",
+                 "meeples", "normal", "phase", "player", "players", "scores", "special_memory", "stack",
+                 "tile", "turn")
 
     board: Board
     scores: list[int]
@@ -185,9 +198,11 @@ class State:
     normal: tuple[int, ...]
     bonus: tuple[int, ...]
     discarded: tuple[int, ...]
-    #: meadow zones whose animals a hunting trap took
-    removed_animals: frozenset[ZoneRef]
+    #: what the specials remember, by the special's name (each value immutable: a copy shares it)
+    special_memory: dict[str, object]
     phase: Phase
+    #: the name of the special whose question is asked (phase SPECIAL), else None
+    asking: str | None
     player: int
     stack: Stack
     tile: int | None
@@ -210,8 +225,9 @@ class State:
             self.normal = old.normal
             self.bonus = old.bonus
             self.discarded = old.discarded
-            self.removed_animals = old.removed_animals
+            self.special_memory = old.special_memory.copy()
             self.phase = old.phase
+            self.asking = old.asking
             self.player = old.player
             self.stack = old.stack
             self.tile = old.tile
@@ -227,8 +243,9 @@ class State:
         self.normal = tiles.normal_ids
         self.bonus = tiles.bonus_ids
         self.discarded = ()
-        self.removed_animals = frozenset()
+        self.special_memory = {}
         self.phase = DRAW
+        self.asking = None
         self.player = 0
         self.stack = NORMAL
         self.tile = None
@@ -262,20 +279,21 @@ class State:
         """
         return State, (self.edition, self.players), (
             self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus, self.discarded,
-            self.removed_animals, self.phase, self.player, self.stack, self.tile, self.bonus_turn, self.turn)
+            self.special_memory, self.phase, self.asking, self.player, self.stack, self.tile,
+            self.bonus_turn, self.turn)
 
     def __setstate__(self, state: Any) -> None:
         (self.board, self.scores, self.meeples, self.huts, self.normal, self.bonus,
-         self.discarded, self.removed_animals, self.phase, self.player, self.stack, self.tile,
+         self.discarded, self.special_memory, self.phase, self.asking, self.player, self.stack, self.tile,
          self.bonus_turn, self.turn) = state
         self._asked = None
 
     def _key(self) -> tuple[object, ...]:
         board = self.board
-        return (self.edition.name, self.players, self.phase, self.player, self.tile, self.stack,
-                self.bonus_turn, self.turn, tuple(self.scores), tuple(self.meeples), tuple(self.huts),
-                tuple(sorted(self.normal)), tuple(sorted(self.bonus)), tuple(sorted(self.discarded)),
-                self.removed_animals, board.grid, board.occupants)
+        return (self.edition.name, self.players, self.phase, self.asking, self.player, self.tile,
+                self.stack, self.bonus_turn, self.turn, tuple(self.scores), tuple(self.meeples),
+                tuple(self.huts), tuple(sorted(self.normal)), tuple(sorted(self.bonus)),
+                tuple(sorted(self.discarded)), self.special_memory, board.grid, board.occupants)
 
     def __eq__(self, other: object) -> bool:
         """The same position: edition, decision, scores, supplies, stacks' contents, turn count,
@@ -309,7 +327,27 @@ class State:
     @property
     def decision(self) -> Decision:
         player = None if self.phase in (DRAW, OVER) else self.player
-        return Decision(self.phase, player, self.tile, self.stack)
+        return Decision(self.phase, player, self.tile, self.stack, self.asking)
+
+    @property
+    def removed_animals(self) -> frozenset[ZoneRef]:
+        """The meadow zones whose animals the specials took out of the game (a hunting trap's), as
+        their memories say (:meth:`~huntgather.specials.Special.animals_gone`)."""
+        memory = self.special_memory
+        if not memory:
+            return frozenset()
+        gone: frozenset[ZoneRef] = frozenset()
+        for name, value in memory.items():
+            special = self.edition.special(name)
+            if special is not None:
+                gone |= special.animals_gone(value)
+        return gone
+
+    def asking_special(self) -> Special:
+        """The special whose question is asked (phase ``"special"`` only)."""
+        special = self.edition.special(self.asking)
+        assert special is not None, f"no special {self.asking!r} asks in the {self.edition.name} edition"
+        return special
 
     @property
     def is_chance(self) -> bool:
@@ -345,8 +383,8 @@ class State:
         if phase is OCCUPY:
             asked = self._asked
             return [*(self._occupy_options() if asked is None else asked), Pass()]
-        if phase is SHAMAN:
-            return [*self._takeback_options(), Pass()]
+        if phase is SPECIAL:
+            return [*self.asking_special().options(self), Pass()]
         if phase is DRAW:
             return [Draw(t) for t in self.chance_outcomes()]
         return []
@@ -385,11 +423,6 @@ class State:
             out += [move for z, move in huts if not board.system_at(t, z).huts]
         return out
 
-    def _takeback_options(self) -> list[Move]:
-        p = self.player
-        return [TakeBack(where.tile, where.zone) for where, owner, piece in self.board.pieces()
-                if owner == p and piece == MEEPLE]
-
     # ------------------------------------------------------------------ checking
 
     def check(self, move: Move) -> None:
@@ -413,16 +446,10 @@ class State:
                 raise IllegalMoveError(why)
         elif isinstance(move, Occupy):
             self._check_occupy(move)
-        elif isinstance(move, TakeBack):
-            occupant = self.board.occupant(move.tile, move.zone)
-            if occupant is None:
-                raise IllegalMoveError(f"there is no piece on zone {move.zone} of tile {move.tile}")
-            owner, piece = occupant
-            if piece != MEEPLE:
-                raise IllegalMoveError("the shaman cannot take back a hut")
-            if owner != self.player:
-                raise IllegalMoveError(f"the meeple on {move.tile}.{move.zone} belongs to "
-                                       f"{player_name(owner)}, not to {player_name(self.player)}")
+        elif isinstance(move, TakeBack | Choose):
+            why = self.asking_special().refuse(self, move)
+            if why is not None:
+                raise IllegalMoveError(why)
 
     def _check_skipped_occupy(self, move: Occupy) -> None:
         """An occupant for the tile just placed, after the game skipped that decision: say why
@@ -475,8 +502,8 @@ class State:
             return f"a tile is to be drawn from the {self.stack} stack for {name}"
         if self.phase is PLACE:
             return f"{name} to place tile {self.tile}"
-        if self.phase is SHAMAN:
-            return f"{name} may take back one of their meeples (shaman)"
+        if self.phase is SPECIAL:
+            return f"{name} {self.asking_special().question}"
         if self.phase is OCCUPY:
             return f"{name} may put a meeple or a hut on tile {self.tile}"
         return "the game is over"
@@ -506,18 +533,15 @@ class State:
             return self._draw(move.tile, quiet)
         if isinstance(move, Place):
             return self._place(move, quiet)
-        if isinstance(move, TakeBack):
-            owner = self.board.remove_meeple(move.tile, move.zone)
-            self.meeples[owner] += 1
-            if quiet:
-                return self._after_actions(quiet)
-            events: list[Event] = [MeepleTakenBack(owner, move.tile, move.zone)]
-            return events + self._after_actions(quiet)
+        if isinstance(move, TakeBack | Choose):
+            answered = self.asking_special().answer(self, move)
+            after = self._after_question(quiet)
+            return after if quiet else answered + after
         if isinstance(move, Occupy):
             return self._occupy(move, quiet)
         # Pass
-        if self.phase is SHAMAN:
-            return self._after_actions(quiet)
+        if self.phase is SPECIAL:
+            return self._after_question(quiet)
         return self._score_turn(quiet)
 
     def _draw(self, tile_id: int, quiet: bool = False) -> list[Event]:
@@ -545,7 +569,7 @@ class State:
         events: list[Event] = [] if quiet else [TilePlaced(self.player, move.tile, move.x, move.y,
                                                            move.rotation, self.stack is BONUS)]
         edition = self.edition
-        takeback = False
+        asks = False
         for z in board.tiles.by_id[move.tile].special_zones:
             assert z.special is not None
             special = edition.special(z.special)
@@ -554,12 +578,35 @@ class State:
             done = special.on_placed(self, ZoneRef(move.tile, z.id), move.x, move.y)
             if not quiet:
                 events.extend(done)
-            takeback = takeback or special.takeback
-        if takeback and self._takeback_options():
-            self.phase = SHAMAN
-            return events
-        events.extend(self._after_actions(quiet))
+            asks = asks or bool(special.question)
+        if asks:
+            events.extend(self._after_question(quiet, first=True))
+        else:
+            events.extend(self._after_actions(quiet))
         return events
+
+    def _after_question(self, quiet: bool = False, *, first: bool = False) -> list[Event]:
+        """Ask the next question of the specials on the tile just placed (in zone order, each
+        special once, only one with an option to offer): the first with ``first``, else the one
+        after the special that asked; when none is left, go on to the occupant."""
+        assert self.tile is not None
+        asked = None if first else self.asking
+        passed = asked is None
+        seen: set[str] = set()
+        for z in self.board.tiles.by_id[self.tile].special_zones:
+            special = self.edition.special(z.special)
+            if special is None or not special.question or special.name in seen:
+                continue
+            seen.add(special.name)
+            if not passed:
+                passed = special.name == asked
+                continue
+            if special.options(self):
+                self.phase = SPECIAL
+                self.asking = special.name
+                return []
+        self.asking = None
+        return self._after_actions(quiet)
 
     def _after_actions(self, quiet: bool = False) -> list[Event]:
         """After immediate actions: ask for an occupant, or score straight away."""

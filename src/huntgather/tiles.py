@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any, Final, NoReturn, TypeVar
 
 from huntgather.kinds import Animal, ForestCounter, Kind
+from huntgather.registry import printable, printable_names
 
 NORTH: Final = 0
 EAST: Final = 1
@@ -334,13 +335,11 @@ def parse_zone(text: str, where: str) -> Zone:
 
 
 def _special(name: str, kind: Kind, where: str) -> str:
-    """Check a printed special: a registered one (:mod:`huntgather.specials`), on a zone it fits."""
-    # imported here: the specials score, and scoring reads tiles
-    from huntgather.specials import known_specials, special_named
-
-    special = special_named(name)
+    """Check a printed special: a registered one (:mod:`huntgather.registry`, where
+    :func:`huntgather.specials.register_special` keeps them), on a zone it fits."""
+    special = printable(name)
     if special is None:
-        known = ", ".join(s.name for s in known_specials())
+        known = ", ".join(printable_names())
         raise TileDataError(f"{where} has unknown special {name!r} (known: {known})")
     if kind not in special.zone_kinds:
         raise TileDataError(f"{where}: the special {name!r} goes on a "

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from huntgather.bots.heuristic import DEFAULT, Estimator, Kept, Weights, advantage
-from huntgather.moves import Move, Occupy, Place, TakeBack
+from huntgather.moves import Choose, Move, Occupy, Place, TakeBack
 from huntgather.scoring import completed_points
-from huntgather.state import HUT, OCCUPY, SHAMAN, State
+from huntgather.state import HUT, OCCUPY, SPECIAL, State
 
 Plan = tuple[Move, ...]
 
@@ -51,7 +51,7 @@ def turn_plans(state: State) -> list[tuple[Plan, State]]:
             child = s if own and i == last else s.copy()
             child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
-            if child.phase in (SHAMAN, OCCUPY) and child.player == player:
+            if child.phase in (SPECIAL, OCCUPY) and child.player == player:
                 extend(child, plan, True)
             else:
                 out.append((plan, child))
@@ -106,8 +106,8 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None, kept: Kep
             child = s if own and i == last else s.copy()
             child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
-            took = full or isinstance(move, TakeBack)
-            if child.phase in (SHAMAN, OCCUPY) and child.player == player:
+            took = full or isinstance(move, TakeBack | Choose)
+            if child.phase in (SPECIAL, OCCUPY) and child.player == player:
                 extend(child, plan, True, took)
             else:
                 out.append((plan, est(child, plan_tile(state, plan), took)))

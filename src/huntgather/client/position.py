@@ -27,10 +27,10 @@ from huntgather.state import State
 __all__ = ["bot_turn", "move_json", "state_of", "turn_json"]
 
 #: the decision each kind of move answers
-_ANSWERS: dict[type, Phase] = {Draw: Phase.DRAW, Place: Phase.PLACE, TakeBack: Phase.SHAMAN,
+_ANSWERS: dict[type, Phase] = {Draw: Phase.DRAW, Place: Phase.PLACE, TakeBack: Phase.SPECIAL,
                                Occupy: Phase.OCCUPY}
 #: the decisions a ``pass`` answers (so a log without an entry for them skips them)
-_SKIPPABLE = (Phase.OCCUPY, Phase.SHAMAN)
+_SKIPPABLE = (Phase.OCCUPY, Phase.SPECIAL)
 
 
 def _move_of(entry: dict[str, Any]) -> Move | None:

@@ -19,7 +19,7 @@ ignored) and the shrine (90: a hunter on it takes that meadow alone).
 
 from __future__ import annotations
 
-from huntgather.editions import Edition, register
+from huntgather.editions.base import Edition, register
 from huntgather.kinds import ForestCounter
 from huntgather.specials import Shrine, WildFire
 

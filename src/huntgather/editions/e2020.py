@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from huntgather.editions import Edition, register
+from huntgather.editions.base import Edition, register
 from huntgather.kinds import ForestCounter
 from huntgather.specials import HuntingTrap, Logboat, PitTrap, Raft, Shaman, WildFire
 

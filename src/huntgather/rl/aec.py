@@ -28,7 +28,7 @@ from huntgather.editions import get_edition
 from huntgather.game import Game
 from huntgather.moves import Draw, Move
 from huntgather.rl import chance
-from huntgather.rl.encoding import PLANES, VECTOR, Encoder
+from huntgather.rl.encoding import OPTIONS, PLANES, VECTOR, Encoder
 from huntgather.state import State
 
 #: with re-centring, this window held every legal placement of 100,000 measured random games (docs/rl.md)
@@ -81,7 +81,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         self.window = window
         self.explicit_chance = explicit_chance
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        actions = 5 * window * window + 21
+        actions = 5 * window * window + 21 + OPTIONS
         board = spaces.Box(0, 255, (len(PLANES), window, window), dtype=np.uint8)
         vector = spaces.Box(0.0, 10_000.0, (len(VECTOR),), dtype=np.float32)
         self.actions = actions

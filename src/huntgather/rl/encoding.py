@@ -4,15 +4,17 @@ An :class:`Encoder` follows one game's :class:`~huntgather.state.State` and
 keeps its board planes up to date move by move, so that an observation costs
 a copy rather than a walk over the board.
 
-**Actions** (``Discrete(5 W² + 21)`` with a window of ``W × W`` cells):
+**Actions** (``Discrete(5 W² + 21 + OPTIONS)`` with a window of ``W × W`` cells):
 
 =======================  ====================================================
 index                    move
 =======================  ====================================================
 ``4 * cell + r``         ``Place(tile, x, y, r)`` at window ``cell = row * W + col``
 ``4 W² + 2 z + p``       ``Occupy(tile, z, piece)``: zone ``z`` (0-9), ``p`` 0 meeple, 1 hut
-``4 W² + 20``            ``Pass()``: no occupant, or no shaman take-back
+``4 W² + 20``            ``Pass()``: no occupant, or no answer to a special's question
 ``4 W² + 21 + cell``     ``TakeBack``: the shaman takes back your meeple from the tile on ``cell``
+``5 W² + 21 + i``        ``Choose``: the ``i``-th option word (as the special lists them) of a
+                         special's question; ``i < OPTIONS``
 =======================  ====================================================
 
 Window row ``i`` and column ``j`` are the board cell ``(x, y) = (ox + j, oy + i)``;
@@ -45,10 +47,10 @@ from typing import Any
 import numpy as np
 
 from huntgather.events import Event, FeatureScored, OccupantsReturned
-from huntgather.moves import HUT, MEEPLE, Draw, Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import HUT, MEEPLE, Choose, Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.rl import reading
 from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
-from huntgather.state import OCCUPY, PLACE, SHAMAN, State
+from huntgather.state import OCCUPY, PLACE, SPECIAL, State
 
 #: most seats of any edition; seat-indexed planes and entries always have this many
 SEATS = 5
@@ -76,7 +78,7 @@ def _vector_names() -> tuple[str, ...]:
     names += [f"huts_left_p{k}" for k in range(SEATS)]
     names += [f"seated_p{k}" for k in range(SEATS)]
     names += [f"to_move_p{k}" for k in range(SEATS)]
-    names += ["phase_place", "phase_shaman", "phase_occupy", "normal_left", "bonus_left", "turn",
+    names += ["phase_place", "phase_special", "phase_occupy", "normal_left", "bonus_left", "turn",
               "bonus_turn", "edition_2020", "edition_2002", "window_wrapped", "window_listed"]
     for kind in ("forest", "river", "meadow"):
         names += [f"tile_{kind}_{d}" for d in DIRS]
@@ -123,6 +125,10 @@ def _clip(value: int) -> int:
 _TILE_PARTS: dict[tuple[str, int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
 
 
+#: the most option words (:class:`~huntgather.moves.Choose`) of a special's question that have an
+#: action each (a question listing more is answered among its first ``OPTIONS`` only)
+OPTIONS = 8
+
 class Encoder:
     """Actions, masks and observations for the game in ``state`` (followed as it changes).
 
@@ -144,7 +150,8 @@ class Encoder:
         self.occupy0 = self.place_actions
         self.pass_action = self.place_actions + 2 * ZONE_IDS
         self.takeback0 = self.pass_action + 1
-        self.actions = self.takeback0 + window * window
+        self.choose0 = self.takeback0 + window * window
+        self.actions = self.choose0 + OPTIONS
         self.ox = self.oy = -(window // 2)
         self.planes = np.zeros((len(PLANES), window, window), dtype=np.uint8)
         self.last: tuple[int, int] | None = None
@@ -170,6 +177,11 @@ class Encoder:
             return self.pass_action
         if isinstance(move, TakeBack):
             return self.takeback0 + self.cell_index(*reading.position(self.state, move.tile))
+        if isinstance(move, Choose):
+            options = self._options()
+            if move not in options[:OPTIONS]:
+                raise ValueError(f"{move!r} is not among the first {OPTIONS} options of this decision")
+            return self.choose0 + options.index(move)
         raise ValueError(f"{move!r} is a chance move: it has no action")
 
     def cell_index(self, x: int, y: int) -> int:
@@ -207,12 +219,23 @@ class Encoder:
             return Occupy(-1 if tile is None else tile, zone, HUT if piece else MEEPLE)
         if action == self.pass_action:
             return Pass()
+        if action >= self.choose0:
+            options = self._options()
+            i = action - self.choose0
+            return options[i] if i < len(options) else Choose("none")   # (never legal: not offered)
         at = self.cell_at(action - self.takeback0)
         found = None if at is None else reading.placed_at(self.state, *at)
         if found is None:
             return TakeBack(-1, 0)
         occupant = reading.occupants_by_tile(self.state).get(found[0])
         return TakeBack(found[0], 0 if occupant is None else occupant[2])
+
+    def _options(self) -> list[Choose]:
+        """The option words of the special's question now, in the order it lists them."""
+        state = self.state
+        if state.phase is not SPECIAL:
+            return []
+        return [m for m in state.legal_moves() if isinstance(m, Choose)]
 
     def legal(self) -> tuple[list[Move], np.ndarray[Any, np.dtype[np.int8]]]:
         """The legal moves of the current decision and the action mask (re-centring if needed).
@@ -226,7 +249,7 @@ class Encoder:
         if self._moves is not None and self._mask is not None:
             return self._moves, self._mask
         state = self.state
-        moves = state.legal_moves() if state.phase in (PLACE, SHAMAN, OCCUPY) else []
+        moves = state.legal_moves() if state.phase in (PLACE, SPECIAL, OCCUPY) else []
         cells = [(m.x, m.y) for m in moves if isinstance(m, Place)]
         cells += [reading.position(state, m.tile) for m in moves if isinstance(m, TakeBack)]
         self.wrapped = False
@@ -465,9 +488,9 @@ class Encoder:
             values[10 + k] = state.huts[p]
             values[15 + k] = 1
         phase = state.phase
-        if phase in (PLACE, SHAMAN, OCCUPY):
+        if phase in (PLACE, SPECIAL, OCCUPY):
             values[20 + (state.player - seat) % n] = 1
-            values[25 + (PLACE, SHAMAN, OCCUPY).index(phase)] = 1
+            values[25 + (PLACE, SPECIAL, OCCUPY).index(phase)] = 1
         values[28] = len(state.normal)
         values[29] = len(state.bonus)
         values[30] = state.turn

@@ -238,8 +238,15 @@ class TakebackMove(_Shown):
     y: NotRequired[int]
 
 
+class ChooseMove(_Shown):
+    """A special's question answered with one of its options (a word of the special's own)."""
+
+    kind: Literal["choose"]
+    option: Annotated[str, Length(1, 40), Doc("one lower-case word: an option of the question")]
+
+
 class PassMove(_Shown):
-    """No piece, or take nothing back."""
+    """No piece, or decline a special's question (the shaman: take nothing back)."""
 
     kind: Literal["pass"]
     x: NotRequired[int]
@@ -247,7 +254,7 @@ class PassMove(_Shown):
     tile: NotRequired[int]
 
 
-Move = PlaceMove | OccupyMove | TakebackMove | PassMove
+Move = PlaceMove | OccupyMove | TakebackMove | ChooseMove | PassMove
 #: each kind of MOVE and its shape
 MOVES: dict[str, type] = {literal_of(m, "kind"): m for m in get_args(Move)}
 close(*MOVES.values())
@@ -461,11 +468,15 @@ class OccupantView(TypedDict):
 
 
 class DecisionView(TypedDict):
+    #: ``place``, ``occupy``, or at a special's question the special's name (``shaman``)
     phase: str
     player: int | None
     tile: int | None
     stack: str
     text: str
+    #: at a special's question: its name, and the question in words
+    special: NotRequired[str]
+    prompt: NotRequired[str]
 
 
 class LastTile(TypedDict):

@@ -34,7 +34,7 @@ from huntgather.events import (
 )
 from huntgather.game import Game
 from huntgather.kinds import role_of
-from huntgather.moves import Move, Occupy, Pass, Place, TakeBack
+from huntgather.moves import Choose, Move, Occupy, Pass, Place, TakeBack
 from huntgather.outlook import stuck_meeples
 from huntgather.server import messages as wire
 from huntgather.server.codec import ProtocolError
@@ -42,7 +42,7 @@ from huntgather.server.fields import checker
 from huntgather.server.messages import MOVES
 from huntgather.server.seats import Deal
 from huntgather.server.words import occupant_phrase, zone_phrase
-from huntgather.state import OCCUPY, PLACE, SHAMAN, State
+from huntgather.state import OCCUPY, PLACE, SPECIAL, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
 
@@ -98,15 +98,17 @@ def move_from_json(state: State, data: Any) -> Move:
     shape = MOVES.get(data.get("kind")) if isinstance(data, dict) else None   # type: ignore[arg-type]
     if shape is None:
         raise ProtocolError("invalid_move", "a move is an object whose 'kind' is 'place', 'occupy', "
-                                            "'takeback' or 'pass'")
+                                            "'takeback', 'choose' or 'pass'")
     kind = data["kind"]
     move = checker(shape, "invalid_move", f"{kind} move")(data)
     if kind == "pass":
         return Pass()
     if kind == "takeback":
         return TakeBack(move["tile"], move["zone"])
+    if kind == "choose":
+        return Choose(move["option"])
     tile = state.tile
-    if tile is None or state.phase not in (PLACE, SHAMAN, OCCUPY):
+    if tile is None or state.phase not in (PLACE, SPECIAL, OCCUPY):
         raise ProtocolError("invalid_move", f"a {kind} move does not answer this decision: "
                                             f"{state.describe_decision()}")
     if kind == "place":
@@ -127,6 +129,8 @@ def move_to_json(state: State, move: Move) -> wire.Move:
         return {"kind": "occupy", "zone": move.zone, "piece": move.piece}
     if isinstance(move, TakeBack):
         return {"kind": "takeback", "tile": move.tile, "zone": move.zone}
+    if isinstance(move, Choose):
+        return {"kind": "choose", "option": move.option}
     return {"kind": "pass"}
 
 
@@ -149,8 +153,12 @@ def legal_json(state: State) -> list[wire.Move]:
             words = f"take back your meeple from {_zone_words(state, move.tile, move.zone)}"
             out.append({"kind": "takeback", "tile": move.tile, "zone": move.zone, "x": x, "y": y,
                         "text": words})
+        elif isinstance(move, Choose):
+            out.append({"kind": "choose", "option": move.option,
+                        "text": state.asking_special().option_words(move.option)})
         elif isinstance(move, Pass):
-            out.append({"kind": "pass", "text": "take nothing back" if state.phase == SHAMAN else "no piece"})
+            out.append({"kind": "pass",
+                        "text": state.asking_special().decline if state.phase == SPECIAL else "no piece"})
         else:
             out.append(move_to_json(state, move))
     return out
@@ -176,6 +184,7 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
     walk = state.copy()
     for move in moves:
         phase = walk.phase
+        special = walk.asking_special() if phase == SPECIAL else None
         walk.apply(move)
         if isinstance(move, Place):
             parts.append(f"the tile turned {90 * move.rotation}°" if move.rotation else "the tile as drawn")
@@ -184,8 +193,10 @@ def describe_turn(state: State, moves: Sequence[Move]) -> str:
         elif isinstance(move, Occupy):
             who = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
             parts.append(f"{who} on {_zone_words(walk, move.tile, move.zone)}")
-        elif phase == SHAMAN:
-            parts.append("shaman: take nothing back")
+        elif isinstance(move, Choose) and special is not None:
+            parts.append(f"{special.title}: {special.option_words(move.option)}")
+        elif special is not None:
+            parts.append(f"{special.title}: {special.decline}")
         else:
             parts.append("no piece")
     return "; ".join(parts)
@@ -260,8 +271,11 @@ def decision_text(state: State) -> str:
 
 def decision_view(state: State) -> wire.DecisionView:
     d = state.decision
-    return {"phase": d.phase, "player": d.player, "tile": d.tile, "stack": d.stack,
-            "text": decision_text(state)}
+    out: wire.DecisionView = {"phase": d.word, "player": d.player, "tile": d.tile, "stack": d.stack,
+                              "text": decision_text(state)}
+    if d.special is not None:   # a special's question: "phase" is the special's name ("shaman")
+        out |= {"special": d.special, "prompt": state.asking_special().prompt}
+    return out
 
 
 def players_view(state: State) -> list[wire.PlayerView]:

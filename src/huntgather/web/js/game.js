@@ -12,6 +12,7 @@ export function canon(m) {
     case "place": return { kind: "place", x: m.x, y: m.y, rotation: m.rotation };
     case "occupy": return { kind: "occupy", zone: m.zone, piece: m.piece };
     case "takeback": return { kind: "takeback", tile: m.tile, zone: m.zone };
+    case "choose": return { kind: "choose", option: m.option };
     case "pass": return { kind: "pass" };
     default: return null;
   }

@@ -217,8 +217,9 @@ export function createPanel(store, act, board) {
       box.append(el("p", {}, "No piece can go on this tile. Confirm to end the turn, or undo."));
       return;
     }
-    const shaman = pv.decision && pv.decision.phase === "shaman";
-    box.append(el("p", {}, shaman ? "Shaman: you may take back one of your meeples." :
+    // a special tile's question (the shaman's take-back, or any other): the server words it
+    const asks = pv.decision && pv.decision.special;
+    box.append(el("p", {}, asks ? (pv.decision.prompt || pv.decision.text) :
       "Put a piece on the tile? (choose, then confirm)"));
     let n = 0;
     for (const m of (pv.legal || []).filter((x) => canon(x))) {

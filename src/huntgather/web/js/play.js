@@ -248,7 +248,7 @@ export function createPlay(store, loadTiles) {
   function choose(move, byHint = false) {
     const pend = s().pending;
     if (!pend || !pend.preview) return;
-    if (pend.preview.decision && pend.preview.decision.phase === "shaman") {
+    if (pend.preview.decision && pend.preview.decision.special) {   // a special's question
       const moves = pend.moves.concat([canon(move)]);
       const request = intent("preview", { moves });
       if (request === null) store.dispatch({ type: "undo" });
