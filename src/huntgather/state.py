@@ -130,6 +130,9 @@ def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
     return stack[:i] + stack[i + 1:]
 
 
+#: no zones (what :attr:`State.removed_animals` is while no special remembers any): one object
+NO_ZONES: frozenset[ZoneRef] = frozenset()
+
 class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow now; the state is unchanged."""
 
@@ -335,8 +338,8 @@ class State:
         their memories say (:meth:`~huntgather.specials.Special.animals_gone`)."""
         memory = self.special_memory
         if not memory:
-            return frozenset()
-        gone: frozenset[ZoneRef] = frozenset()
+            return NO_ZONES
+        gone: frozenset[ZoneRef] = NO_ZONES
         for name, value in memory.items():
             special = self.edition.special(name)
             if special is not None:

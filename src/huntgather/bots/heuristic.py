@@ -250,7 +250,8 @@ KEPT_LIMIT = 20_000
 
 def brought(state: State, root: int, kept: Kept, weights: Weights = DEFAULT) -> list[tuple[int, float]]:
     """``contribution(state, root, weights=weights)``, kept in ``kept`` for the next state that
-    holds the very same (immutable) feature, with the same animals taken and as many tiles left:
+    holds the very same (immutable) feature, with the same animals taken (equal sets: a state
+    builds the set from its specials' memories) and as many tiles left:
     what it brings depends on nothing else (the same feature object at the same id has the same
     zones), but for a meadow with specials, which may read the tiles around it and is never
     kept.  (One ``kept`` serves one ``weights``.)
@@ -270,7 +271,7 @@ def brought(state: State, root: int, kept: Kept, weights: Weights = DEFAULT) -> 
     # for weights with fitted terms, which count the share of the stack left)
     removed = state.removed_animals
     left = -1 if (root >= SYSTEM or f.kind is MEADOW) and weights.plain else len(state.normal)
-    if entry is not None and entry[0] is f and entry[1] is removed and entry[2] == left:
+    if entry is not None and entry[0] is f and entry[1] == removed and entry[2] == left:
         return entry[3]
     pairs = contribution(state, root, None, weights)
     if not (f.kind is MEADOW and f.specials):
