@@ -6,10 +6,12 @@ the bot the game's id and the seat's *bot token* (``tokens`` in the answer to
 until the game is over, prints the final scores and exits::
 
     huntgather play --no-browser --port 8765 &
-    python examples/remote_bot.py http://127.0.0.1:8765 GAME TOKEN --bot greedy
+    python examples/remote_bot.py --server=http://127.0.0.1:8765 --game=GAME --token=TOKEN --bot greedy
 
-``huntgather arena`` starts a command like this one for every game it plays, with the
-server, the game and the token as its last three arguments.  Here huntgather's own
+``huntgather arena`` starts a command like this one for every game it plays, with
+``--server=URL --game=ID --token=TOKEN`` added (and the same in the environment:
+``HUNTGATHER_SERVER``, ``HUNTGATHER_GAME``, ``HUNTGATHER_TOKEN``, which this bot also
+reads).  Give them with ``=``: an id or a token may begin with ``-``.  Here huntgather's own
 bots (``--bot``, any spec of ``huntgather tournament``) choose the turns, from the
 engine's position rebuilt from the view (:func:`huntgather.client.state_of`): replace
 :func:`choose_turn` with your own.  A dropped connection is opened again, the bot
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import Any
 
@@ -87,13 +90,20 @@ async def play(server: str, game: str, token: str, bot_spec: str = "greedy", *,
 def main() -> int:
     parser = argparse.ArgumentParser(description="play an outside bot's seat of a game on a running "
                                                  "huntgather server, to the end of the game")
-    parser.add_argument("server", help="the server's address, such as http://127.0.0.1:8765")
-    parser.add_argument("game", help="the game's id")
-    parser.add_argument("token", help="the seat's bot token")
+    parser.add_argument("--server", default=os.environ.get("HUNTGATHER_SERVER"),
+                        help="the server's address, such as http://127.0.0.1:8765 "
+                             "(default: $HUNTGATHER_SERVER)")
+    parser.add_argument("--game", default=os.environ.get("HUNTGATHER_GAME"),
+                        help="the game's id (default: $HUNTGATHER_GAME)")
+    parser.add_argument("--token", default=os.environ.get("HUNTGATHER_TOKEN"),
+                        help="the seat's bot token (default: $HUNTGATHER_TOKEN)")
     parser.add_argument("--bot", default="greedy", help="which of huntgather's bots chooses (default greedy)")
     parser.add_argument("--name", help="the seat's name, if it has none yet")
     parser.add_argument("--seed", type=int, default=1, help="the bot's seed (default 1)")
     args = parser.parse_args()
+    for needed in ("server", "game", "token"):
+        if not getattr(args, needed):
+            parser.error(f"--{needed} is needed (or ${f'HUNTGATHER_{needed.upper()}'})")
     try:
         make_bot(args.bot, seed=0)   # an unknown bot fails here, before the game is joined
     except ValueError as unknown:

@@ -6,16 +6,23 @@ deals, the tournament's deals on the server.
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+import shlex
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from play_server import PATIENCE, Page, Server, hotseat_secrets
 
 from huntgather.bots import make_bot
 from huntgather.bots.tournament import deal_orders, play_deal
+from huntgather.bots.tournament_log import read_log
+from huntgather.editions import get_edition
 from huntgather.moves import Draw
 from huntgather.server.rooms import build_game
 from huntgather.server.seats import GameSetup, RequestError, hash_secret
@@ -55,7 +62,8 @@ def test_a_person_and_an_outside_bot_play_a_game_to_its_end(server: Server) -> N
         await other.close()
 
         bot = await asyncio.create_subprocess_exec(
-            sys.executable, str(EXAMPLE), server.http, made["id"], token, "--bot", "greedy",
+            sys.executable, str(EXAMPLE), f"--server={server.http}", f"--game={made['id']}",
+            f"--token={token}", "--bot", "greedy",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         try:
             await page.wait_for_table(lambda t: t["seats"][1]["online"] and t["seats"][1]["joined"],
@@ -140,3 +148,71 @@ def test_a_mirrored_deal_on_the_server_is_the_tournaments_deal() -> None:
     assert drawn[0] == normal[0] and sorted((*short.state.normal, normal[0])) == sorted(normal[:5])
     with pytest.raises(RequestError, match="needs a seed"):
         GameSetup.from_json({"mirror": 3})
+
+
+def _arena_game_ids(stderr: str) -> dict[tuple[int, int], str]:
+    """The game of each deal and rotation, from the arena's progress lines."""
+    found = re.findall(r"^deal (\d+) rotation (\d+) \(game ([\w-]+)\)", stderr, re.MULTILINE)
+    return {(int(d), int(r)): game for d, r, game in found}
+
+
+def test_the_arena_plays_two_outside_bots_over_mirrored_deals(server: Server, tmp_path: Path) -> None:
+    """`huntgather arena` with two outside bots (the example at two levels) over 2 short deals: each
+    deal's games seat the bots both ways and draw the deal's tiles in the deal's order; the log is a
+    tournament log that the tournament's tools read, and a second run plays nothing again."""
+    from huntgather.client import get_game
+
+    log = tmp_path / "arena.jsonl"
+    command = [sys.executable, "-m", "huntgather", "arena", "--server", server.http,
+               "--bot", f"sharp={shlex.join([sys.executable, str(EXAMPLE), '--bot', 'greedy'])}",
+               "--bot", f"blunt={shlex.join([sys.executable, str(EXAMPLE), '--bot', 'random'])}",
+               "--games", "4", "--short", "6", "--seed", "3", "--log", str(log), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr + server.log()
+    result = json.loads(done.stdout)
+    assert result["games"] == 4 and {row["bot"] for row in result["bots"]} == {"sharp", "blunt"}
+    assert [(p["meetings"], p["wins"] + p["draws"] + p["losses"]) for p in result["pairs"]] == [(4, 4)]
+    header, games = read_log(str(log))
+    assert header["bots"] == ["sharp", "blunt"] and header["seed"] == 3
+    assert [(g.deal, g.rotation, g.bots) for g in games] == [
+        (0, 0, ("sharp", "blunt")), (0, 1, ("blunt", "sharp")),
+        (1, 0, ("blunt", "sharp")), (1, 1, ("sharp", "blunt"))]
+    assert [list(g.scores) for g in games] == [r["scores"] for r in result["results"]]
+    ids = _arena_game_ids(done.stderr)
+    assert set(ids) == {(g.deal, g.rotation) for g in games}
+
+    async def views() -> dict[tuple[int, int], dict[str, Any]]:
+        return {key: await get_game(server.http, game) for key, game in ids.items()}
+
+    bonus = set(get_edition("2020").tiles.bonus_ids)
+    for (deal, rotation), view in asyncio.run(views()).items():
+        assert view["over"] and view["deal"] == "seeded"
+        scores = tuple(p["score"] for p in view["players"])
+        assert scores == next(g.scores for g in games if (g.deal, g.rotation) == (deal, rotation))
+        drawn = [e["tile"] for e in view["log"] if e["kind"] == "TileDrawn" and e["tile"] not in bonus]
+        assert drawn == deal_orders("2020", 3, deal)[0][:6]
+    # the tournament's interval tool reads the log
+    tool = Path(__file__).resolve().parents[1] / "tools" / "meeting_interval.py"
+    interval = subprocess.run([sys.executable, str(tool), str(log)], capture_output=True, text=True,
+                              timeout=120, check=False)
+    assert interval.returncode == 0 and "sharp" in interval.stdout, interval.stdout + interval.stderr
+    # again with the same log: every game is there, none is played again
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert again.returncode == 0 and not _arena_game_ids(again.stderr), again.stderr
+    assert json.loads(again.stdout)["results"] == result["results"]
+
+
+def test_the_arena_plays_built_in_and_server_bots_and_stops_on_a_failing_outside_bot(server: Server) -> None:
+    from huntgather.client.arena import ArenaError, parse_entrant, run_arena
+
+    played: list[str] = []
+    result = asyncio.run(run_arena(server.http, [parse_entrant("greedy"), parse_entrant("server:random")],
+                                   games=2, seed=5, short=4, progress=lambda g, game: played.append(game)))
+    assert [g.bots for g in result.games] == [("greedy", "server:random"), ("server:random", "greedy")]
+    assert len(played) == 2 and all(sum(g.scores) >= 0 for g in result.games)
+    quitter = parse_entrant(f"quitter={shlex.join([sys.executable, '-c', 'import sys; sys.exit(3)'])}")
+    with pytest.raises(ArenaError, match=r"quitter \(seat \d\) exited \(code 3\)"):
+        asyncio.run(run_arena(server.http, [quitter, parse_entrant("greedy")], games=2, short=4,
+                              timeout=PATIENCE))
+    with pytest.raises(ValueError, match="one name"):
+        asyncio.run(run_arena(server.http, [quitter, quitter], games=2))
