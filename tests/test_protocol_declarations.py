@@ -90,7 +90,7 @@ def test_every_error_code_the_server_raises_is_declared() -> None:
     ({"type": "turn", "seat": 9, "version": 3, "moves": []}, "'seat' must be a whole number from 0 to 4"),
     ({"type": "turn", "seat": True, "version": 3, "moves": []}, "'seat' must be"),
     ({"type": "turn", "seat": 0, "version": 3, "moves": [{}] * 5}, "'moves' must be a list of at most 4"),
-    ({"type": "seat", "seat": 1, "kind": "robot"}, "'kind' must be 'human' or 'bot'"),
+    ({"type": "seat", "seat": 1, "kind": "robot"}, "'kind' must be 'human', 'bot' or 'remote'"),
     ({"type": "seat", "seat": 1, "kind": "bot", "level": "wizard"}, "'level' must be 'random'"),
     ({"type": "name", "seat": 0, "name": "x" * 201}, "'name' must be text of at most 200 characters"),
     ({"type": "hello", "secrets": ["a"] * 9}, "'secrets' must be a list of at most 8 secrets"),

@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  canConfirm, canon, choiceLabel, currentHints, hintKey, held, initialState, isWatcher, myTurn, placementAt,
-  presence, reduce, sameMove, seatLabel, who,
+  canConfirm, canon, choiceLabel, currentHints, hintKey, held, initialState, isWatcher, kindWords, myTurn,
+  placementAt, presence, reduce, sameMove, seatLabel, who,
 } from "../../src/huntgather/web/js/game.js";
 
 const META = {
@@ -278,4 +278,14 @@ test("choiceLabel: the server's words, else the zone's role and words from the t
   assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "hut" }), "hut on the forest");
   assert.equal(choiceLabel(s, ts, { kind: "pass" }), "pass");
   assert.equal(choiceLabel(s, ts, { kind: "takeback", tile: 1, zone: 3 }), "takeback");
+});
+
+test("a seat's kind in words: a person, a bot of its level, an outside bot; an outside bot is present as a person", () => {
+  assert.equal(kindWords({ kind: "human", level: null }), "person");
+  assert.equal(kindWords({ kind: "bot", level: "easy" }), "bot easy");
+  assert.equal(kindWords({ kind: "remote", level: null, name: "mybot" }), "outside bot");
+  const s = { mode: "play", connection: "online" };
+  assert.equal(presence(s, { kind: "remote", joined: true, online: false }), "offline");
+  assert.equal(presence(s, { kind: "remote", joined: false, online: false }), "not-joined");
+  assert.equal(presence(s, { kind: "remote", joined: true, online: true }), "online");
 });

@@ -200,6 +200,25 @@ def line_up(specs: Sequence[str], players: int, deal: int) -> list[str]:
     return [specs[(deal + k) % len(specs)] for k in range(players)]
 
 
+_S = TypeVar("_S")
+
+
+def seating(lineup: Sequence[_S], rotation: int) -> list[_S]:
+    """The bots of a deal's game seat by seat: its line-up turned ``rotation`` seats.
+
+    >>> seating(["a", "b", "c"], 0), seating(["a", "b", "c"], 1)
+    (['a', 'b', 'c'], ['c', 'a', 'b'])
+    """
+    players = len(lineup)
+    return [lineup[(k - rotation) % players] for k in range(players)]
+
+
+def bot_seed(seed: int, deal: int, index: int) -> int:
+    """The seed of bot ``index`` of a deal's line-up: it depends on the deal and on which bot of the
+    line-up it is, not on its seat (so every rotation of a deal plays the same bots)."""
+    return (seed * 7919 + deal * 104_729 + index) % 2**32
+
+
 def play_deal(bots: Sequence[Bot], edition: str, seed: int,
               deal: int) -> tuple[list[int], list[float], list[int]]:
     """Play deal ``deal`` of ``seed`` with ``bots`` seat by seat: the final scores, and each seat's
@@ -226,10 +245,8 @@ def play_game(specs: Sequence[str], edition: str, seed: int, deal: int, rotation
     """Play one game of a deal with the line-up turned ``rotation`` seats."""
     from huntgather.bots import make_bot
     players = len(specs)
-    seats = [specs[(k - rotation) % players] for k in range(players)]
-    # A bot's seed depends on the deal and on which bot of the line-up it is, not on its seat.
-    bots = [make_bot(seats[k], seed=(seed * 7919 + deal * 104_729 + (k - rotation) % players) % 2**32)
-            for k in range(players)]
+    seats = seating(specs, rotation)
+    bots = [make_bot(seats[k], seed=bot_seed(seed, deal, (k - rotation) % players)) for k in range(players)]
     scores, seconds, decisions = play_deal(bots, edition, seed, deal)
     return GameResult(deal, rotation, tuple(seats), tuple(scores),
                       tuple(round(s, 4) for s in seconds), tuple(decisions))
@@ -323,23 +340,37 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
     """
     ed = check_settings(specs, games, players, edition, workers)
     deals = math.ceil(games / players)
-    finished: dict[tuple[int, int], GameResult] = {}
-    for game in done:
-        lineup = line_up(specs, players, game.deal)
-        expected = tuple(lineup[(k - game.rotation) % players] for k in range(players))
-        if game.deal < 0 or not 0 <= game.rotation < players or game.bots != expected:
-            raise ValueError(f"game {game.deal}.{game.rotation} with bots {','.join(game.bots)} "
-                             f"is not a game of this tournament (it seats {','.join(expected)} there)")
-        finished[(game.deal, game.rotation)] = game
+    finished = games_done(specs, players, done)
     jobs = [(tuple(line_up(specs, players, d)), ed.name, seed, d, r)
             for d in range(deals) for r in range(players) if (d, r) not in finished]
-    result = TournamentResult(ed.name, players, seed)
     played: list[GameResult] = [g for (d, _), g in finished.items() if d < deals]
     for game in run_jobs(_play_job, jobs, workers, executor):
         played.append(game)
         if progress:
             progress(game)
-    result.games = sorted(played, key=lambda g: (g.deal, g.rotation))
+    return tournament_result(specs, ed.name, players, seed, played)
+
+
+def games_done(specs: Sequence[str], players: int,
+               done: Sequence[GameResult]) -> dict[tuple[int, int], GameResult]:
+    """The games ``done`` by deal and rotation; ``ValueError`` for one that a tournament of ``specs``
+    would not have played (another line-up, seat or rotation)."""
+    finished: dict[tuple[int, int], GameResult] = {}
+    for game in done:
+        expected = tuple(seating(line_up(specs, players, game.deal), game.rotation))
+        if game.deal < 0 or not 0 <= game.rotation < players or game.bots != expected:
+            raise ValueError(f"game {game.deal}.{game.rotation} with bots {','.join(game.bots)} "
+                             f"is not a game of this tournament (it seats {','.join(expected)} there)")
+        finished[(game.deal, game.rotation)] = game
+    return finished
+
+
+def tournament_result(specs: Sequence[str], edition: str, players: int, seed: int,
+                      games: Sequence[GameResult]) -> TournamentResult:
+    """The tables of a tournament of ``specs`` that played ``games``: its games by deal and
+    rotation, the bots ranked, and head to head."""
+    result = TournamentResult(edition, players, seed)
+    result.games = sorted(games, key=lambda g: (g.deal, g.rotation))
     unique = list(dict.fromkeys(specs))
     result.rows = rank(unique, result.games, seed)
     # pairs in rating order, so each row reads "the stronger bot against the weaker"

@@ -15,7 +15,8 @@ Async and typed, on ``websockets`` and ``httpx`` (both in the ``web`` extra)::
 * :mod:`huntgather.client.position`: :func:`state_of`, the engine position behind a view, and
   :func:`bot_turn`, a whole turn chosen by one of :mod:`huntgather.bots`.
 
-``docs/client.md`` shows a whole bot (``examples/client_bot.py``).
+``docs/client.md`` shows a whole bot (``examples/client_bot.py``) and a whole outside bot,
+one that plays a seat held by a bot token (``examples/remote_bot.py``).
 """
 
 from __future__ import annotations

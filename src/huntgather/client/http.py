@@ -44,8 +44,9 @@ def _url(base: str, path: str) -> str:
 async def create_game(base: str, setup: dict[str, Any] | None = None, *, timeout: float = TIMEOUT,
                       client: httpx.AsyncClient | None = None) -> dict[str, Any]:
     """Create a game (``POST /api/games``, ``setup`` as ``docs/protocol.md`` gives it; none:
-    two people) and return the answer: ``id``, ``creator`` and the seats' ``secrets`` by seat
-    ("0", "1"...), shown this once.  ``client``: an ``httpx.AsyncClient`` to reuse."""
+    two people) and return the answer: ``id``, ``creator``, the person seats' secrets by seat
+    (``seats``: "0", "1"...) and, with outside bots' seats (``"kind": "remote"``), their bot
+    tokens (``tokens``), shown this once.  ``client``: an ``httpx.AsyncClient`` to reuse."""
     async with _Session(client, timeout) as http:
         made: dict[str, Any] = _check(await http.post(_url(base, "/api/games"), json=setup or {}), 201)
     return made

@@ -13,7 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from huntgather.bots.tournament import TournamentResult
 
 
 def register(sub: Any) -> None:
@@ -48,7 +51,6 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    from rich.table import Table
 
     from huntgather.bots.tournament import GameResult, check_settings, run_tournament
     from huntgather.cli import CommandError
@@ -104,9 +106,19 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
-    if args.json:
+    return show_result(result, as_json=args.json, markdown=args.markdown)
+
+
+def show_result(result: TournamentResult, *, as_json: bool = False, markdown: bool = False) -> int:
+    """Print a tournament's tables (the bots with their Elo, head to head) on standard output: drawn,
+    as Markdown, or as one JSON object; return 0.  ``huntgather arena`` prints its own with it."""
+    from rich.console import Console
+    from rich.table import Table
+
+    if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return 0
+    players = result.players
     title = f"{len(result.games)} games, {players} players, edition {result.edition}, seed {result.seed}"
     bot_header = ["bot", "games", "wins", "win %", "mean score", "mean margin", "Elo", "95% interval"]
     bot_rows = [[row.bot, str(row.games), str(row.wins), f"{100 * row.win_rate:.1f}",
@@ -120,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         pair_rows.append([pair.bot, pair.opponent, str(pair.meetings), str(pair.wins), str(pair.draws),
                           str(pair.losses), f"{100 * pair.win_rate:.1f}",
                           f"{100 * low:.1f}–{100 * high:.1f}"])
-    if args.markdown:
+    if markdown:
         lines = [f"**{title}**", "", *markdown_table(bot_header, bot_rows, left=1)]
         if pair_rows:
             lines += ["", f"**{pair_title}**", "", *markdown_table(pair_header, pair_rows, left=2)]

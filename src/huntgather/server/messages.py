@@ -273,7 +273,8 @@ class IntentBase(TypedDict):
 
 
 class Hello(IntentBase):
-    """The page's first message: the secrets it holds, the version it has, its name."""
+    """The page's first message: the secrets it holds (an outside bot's token is one), the version
+    it has, its name."""
 
     type: Literal[IntentType.HELLO]
     secrets: NotRequired[Annotated[list[Annotated[str, Length(1, 100)]], Length(0, MAX_SECRETS),
@@ -320,6 +321,7 @@ class SeatChange(IntentBase):
     seat: Seat
     kind: SeatKind
     level: NotRequired[Annotated[str, OneOf(offered_levels)]]
+    name: NotRequired[Annotated[str, Length(0, MAX_NAME_SENT), Doc("an outside bot's name")]]
 
 
 class Resync(IntentBase):
@@ -369,8 +371,9 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
                "folded); a `table` goes to every page"),
     IntentSpec(SeatChange, When.JOINED, "the creator",
                "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
-               "`kind` `human`: a bot seat becomes a person seat with a new secret, sent back "
-               "as `seat_secret`"),
+               "`kind` `human`: the seat becomes a person seat with a new secret, sent back "
+               "as `seat_secret`; `kind` `remote`: an outside bot (`name`) plays the seat, with "
+               "a new bot token sent back as `seat_secret`"),
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
                "nothing (up to date)"),
@@ -615,7 +618,8 @@ class Hint(TypedDict):
 class SeatSecret(TypedDict):
     type: Literal[MessageType.SEAT_SECRET]
     seat: int
-    secret: str
+    secret: Annotated[str, Doc("a person seat's secret, or an outside bot's token")]
+    kind: Annotated[SeatKind, Doc("the seat's new kind: `human` or `remote`")]
 
 
 class Ping(TypedDict):
@@ -657,7 +661,8 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Ack, "to the sender of a `turn`, once it is stored"),
     MessageSpec(Preview, "the answer to `preview`"),
     MessageSpec(Hint, "the answer to `hint`"),
-    MessageSpec(SeatSecret, "to the creator, after turning a bot seat into a person seat"),
+    MessageSpec(SeatSecret, "to the creator, after turning a seat into a person seat or an outside "
+                            "bot's seat"),
     MessageSpec(Ping, "every `heartbeat` seconds (5); answer it with `pong`"),
     MessageSpec(Pong, "the answer to a page's `ping`"),
     MessageSpec(Error, "the answer to an intent that cannot be honoured; nothing changed"),

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
+from huntgather.bots.tournament import deal_orders
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
@@ -101,9 +102,15 @@ def build_game(setup: GameSetup, rng: random.Random | None = None) -> Game:
     """The game a setup starts (its first tile already drawn).
 
     A seeded deal draws from ``random.Random(seed)``; a secret deal from
-    ``rng`` (by default the operating system's random source).
+    ``rng`` (by default the operating system's random source); a mirrored deal
+    (``setup.mirror``) in the order of that deal of a tournament with the seed.
     """
     state = State.new(len(setup.seats), setup.edition, setup.start_player)
+    if setup.mirror is not None:   # a tournament's deal: both stacks' orders fixed by the seed
+        normal, bonus = deal_orders(setup.edition, setup.seed, setup.mirror)
+        if setup.short is not None:
+            state.normal = tuple(sorted(normal[:setup.short]))
+        return Game(len(setup.seats), seed=setup.seed, state=state, normal_order=normal, bonus_order=bonus)
     seeded = setup.deal == Deal.SEEDED
     draws = rng or random.SystemRandom()
     if setup.short is not None:
@@ -616,7 +623,8 @@ class Room:
         self.wake_bots()
 
     async def change_seat(self, conn: Connection, msg: SeatChange) -> None:
-        """The creator hands a seat to a bot, or turns a bot seat into a person seat (new secret)."""
+        """The creator hands a seat to a bot, turns a bot seat into a person seat (new secret), or
+        hands any seat to an outside bot (new token); a new secret or token goes to the creator."""
         seat = msg["seat"]
         if not conn.creator:
             raise RequestError("not_creator", "only the game's creator can change who plays a seat")
@@ -626,12 +634,22 @@ class Room:
         async with self.lock:
             if kind == SeatKind.BOT:
                 await self._to_bot(seat, msg.get("level", "easy"))
+            elif kind == SeatKind.REMOTE:
+                token = new_secret()
+                name = clean_name(msg["name"]) if msg.get("name") else None
+                await self._store_seat(seat, SeatState(SeatKind.REMOTE, None, name, hash_secret(token)))
+                self._make_bots()
+                for other in self.conns:   # the old secret no longer holds the seat
+                    other.held.discard(seat)
+                conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=token,
+                                           kind=SeatKind.REMOTE)))
             else:
                 secret = new_secret()
                 await self._store_seat(seat, SeatState(SeatKind.HUMAN, None, None, hash_secret(secret)))
                 self._make_bots()
                 conn.held.add(seat)
-                conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret)))
+                conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret,
+                                           kind=SeatKind.HUMAN)))
         self.broadcast(self.table())
         self.wake_bots()
 
@@ -866,13 +884,14 @@ class Rooms:
         return list(self._rooms)
 
     async def create(self, setup: GameSetup) -> tuple[Room, str, dict[int, str]]:
-        """A new stored game; returns the room, the creator's secret and each person seat's secret."""
+        """A new stored game; returns the room, the creator's secret and the secret of each seat a
+        page holds (a person seat's secret, an outside bot's token)."""
         game = await asyncio.to_thread(build_game, setup, self.draws())
         if setup.deal == Deal.SECRET and setup.short is not None:
             setup = replace(setup, stack=game.initial.normal)
         game_id = new_secret()[:12]
         creator = new_secret()
-        secrets_by_seat = {i: new_secret() for i, s in enumerate(setup.seats) if s.kind == SeatKind.HUMAN}
+        secrets_by_seat = {i: new_secret() for i, s in enumerate(setup.seats) if s.kind.holder}
         seats = [SeatState(s.kind, s.level, s.name,
                            hash_secret(secrets_by_seat[i]) if i in secrets_by_seat else None)
                  for i, s in enumerate(setup.seats)]

@@ -28,7 +28,7 @@ from huntgather.server.codec import MAX_MESSAGE, ProtocolError, read_json
 from huntgather.server.context import context_of
 from huntgather.server.rooms import GAME_ID
 from huntgather.server.rules_page import rules_payload
-from huntgather.server.seats import GameSetup, RequestError
+from huntgather.server.seats import GameSetup, RequestError, SeatKind
 from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_phrase, zone_summary
 from huntgather.svg import (
     PLAYER_COLOURS,
@@ -206,11 +206,14 @@ async def new_game(request: Request) -> Response:
         room, creator, seat_secrets = await ctx.rooms.create(setup)
     except RequestError as exc:
         return _error(exc.code, exc.message)
-    links = {"play": {str(i): f"/#/play/{room.id}/{s}" for i, s in seat_secrets.items()},
+    people = {str(i): s for i, s in seat_secrets.items() if setup.seats[i].kind == SeatKind.HUMAN}
+    tokens = {str(i): s for i, s in seat_secrets.items() if setup.seats[i].kind == SeatKind.REMOTE}
+    links = {"play": {i: f"/#/play/{room.id}/{s}" for i, s in people.items()},
              "watch": f"/#/watch/{room.id}"}
-    return JSONResponse({"id": room.id, "version": room.version, "creator": creator,
-                         "seats": {str(i): s for i, s in seat_secrets.items()}, "links": links},
-                        status_code=201)
+    answer = {"id": room.id, "version": room.version, "creator": creator, "seats": people, "links": links}
+    if tokens:   # each outside bot's token, for the bot to say hello with
+        answer["tokens"] = tokens
+    return JSONResponse(answer, status_code=201)
 
 async def get_game(request: Request) -> Response:
     try:

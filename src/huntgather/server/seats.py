@@ -12,6 +12,8 @@ not passwords, so there is nothing to guess from the hash.
 'Ann Smith'
 >>> GameSetup.from_json({"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot"}]}).seats[1].level
 'easy'
+>>> GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "remote", "name": "mybot"}]}).seats[1]
+Seat(kind=<SeatKind.REMOTE: 'remote'>, level=None, name='mybot')
 """
 
 from __future__ import annotations
@@ -31,8 +33,21 @@ MAX_NAME = 24
 
 
 class SeatKind(StrEnum):
+    """Who plays a seat: a person, one of the server's bots, or an outside bot.
+
+    An outside bot (``remote``) is a program of someone else's that plays through the public
+    protocol: its seat is held by a *bot token*, a secret like a person seat's (random, kept
+    hashed), and the server never moves for it; it is present, or not, as a person is.
+    """
+
     HUMAN = "human"
     BOT = "bot"
+    REMOTE = "remote"
+
+    @property
+    def holder(self) -> bool:
+        """Whether a page holds the seat with a secret (a person's, or an outside bot's token)."""
+        return self is not SeatKind.BOT
 
 
 class Deal(StrEnum):
@@ -84,7 +99,8 @@ def clean_name(raw: Any) -> str:
 
 @dataclass(frozen=True)
 class Seat:
-    """A seat at creation: a person (``human``) or a bot of some level, and an optional name."""
+    """A seat at creation: a person (``human``), a bot of some level, or an outside bot
+    (``remote``), and an optional name."""
 
     kind: SeatKind = SeatKind.HUMAN
     level: str | None = None
@@ -93,7 +109,7 @@ class Seat:
     def to_json(self) -> dict[str, Any]:
         if self.kind == SeatKind.BOT:
             return {"kind": "bot", "level": self.level}
-        return {"kind": "human"}
+        return {"kind": str(self.kind)}
 
 
 @dataclass(frozen=True)
@@ -111,6 +127,10 @@ class GameSetup:
     deal: Deal = Deal.SEEDED
     #: the tiles a secret short game's normal stack started with (stored, since no seed tells them)
     stack: tuple[int, ...] | None = None
+    #: a mirrored deal: the draws follow deal ``mirror`` of a tournament with this seed
+    #: (:func:`huntgather.bots.tournament.deal_orders`), the same tiles in the same order however
+    #: the seats are turned; a short game takes the first ``short`` tiles of its order
+    mirror: int | None = None
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -122,7 +142,7 @@ class GameSetup:
         """
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
-        known = {"edition", "seats", "start_player", "seed", "short"}
+        known = {"edition", "seats", "start_player", "seed", "short", "mirror"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -139,10 +159,11 @@ class GameSetup:
                                             f"{ed.max_players} seats")
         seats = []
         for i, s in enumerate(raw_seats):
-            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot") \
+            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot", "remote") \
                     or set(s) - {"kind", "level", "name"}:
-                raise RequestError("bad_setup", f"seat {i} must be {{\"kind\": \"human\", \"name\": ...}} "
-                                                f"or {{\"kind\": \"bot\", \"level\": ...}}")
+                raise RequestError("bad_setup", f"seat {i} must be {{\"kind\": \"human\", \"name\": ...}}, "
+                                                f"{{\"kind\": \"bot\", \"level\": ...}} "
+                                                f"or {{\"kind\": \"remote\", \"name\": ...}}")
             if s["kind"] == "bot":
                 level = s.get("level", "easy")
                 if level not in offered_levels():
@@ -152,7 +173,8 @@ class GameSetup:
             else:
                 name = s.get("name")
                 try:
-                    seats.append(Seat(SeatKind.HUMAN, None, None if name in (None, "") else clean_name(name)))
+                    seats.append(Seat(SeatKind(s["kind"]), None,
+                                      None if name in (None, "") else clean_name(name)))
                 except RequestError as exc:
                     raise RequestError("bad_setup", f"seat {i}: {exc.message}") from None
         start = data.get("start_player", 0)
@@ -178,7 +200,13 @@ class GameSetup:
                                                       for t in stack):
                 raise RequestError("bad_setup", "stack must be a list of tiles of the normal stack")
             stack = tuple(stack)
-        return cls(edition, tuple(seats), start, seed, short, deal, stack)
+        mirror = data.get("mirror")
+        if mirror is not None:
+            if not isinstance(mirror, int) or isinstance(mirror, bool) or not 0 <= mirror < 2**31:
+                raise RequestError("bad_setup", "mirror must be a deal number from 0 to 2^31-1, or null")
+            if deal != Deal.SEEDED:
+                raise RequestError("bad_setup", "a mirrored deal needs a seed (the tournament's)")
+        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -187,4 +215,6 @@ class GameSetup:
                                "deal": str(self.deal)}
         if self.stack is not None:
             out["stack"] = list(self.stack)
+        if self.mirror is not None:
+            out["mirror"] = self.mirror
         return out

@@ -80,6 +80,12 @@ export function who(s, i) {           // "Ann (yellow)" or "yellow"
 
 export const seatLabel = (s, i) => `${letterOf(s, i)} ${who(s, i)}`;   // "Y Ann (yellow)"
 
+// who plays a seat, in words ("person", "bot easy", "outside bot"), from a table's seat or a summary's player
+export function kindWords(seat) {
+  if (seat.kind === "bot") return `bot ${seat.level}`;
+  return seat.kind === "remote" ? "outside bot" : "person";
+}
+
 // whether this page plays seat i now
 export function held(s, i) {
   if (s.mode !== "play" || s.fatal) return false;

@@ -2,6 +2,7 @@
 // listing of the server's), with Resume, Watch, Replay, and Delete for the games it created.
 
 import { $, api, el } from "./dom.js";
+import { kindWords } from "./game.js";
 import { ID_RE, forgetEntry, loadStore, normalEntry, playSecrets } from "./storage.js";
 
 // each call of showGames draws the table only if no later call began meanwhile: a call that
@@ -78,7 +79,7 @@ export async function showGames(meta) {
     }
     const when = new Date((g.updated || g.created) * 1000).toLocaleString();
     const players = (g.players || []).map((p) => {
-      const kind = p.kind === "bot" ? `bot ${p.level}` : "person";
+      const kind = kindWords(p);
       return `${meta.colours[p.seat].letter} ${p.name ? `${p.name} (${kind})` : kind}`;
     }).join(" · ");
     const turnsCell = el("td", { class: "turns" }, "…");

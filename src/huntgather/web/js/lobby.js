@@ -4,7 +4,7 @@
 // through `act` (see play.js).
 
 import { $, el, showError, swatch } from "./dom.js";
-import { colourOf, heldSeats, held, isWatcher, presence, seatInfo, seatName } from "./game.js";
+import { colourOf, heldSeats, held, isWatcher, kindWords, presence, seatInfo, seatName } from "./game.js";
 
 const PRESENCE_WORDS = { online: "online", offline: "offline", "not-joined": "not joined yet",
   unknown: "not known: not connected" };
@@ -108,7 +108,7 @@ export function createLobby(store, act) {
       const line = el("div", { class: "seat-line" });
       line.append(swatch(s.meta, i), " ", el("span", { class: "name" }, seat.name || colourOf(s, i)));
       if (seat.name) line.append(" ", el("span", { class: "muted colour" }, `(${colourOf(s, i)})`));
-      line.append(" ", el("span", { class: "kind" }, seat.kind === "bot" ? `bot ${seat.level}` : "person"));
+      line.append(" ", el("span", { class: "kind" }, kindWords(seat)));
       const here = presence(s, seat);
       const pres = el("span", { class: `presence ${here}`, "data-presence": here });
       pres.append(el("span", { class: "dot", "aria-hidden": "true" }), PRESENCE_WORDS[here]);
@@ -126,7 +126,7 @@ export function createLobby(store, act) {
         b.onclick = () => handOut(i);
         tools.append(b);
       }
-      if (creator && seat.kind === "human" && !over) {
+      if (creator && seat.kind !== "bot" && !over) {
         const sel = el("select", { class: "seat-bot", "aria-label": `give ${s.meta.colours[i].name}'s seat to a bot` });
         sel.append(el("option", { value: "" }, "give to a bot…"));
         for (const level of s.meta.bot_levels || []) sel.append(el("option", { value: level }, `bot: ${level}`));

@@ -85,6 +85,7 @@ export function createPanel(store, act, board) {
       const name = el("td", { class: held(s, p.seat) ? "me" : "" });
       name.append(swatch(s.meta, p.seat), " ", el("span", { class: "player-name" }, who(s, p.seat)));
       if (info && info.kind === "bot") name.append(el("span", { class: "muted" }, ` · bot ${info.level}`));
+      if (info && info.kind === "remote") name.append(el("span", { class: "muted" }, " (outside bot)"));
       if (held(s, p.seat)) name.append(" ", el("span", { class: "you" }, "you"));
       tr.append(name, el("td", { class: "score" }, String(p.score)), el("td", {}, String(p.meeples)),
         el("td", {}, String(p.huts)));

@@ -134,7 +134,7 @@ export function forgetSecrets(id, secrets) {
 // seats handed to a bot: their secrets no longer work, so they must not go into the next hello
 export function pruneBotSecrets(id, table) {
   if (!table || !Array.isArray(table.seats)) return;
-  const bots = table.seats.filter((s) => s.kind === "bot").map((s) => String(s.seat));
+  const bots = table.seats.filter((s) => s.kind !== "human").map((s) => String(s.seat));
   const entry = storeEntry(id);
   if (!entry || !bots.some((s) => s in entry.seats)) return;
   updateEntry(id, (e) => {
