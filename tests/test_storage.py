@@ -275,7 +275,7 @@ def test_a_process_does_not_hear_its_own_writers_notifications() -> None:
 
     def hear(who: str) -> Any:
         def callback(payload: str) -> None:
-            if payload.startswith(f"mark {a}"):
+            if json.loads(payload).get("mark") == a:
                 marks[who].set()
             elif a in payload or b in payload:
                 heard[who].append(payload)
@@ -293,8 +293,8 @@ def test_a_process_does_not_hear_its_own_writers_notifications() -> None:
     # PostgreSQL delivers notifications in the order their transactions committed: once each
     # process hears a mark the other sent after both moves, a wrongly delivered notification of
     # its own move would have come before it
-    asyncio.run(second.notify_async(f"mark {a} from second"))
-    asyncio.run(first.notify_async(f"mark {a} from first"))
+    asyncio.run(second.notify_async(json.dumps({"mark": a, "from": "second"})))
+    asyncio.run(first.notify_async(json.dumps({"mark": a, "from": "first"})))
     assert marks["first"].wait(5) and marks["second"].wait(5)
     assert heard == {"first": [move_notice(b, 1, ["-"])], "second": [move_notice(a, 1, ["-"])]}
     assert first._writer.backend_pid is not None and first._writer.backend_pid != second._writer.backend_pid

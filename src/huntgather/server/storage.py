@@ -511,6 +511,13 @@ class Storage:
 
         url = make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
+        def deliver(payload: str) -> None:
+            # a notification the callback cannot take is its own matter: the connection goes on
+            try:
+                callback(payload)
+            except Exception:
+                log.exception("a notification from another process could not be taken: %.80r", payload)
+
         def run() -> None:
             delay = 0.2
             first = True
@@ -528,7 +535,7 @@ class Storage:
                                 # this process's own notices (sent by its writer's connection) tell it
                                 # nothing new: dropped here, so they do not wake the event loop
                                 if note.pid != self._writer.backend_pid:
-                                    callback(note.payload)
+                                    deliver(note.payload)
                 except Exception as exc:   # the database went away: listen again when it is back
                     log.warning("listening for other processes failed (%s); retrying", type(exc).__name__)
                     stop.wait(delay)
