@@ -516,7 +516,8 @@ class Storage:
             try:
                 callback(payload)
             except Exception:
-                log.exception("a notification from another process could not be taken: %.80r", payload)
+                log.exception("a notification from another process (%d characters) could not be taken",
+                              len(payload))
 
         def run() -> None:
             delay = 0.2
