@@ -46,6 +46,7 @@ from huntgather.svg import (
     _rot,
     _spread,
     _symbols,
+    river_path,
     special_title,
 )
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile
@@ -302,12 +303,7 @@ def painted_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus til
         if zone.kind != RIVER:
             continue
         ends = lay.river_ends[zone.id]
-        if zone.lake is not None:
-            d = "".join(f"M{P(m)} L{P(lay.lakes[zone.lake])}" for m in ends)
-        elif len(ends) >= 2:
-            d = f"M{P(ends[0])} Q{P(_O)} {P(ends[1])}"
-        else:
-            d = f"M{P(ends[0])} L{P(_lerp(ends[0], _O, 0.45))}"
+        d = river_path(lay, zone, P)
         out.append(f'<g class="hg-river" fill="none"><title>river</title>'
                    f'<path d="{d}" stroke="{SAND}" stroke-width="13"/>'
                    f'<path d="{d}" stroke="{WATER_LIGHT}" stroke-width="10"/>'

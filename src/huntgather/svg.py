@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -301,6 +301,18 @@ def _symbols(zone: Zone) -> list[tuple[str, str]]:
 _SYMBOL_TITLES = {"menhir": "menhir", "mushroom": "mushrooms", "gold": "gold nugget"}
 
 
+def river_path(lay: _Layout, zone: Zone, P: Callable[[Point], str]) -> str:
+    """The path of a river zone (``P`` writes a point of the tile as turned): from each of its
+    sides to its lake, or from one side to the other through the middle, or from its one side
+    into the tile to its spring.  One shape for every style of drawing."""
+    ends = lay.river_ends[zone.id]
+    if zone.lake is not None:
+        return "".join(f"M{P(m)} L{P(lay.lakes[zone.lake])}" for m in ends)
+    if len(ends) >= 2:
+        return f"M{P(ends[0])} Q{P(_O)} {P(ends[1])}"
+    return f"M{P(ends[0])} L{P(_lerp(ends[0], _O, 0.45))}"
+
+
 def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile",
                   style: str = "clean") -> str:
     """The SVG elements of ``tile`` turned ``rotation`` times, in a 0–100 box; a bonus tile's
@@ -372,12 +384,7 @@ def tile_fragment(tile: Tile, rotation: int = 0, bonus_name: str = "bonus tile",
         if zone.kind != RIVER:
             continue
         ends = lay.river_ends[zone.id]
-        if zone.lake is not None:
-            d = "".join(f"M{P(m)} L{P(lay.lakes[zone.lake])}" for m in ends)
-        elif len(ends) >= 2:
-            d = f"M{P(ends[0])} Q{P(_O)} {P(ends[1])}"
-        else:
-            d = f"M{P(ends[0])} L{P(_lerp(ends[0], _O, 0.45))}"
+        d = river_path(lay, zone, P)
         out.append(f'<g class="hg-river"><title>river</title>'
                    f'<path d="{d}" stroke="{WATER_DARK}" stroke-width="11" fill="none"/>'
                    f'<path d="{d}" stroke="{WATER}" stroke-width="8.5" fill="none"/>'
