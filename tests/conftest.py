@@ -9,6 +9,8 @@ imported with ``--import-mode=importlib`` and cannot import this file by name.
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -134,3 +136,31 @@ def corpus() -> Corpus:
     ``--dist loadgroup``, so every such test runs in the one worker process that played them.
     """
     return Corpus()
+
+
+#: Debian's chromium, which the browser tests drive (Playwright's own browser download is not used)
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless chromium under Playwright, one per test module (tests/test_web_*.py)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM,
+                              args=["--no-sandbox", "--disable-gpu", "--headless=new",
+                                    "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Any]]:
+    """Server processes a test starts (``tests/play_server.py``'s ``Server``): every one still
+    running is stopped at the end."""
+    started: list[Any] = []
+    yield started
+    for srv in started:
+        srv.stop()

@@ -49,15 +49,6 @@ CLOSE_TOO_SLOW = 4008
 CLOSE_TOO_BIG = 1009
 
 
-@pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    """Servers a test starts; every one still running is stopped at the end."""
-    started: list[Server] = []
-    yield started
-    for srv in started:
-        srv.stop()
-
-
 # --------------------------------------------------------------------------- HTTP
 
 

@@ -16,7 +16,6 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -50,14 +49,6 @@ class OpsServer(Server):
     def start(self) -> OpsServer:
         self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output, args=self.args)
         return self
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    started: list[Server] = []
-    yield started
-    for srv in started:
-        srv.stop()
 
 
 def ready(srv: Server) -> httpx.Response:

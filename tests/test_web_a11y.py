@@ -16,7 +16,6 @@ import json
 import random
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,16 +38,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 ROTATIONS = ["not turned", "turned a quarter clockwise", "turned half round",
              "turned a quarter anticlockwise"]
 SECRET = "a11y-seat-secret-0000001"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM,
-                              args=["--no-sandbox", "--disable-gpu", "--headless=new",
-                                    "--disable-dev-shm-usage"])
-        yield b
-        b.close()
 
 
 def scoring_position(seed: int) -> tuple[GameSetup, Game, Place]:

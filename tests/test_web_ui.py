@@ -52,16 +52,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM,
-                              args=["--no-sandbox", "--disable-gpu", "--headless=new",
-                                    "--disable-dev-shm-usage"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     ARTIFACTS.mkdir(exist_ok=True)
