@@ -325,7 +325,79 @@ def test_the_server_stops_on_sigterm_while_a_page_never_reads(tmp_path: Path, se
                                  "that does not read") from None
         finally:
             stuck.transport.abort()
-        assert code in (0, -signal.SIGTERM), srv.log()   # uvicorn re-raises the signal once it is done
+        assert code == 0, srv.log()   # drained (huntgather.server.serving), not killed by the signal
+
+    asyncio.run(scenario())
+
+
+CLOSE_RESTART = 1012
+#: huntgather play's default --drain-seconds, and the bound within which it exits after SIGTERM
+DRAIN_SECONDS, EXIT_WITHIN = 6.0, 10.0
+
+
+def test_sigterm_drains_the_pages_and_a_second_server_goes_on(tmp_path: Path, servers: list[Server]) -> None:
+    """SIGTERM while a hotseat page's turn is in flight and a hard bot searches in another game: both
+    pages are closed with 1012 (``service_restart``), a turn acknowledged before it is stored, the
+    bot's move is stored unless the drain waited its whole bound for it, nothing new is taken
+    meanwhile (a new game is refused), and the process exits 0 within 10 s.  A second server on the
+    same database and port lets both pages go on from where they were."""
+    db = tmp_path / "games.sqlite"
+    srv = Server(db).start()
+    servers.append(srv)
+    hotseat = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
+    versus = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "hard"}]})
+    person = [versus["creator"], versus["seats"]["0"]]
+
+    async def scenario() -> None:
+        page = await Page.join(srv, hotseat["id"], hotseat_secrets(hotseat))
+        acked = [(await page.play())[0] for _ in range(3)]
+        bot_page = await Page.join(srv, versus["id"], person)
+        for _ in range(5):   # a turn after which the bot is to move (a menhir turn: the person again)
+            await bot_page.until_to_move(0)
+            mine, _ = await bot_page.play()
+            if bot_page.view["decision"]["player"] == 1:
+                break
+        else:
+            raise AssertionError("the bot was never to move after the person's turn")
+        # past its delay (0.05 s) the bot searches: a drain lets that search store its move (a bot
+        # still in its delay starts no search: the next server makes its move)
+        await asyncio.sleep(0.3)
+        in_flight = asyncio.create_task(page.play())
+        await asyncio.sleep(0)   # the turn is on its way
+        assert srv.proc is not None
+        proc = srv.proc
+        signalled = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(Disconnected):
+            acked.append((await asyncio.wait_for(in_flight, PATIENCE))[0])
+        for p in (page, bot_page):
+            assert await p.wait_until(lambda p=p: p.closed, EXIT_WITHIN), "a page was not closed"
+            assert (p.close_code, p.close_reason) == (CLOSE_RESTART, "service_restart")
+        with contextlib.suppress(httpx.HTTPError):   # refused: nothing listens, or 503 while draining
+            r = httpx.post(f"{srv.http}/api/games", json={"seats": [{"kind": "human"}] * 2}, timeout=PATIENCE)
+            assert (r.status_code, r.json()["code"]) == (503, "draining"), r.text
+        try:
+            code = await asyncio.to_thread(proc.wait, EXIT_WITHIN)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{EXIT_WITHIN:.0f} s after SIGTERM the server still runs") from None
+        took = time.monotonic() - signalled
+        srv.proc = None
+        assert code == 0, srv.log()
+        assert stored_version(db, hotseat["id"]) == acked[-1]
+        bot_moved = stored_version(db, versus["id"]) > mine
+        assert bot_moved or took >= DRAIN_SECONDS, \
+            f"the bot's move was dropped after a drain of {took:.1f} s (it may wait {DRAIN_SECONDS:.0f} s)"
+        srv.start()   # the same database and port: the pages reconnect where they were
+        again = await Page.join(srv, hotseat["id"], hotseat_secrets(hotseat), view=page.view)
+        assert again.version == acked[-1]
+        version, _ = await again.play()
+        assert version > acked[-1] and stored_version(db, hotseat["id"]) == version
+        bot_again = await Page.join(srv, versus["id"], person, view=bot_page.view)
+        await bot_again.until_to_move(0)   # the bot's move, stored before, or made by this server
+        version, _ = await bot_again.play()
+        assert version > mine
+        for p in (page, bot_page, again, bot_again):
+            await p.close()
 
     asyncio.run(scenario())
 

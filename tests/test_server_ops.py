@@ -4,13 +4,16 @@ A database file deleted under the server is noticed (no move is acknowledged
 into a file that no longer has a name), a backup taken during play restores
 into a server that goes on with the game, ``X-Forwarded-For`` counts only from
 the proxies named, and ``/healthz`` / ``/readyz`` say what they should when
-the database goes away (SQLite deleted, PostgreSQL unreachable).
+the database goes away (SQLite deleted, PostgreSQL unreachable).  With the options for
+operators, the metrics count what a page does and are off by default, and a JSON log is one
+object a line that never holds a secret.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -19,7 +22,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from play_server import launch
+from play_server import free_port, launch
 from test_server_faults import (
     PATIENCE,
     Page,
@@ -34,6 +37,7 @@ from test_server_faults import (
 )
 
 httpx = pytest.importorskip("httpx")
+from huntgather.client import ServerError  # noqa: E402
 
 POSTGRES = os.environ.get("HUNTGATHER_TEST_POSTGRES")
 HOTSEAT = {"seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -385,3 +389,154 @@ def test_postgresql_backup_and_restore_use_pg_dump_and_pg_restore(tmp_path: Path
             for name in names:
                 conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
         admin.dispose()
+
+
+# --------------------------------------------------------------------------- 6. metrics and JSON logs
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process ``pid`` listens on (from /proc: its sockets in state LISTEN)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def scrape(port: int) -> dict[str, float]:
+    """The metrics at ``http://127.0.0.1:PORT/metrics``, each sample by its name and labels."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    r = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=PATIENCE)
+    assert r.status_code == 200, r.text
+    samples = {}
+    for family in text_string_to_metric_families(r.text):
+        for s in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(s.labels.items()))
+            samples[f"{s.name}{{{labels}}}" if labels else s.name] = s.value
+    return samples
+
+
+def test_metrics_count_what_the_server_does_and_are_off_by_default(tmp_path: Path,
+                                                                  servers: list[Server]) -> None:
+    """With ``--metrics-port`` a real server counts what a page does: games live, sockets open, moves
+    stored, acknowledgements (the latency histogram), a hint refused as busy, a write refused (the
+    database file deleted), and the bots' lanes; the metrics are on their own port, not the players'.
+    Without the option, nothing more listens and ``/metrics`` is no route."""
+    pytest.importorskip("prometheus_client")
+    folder = tmp_path / "m"
+    metrics_port = free_port()
+    srv = OpsServer(folder / "g.sqlite", args=("--metrics-port", str(metrics_port))).start()
+    servers.append(srv)
+    assert listening_ports(srv.pid) == {srv.port, metrics_port}
+    assert httpx.get(f"{srv.http}/metrics", timeout=PATIENCE).status_code == 404   # not on the players' port
+    before = scrape(metrics_port)
+    assert before["huntgather_moves_stored_total"] == 0 and before["huntgather_ack_seconds_count"] == 0
+    lanes = {f"huntgather_bot_queue_depth{{lane={lane}}}" for lane in ("light", "heavy", "hints")}
+    assert lanes <= set(before) and not any(before[lane] for lane in lanes)
+
+    async def scenario() -> None:
+        made = create_game(srv, HOTSEAT)
+        page = await Page.join(srv, made["id"], hotseat_secrets(made))
+        acked = [(await page.play())[0] for _ in range(4)]
+        during = scrape(metrics_port)
+        assert during["huntgather_games_live"] >= 1
+        assert during["huntgather_sockets_open"] == 1
+        # each turn stored its moves (a placement, maybe a piece, the next draw)
+        assert during["huntgather_moves_stored_total"] == acked[-1] - 1, (during, acked)
+        assert during["huntgather_ack_seconds_count"] == 4
+        assert during["huntgather_ack_seconds_bucket{le=+Inf}"] == 4
+        assert 0 < during["huntgather_ack_seconds_sum"] < 4 * PATIENCE
+        # two hints at once from one page: the second is refused (busy)
+        first = asyncio.create_task(page.hint())
+        await asyncio.sleep(0.05)
+        with pytest.raises(ServerError) as busy:
+            await page.hint()
+        assert busy.value.code == "busy"
+        first.cancel()
+        assert scrape(metrics_port)["huntgather_hint_refusals_total"] == 1
+        # the database file deleted: the next turn is refused, a storage error counted
+        for f in folder.glob("g.sqlite*"):
+            f.unlink()
+        await refused_turn(page, await page.whole_turn())
+        after = scrape(metrics_port)
+        assert after["huntgather_storage_errors_total"] >= 1
+        assert after["huntgather_moves_stored_total"] == during["huntgather_moves_stored_total"]
+        await page.close()
+        for _ in range(100):
+            if scrape(metrics_port)["huntgather_sockets_open"] == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert scrape(metrics_port)["huntgather_sockets_open"] == 0
+
+    asyncio.run(scenario())
+    srv.stop()
+    off = OpsServer(tmp_path / "off.sqlite").start()
+    servers.append(off)
+    assert listening_ports(off.pid) == {off.port}
+    assert httpx.get(f"{off.http}/metrics", timeout=PATIENCE).status_code == 404
+    assert "metrics for Prometheus" not in off.log()
+
+
+def test_json_logs_are_one_object_a_line_with_ids_and_no_secret(tmp_path: Path,
+                                                               servers: list[Server]) -> None:
+    """``--log-format json --log-level debug``: a game played, a secret refused, a wrong creator's
+    secret, a rename and a delete; every line the server wrote is one JSON object with time, level,
+    logger and message, the page's lines carry the game's and the request's ids, and no seat's
+    secret nor the creator's appears anywhere in the log."""
+    srv = OpsServer(tmp_path / "g.sqlite", args=("--log-format", "json", "--log-level", "debug")).start()
+    servers.append(srv)
+    made = create_game(srv, HOTSEAT)
+    versus = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})
+    secrets = [made["creator"], *made["seats"].values(), versus["creator"], *versus["seats"].values()]
+
+    async def scenario() -> None:
+        page = await Page.join(srv, made["id"], hotseat_secrets(made))
+        for _ in range(3):
+            await page.play()
+        await page.rename("Ann")
+        stranger = await Page.join(srv, made["id"], ["not-a-secret", versus["creator"]])
+        assert stranger.refused == [0, 1]
+        await stranger.close()
+        bot_page = await Page.join(srv, versus["id"], [versus["creator"], versus["seats"]["0"]])
+        await bot_page.play()
+        await bot_page.until_to_move(0)
+        await bot_page.close()
+        wrong = httpx.delete(f"{srv.http}/api/games/{made['id']}", timeout=PATIENCE,
+                             headers={"Authorization": f"Bearer {versus['creator']}"})
+        assert wrong.status_code == 403, wrong.text
+        gone = httpx.delete(f"{srv.http}/api/games/{made['id']}", timeout=PATIENCE,
+                            headers={"Authorization": f"Bearer {made['creator']}", "X-Request-ID": "req-42"})
+        assert gone.status_code in (200, 204), gone.text
+        await page.wait_until(lambda: page.closed, PATIENCE)
+        await page.close()
+
+    asyncio.run(scenario())
+    srv.stop()
+    lines = [line for line in srv.output if line.strip()]
+    records = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise AssertionError(f"a line of the log is not JSON: {line!r}\n{srv.log()}") from None
+        assert isinstance(record, dict) and {"time", "level", "logger", "message"} <= set(record), line
+        records.append(record)
+    assert any("playing at" in r["message"] for r in records)
+    opened = [r for r in records if r["message"] == "a page opened"]
+    assert {r.get("game") for r in opened} == {made["id"], versus["id"]}, opened
+    assert all(r.get("request") for r in opened)
+    assert any(r["message"].startswith("a page closed (code 4404)") and r.get("game") == made["id"]
+               for r in records), srv.log()
+    log = "".join(srv.output)
+    for secret in secrets:
+        assert secret not in log, "a secret is in the log"

@@ -9,6 +9,8 @@ where one is available.
 >>> args = parser.parse_args(["play", "--port", "9000", "--no-browser"])
 >>> args.host, args.port, args.no_browser
 ('127.0.0.1', 9000, True)
+>>> args.metrics_port, args.log_format, args.drain_seconds
+(None, 'text', 6.0)
 """
 
 from __future__ import annotations
@@ -70,19 +72,41 @@ def register(sub: Any) -> None:
                              "X-Forwarded-Proto headers are believed, e.g. 127.0.0.1 when nginx runs on "
                              "this machine (default: none, so a client cannot pick the address its rate "
                              "limits count against)")
+    ops = parser.add_argument_group("operations (docs/deploy.md)")
+    ops.add_argument("--metrics-port", type=int, default=None, metavar="N",
+                     help="serve Prometheus metrics on this port, at /metrics (default: off); on "
+                          "127.0.0.1 unless --metrics-host says otherwise; needs prometheus-client")
+    ops.add_argument("--metrics-host", default="127.0.0.1", metavar="ADDRESS",
+                     help="the address the metrics port listens on (default 127.0.0.1)")
+    ops.add_argument("--log-format", choices=["text", "json"], default="text",
+                     help="the log on stderr: plain lines, or one JSON object a line with time, level, "
+                          "logger, message and the request and game ids (default text)")
+    ops.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=None,
+                     help="the least important records logged (default: warning, info with --log-format "
+                          "json)")
+    ops.add_argument("--drain-seconds", type=float, default=6.0, metavar="SECONDS",
+                     help="on SIGTERM, how long to wait at most for the moves being made and the bots "
+                          "thinking before exiting (default 6; the process exits within about 4 s more)")
     parser.set_defaults(run=run)
 
 
-def log_to_stderr() -> None:
-    """The server's warnings and errors on stderr, each line with its level (``ERROR ...``)."""
+def _announcer(json_log: bool) -> Any:
+    """How the server says where it plays: printed lines, or log records with ``--log-format json``
+    (so that every line of its output is JSON)."""
+    if not json_log:
+        return lambda text: print(f"huntgather: {text}", flush=True)
     import logging
 
-    logger = logging.getLogger("huntgather")
-    if not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        logger.addHandler(handler)
-        logger.setLevel(logging.WARNING)
+    logger = logging.getLogger("huntgather.play")
+    logger.setLevel(logging.INFO)   # said whatever --log-level is
+
+    def say(text: str) -> None:
+        if text.startswith("WARNING: "):
+            logger.warning(text.removeprefix("WARNING: "))
+        else:
+            logger.info(text)
+
+    return say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,9 +114,12 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from huntgather.server import create_app
+        from huntgather.server.app import serve_metrics
         from huntgather.server.codec import MAX_MESSAGE
         from huntgather.server.gc_tuning import tune_gc
         from huntgather.server.hosts import EVERYWHERE, LOOPBACK, allowed_hosts, lan_addresses
+        from huntgather.server.logs import configure
+        from huntgather.server.serving import DrainingServer
         from huntgather.server.storage import SchemaError, public_url
     except ImportError as exc:
         raise CommandError(f"browser play needs the web extra ({exc.name} is missing): "
@@ -101,6 +128,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be from 0 to 65535, not {args.port}")
     if args.bot_delay < 0:
         raise CommandError("--bot-delay cannot be negative")
+    if args.metrics_port is not None and not 0 <= args.metrics_port < 65536:
+        raise CommandError(f"--metrics-port must be from 0 to 65535, not {args.metrics_port}")
+    if args.drain_seconds < 0:
+        raise CommandError("--drain-seconds cannot be negative")
     proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
     for proxy in proxies:
         try:
@@ -110,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--forwarded-allow-ips: {proxy!r} is not an address or a network such as "
                                f"127.0.0.1 or 10.0.0.0/8") from None
     db = args.db or default_db()
-    log_to_stderr()
+    json_log = args.log_format == "json"
+    configure(args.log_format, args.log_level or ("info" if json_log else "warning"))
+    say = _announcer(json_log)
     try:
         app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
                          allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)))
@@ -118,15 +151,27 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database
         raise CommandError(f"cannot open the database {public_url(db)}: {_reason(exc)}", 1) from None
+    metrics = None
+    if args.metrics_port is not None:
+        try:
+            metrics = serve_metrics(app, args.metrics_port, args.metrics_host)
+        except ImportError:
+            raise CommandError("--metrics-port needs prometheus-client: pip install 'huntgather[web]'",
+                               1) from None
+        except OSError as exc:
+            raise CommandError(f"cannot serve the metrics on {args.metrics_host}:{args.metrics_port}: "
+                               f"{exc.strerror or exc}", 1) from None
     # frames over 64 KiB are refused by the websocket layer itself (close code 1009)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            log_config=None if json_log else uvicorn.config.LOGGING_CONFIG,
                             ws_max_size=MAX_MESSAGE, ws_max_queue=8, ws_per_message_deflate=False,
-                            # a page that never reads must not keep the server from stopping
-                            timeout_graceful_shutdown=5,
+                            # after the drain (DrainingServer), what is left is cut short: a page
+                            # that never reads must not keep the server from stopping
+                            timeout_graceful_shutdown=2,
                             # X-Forwarded-For is believed only from the proxies listed (never by default:
                             # uvicorn's own default believes any client on 127.0.0.1)
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app, args.drain_seconds)
     opened = threading.Event()
 
     def announce() -> None:
@@ -142,17 +187,19 @@ def run(args: argparse.Namespace) -> int:
         everywhere = args.host in EVERYWHERE
         host = "127.0.0.1" if everywhere else "[" + args.host + "]" if ":" in args.host else args.host
         url = f"http://{host}:{port}/"
-        print(f"huntgather: playing at {url}", flush=True)
+        say(f"playing at {url}")
         if everywhere or args.host not in LOOPBACK:
             for lan in lan_addresses() if everywhere else []:
-                print(f"huntgather: others on your network: http://{lan}:{port}/", flush=True)
-            print("huntgather: WARNING: anyone who can reach this machine on that port can create games "
-                  "and watch the games whose links they have; put it behind a reverse proxy with HTTPS "
-                  "(docs/deploy.md) before opening it to the internet", flush=True)
+                say(f"others on your network: http://{lan}:{port}/")
+            say("WARNING: anyone who can reach this machine on that port can create games "
+                "and watch the games whose links they have; put it behind a reverse proxy with HTTPS "
+                "(docs/deploy.md) before opening it to the internet")
+        if metrics is not None:
+            say(f"metrics for Prometheus at http://{args.metrics_host}:{metrics.port}/metrics")
         url_db = app.state.storage.url
         where = url_db.removeprefix("sqlite:///") if url_db.startswith("sqlite:///") else public_url(url_db)
-        print(f"huntgather: games are stored in {where}", flush=True)
-        print("huntgather: press Ctrl+C to stop (games are kept)", flush=True)
+        say(f"games are stored in {where}")
+        say("press Ctrl+C to stop (games are kept)")
         if not args.no_browser and not opened.is_set():
             opened.set()
             with contextlib.suppress(webbrowser.Error):
@@ -160,5 +207,9 @@ def run(args: argparse.Namespace) -> int:
 
     threading.Thread(target=announce, daemon=True).start()
     tune_gc()   # after the app is built: what exists now is frozen out of every collection
-    server.run()
+    try:
+        server.run()
+    finally:
+        if metrics is not None:
+            metrics.close()
     return 0

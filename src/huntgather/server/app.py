@@ -16,6 +16,11 @@ The protocol (every route, every message, every error code) is documented in
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ================================  ==============================================
 
+On SIGTERM the process drains (:func:`drain`, called by ``huntgather play``): it takes no
+new socket and no HTTP change, lets the messages being handled and the bots' searches under
+way store their moves, closes every page with 1012 (``service_restart``, the page reconnects)
+and then exits.  Its counts for Prometheus are in :mod:`huntgather.server.metrics`.
+
 The routes are in :mod:`huntgather.server.routes_http` and :mod:`huntgather.server.routes_ws`;
 the websocket's messages are declared in :mod:`huntgather.server.messages` and handled by
 :mod:`huntgather.server.dispatch`.  Every answer to a bad request is a specific error code with a message in
@@ -24,7 +29,10 @@ plain words; no answer ever holds a traceback, SQL or a secret.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,13 +45,18 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.context import ServerContext
 from huntgather.server.health import health_routes
+from huntgather.server.logs import LogContext
+from huntgather.server.messages import ErrorCode
+from huntgather.server.metrics import MetricsServer
 from huntgather.server.rooms import Rooms
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
 
-__all__ = ["create_app", "web_dir"]
+__all__ = ["create_app", "drain", "serve_metrics", "web_dir"]
+
+log = logging.getLogger("huntgather.server")
 
 #: headers on every HTTP answer: the page may load only its own scripts and talk only to this server
 SECURITY_HEADERS = [
@@ -79,6 +92,28 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class RefuseWhileDraining:
+    """ASGI middleware: while the process drains, an HTTP change (any method but GET, HEAD and
+    OPTIONS) is answered 503 ``draining``, so that nothing starts that the exit would cut short."""
+
+    _BODY = json.dumps({"type": "error", "code": ErrorCode.DRAINING,
+                        "message": "the server is restarting; try again in a moment"}).encode()
+
+    def __init__(self, app: ASGIApp, context: ServerContext) -> None:
+        self.app, self.context = app, context
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
+                       send: Callable[[Message], Awaitable[None]]) -> None:
+        if scope["type"] == "http" and self.context.draining \
+                and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
+            await send({"type": "http.response.start", "status": 503,
+                        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"2"),
+                                    (b"cache-control", b"no-store")]})
+            await send({"type": "http.response.body", "body": self._BODY})
+            return
+        await self.app(scope, receive, send)
+
+
 RoomsFactory = Callable[[Storage, Workers], Rooms]
 
 
@@ -107,15 +142,52 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
                             heartbeat, silent_after)
-    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2000)]
+    middleware = [Middleware(LogContext), Middleware(SecurityHeaders),
+                  Middleware(RefuseWhileDraining, context=context),
+                  Middleware(GZipMiddleware, minimum_size=2000)]
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    app = Starlette(routes=[*http_routes(), *ws_routes(), *health_routes(storage, workers)],
-                    middleware=middleware, lifespan=_lifespan)
+    routes = [*http_routes(), *ws_routes(), *health_routes(storage, workers, lambda: context.draining)]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
     app.state.storage = storage
     app.state.rooms = rooms
     return app
+
+
+def serve_metrics(app: Starlette, port: int, host: str = "127.0.0.1") -> MetricsServer:
+    """Serve the app's metrics for Prometheus on ``host:port`` (needs ``prometheus-client``)."""
+    ctx: ServerContext = app.state.context
+    rooms, workers, storage = ctx.rooms, ctx.workers, ctx.storage
+    return MetricsServer(ctx.tally, lambda: rooms.count, lambda: dict(workers.pending),
+                         lambda: storage.errors, port, host)
+
+
+async def drain(app: Starlette, within: float) -> None:
+    """Drain the server before it exits: refuse new sockets and HTTP changes (``/readyz`` says
+    ``draining``), let each page's message being handled be answered and then close the page
+    with 1012, let the bots' searches under way store their moves; give up waiting after
+    ``within`` seconds (what is left is cut short by the shutdown: nothing unacknowledged)."""
+    ctx: ServerContext = app.state.context
+    ctx.tally.draining = True
+    pages = len(ctx.pages)
+    for restart in list(ctx.pages):
+        restart.set()
+
+    async def pages_closed() -> None:
+        while ctx.pages:
+            await asyncio.sleep(0.05)
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        async with asyncio.timeout(within):
+            await asyncio.gather(ctx.rooms.drain(), pages_closed())
+    except TimeoutError:
+        log.warning("draining: %d pages and the bots' searches still running after %.0f s are cut short",
+                    len(ctx.pages), within)
+    else:
+        log.info("drained %d pages in %.1f s", pages, loop.time() - started)
 
 
 @contextlib.asynccontextmanager

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass, field
 
 from starlette.requests import HTTPConnection
 
+from huntgather.server.metrics import Tally
 from huntgather.server.rooms import Rooms
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -47,9 +49,22 @@ class ServerContext:
     heartbeat: float
     silent_after: float
     creations: RateLimit = field(init=False)
+    #: one event per open game socket: set, it closes its page with 1012 once the message being
+    #: handled is answered (:func:`huntgather.server.app.drain`)
+    pages: set[asyncio.Event] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.creations = RateLimit(self.games_per_minute)
+
+    @property
+    def tally(self) -> Tally:
+        """The server's counts (:mod:`huntgather.server.metrics`)."""
+        return self.rooms.tally
+
+    @property
+    def draining(self) -> bool:
+        """The process stops (SIGTERM): no new socket, no HTTP change, pages told to reconnect."""
+        return self.rooms.tally.draining
 
 
 def context_of(conn: HTTPConnection) -> ServerContext:

@@ -52,6 +52,8 @@ class Sender:
     conn: Connection
     request: Any
     tasks: set[asyncio.Task[None]]
+    #: the loop time the message was received (for the acknowledgement latency)
+    received: float = 0.0
 
     def answer(self, message: dict[str, Any] | Any) -> None:
         """Send the page ``message`` with its ``request``."""
@@ -73,6 +75,7 @@ async def _hello(s: Sender, msg: Hello) -> None:
 async def _turn(s: Sender, msg: Turn) -> None:
     version = await s.room.submit(s.conn, msg)
     s.conn.push(dumps(Ack(type=MessageType.ACK, request=s.request, version=version)))
+    s.room.tally.observe_ack(asyncio.get_running_loop().time() - s.received)
 
 
 async def _preview(s: Sender, msg: PreviewIntent) -> None:
@@ -147,9 +150,12 @@ def _may_come_now(kind: Any, ready: bool) -> None:
         raise RequestError(ErrorCode.BAD_REQUEST, f"{kind} comes once, at the start")
 
 
-async def handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Task[None]]) -> None:
-    """Read one message of a page and answer it (errors included)."""
-    sender = Sender(room, conn, None, tasks)
+async def handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Task[None]],
+                 received: float | None = None) -> None:
+    """Read one message of a page, received at loop time ``received`` (default: now), and answer
+    it (errors included)."""
+    sender = Sender(room, conn, None, tasks,
+                    asyncio.get_running_loop().time() if received is None else received)
     try:
         data = read_json(text)
         if not isinstance(data, dict):

@@ -5,7 +5,8 @@ HTTP at all (a supervisor restarts it otherwise).  ``/readyz`` answers 200
 ``{"status": "ready", "schema": "0003"}`` only when the server can really take
 moves: the SQLite file is the one it opened (:mod:`.dbfile`), the database
 answers a cheap query within :data:`READY_TIMEOUT` seconds, its schema is the
-one this version writes, and no lane of bot workers is broken; otherwise 503
+one this version writes, no lane of bot workers is broken, and the process is not
+draining (SIGTERM: it is about to exit, :func:`huntgather.server.app.drain`); otherwise 503
 with an error code and the reason in plain words (a load balancer sends no
 player there meanwhile).  One check of the database runs at a time: probes
 that come while one still waits are answered 503 at once, so a database that
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import text
@@ -58,14 +60,17 @@ def broken_lanes(workers: Workers) -> list[str]:
     return broken
 
 
-def health_routes(storage: Storage, workers: Workers) -> list[Route]:
-    """The two routes, for the application's route list."""
+def health_routes(storage: Storage, workers: Workers, draining: Callable[[], bool] = lambda: False
+                  ) -> list[Route]:
+    """The two routes, for the application's route list (``draining()``: whether the process stops)."""
     checking: list[asyncio.Future[str | None]] = []
 
     async def healthz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok"}, headers=_NO_STORE)
 
     async def readyz(request: Request) -> JSONResponse:
+        if draining():
+            return _not_ready("draining", "the server is stopping (a restart): send players elsewhere")
         lost = storage.file.problem() if storage.file is not None else None
         if lost is not None:
             return _not_ready("storage_failed", lost)

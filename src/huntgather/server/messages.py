@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args
 
 from huntgather.bots.registry import offered_levels
@@ -149,6 +149,7 @@ class ErrorCode(StrEnum):
     BAD_CONTENT_TYPE = "bad_content_type"
     TOO_MANY_GAMES = "too_many_games"
     UNKNOWN_EDITION = "unknown_edition"
+    DRAINING = "draining"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -179,6 +180,31 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
     ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute from one address than allowed",
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
+    ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
+                        "in a moment (behind a proxy, another process answers)",
+}
+
+
+class CloseCode(IntEnum):
+    """Every code with which the server closes a game's websocket; :data:`CLOSE_MEANINGS` says each."""
+
+    TOO_BIG = 1009
+    RESTART = 1012
+    TOO_SLOW = 4008
+    SILENT = 4009
+    BAD_ORIGIN = 4403
+    GONE = 4404
+
+
+CLOSE_MEANINGS: dict[CloseCode, str] = {
+    CloseCode.TOO_BIG: "a frame over 64 KiB (refused by the websocket layer itself)",
+    CloseCode.RESTART: "`service_restart`: the server process is stopping (SIGTERM, a rolling restart); "
+                       "every move acknowledged is stored: reconnect (to another process, or to this "
+                       "address in a moment) and the game goes on",
+    CloseCode.TOO_SLOW: "`too_slow`: the page did not read its messages in time; a reconnect resyncs",
+    CloseCode.SILENT: "`silent`: no word from the page (not even `pong`) for 20 s, see Heartbeat",
+    CloseCode.BAD_ORIGIN: "a page of another site (its `Origin` is not this server's nor an allowed one)",
+    CloseCode.GONE: "no such game, or the game was deleted",
 }
 
 

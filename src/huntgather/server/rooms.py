@@ -68,6 +68,7 @@ from huntgather.server.messages import (
     encode_notice,
 )
 from huntgather.server.messages import Move as MoveJson
+from huntgather.server.metrics import Tally
 from huntgather.server.protocol import move_from_json, move_to_json
 from huntgather.server.seats import (
     Deal,
@@ -270,6 +271,10 @@ class Room:
     remote: dict[str, tuple[set[int], int]] = field(default_factory=dict)
     #: called when this process's pages change (to tell the other processes)
     on_presence: Callable[[Room], None] | None = None
+    #: the server's counts (moves stored, hints refused), shared by its rooms
+    tally: Tally = field(default_factory=Tally)
+    #: the process is stopping: no bot starts another search (:meth:`Rooms.drain`)
+    draining: bool = False
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -504,6 +509,7 @@ class Room:
             log.error("game %s: storing moves %s failed: %s", self.id, new, exc)
             raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
                                                  "try again in a moment") from None
+        self.tally.moves_stored += len(new)
         self._adopt(game, start)
 
     def _adopt(self, game: Game, start: int) -> None:
@@ -580,6 +586,7 @@ class Room:
                 raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
             at = self.version
         if conn.hinting or self.hints.running >= self.hints.limit:
+            self.tally.hint_refusals += 1
             raise RequestError("busy", "the hint helper is busy; try again in a moment")
         conn.hinting = True
         self.hints.running += 1
@@ -671,17 +678,21 @@ class Room:
 
     def wake_bots(self) -> None:
         """Start the bot loop if a bot is to move and it is not running."""
-        if self.closed or self.game.is_over or self.game.state.current_player not in self.bots:
+        if self.closed or self.draining or self.game.is_over \
+                or self.game.state.current_player not in self.bots:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
         backoff = 0.5
-        while not self.closed and not self.game.is_over and self.game.state.current_player in self.bots:
+        while not (self.closed or self.draining or self.game.is_over) \
+                and self.game.state.current_player in self.bots:
             player = self.game.state.current_player
             delay = self.bot_delay if self.game.decision.phase == "place" else self.bot_delay / 2
             await asyncio.sleep(delay)
+            if self.draining:   # the process stops: the next one resumes this bot (same seed, same move)
+                return
             state = self.game.state.copy()
             version, changes = self.version, self.seat_changes
             level = self.bots.get(player)
@@ -723,6 +734,13 @@ class Room:
         return not self.sockets and (self._bot_task is None or self._bot_task.done()) \
             and not self.lock.locked()
 
+    async def finish_bots(self) -> None:
+        """Let a bot whose search is under way store its move, and start no other (the process
+        drains); cancelled by the caller if it takes too long."""
+        self.draining = True
+        if self._bot_task is not None and not self._bot_task.done():
+            await asyncio.wait({self._bot_task})
+
     async def close(self) -> None:
         self.closed = True
         if self._bot_task is not None:
@@ -759,6 +777,8 @@ class Rooms:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop_listening: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: the counts of every room (:mod:`huntgather.server.metrics`)
+        self.tally = Tally()
 
     # ------------------------------------------------------------------ other processes
 
@@ -852,7 +872,7 @@ class Rooms:
     def _room(self, game_id: str, setup: GameSetup, game: Game, seats: list[SeatState],
               creator_hash: str | None, open_access: bool) -> Room:
         room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.workers,
-                    self.hints, self.bot_delay)
+                    self.hints, self.bot_delay, tally=self.tally, draining=self.tally.draining)
         self._live(room)
         return room
 
@@ -877,6 +897,11 @@ class Rooms:
                     break
         for game_id in victims:
             del self._rooms[game_id]
+
+    @property
+    def count(self) -> int:
+        """How many rooms are in memory."""
+        return len(self._rooms)
 
     @property
     def live(self) -> list[str]:
@@ -970,7 +995,7 @@ class Rooms:
             seats = [SeatState(s.kind, s.level, None, None, False) for s in setup.seats]
             open_access = True
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
-                    self.workers, self.hints, self.bot_delay)
+                    self.workers, self.hints, self.bot_delay, tally=self.tally, draining=self.tally.draining)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""
@@ -1006,6 +1031,14 @@ class Rooms:
         game = Game.replay(room.game.initial, history[:ply])
         view = protocol.snapshot(game, game_id, room.setup.seed, str(room.setup.deal), replay=True)
         return {**view, "total": len(history)}
+
+    async def drain(self) -> None:
+        """The process stops: every bot whose search is under way stores its move, and no bot
+        starts another (the caller bounds the wait, then :meth:`close` cancels what is left)."""
+        self.tally.draining = True
+        rooms = list(self._rooms.values())
+        if rooms:
+            await asyncio.gather(*(room.finish_bots() for room in rooms))
 
     async def close(self) -> None:
         if self._stop_listening is not None:

@@ -296,6 +296,11 @@ class Storage:
         self._writer.stop()
         self.engine.dispose()
 
+    @property
+    def errors(self) -> int:
+        """How many writes the writer thread failed (a conflict with another process not counted)."""
+        return self._writer.failed
+
     def _write(self, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(conn, *args)`` in a transaction of its own (the synchronous way to write)."""
         try:
@@ -698,6 +703,8 @@ class Writer:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conn: Connection | None = None
+        #: the writes that failed (not counting conflicts), for the metrics; only this thread adds
+        self.failed = 0
         #: the PostgreSQL backend process of the connection the writer holds (None without one,
         #: or on another database); set before the connection is used, cleared before it closes,
         #: so no other backend can have this id while it is set
@@ -795,7 +802,7 @@ class Writer:
             self._drop_connection()
             outcomes = [self._alone(batch[0])] if len(batch) == 1 else self._one_by_one(batch)
         if self._checked(outcomes) is None:
-            _settle(outcomes)
+            _settle(outcomes, self)
 
     def _checked(self, outcomes: list[_Outcome]) -> Exception | None:
         """Fail every one of ``outcomes`` (and return why) if :attr:`check` raises."""
@@ -803,7 +810,7 @@ class Writer:
             if self.check is not None:
                 self.check()
         except Exception as exc:
-            _settle([(waiter, False, exc) for waiter, _ok, _value in outcomes])
+            _settle([(waiter, False, exc) for waiter, _ok, _value in outcomes], self)
             return exc
         return None
 
@@ -842,8 +849,12 @@ def _start(waiter: _Waiter) -> bool:
     return not waiter.cancelled()
 
 
-def _settle(outcomes: list[_Outcome]) -> None:
-    """Hand each write's result to its waiter: one call into each event loop for all its waiters."""
+def _settle(outcomes: list[_Outcome], writer: Writer | None = None) -> None:
+    """Hand each write's result to its waiter: one call into each event loop for all its waiters
+    (and count the failures, but for conflicts, in ``writer``)."""
+    if writer is not None:
+        writer.failed += sum(1 for _waiter, ok, value in outcomes
+                             if not ok and not isinstance(value, ConflictError))
     by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
     for outcome in outcomes:
         waiter = outcome[0]

@@ -117,6 +117,8 @@ class Workers:
         self.processes = processes
         self._sizes = {"light": 1, "heavy": max(1, bot_workers), "hints": 1}
         self._pools: dict[str, Executor] = {}
+        #: the searches waiting or running in each lane (for the metrics)
+        self.pending: dict[str, int] = dict.fromkeys(self._sizes, 0)
 
     def _pool(self, lane: str) -> Executor:
         pool = self._pools.get(lane)
@@ -139,15 +141,19 @@ class Workers:
     async def run(self, lane: str, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)`` in a worker of ``lane``; a dead worker is replaced and the call tried again."""
         loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
-            try:
-                return await loop.run_in_executor(self._pool(lane), fn, *args)
-            except BrokenProcessPool:
-                log.error("a %s worker died; starting a new one (attempt %d)", lane, attempt)
-                broken = self._pools.pop(lane, None)
-                if broken is not None:
-                    broken.shutdown(wait=False, cancel_futures=True)
-        raise RuntimeError(f"the {lane} workers keep dying")
+        self.pending[lane] = self.pending.get(lane, 0) + 1
+        try:
+            for attempt in (1, 2):
+                try:
+                    return await loop.run_in_executor(self._pool(lane), fn, *args)
+                except BrokenProcessPool:
+                    log.error("a %s worker died; starting a new one (attempt %d)", lane, attempt)
+                    broken = self._pools.pop(lane, None)
+                    if broken is not None:
+                        broken.shutdown(wait=False, cancel_futures=True)
+            raise RuntimeError(f"the {lane} workers keep dying")
+        finally:
+            self.pending[lane] -= 1
 
     def shutdown(self) -> None:
         """Stop every worker now (a search in progress is abandoned)."""
