@@ -37,6 +37,7 @@ with warnings.catch_warnings():   # starlette's notice about httpx versions
 from starlette.websockets import WebSocketDisconnect
 
 from huntgather import Game, parse_move
+from huntgather.bots import EXPERT
 from huntgather.bots.analysis import predict_after
 from huntgather.cli import main as cli_main
 from huntgather.editions import get_edition
@@ -316,8 +317,9 @@ def test_unknown_game_over_http_and_websocket(client: TestClient) -> None:
     with client.websocket_connect("/ws/doesnotexist") as ws:
         msg = ws.receive_json()
         assert msg["type"] == "error" and msg["code"] == "unknown_game"
-        with pytest.raises(WebSocketDisconnect):
+        with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
+        assert closed.value.code == 4404
 
 
 def test_tile_pictures_cover_every_tile_in_four_rotations(client: TestClient) -> None:
@@ -531,7 +533,7 @@ def test_the_server_answers_a_ping_and_pings_every_page() -> None:
             assert recv(ws, "ping", skip=("table", "ping")) == {"type": "ping"}
             ws.send_json({"type": "ping", "request": 3})
             assert recv(ws, "pong", skip=("ping",)) == {"type": "pong"}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="heartbeat must be positive and shorter than the silence"):
         create_app("sqlite://", heartbeat=5.0, silent_after=5.0)
 
 
@@ -1095,7 +1097,7 @@ def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> No
             place = turn["moves"][0]
             turned = f"turned {90 * place['rotation']}°" if place["rotation"] else "as drawn"
             assert turn["text"].startswith(f"the tile {turned}; ")
-            assert 0 < turn["value"] < 1 and turn["visits"] >= 0
+            assert 0 < turn["value"] < 1 and 1 <= turn["visits"] <= EXPERT.simulations
             # its square in words (no coordinates), no two squares alike
             assert turn["where"] and not re.search(r"\(-?\d+, ?-?\d+\)", turn["where"])
             # a short game: no predicted final scores (the evaluation learned whole games)
@@ -1269,7 +1271,7 @@ def test_a_process_takes_a_changed_seat_from_the_notification(tmp_path: Path) ->
         # after a reconnect: all seats read back
         await theirs._on_notice(encode_notice({"type": NoticeType.SEAT, "game": room.id}))
         assert reads == [(room.id,)] and other.seats == room.seats
-        with pytest.raises(ValueError):   # a seat row cut short is no notice
+        with pytest.raises(ValueError, match="seat"):   # a seat row cut short is no notice
             decode_notice(f'{{"type": "seat", "game": "{room.id}", "seat": {{"seat": 1, "kind": "human"}}}}')
         await ours.close()
         await theirs.close()
@@ -1321,8 +1323,9 @@ def test_only_allowed_host_names_are_served() -> None:
         r = rebound.get("/api/editions")
         assert r.status_code == 400
         assert rebound.post("/api/games", json=HUMANS).status_code == 400
-        with pytest.raises(WebSocketDisconnect), rebound.websocket_connect("/ws/whatever") as ws:
+        with pytest.raises(WebSocketDisconnect) as refused, rebound.websocket_connect("/ws/whatever") as ws:
             ws.receive_json()
+        assert refused.value.status_code == 400   # refused before the upgrade: a host it does not serve
 
 
 def test_a_page_of_another_site_cannot_open_a_game_socket(client: TestClient) -> None:
