@@ -5,7 +5,7 @@
 >>> envs = vector_env(num_envs=4, opponents=["random"])
 >>> obs, infos = envs.reset(seed=7)
 >>> obs["board"].shape, obs["vector"].shape, obs["action_mask"].shape
-((4, 74, 33, 33), (4, 154), (4, 5466))
+((4, 74, 33, 33), (4, 154), (4, 5474))
 >>> rng = np.random.default_rng(0)
 >>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
 >>> obs, rewards, terminations, truncations, infos = envs.step(actions)
