@@ -1532,3 +1532,37 @@ def test_each_send_has_its_own_deadline_and_a_late_one_drops_the_page(
     assert events == [str(i) for i in range(20)] + [(4008, "too_slow")] and dropped
     assert 1.0 + 0.4 <= took < 1.0 + 0.4 + 0.02 + 1.0, took   # 1 s: slack for a loaded machine
     assert cancelled
+
+
+def test_a_table_waiting_in_an_outbox_is_replaced_by_a_newer_one_and_never_overflows_it() -> None:
+    """A page's outbox holds at most one ``table`` waiting: 500 tables pushed while the writer
+    has not run (a storm of watchers joining) take one place, the newest is the one sent, and
+    other messages keep their order around it; the page is not dropped."""
+    from huntgather.server import connection
+
+    async def demo() -> tuple[list[object], bool]:
+        sent: list[object] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            sent.append((code, reason))
+
+        conn = connection.Connection(send, close, limit=8)
+        conn.push("welcome")
+        for i in range(500):
+            conn.push(f"table {i}", latest="table")
+        conn.push("update")
+        writer = asyncio.create_task(conn.run())
+        for _ in range(100):   # until the writer has sent the three
+            if len(sent) == 3:
+                break
+            await asyncio.sleep(0)
+        conn.push("table 500", latest="table")   # the one waiting was sent: this one queues anew
+        conn.finish()
+        await asyncio.wait_for(writer, 5)
+        return sent, conn.dropped
+
+    sent, dropped = asyncio.run(demo())
+    assert sent == ["welcome", "table 499", "update", "table 500"] and not dropped

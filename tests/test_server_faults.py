@@ -818,3 +818,43 @@ def test_a_full_disk_refuses_clearly_and_the_turn_counts_once_there_is_room(disk
         await person.close()
 
     asyncio.run(scenario())
+
+
+# --------------------------------------------------------------------------- 5. many sockets (issue 37)
+
+
+def test_a_storm_of_watchers_leaves_the_players_connected(tmp_path: Path, servers: list[Server]) -> None:
+    """70 watchers say hello at the same moment to a game two players are playing: each of them
+    changes the table every page is sent, but a table superseded before it went out is never
+    sent, so the players' outboxes do not overflow; they stay connected and play on."""
+    srv = Server(tmp_path / "games.sqlite").start()
+    servers.append(srv)
+    made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
+    gid = made["id"]
+
+    async def scenario() -> None:
+        players = [await Page.join(srv, gid, [made["seats"][str(seat)]]) for seat in (0, 1)]
+        for _ in range(10):   # a longer log: each watcher's snapshot takes the server a little longer
+            mover = next(p for p in players if p.my_turn)
+            await mover.play()
+            await players[1 - players.index(mover)].wait_version(mover.version, PATIENCE)
+        watchers = [await raw_websocket(srv, gid) for _ in range(70)]
+        hello = text_frame({"type": "hello", "secrets": [], "version": None})
+        for _, writer in watchers:   # all at once: the server reads the 70 hellos in one go
+            writer.write(hello)
+        for player in players:
+            counted = await player.wait_until(
+                lambda p=player: bool(p.tables) and p.tables[-1]["watchers"] == 70)
+            assert not player.closed, f"a player was closed: {player.close_code} {player.close_reason!r}"
+            assert counted, f"the watchers are not all counted: {player.tables[-1]}"
+        mover = next(p for p in players if p.my_turn)
+        version, _ = await mover.play()
+        for player in players:
+            assert await player.wait_version(version, PATIENCE) and not player.closed
+        for _, writer in watchers:
+            writer.transport.abort()
+        await wait_for_watchers(players[0], 0, "the watchers that left are still counted")
+        for player in players:
+            await player.close()
+
+    asyncio.run(scenario())

@@ -638,7 +638,9 @@ class MessageSpec:
 
 MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Welcome, "the answer to `hello`"),
-    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change"),
+    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change (a "
+                       "`table` not yet sent when the next one comes is replaced by it: only the "
+                       "latest counts)"),
     MessageSpec(Snapshot, "the whole public game: after `welcome` or `resync` when the page's version "
                           "is null or too old; also `GET /api/games/{id}`"),
     MessageSpec(Update, "to every page after each stored move; after `welcome` or `resync` to a page "

@@ -298,6 +298,13 @@ class Room:
         for conn in list(self.conns):
             conn.push(text)
 
+    def broadcast_table(self) -> None:
+        """Queue the :meth:`table` for every page, in place of one still waiting in its outbox (a
+        table only says who is there now: one superseded before it went out is never sent)."""
+        text = dumps(self.table())
+        for conn in list(self.conns):
+            conn.push(text, latest=MessageType.TABLE)
+
     def _catch_up(self, since: int | None) -> Snapshot | Update | None:
         """What a page at version ``since`` needs: nothing, an update, or a snapshot."""
         if since == self.version:
@@ -348,7 +355,7 @@ class Room:
                                                       conn.heartbeat)))
             self.conns.add(conn)
             catch_up = self._catch_up(since)
-        self.broadcast(self.table())
+        self.broadcast_table()
         if self.on_presence is not None:
             self.on_presence(self)
         if catch_up is not None:
@@ -358,7 +365,7 @@ class Room:
         if conn in self.conns:
             self.conns.discard(conn)
             if not self.closed:
-                self.broadcast(self.table())
+                self.broadcast_table()
                 if self.on_presence is not None:
                     self.on_presence(self)
 
@@ -547,7 +554,7 @@ class Room:
                         for conn in self.conns:
                             conn.held.discard(r.seat)
             self._make_bots()
-        self.broadcast(self.table())
+        self.broadcast_table()
         self.wake_bots()
 
     def presence(self) -> tuple[set[int], int]:
@@ -604,7 +611,7 @@ class Room:
         name = clean_name(msg["name"])
         async with self.lock:
             await self._store_seat(seat, replace(self.seats[seat], name=name))
-        self.broadcast(self.table())
+        self.broadcast_table()
 
     async def resign(self, conn: Connection, msg: Resign) -> None:
         """The seat leaves the game: an easy bot plays it from now on, and its secret stops working."""
@@ -612,7 +619,7 @@ class Room:
         async with self.lock:
             self._check_current(msg["version"])
             await self._to_bot(seat, "easy")
-        self.broadcast(self.table())
+        self.broadcast_table()
         self.wake_bots()
 
     async def change_seat(self, conn: Connection, msg: SeatChange) -> None:
@@ -632,7 +639,7 @@ class Room:
                 self._make_bots()
                 conn.held.add(seat)
                 conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret)))
-        self.broadcast(self.table())
+        self.broadcast_table()
         self.wake_bots()
 
     async def _to_bot(self, seat: int, level: str) -> None:
@@ -807,7 +814,7 @@ class Rooms:
             room.remote[notice["process"]] = (held, notice["watchers"])
         else:
             room.remote.pop(notice["process"], None)
-        room.broadcast(room.table())
+        room.broadcast_table()
 
     async def _on_ask(self, room: Room, notice: AskNotice) -> None:
         if notice["process"] != self.process and room.conns:
