@@ -1566,3 +1566,62 @@ def test_a_table_waiting_in_an_outbox_is_replaced_by_a_newer_one_and_never_overf
 
     sent, dropped = asyncio.run(demo())
     assert sent == ["welcome", "table 499", "update", "table 500"] and not dropped
+
+
+# --------------------------------------------------------------------------- limits (issue 37)
+
+
+def test_one_address_may_hold_only_so_many_sockets_and_one_more_is_answered_429() -> None:
+    from starlette.testclient import WebSocketDenialResponse
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_sockets_per_address=2)) as c:
+        gid = create(c)["id"]
+        with c.websocket_connect(f"/ws/{gid}") as first, c.websocket_connect(f"/ws/{gid}"):
+            hello(first, [])
+            with pytest.raises(WebSocketDenialResponse) as refused, c.websocket_connect(f"/ws/{gid}"):
+                pass
+            assert refused.value.status_code == 429
+            body = refused.value.json()
+            assert body["type"] == "error" and body["code"] == "too_many_sockets", body
+            assert "2 game connections open" in body["message"]
+            assert c.get(f"/api/games/{gid}").status_code == 200   # HTTP is not counted
+        with c.websocket_connect(f"/ws/{gid}") as again:   # closed ones no longer count
+            hello(again, [])
+    with pytest.raises(ValueError):
+        create_app("sqlite://", max_sockets_per_address=-1)
+
+
+def test_a_game_takes_so_many_watchers_and_one_more_is_refused_and_closed() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_watchers=2)) as c:
+        made = create(c)
+        gid = made["id"]
+        with c.websocket_connect(f"/ws/{gid}") as w1, c.websocket_connect(f"/ws/{gid}") as w2, \
+                c.websocket_connect(f"/ws/{gid}") as w3, c.websocket_connect(f"/ws/{gid}") as player:
+            hello(w1, [])
+            hello(w2, [])
+            w3.send_json({"type": "hello", "secrets": ["not a secret of this game"], "version": None})
+            error = recv(w3, "error")
+            assert error["code"] == "too_many_watchers" and "2 watchers" in error["message"], error
+            with pytest.raises(WebSocketDisconnect) as closed:
+                recv(w3, "nothing more")
+            assert (closed.value.code, closed.value.reason) == (4429, "too_many_watchers")
+            welcome = hello(player, [made["seats"]["1"]])   # a player is never refused
+            assert welcome["seats"] == [1] and welcome["table"]["watchers"] == 2
+
+
+def test_a_socket_that_does_not_say_hello_in_time_is_closed() -> None:
+    """Answering the heartbeat is not enough: a socket that has not said ``hello`` within
+    ``hello_timeout`` seconds is closed with 4408 ``no_hello``; one that said it stays."""
+    with TestClient(create_app("sqlite://", bot_delay=0.0, hello_timeout=0.3)) as c:
+        gid = create(c)["id"]
+        # the page opens first: its deadline has passed by the time the mute socket's has
+        with c.websocket_connect(f"/ws/{gid}") as page, c.websocket_connect(f"/ws/{gid}") as mute:
+            hello(page, [])
+            mute.send_json({"type": "ping"})
+            assert recv(mute, "pong") == {"type": "pong"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                recv(mute, "nothing more")
+            assert (closed.value.code, closed.value.reason) == (4408, "no_hello")
+            page.send_json({"type": "resync", "version": None})   # the page that said hello is still served
+            assert recv(page, "snapshot")["game"] == gid
+    with pytest.raises(ValueError):
+        create_app("sqlite://", hello_timeout=0)

@@ -827,7 +827,7 @@ def test_a_storm_of_watchers_leaves_the_players_connected(tmp_path: Path, server
     """70 watchers say hello at the same moment to a game two players are playing: each of them
     changes the table every page is sent, but a table superseded before it went out is never
     sent, so the players' outboxes do not overflow; they stay connected and play on."""
-    srv = Server(tmp_path / "games.sqlite").start()
+    srv = Server(tmp_path / "games.sqlite", args=("--max-sockets-per-address", "100")).start()
     servers.append(srv)
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
     gid = made["id"]
@@ -856,5 +856,51 @@ def test_a_storm_of_watchers_leaves_the_players_connected(tmp_path: Path, server
         await wait_for_watchers(players[0], 0, "the watchers that left are still counted")
         for player in players:
             await player.close()
+
+    asyncio.run(scenario())
+
+
+async def upgrade_refused(srv: Server, game_id: str) -> tuple[bytes, dict[str, Any]]:
+    """Ask for a websocket that the server refuses: its status line and the JSON it answers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(f"GET /ws/{game_id} HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    try:
+        answer = await asyncio.wait_for(reader.read(), PATIENCE)   # the server closes after it
+    finally:
+        writer.transport.abort()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0], json.loads(body)
+
+
+def test_one_address_cannot_take_the_servers_sockets(tmp_path: Path, servers: list[Server]) -> None:
+    """One address holds 32 websockets open (the default); the 33rd is answered 429
+    ``too_many_sockets`` before the upgrade, HTTP is still served, and once one of the 32 is
+    closed a new one opens."""
+    srv = Server(tmp_path / "games.sqlite").start()
+    servers.append(srv)
+    gid = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})["id"]
+
+    async def scenario() -> None:
+        held = [await raw_websocket(srv, gid) for _ in range(32)]
+        for _, writer in held:
+            writer.write(text_frame({"type": "hello", "secrets": [], "version": None}))
+        status, error = await upgrade_refused(srv, gid)
+        assert status.startswith(b"HTTP/1.1 429"), status
+        assert error["code"] == "too_many_sockets", error
+        assert_plain_words(error["message"])
+        assert game_view(srv, gid)["game"] == gid   # HTTP is not counted
+        _, writer = held.pop()
+        writer.transport.abort()
+        for _ in range(int(PATIENCE / 0.05)):   # the server notices the socket is gone
+            with contextlib.suppress(AssertionError):
+                held.append(await raw_websocket(srv, gid))
+                break
+            await asyncio.sleep(0.05)
+        assert len(held) == 32, "a socket closed still counts against its address"
+        for _, writer in held:
+            writer.transport.abort()
 
     asyncio.run(scenario())

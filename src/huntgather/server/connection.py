@@ -47,13 +47,15 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 
+from huntgather.server.messages import CloseCode
+
 log = logging.getLogger("huntgather.server")
 
-#: websocket close codes of our own (4000-4999 are for applications)
-CLOSE_TOO_SLOW = 4008
-CLOSE_SILENT = 4009
-CLOSE_BAD_SECRET = 4403
-CLOSE_GONE = 4404
+#: websocket close codes of our own (declared, with their meanings, in :mod:`huntgather.server.messages`)
+CLOSE_TOO_SLOW = CloseCode.TOO_SLOW
+CLOSE_SILENT = CloseCode.SILENT
+CLOSE_BAD_SECRET = CloseCode.BAD_ORIGIN
+CLOSE_GONE = CloseCode.GONE
 
 #: seconds between two looks of a :class:`_Watcher` at the sends in flight
 SWEEP_PERIOD = 0.25

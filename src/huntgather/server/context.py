@@ -46,6 +46,8 @@ class ServerContext:
     origins: set[str]
     heartbeat: float
     silent_after: float
+    #: the seconds a socket has to say ``hello`` before it is closed (``no_hello``)
+    hello_timeout: float
     creations: RateLimit = field(init=False)
 
     def __post_init__(self) -> None:

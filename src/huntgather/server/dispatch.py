@@ -22,6 +22,7 @@ from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.messages import (
     INTENTS,
     Ack,
+    CloseCode,
     ErrorCode,
     Hello,
     HintIntent,
@@ -164,6 +165,8 @@ async def handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Tas
         sender.error(exc.code, exc.message)
         if exc.code == ErrorCode.DELETED:
             conn.finish(CLOSE_GONE, "deleted")
+        elif exc.code == ErrorCode.TOO_MANY_WATCHERS:
+            conn.finish(CloseCode.TOO_MANY_WATCHERS, str(ErrorCode.TOO_MANY_WATCHERS))
     except Exception:   # a bug: say so in plain words, keep the details in the server's log
         log.exception("game %s: handling a message failed", room.id)
         sender.error(ErrorCode.SERVER_ERROR, "the server could not handle that message")

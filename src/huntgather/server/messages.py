@@ -149,6 +149,8 @@ class ErrorCode(StrEnum):
     BAD_CONTENT_TYPE = "bad_content_type"
     TOO_MANY_GAMES = "too_many_games"
     UNKNOWN_EDITION = "unknown_edition"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    TOO_MANY_WATCHERS = "too_many_watchers"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -179,6 +181,36 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
     ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute from one address than allowed",
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
+    ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
+                                "open websockets as one address may have (`max_sockets_per_address`, "
+                                "32 by default); close one first",
+    ErrorCode.TOO_MANY_WATCHERS: "the game has as many watchers as it takes (`max_watchers`, 200 by "
+                                 "default); the socket closes (4429), a page may try again later",
+}
+
+
+class CloseCode(enum.IntEnum):
+    """The websocket close codes of the server's own (4000-4999 are for applications);
+    :data:`CLOSE_MEANINGS` says each.  The reason sent with each is its name in lower case
+    (``too_slow``), except where the table says otherwise."""
+
+    TOO_SLOW = 4008
+    SILENT = 4009
+    BAD_ORIGIN = 4403
+    NO_HELLO = 4408
+    GONE = 4404
+    TOO_MANY_WATCHERS = 4429
+
+
+CLOSE_MEANINGS: dict[CloseCode, str] = {
+    CloseCode.TOO_SLOW: "`too_slow`: the page fell 64 messages behind, or a message took it over 5 s to "
+                        "take; a reconnect resyncs",
+    CloseCode.SILENT: "`silent`: no word from the page (not even `pong`) for `silent_after` seconds "
+                      "(20; see Heartbeat)",
+    CloseCode.BAD_ORIGIN: "another site's page (its `Origin`); closed before it opens",
+    CloseCode.NO_HELLO: "`no_hello`: no `hello` within `hello_timeout` seconds (10) of the socket opening",
+    CloseCode.GONE: "`deleted`: the game was deleted; without a reason: there is no such game",
+    CloseCode.TOO_MANY_WATCHERS: "`too_many_watchers`: after the `error` of that code",
 }
 
 

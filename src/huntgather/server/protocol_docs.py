@@ -15,6 +15,7 @@ from typing import Any
 
 from huntgather.server.fields import fields_of, schema_of, words
 from huntgather.server.messages import (
+    CLOSE_MEANINGS,
     ERROR_MEANINGS,
     INTENTS,
     MESSAGES,
@@ -69,6 +70,12 @@ def errors_table() -> str:
     return "\n".join(rows)
 
 
+def close_codes_table() -> str:
+    rows = ["| close code | reason, and when |", "|---|---|"]
+    rows += [f"| {int(code)} | {_cell(meaning)} |" for code, meaning in CLOSE_MEANINGS.items()]
+    return "\n".join(rows)
+
+
 def update_keys() -> str:
     return ", ".join(f"`{key}`" for key in UPDATE_KEYS)
 
@@ -79,6 +86,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "messages": messages_table,
     "notices": notices_table,
     "errors": errors_table,
+    "close-codes": close_codes_table,
     "update-keys": update_keys,
 }
 

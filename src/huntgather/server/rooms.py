@@ -42,6 +42,7 @@ from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.messages import (
     AskNotice,
     DeleteNotice,
+    ErrorCode,
     Hello,
     Hint,
     HintIntent,
@@ -92,6 +93,8 @@ __all__ = ["GameSetup", "RequestError", "Room", "Rooms", "build_game", "replay_g
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 #: a page further behind than this many events gets a snapshot instead of the missed events
 MAX_CATCH_UP = 400
+#: the most watchers a game takes, by default (every one costs each change a message to send)
+MAX_WATCHERS = 200
 
 
 # --------------------------------------------------------------------------- games
@@ -248,6 +251,8 @@ class Room:
     workers: Workers = field(default_factory=lambda: Workers(processes=False))
     hints: Hints = field(default_factory=Hints)
     bot_delay: float = 0.6
+    #: the most watchers (pages holding no seat, nor the creator's secret) this game takes; 0: any
+    max_watchers: int = MAX_WATCHERS
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
     #: the bot level of each bot seat
@@ -344,6 +349,12 @@ class Room:
             if self.open_access:
                 held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
                 creator, refused = True, []
+            if not held and not creator and self.max_watchers:
+                watchers = self.table()["watchers"]   # of every process
+                if watchers >= self.max_watchers:
+                    raise RequestError(ErrorCode.TOO_MANY_WATCHERS,
+                                       f"this game has {watchers} watchers, as many as it takes; "
+                                       f"try again later")
             hotseat = creator and len(held) > 1
             for i in sorted(held):
                 seat = self.seats[i]
@@ -739,6 +750,8 @@ class Rooms:
         self.hints = Hints(hint_limit, search=hint_search)
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
+        #: the most watchers each game takes (0: any)
+        self.max_watchers = MAX_WATCHERS
         self.draws = draws
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
@@ -841,7 +854,7 @@ class Rooms:
     def _room(self, game_id: str, setup: GameSetup, game: Game, seats: list[SeatState],
               creator_hash: str | None, open_access: bool) -> Room:
         room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.workers,
-                    self.hints, self.bot_delay)
+                    self.hints, self.bot_delay, self.max_watchers)
         self._live(room)
         return room
 
@@ -958,7 +971,7 @@ class Rooms:
             seats = [SeatState(s.kind, s.level, None, None, False) for s in setup.seats]
             open_access = True
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
-                    self.workers, self.hints, self.bot_delay)
+                    self.workers, self.hints, self.bot_delay, self.max_watchers)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""

@@ -18,7 +18,7 @@ from huntgather.server.codec import dumps
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.context import context_of
 from huntgather.server.dispatch import handle
-from huntgather.server.messages import ErrorCode
+from huntgather.server.messages import CloseCode, ErrorCode
 from huntgather.server.rooms import Room
 from huntgather.server.seats import RequestError
 
@@ -48,19 +48,27 @@ async def game_socket(ws: WebSocket) -> None:
         await ws.close(code=CLOSE_GONE)
         return
     room.sockets += 1   # from now on the room stays in memory until this socket is gone
-    await _serve(ws, room, ctx.heartbeat, ctx.silent_after)
+    await _serve(ws, room, ctx.heartbeat, ctx.silent_after, ctx.hello_timeout)
 
 
-async def _serve(ws: WebSocket, room: Room, heartbeat: float, silent_after: float) -> None:
+async def _serve(ws: WebSocket, room: Room, heartbeat: float, silent_after: float,
+                 hello_timeout: float) -> None:
     """Two tasks for the life of the socket (not one per message): the reader, and the writer
     that sends the page's queue.  Whichever ends first ends both: a page that stopped reading
-    is dropped by its writer even when it sends nothing more."""
+    is dropped by its writer even when it sends nothing more.  A socket that has not said
+    ``hello`` within ``hello_timeout`` seconds is closed (``no_hello``)."""
 
     async def close(code: int, reason: str) -> None:
         await ws.close(code=code, reason=reason)
 
     conn = Connection(ws.send_text, close)
     conn.keep_alive(heartbeat, silent_after, _PING)
+
+    def no_hello() -> None:
+        if not conn.ready:
+            conn.finish(CloseCode.NO_HELLO, "no_hello")
+
+    deadline = asyncio.get_running_loop().call_later(hello_timeout, no_hello)
     tasks: set[asyncio.Task[None]] = set()
     idle = asyncio.Event()   # set while the reader waits for a message (not while it handles one)
     idle.set()
@@ -80,6 +88,7 @@ async def _serve(ws: WebSocket, room: Room, heartbeat: float, silent_after: floa
             if idle.is_set():
                 reader.cancel()
                 await asyncio.wait({reader})
+        deadline.cancel()
         for task in tasks:
             task.cancel()
         room.sockets -= 1
