@@ -1625,3 +1625,38 @@ def test_a_socket_that_does_not_say_hello_in_time_is_closed() -> None:
             assert recv(page, "snapshot")["game"] == gid
     with pytest.raises(ValueError):
         create_app("sqlite://", hello_timeout=0)
+
+
+def test_a_dropped_page_has_its_connection_cut_a_moment_after_its_close(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page too slow to take a message is closed ``too_slow``, then its connection is cut (the
+    close may never reach a peer that does not read); a page closed for another reason is not cut."""
+    from huntgather.server import connection
+    monkeypatch.setattr(connection, "SWEEP_PERIOD", 0.01)
+    monkeypatch.setattr(connection, "CUT_AFTER", 0)   # the next turn of the loop
+
+    async def demo() -> tuple[list[object], list[object]]:
+        events: list[object] = []
+
+        async def send(text: str) -> None:
+            await asyncio.sleep(3600 if text == "stuck" else 0)
+
+        async def close(code: int, reason: str) -> None:
+            events.append((code, reason))
+
+        slow = connection.Connection(send, close, timeout=0.05, cut=lambda: events.append("cut"))
+        slow.push("stuck")
+        await asyncio.wait_for(slow.run(), 5)
+        for _ in range(5):   # a few turns of the loop: the cut comes after the close
+            await asyncio.sleep(0)
+        others: list[object] = []
+        gone = connection.Connection(send, close, cut=lambda: others.append("cut"))
+        gone.push("hello")
+        gone.finish(4404, "deleted")
+        await asyncio.wait_for(gone.run(), 5)
+        for _ in range(5):   # as many turns as the cut above took
+            await asyncio.sleep(0)
+        return events, others
+
+    events, others = asyncio.run(demo())
+    assert events == [(4008, "too_slow"), "cut", (4404, "deleted")] and others == []

@@ -904,3 +904,56 @@ def test_one_address_cannot_take_the_servers_sockets(tmp_path: Path, servers: li
             writer.transport.abort()
 
     asyncio.run(scenario())
+
+
+def server_holds_connection(srv: Server, client_port: int) -> bool:
+    """Whether the server process still has a descriptor for its end of the TCP connection from
+    ``client_port`` (its inode in /proc/net/tcp, among the links of /proc/PID/fd)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote = fields[1].split(":"), fields[2].split(":")
+        if int(local[1], 16) == srv.port and int(remote[1], 16) == client_port and fields[9] != "0":
+            inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return False
+    for fd in Path(f"/proc/{srv.pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            if os.readlink(fd) in inodes:
+                return True
+    return False
+
+
+def test_a_dropped_page_that_never_reads_holds_no_descriptor_of_the_server(
+        tmp_path: Path, servers: list[Server]) -> None:
+    """A page that stopped reading (its window shut) is dropped as too slow; the server cannot even
+    send it the close frame, and cuts the connection anyway a moment later: its descriptor is
+    freed although the page still holds its end open and reads nothing."""
+    srv = Server(tmp_path / "games.sqlite").start()
+    servers.append(srv)
+    made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
+    gid = made["id"]
+
+    async def scenario() -> None:
+        hotseat = await Page.join(srv, gid, hotseat_secrets(made))
+        for _ in range(30):   # a longer log: bigger snapshots, so the socket fills sooner
+            await hotseat.play()
+        stuck, stuck_port = await never_reading_page(srv, gid)
+        try:
+            await wait_for_watchers(hotseat, 1, "the page that never reads did not join")
+            assert server_holds_connection(srv, stuck_port)
+            await fill_until_stuck(srv, stuck, stuck_port)
+            for _ in range(5):   # the game goes on; the stuck page says nothing more
+                await hotseat.play()
+            await wait_for_watchers(hotseat, 0, "a page that stopped reading is never let go", patience=20)
+            for _ in range(int(PATIENCE / 0.1)):
+                if not server_holds_connection(srv, stuck_port):
+                    break
+                await asyncio.sleep(0.1)
+            assert not server_holds_connection(srv, stuck_port), \
+                f"{PATIENCE:.0f} s after dropping the page the server still holds its connection"
+        finally:
+            stuck.transport.abort()
+        await hotseat.close()
+
+    asyncio.run(scenario())

@@ -5,7 +5,9 @@ goes into its outbox (:meth:`Connection.push`, which never blocks); the page's
 own writer task sends from there, each send bounded by a timeout.  A page that
 falls behind by more than ``limit`` messages, or whose send takes longer than
 ``timeout`` seconds, is dropped: its socket is closed with code 4008 and the
-``too_slow`` reason, and when it reconnects it resyncs from the version it has.
+``too_slow`` reason, and when it reconnects it resyncs from the version it has.  Its
+connection is cut :data:`CUT_AFTER` seconds later (if it has not closed by then): a page that
+holds its TCP window shut could otherwise keep its socket, descriptor and buffers for ever.
 
 A message that a later one makes useless (the ``table``: who is there) is pushed with a
 ``latest`` key: while one of that key waits in the outbox, the newer one takes its place
@@ -59,6 +61,9 @@ CLOSE_GONE = CloseCode.GONE
 
 #: seconds between two looks of a :class:`_Watcher` at the sends in flight
 SWEEP_PERIOD = 0.25
+#: seconds a page dropped (``too_slow``) or gone ``silent`` has to take its close before its
+#: connection is cut (so that a peer that never reads holds nothing of the server's)
+CUT_AFTER = 2.0
 
 _STOP = object()
 
@@ -111,9 +116,11 @@ class Connection:
     """A page connected to a game: its seats, its role, and its outbox."""
 
     def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]],
-                 *, limit: int = 64, timeout: float = 5.0) -> None:
+                 *, limit: int = 64, timeout: float = 5.0, cut: Callable[[], None] | None = None) -> None:
         self._send = send
         self._close = close
+        #: cuts the connection at once, without a close (see :data:`CUT_AFTER`)
+        self._cut = cut
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=limit + 1)   # +1: room for the stop mark
         #: the messages waiting in the outbox that a newer one of their key replaces
         self._latest: dict[str, _Latest] = {}
@@ -242,3 +249,6 @@ class Connection:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(1.0):
                     await self._close(*close)
+            # a page that does not read may never take the close, nor let the socket close: cut it
+            if close[0] in (CLOSE_TOO_SLOW, CLOSE_SILENT) and self._cut is not None:
+                loop.call_later(CUT_AFTER, self._cut)

@@ -1,4 +1,5 @@
-"""How many websockets one address may hold open: refused with HTTP 429 before the upgrade.
+"""How many websockets one address may hold open (refused with HTTP 429 before the upgrade), and
+how the server lets go of a connection whose peer does not.
 
 :class:`SocketLimit` is ASGI middleware around the whole application.  It counts the open
 websockets of each client address (``scope["client"]``: the proxy's ``X-Forwarded-For`` where
@@ -6,6 +7,13 @@ the proxy is believed, see ``--forwarded-allow-ips``) from the moment the upgrad
 until the socket's handler returns.  One more than ``limit`` is answered ``429 Too Many
 Requests`` with an ``error`` of code ``too_many_sockets`` instead of the upgrade, so that one
 address cannot take the process's file descriptors (1,024 by default) and every game with them.
+
+It also puts in each websocket's scope, under :data:`CUT`, a function that cuts the connection
+at once (:func:`cutter`): a page dropped for not reading (``too_slow``) may hold its TCP window
+shut, and then neither its close frame nor the graceful close of the socket ever goes out, and
+the server would keep its descriptor and send buffer for as long as the peer likes.  ASGI has
+no word for that, so the function reaches for the server's transport (uvicorn's protocol object
+behind ``send``); under a server where it cannot, there is no such function.
 
 >>> import asyncio
 >>> async def handler(scope, receive, send):
@@ -26,7 +34,10 @@ address cannot take the process's file descriptors (1,024 by default) and every 
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
+import struct
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -37,11 +48,31 @@ log = logging.getLogger("huntgather.server")
 
 #: the most websockets one address may hold open, by default (a person's tabs, a household)
 MAX_SOCKETS_PER_ADDRESS = 32
+#: the key in a websocket's scope of the function that cuts its connection (see :func:`cutter`)
+CUT = "huntgather.cut"
 
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[MutableMapping[str, Any], Receive, Send], Awaitable[None]]
+
+
+def cutter(send: Send) -> Callable[[], None] | None:
+    """A function that resets the connection behind the ASGI ``send`` of a websocket at once
+    (``SO_LINGER`` 0, then the transport aborted: no graceful close, its buffers dropped), or
+    None when the server's transport cannot be reached."""
+    transport: Any = getattr(getattr(send, "__self__", None), "transport", None)
+    if transport is None or not callable(getattr(transport, "abort", None)):   # asyncio's, uvloop's
+        return None
+
+    def cut() -> None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:   # a closed socket refuses (its descriptor is gone): nothing to reset
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()   # nothing when the connection is closed already
+
+    return cut
 
 
 class SocketLimit:
@@ -54,7 +85,13 @@ class SocketLimit:
         self.open: dict[str, int] = {}
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket" or self.limit <= 0:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        cut = cutter(send)
+        if cut is not None:
+            scope[CUT] = cut
+        if self.limit <= 0:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")

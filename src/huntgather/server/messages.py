@@ -204,9 +204,10 @@ class CloseCode(enum.IntEnum):
 
 CLOSE_MEANINGS: dict[CloseCode, str] = {
     CloseCode.TOO_SLOW: "`too_slow`: the page fell 64 messages behind, or a message took it over 5 s to "
-                        "take; a reconnect resyncs",
+                        "take; the connection is cut 2 s later if the page has not closed it (even "
+                        "one that never reads); a reconnect resyncs",
     CloseCode.SILENT: "`silent`: no word from the page (not even `pong`) for `silent_after` seconds "
-                      "(20; see Heartbeat)",
+                      "(20; see Heartbeat); the connection is cut 2 s later if still open",
     CloseCode.BAD_ORIGIN: "another site's page (its `Origin`); closed before it opens",
     CloseCode.NO_HELLO: "`no_hello`: no `hello` within `hello_timeout` seconds (10) of the socket opening",
     CloseCode.GONE: "`deleted`: the game was deleted; without a reason: there is no such game",

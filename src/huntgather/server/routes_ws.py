@@ -18,6 +18,7 @@ from huntgather.server.codec import dumps
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, Connection
 from huntgather.server.context import context_of
 from huntgather.server.dispatch import handle
+from huntgather.server.limits import CUT
 from huntgather.server.messages import CloseCode, ErrorCode
 from huntgather.server.rooms import Room
 from huntgather.server.seats import RequestError
@@ -61,7 +62,7 @@ async def _serve(ws: WebSocket, room: Room, heartbeat: float, silent_after: floa
     async def close(code: int, reason: str) -> None:
         await ws.close(code=code, reason=reason)
 
-    conn = Connection(ws.send_text, close)
+    conn = Connection(ws.send_text, close, cut=ws.scope.get(CUT))
     conn.keep_alive(heartbeat, silent_after, _PING)
 
     def no_hello() -> None:
