@@ -477,6 +477,7 @@ def test_names_are_cleaned_stored_and_shown_to_everyone(client: TestClient) -> N
         ann.send_json({"type": "name", "seat": 0, "name": "A" * 100})
         table = recv(cy, "table")
         assert table["seats"][0]["name"] == "A" * 24
+        assert recv(ann, "ack")["request"] is None
         ann.send_json({"type": "name", "seat": 0, "name": "\u0007"})
         assert recv(ann, "error")["code"] == "bad_request"
     stored = storage_of(client).load(gid)
@@ -969,6 +970,7 @@ def test_the_creator_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
         while table["seats"][1]["kind"] != "bot":
             table = recv(ann, "table")
         assert table["seats"][1]["level"] == "greedy" and table["seats"][1]["online"]
+        assert recv(ann, "ack")["request"] is None
         # Bob's page no longer holds the seat, and the bot plays it
         bob.send_json({"type": "turn", "seat": 1, "version": view["version"], "moves": []})
         assert recv(bob, "error", skip=("table", "update"))["code"] == "not_your_seat"
@@ -999,6 +1001,7 @@ def test_resigning_hands_the_seat_to_a_bot(client: TestClient) -> None:
         table = recv(ann, "table")
         while table["seats"][1]["kind"] != "bot":
             table = recv(ann, "table")
+        assert recv(bob, "ack")["request"] is None
         bob.send_json({"type": "name", "seat": 1, "name": "Bob"})   # the seat is no longer Bob's
         assert recv(bob, "error")["code"] == "not_your_seat"
         view = until_placed_by(ann, view, 1)
@@ -1660,3 +1663,34 @@ def test_a_dropped_page_has_its_connection_cut_a_moment_after_its_close(
 
     events, others = asyncio.run(demo())
     assert events == [(4008, "too_slow"), "cut", (4404, "deleted")] and others == []
+
+
+def test_name_resign_and_seat_are_answered_with_their_request(client: TestClient) -> None:
+    """Each of them is answered an ``ack`` with its ``request`` once done (after the ``table`` that
+    shows it), and an ``error`` with its ``request`` when refused.  Each is followed by a ``ping``,
+    whose ``pong`` comes after the answer: a missing answer fails at once, not by waiting."""
+
+    def ask(ws: Any, msg: dict[str, Any], *types: str) -> dict[str, Any]:
+        ws.send_json(msg)
+        ws.send_json({"type": "ping"})
+        answer = recv(ws, *types)
+        recv(ws, "pong")
+        return answer
+
+    made = create(client, {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]})
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as creator, client.websocket_connect(f"/ws/{gid}") as bob:
+        view = hello(creator, [made["creator"], made["seats"]["0"]])["snapshot"]
+        hello(bob, [made["seats"]["1"]])
+        named = ask(creator, {"type": "name", "seat": 0, "name": "Ann", "request": 7}, "ack")
+        assert named == {"type": "ack", "request": 7, "version": view["version"]}
+        creator.send_json({"type": "seat", "seat": 2, "kind": "human", "request": "s"})
+        assert recv(creator, "seat_secret")["seat"] == 2
+        creator.send_json({"type": "ping"})
+        assert recv(creator, "ack")["request"] == "s"
+        recv(creator, "pong")
+        # Bob is not the creator
+        refused = ask(bob, {"type": "seat", "seat": 2, "kind": "bot", "request": 8}, "error")
+        assert (refused["code"], refused["request"]) == ("not_creator", 8)
+        resigned = ask(bob, {"type": "resign", "seat": 1, "version": view["version"], "request": 9}, "ack")
+        assert resigned["request"] == 9

@@ -58,6 +58,10 @@ class Sender:
         """Send the page ``message`` with its ``request``."""
         self.conn.push(dumps({**message, "request": self.request}))
 
+    def ack(self, version: int) -> None:
+        """Tell the page its intent is done (the game at ``version``)."""
+        self.conn.push(dumps(Ack(type=MessageType.ACK, request=self.request, version=version)))
+
     def error(self, code: str, message: str) -> None:
         self.conn.push(dumps(protocol.error(code, message, self.request, self.room.version)))
 
@@ -72,8 +76,7 @@ async def _hello(s: Sender, msg: Hello) -> None:
 
 
 async def _turn(s: Sender, msg: Turn) -> None:
-    version = await s.room.submit(s.conn, msg)
-    s.conn.push(dumps(Ack(type=MessageType.ACK, request=s.request, version=version)))
+    s.ack(await s.room.submit(s.conn, msg))
 
 
 async def _preview(s: Sender, msg: PreviewIntent) -> None:
@@ -103,14 +106,17 @@ async def _resync(s: Sender, msg: Resync) -> None:
 
 async def _name(s: Sender, msg: Name) -> None:
     await s.room.set_name(s.conn, msg)
+    s.ack(s.room.version)
 
 
 async def _seat(s: Sender, msg: SeatChange) -> None:
     await s.room.change_seat(s.conn, msg)
+    s.ack(s.room.version)
 
 
 async def _resign(s: Sender, msg: Resign) -> None:
     await s.room.resign(s.conn, msg)
+    s.ack(s.room.version)
 
 
 async def _ping(s: Sender, msg: Any) -> None:

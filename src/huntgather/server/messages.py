@@ -389,14 +389,14 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
                "a `hint`: the expert bot's three best turns (after `moves`, which may be empty)"),
     IntentSpec(Resign, When.JOINED, "the seat's holder",
                "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
-               "working"),
+               "working; a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(Name, When.JOINED, "the seat's holder",
                "the display name (1–24 characters once control characters are removed and spaces "
-               "folded); a `table` goes to every page"),
+               "folded); a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(SeatChange, When.JOINED, "the creator",
                "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
                "`kind` `human`: a bot seat becomes a person seat with a new secret, sent back "
-               "as `seat_secret`"),
+               "as `seat_secret`; a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
                "nothing (up to date)"),
@@ -678,7 +678,8 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
                           "is null or too old; also `GET /api/games/{id}`"),
     MessageSpec(Update, "to every page after each stored move; after `welcome` or `resync` to a page "
                         "that missed a few"),
-    MessageSpec(Ack, "to the sender of a `turn`, once it is stored"),
+    MessageSpec(Ack, "to the sender of a `turn`, once it is stored; of a `name`, `resign` or `seat`, "
+                     "once done (after the `table` that shows it)"),
     MessageSpec(Preview, "the answer to `preview`"),
     MessageSpec(Hint, "the answer to `hint`"),
     MessageSpec(SeatSecret, "to the creator, after turning a bot seat into a person seat"),
