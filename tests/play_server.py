@@ -128,14 +128,16 @@ class Server:
     """A ``huntgather play`` subprocess on a fixed port and database (so it can be restarted)."""
 
     def __init__(self, db: Path | str, port: int | None = None, bot_delay: float = 0.05,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> None:
         self.db, self.port, self.bot_delay = str(db), port or free_port(), bot_delay
         self.env = env or {}
+        #: more options of ``huntgather play``
+        self.args = args
         self.proc: subprocess.Popen[str] | None = None
         self.output: list[str] = []
 
     def start(self) -> Server:
-        self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output)
+        self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output, args=self.args)
         return self
 
     @property

@@ -479,6 +479,7 @@ def test_names_are_cleaned_stored_and_shown_to_everyone(client: TestClient) -> N
         ann.send_json({"type": "name", "seat": 0, "name": "A" * 100})
         table = recv(cy, "table")
         assert table["seats"][0]["name"] == "A" * 24
+        assert recv(ann, "ack")["request"] is None
         ann.send_json({"type": "name", "seat": 0, "name": "\u0007"})
         assert recv(ann, "error")["code"] == "bad_request"
     stored = storage_of(client).load(gid)
@@ -971,6 +972,7 @@ def test_the_creator_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
         while table["seats"][1]["kind"] != "bot":
             table = recv(ann, "table")
         assert table["seats"][1]["level"] == "greedy" and table["seats"][1]["online"]
+        assert recv(ann, "ack")["request"] is None
         # Bob's page no longer holds the seat, and the bot plays it
         bob.send_json({"type": "turn", "seat": 1, "version": view["version"], "moves": []})
         assert recv(bob, "error", skip=("table", "update"))["code"] == "not_your_seat"
@@ -1001,6 +1003,7 @@ def test_resigning_hands_the_seat_to_a_bot(client: TestClient) -> None:
         table = recv(ann, "table")
         while table["seats"][1]["kind"] != "bot":
             table = recv(ann, "table")
+        assert recv(bob, "ack")["request"] is None
         bob.send_json({"type": "name", "seat": 1, "name": "Bob"})   # the seat is no longer Bob's
         assert recv(bob, "error")["code"] == "not_your_seat"
         view = until_placed_by(ann, view, 1)
@@ -1535,3 +1538,162 @@ def test_each_send_has_its_own_deadline_and_a_late_one_drops_the_page(
     assert events == [str(i) for i in range(20)] + [(4008, "too_slow")] and dropped
     assert 1.0 + 0.4 <= took < 1.0 + 0.4 + 0.02 + 1.0, took   # 1 s: slack for a loaded machine
     assert cancelled
+
+
+def test_a_table_waiting_in_an_outbox_is_replaced_by_a_newer_one_and_never_overflows_it() -> None:
+    """A page's outbox holds at most one ``table`` waiting: 500 tables pushed while the writer
+    has not run (a storm of watchers joining) take one place, the newest is the one sent, and
+    other messages keep their order around it; the page is not dropped."""
+    from huntgather.server import connection
+
+    async def demo() -> tuple[list[object], bool]:
+        sent: list[object] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            sent.append((code, reason))
+
+        conn = connection.Connection(send, close, limit=8)
+        conn.push("welcome")
+        for i in range(500):
+            conn.push(f"table {i}", latest="table")
+        conn.push("update")
+        writer = asyncio.create_task(conn.run())
+        for _ in range(100):   # until the writer has sent the three
+            if len(sent) == 3:
+                break
+            await asyncio.sleep(0)
+        conn.push("table 500", latest="table")   # the one waiting was sent: this one queues anew
+        conn.finish()
+        await asyncio.wait_for(writer, 5)
+        return sent, conn.dropped
+
+    sent, dropped = asyncio.run(demo())
+    assert sent == ["welcome", "table 499", "update", "table 500"] and not dropped
+
+
+# --------------------------------------------------------------------------- limits (issue 37)
+
+
+def test_one_address_may_hold_only_so_many_sockets_and_one_more_is_answered_429() -> None:
+    from starlette.testclient import WebSocketDenialResponse
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_sockets_per_address=2)) as c:
+        gid = create(c)["id"]
+        with c.websocket_connect(f"/ws/{gid}") as first, c.websocket_connect(f"/ws/{gid}"):
+            hello(first, [])
+            with pytest.raises(WebSocketDenialResponse) as refused, c.websocket_connect(f"/ws/{gid}"):
+                pass
+            assert refused.value.status_code == 429
+            body = refused.value.json()
+            assert body["type"] == "error" and body["code"] == "too_many_sockets", body
+            assert "2 game connections open" in body["message"]
+            assert c.get(f"/api/games/{gid}").status_code == 200   # HTTP is not counted
+        with c.websocket_connect(f"/ws/{gid}") as again:   # closed ones no longer count
+            hello(again, [])
+    with pytest.raises(ValueError):
+        create_app("sqlite://", max_sockets_per_address=-1)
+
+
+def test_a_game_takes_so_many_watchers_and_one_more_is_refused_and_closed() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0, max_watchers=2)) as c:
+        made = create(c)
+        gid = made["id"]
+        with c.websocket_connect(f"/ws/{gid}") as w1, c.websocket_connect(f"/ws/{gid}") as w2, \
+                c.websocket_connect(f"/ws/{gid}") as w3, c.websocket_connect(f"/ws/{gid}") as player:
+            hello(w1, [])
+            hello(w2, [])
+            w3.send_json({"type": "hello", "secrets": ["not a secret of this game"], "version": None})
+            error = recv(w3, "error")
+            assert error["code"] == "too_many_watchers" and "2 watchers" in error["message"], error
+            with pytest.raises(WebSocketDisconnect) as closed:
+                recv(w3, "nothing more")
+            assert (closed.value.code, closed.value.reason) == (4429, "too_many_watchers")
+            welcome = hello(player, [made["seats"]["1"]])   # a player is never refused
+            assert welcome["seats"] == [1] and welcome["table"]["watchers"] == 2
+
+
+def test_a_socket_that_does_not_say_hello_in_time_is_closed() -> None:
+    """Answering the heartbeat is not enough: a socket that has not said ``hello`` within
+    ``hello_timeout`` seconds is closed with 4408 ``no_hello``; one that said it stays."""
+    with TestClient(create_app("sqlite://", bot_delay=0.0, hello_timeout=0.3)) as c:
+        gid = create(c)["id"]
+        # the page opens first: its deadline has passed by the time the mute socket's has
+        with c.websocket_connect(f"/ws/{gid}") as page, c.websocket_connect(f"/ws/{gid}") as mute:
+            hello(page, [])
+            mute.send_json({"type": "ping"})
+            assert recv(mute, "pong") == {"type": "pong"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                recv(mute, "nothing more")
+            assert (closed.value.code, closed.value.reason) == (4408, "no_hello")
+            page.send_json({"type": "resync", "version": None})   # the page that said hello is still served
+            assert recv(page, "snapshot")["game"] == gid
+    with pytest.raises(ValueError):
+        create_app("sqlite://", hello_timeout=0)
+
+
+def test_a_dropped_page_has_its_connection_cut_a_moment_after_its_close(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page too slow to take a message is closed ``too_slow``, then its connection is cut (the
+    close may never reach a peer that does not read); a page closed for another reason is not cut."""
+    from huntgather.server import connection
+    monkeypatch.setattr(connection, "SWEEP_PERIOD", 0.01)
+    monkeypatch.setattr(connection, "CUT_AFTER", 0)   # the next turn of the loop
+
+    async def demo() -> tuple[list[object], list[object]]:
+        events: list[object] = []
+
+        async def send(text: str) -> None:
+            await asyncio.sleep(3600 if text == "stuck" else 0)
+
+        async def close(code: int, reason: str) -> None:
+            events.append((code, reason))
+
+        slow = connection.Connection(send, close, timeout=0.05, cut=lambda: events.append("cut"))
+        slow.push("stuck")
+        await asyncio.wait_for(slow.run(), 5)
+        for _ in range(5):   # a few turns of the loop: the cut comes after the close
+            await asyncio.sleep(0)
+        others: list[object] = []
+        gone = connection.Connection(send, close, cut=lambda: others.append("cut"))
+        gone.push("hello")
+        gone.finish(4404, "deleted")
+        await asyncio.wait_for(gone.run(), 5)
+        for _ in range(5):   # as many turns as the cut above took
+            await asyncio.sleep(0)
+        return events, others
+
+    events, others = asyncio.run(demo())
+    assert events == [(4008, "too_slow"), "cut", (4404, "deleted")] and others == []
+
+
+def test_name_resign_and_seat_are_answered_with_their_request(client: TestClient) -> None:
+    """Each of them is answered an ``ack`` with its ``request`` once done (after the ``table`` that
+    shows it), and an ``error`` with its ``request`` when refused.  Each is followed by a ``ping``,
+    whose ``pong`` comes after the answer: a missing answer fails at once, not by waiting."""
+
+    def ask(ws: Any, msg: dict[str, Any], *types: str) -> dict[str, Any]:
+        ws.send_json(msg)
+        ws.send_json({"type": "ping"})
+        answer = recv(ws, *types)
+        recv(ws, "pong")
+        return answer
+
+    made = create(client, {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]})
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as creator, client.websocket_connect(f"/ws/{gid}") as bob:
+        view = hello(creator, [made["creator"], made["seats"]["0"]])["snapshot"]
+        hello(bob, [made["seats"]["1"]])
+        named = ask(creator, {"type": "name", "seat": 0, "name": "Ann", "request": 7}, "ack")
+        assert named == {"type": "ack", "request": 7, "version": view["version"]}
+        creator.send_json({"type": "seat", "seat": 2, "kind": "human", "request": "s"})
+        assert recv(creator, "seat_secret")["seat"] == 2
+        creator.send_json({"type": "ping"})
+        assert recv(creator, "ack")["request"] == "s"
+        recv(creator, "pong")
+        # Bob is not the creator
+        refused = ask(bob, {"type": "seat", "seat": 2, "kind": "bot", "request": 8}, "error")
+        assert (refused["code"], refused["request"]) == ("not_creator", 8)
+        resigned = ask(bob, {"type": "resign", "seat": 1, "version": view["version"], "request": 9}, "ack")
+        assert resigned["request"] == 9

@@ -881,3 +881,142 @@ def test_a_full_disk_refuses_clearly_and_the_turn_counts_once_there_is_room(disk
         await person.close()
 
     asyncio.run(scenario())
+
+
+# --------------------------------------------------------------------------- 5. many sockets (issue 37)
+
+
+def test_a_storm_of_watchers_leaves_the_players_connected(tmp_path: Path, servers: list[Server]) -> None:
+    """70 watchers say hello at the same moment to a game two players are playing: each of them
+    changes the table every page is sent, but a table superseded before it went out is never
+    sent, so the players' outboxes do not overflow; they stay connected and play on."""
+    srv = Server(tmp_path / "games.sqlite", args=("--max-sockets-per-address", "100")).start()
+    servers.append(srv)
+    made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
+    gid = made["id"]
+
+    async def scenario() -> None:
+        players = [await Page.join(srv, gid, [made["seats"][str(seat)]]) for seat in (0, 1)]
+        for _ in range(10):   # a longer log: each watcher's snapshot takes the server a little longer
+            mover = next(p for p in players if p.my_turn)
+            await mover.play()
+            await players[1 - players.index(mover)].wait_version(mover.version, PATIENCE)
+        watchers = [await raw_websocket(srv, gid) for _ in range(70)]
+        hello = text_frame({"type": "hello", "secrets": [], "version": None})
+        for _, writer in watchers:   # all at once: the server reads the 70 hellos in one go
+            writer.write(hello)
+        for player in players:
+            counted = await player.wait_until(
+                lambda p=player: bool(p.tables) and p.tables[-1]["watchers"] == 70)
+            assert not player.closed, f"a player was closed: {player.close_code} {player.close_reason!r}"
+            assert counted, f"the watchers are not all counted: {player.tables[-1]}"
+        mover = next(p for p in players if p.my_turn)
+        version, _ = await mover.play()
+        for player in players:
+            assert await player.wait_version(version, PATIENCE) and not player.closed
+        for _, writer in watchers:
+            writer.transport.abort()
+        await wait_for_watchers(players[0], 0, "the watchers that left are still counted")
+        for player in players:
+            await player.close()
+
+    asyncio.run(scenario())
+
+
+async def upgrade_refused(srv: Server, game_id: str) -> tuple[bytes, dict[str, Any]]:
+    """Ask for a websocket that the server refuses: its status line and the JSON it answers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(f"GET /ws/{game_id} HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    try:
+        answer = await asyncio.wait_for(reader.read(), PATIENCE)   # the server closes after it
+    finally:
+        writer.transport.abort()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0], json.loads(body)
+
+
+def test_one_address_cannot_take_the_servers_sockets(tmp_path: Path, servers: list[Server]) -> None:
+    """One address holds 32 websockets open (the default); the 33rd is answered 429
+    ``too_many_sockets`` before the upgrade, HTTP is still served, and once one of the 32 is
+    closed a new one opens."""
+    srv = Server(tmp_path / "games.sqlite").start()
+    servers.append(srv)
+    gid = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})["id"]
+
+    async def scenario() -> None:
+        held = [await raw_websocket(srv, gid) for _ in range(32)]
+        for _, writer in held:
+            writer.write(text_frame({"type": "hello", "secrets": [], "version": None}))
+        status, error = await upgrade_refused(srv, gid)
+        assert status.startswith(b"HTTP/1.1 429"), status
+        assert error["code"] == "too_many_sockets", error
+        assert_plain_words(error["message"])
+        assert game_view(srv, gid)["game"] == gid   # HTTP is not counted
+        _, writer = held.pop()
+        writer.transport.abort()
+        for _ in range(int(PATIENCE / 0.05)):   # the server notices the socket is gone
+            with contextlib.suppress(AssertionError):
+                held.append(await raw_websocket(srv, gid))
+                break
+            await asyncio.sleep(0.05)
+        assert len(held) == 32, "a socket closed still counts against its address"
+        for _, writer in held:
+            writer.transport.abort()
+
+    asyncio.run(scenario())
+
+
+def server_holds_connection(srv: Server, client_port: int) -> bool:
+    """Whether the server process still has a descriptor for its end of the TCP connection from
+    ``client_port`` (its inode in /proc/net/tcp, among the links of /proc/PID/fd)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote = fields[1].split(":"), fields[2].split(":")
+        if int(local[1], 16) == srv.port and int(remote[1], 16) == client_port and fields[9] != "0":
+            inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return False
+    for fd in Path(f"/proc/{srv.pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            if os.readlink(fd) in inodes:
+                return True
+    return False
+
+
+def test_a_dropped_page_that_never_reads_holds_no_descriptor_of_the_server(
+        tmp_path: Path, servers: list[Server]) -> None:
+    """A page that stopped reading (its window shut) is dropped as too slow; the server cannot even
+    send it the close frame, and cuts the connection anyway a moment later: its descriptor is
+    freed although the page still holds its end open and reads nothing."""
+    srv = Server(tmp_path / "games.sqlite").start()
+    servers.append(srv)
+    made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
+    gid = made["id"]
+
+    async def scenario() -> None:
+        hotseat = await Page.join(srv, gid, hotseat_secrets(made))
+        for _ in range(30):   # a longer log: bigger snapshots, so the socket fills sooner
+            await hotseat.play()
+        stuck, stuck_port = await never_reading_page(srv, gid)
+        try:
+            await wait_for_watchers(hotseat, 1, "the page that never reads did not join")
+            assert server_holds_connection(srv, stuck_port)
+            await fill_until_stuck(srv, stuck, stuck_port)
+            for _ in range(5):   # the game goes on; the stuck page says nothing more
+                await hotseat.play()
+            await wait_for_watchers(hotseat, 0, "a page that stopped reading is never let go", patience=20)
+            for _ in range(int(PATIENCE / 0.1)):
+                if not server_holds_connection(srv, stuck_port):
+                    break
+                await asyncio.sleep(0.1)
+            assert not server_holds_connection(srv, stuck_port), \
+                f"{PATIENCE:.0f} s after dropping the page the server still holds its connection"
+        finally:
+            stuck.transport.abort()
+        await hotseat.close()
+
+    asyncio.run(scenario())

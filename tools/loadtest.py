@@ -709,7 +709,9 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-                   "--port", "0", "--db", self.db, "--bot-delay", "0"]
+                   "--port", "0", "--db", self.db, "--bot-delay", "0",
+                   # every simulated player comes from this one address
+                   "--max-sockets-per-address", "0"]
         with open(self.out, "wb") as out, open(self.err, "wb") as err:
             self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
 

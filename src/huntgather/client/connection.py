@@ -267,15 +267,17 @@ class GameConnection:
         the server's hint helper is)."""
         return await self.request(self._intent("hint", seat, None, moves=list(moves)), timeout)
 
-    async def rename(self, name: str, *, seat: int | None = None) -> None:
-        """Give ``seat`` (default: the first seat held) a display name; a ``table`` follows."""
+    async def rename(self, name: str, *, seat: int | None = None, timeout: float | None = None) -> Message:
+        """Give ``seat`` (default: the first seat held) a display name; return the ``ack`` (the
+        ``table`` that shows the name came before it).  Raises :class:`ServerError`."""
         held = seat if seat is not None else self.seats[0]
-        await self._send({"type": "name", "seat": held, "name": name})
+        return await self.request({"type": "name", "seat": held, "name": name}, timeout)
 
-    async def resign(self, *, seat: int | None = None) -> None:
-        """Hand ``seat`` (default: the first held) to an easy bot for the rest of the game."""
+    async def resign(self, *, seat: int | None = None, timeout: float | None = None) -> Message:
+        """Hand ``seat`` (default: the first held) to an easy bot for the rest of the game; return
+        the ``ack``.  Raises :class:`ServerError`."""
         held = seat if seat is not None else self.seats[0]
-        await self._send({"type": "resign", "seat": held, "version": self.version})
+        return await self.request({"type": "resign", "seat": held, "version": self.version}, timeout)
 
     async def resync(self, *, full: bool = False) -> None:
         """Ask for what this page missed (an ``update``), or a whole ``snapshot`` with ``full``."""

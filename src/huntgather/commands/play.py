@@ -87,6 +87,15 @@ def register(sub: Any) -> None:
     ops.add_argument("--drain-seconds", type=float, default=6.0, metavar="SECONDS",
                      help="on SIGTERM, how long to wait at most for the moves being made and the bots "
                           "thinking before exiting (default 6; the process exits within about 4 s more)")
+    ops.add_argument("--max-sockets-per-address", type=int, default=32, metavar="N",
+                     help="the most game connections (websockets) one client address may hold open; "
+                          "one more is refused with HTTP 429 (default 32; 0: no limit)")
+    ops.add_argument("--max-watchers", type=int, default=200, metavar="N",
+                     help="the most watchers one game takes; one more is refused with the error "
+                          "too_many_watchers (default 200; 0: no limit)")
+    ops.add_argument("--hello-timeout", type=float, default=10.0, metavar="SECONDS",
+                     help="a game connection that has not said hello this long after it opened is "
+                          "closed (code 4408, no_hello; default 10)")
     parser.set_defaults(run=run)
 
 
@@ -132,6 +141,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--metrics-port must be from 0 to 65535, not {args.metrics_port}")
     if args.drain_seconds < 0:
         raise CommandError("--drain-seconds cannot be negative")
+    if args.max_sockets_per_address < 0:
+        raise CommandError("--max-sockets-per-address cannot be negative (0: no limit)")
+    if args.max_watchers < 0:
+        raise CommandError("--max-watchers cannot be negative (0: no limit)")
+    if not args.hello_timeout > 0:
+        raise CommandError("--hello-timeout must be a positive number of seconds")
     proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
     for proxy in proxies:
         try:
@@ -146,7 +161,10 @@ def run(args: argparse.Namespace) -> int:
     say = _announcer(json_log)
     try:
         app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
-                         allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)))
+                         allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)),
+                         hello_timeout=args.hello_timeout,
+                         max_sockets_per_address=args.max_sockets_per_address,
+                         max_watchers=args.max_watchers)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

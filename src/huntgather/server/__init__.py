@@ -15,13 +15,18 @@ from starlette.applications import Starlette
 from huntgather.server.app import create_app
 from huntgather.server.gc_tuning import tune_gc
 from huntgather.server.hosts import allowed_hosts
+from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS
+from huntgather.server.protocol import HELLO_TIMEOUT
+from huntgather.server.rooms import MAX_WATCHERS
 
 __all__ = ["app_from_env", "create_app"]
 
 
 def app_from_env() -> Starlette:
     """The application configured by ``HUNTGATHER_DB`` (required), ``HUNTGATHER_ALLOW_HOST`` and
-    ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated) and ``HUNTGATHER_BOT_DELAY`` (seconds).
+    ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY`` and
+    ``HUNTGATHER_HELLO_TIMEOUT`` (seconds), ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS`` and
+    ``HUNTGATHER_MAX_WATCHERS`` (``huntgather play``'s options of the same names).
 
     For ``uvicorn --factory huntgather.server:app_from_env --workers 4 --ws-max-size 65536``.
     """
@@ -30,8 +35,13 @@ def app_from_env() -> Starlette:
         raise RuntimeError("set HUNTGATHER_DB to the database URL, e.g. postgresql://huntgather@/games")
     hosts = [h.strip() for h in os.environ.get("HUNTGATHER_ALLOW_HOST", "").split(",") if h.strip()]
     origins = [o.strip() for o in os.environ.get("HUNTGATHER_ALLOW_ORIGIN", "").split(",") if o.strip()]
-    app = create_app(db, bot_delay=float(os.environ.get("HUNTGATHER_BOT_DELAY", "0.6")),
+    env = os.environ.get
+    app = create_app(db, bot_delay=float(env("HUNTGATHER_BOT_DELAY", "0.6")),
                      allowed_hosts=tuple(allowed_hosts("127.0.0.1", hosts)),
-                     allowed_origins=tuple(origins))
+                     allowed_origins=tuple(origins),
+                     hello_timeout=float(env("HUNTGATHER_HELLO_TIMEOUT", str(HELLO_TIMEOUT))),
+                     max_sockets_per_address=int(env("HUNTGATHER_MAX_SOCKETS_PER_ADDRESS",
+                                                     str(MAX_SOCKETS_PER_ADDRESS))),
+                     max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app

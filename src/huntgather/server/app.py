@@ -45,10 +45,11 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.context import ServerContext
 from huntgather.server.health import health_routes
+from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
-from huntgather.server.rooms import Rooms
+from huntgather.server.rooms import MAX_WATCHERS, Rooms
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
@@ -121,7 +122,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                max_rooms: int = 64, games_per_minute: int = 30, allowed_origins: tuple[str, ...] = (),
                allowed_hosts: tuple[str, ...] | None = None, worker_processes: bool = True,
                rooms_factory: RoomsFactory | None = None, heartbeat: float = protocol.HEARTBEAT,
-               silent_after: float = protocol.SILENT_AFTER) -> Starlette:
+               silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
+               max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
+               max_watchers: int = MAX_WATCHERS) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -132,18 +135,27 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     passes loopback and what ``--allow-host`` adds); None accepts any.
     Every page is sent a ``ping`` each ``heartbeat`` seconds, and closed once it has said nothing
     (not even ``pong``) for ``silent_after`` seconds, so its seats go offline.
+    A socket that has not said ``hello`` within ``hello_timeout`` seconds is closed (4408,
+    ``no_hello``).  One client address may hold at most ``max_sockets_per_address`` websockets
+    open (0: no limit; one more is answered 429, :mod:`huntgather.server.limits`), and a game
+    takes at most ``max_watchers`` watchers (``too_many_watchers``).
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
+    if hello_timeout <= 0:
+        raise ValueError("the time a socket has to say hello must be positive")
+    if max_sockets_per_address < 0 or max_watchers < 0:
+        raise ValueError("the most sockets per address and watchers per game cannot be negative")
     storage = Storage(db)
     workers = Workers(bot_workers, processes=worker_processes)
     rooms = Rooms(storage, workers, bot_delay, max_rooms) if rooms_factory is None \
         else rooms_factory(storage, workers)
+    rooms.max_watchers = max_watchers
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after)
-    middleware = [Middleware(LogContext), Middleware(SecurityHeaders),
-                  Middleware(RefuseWhileDraining, context=context),
+                            heartbeat, silent_after, hello_timeout)
+    middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
+                  Middleware(SecurityHeaders), Middleware(RefuseWhileDraining, context=context),
                   Middleware(GZipMiddleware, minimum_size=2000)]
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))

@@ -5,7 +5,14 @@ goes into its outbox (:meth:`Connection.push`, which never blocks); the page's
 own writer task sends from there, each send bounded by a timeout.  A page that
 falls behind by more than ``limit`` messages, or whose send takes longer than
 ``timeout`` seconds, is dropped: its socket is closed with code 4008 and the
-``too_slow`` reason, and when it reconnects it resyncs from the version it has.
+``too_slow`` reason, and when it reconnects it resyncs from the version it has.  Its
+connection is cut :data:`CUT_AFTER` seconds later (if it has not closed by then): a page that
+holds its TCP window shut could otherwise keep its socket, descriptor and buffers for ever.
+
+A message that a later one makes useless (the ``table``: who is there) is pushed with a
+``latest`` key: while one of that key waits in the outbox, the newer one takes its place
+instead of queueing behind it.  So a storm of watchers joining, each of whom changes the table
+every page is sent, costs each page one place in its outbox, and never drops a player.
 
 The timeout is kept by one watcher per event loop (:class:`_Watcher`), which
 looks at the sends in flight every :data:`SWEEP_PERIOD` seconds, rather than
@@ -56,8 +63,20 @@ CLOSE_RESTART = CloseCode.RESTART
 
 #: seconds between two looks of a :class:`_Watcher` at the sends in flight
 SWEEP_PERIOD = 0.25
+#: seconds a page dropped (``too_slow``) or gone ``silent`` has to take its close before its
+#: connection is cut (so that a peer that never reads holds nothing of the server's)
+CUT_AFTER = 2.0
 
 _STOP = object()
+
+
+class _Latest:
+    """A place in an outbox that the newest message of its key takes (see :meth:`Connection.push`)."""
+
+    __slots__ = ("key", "text")
+
+    def __init__(self, key: str, text: str) -> None:
+        self.key, self.text = key, text
 
 
 class _Watcher:
@@ -99,10 +118,14 @@ class Connection:
     """A page connected to a game: its seats, its role, and its outbox."""
 
     def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]],
-                 *, limit: int = 64, timeout: float = 5.0) -> None:
+                 *, limit: int = 64, timeout: float = 5.0, cut: Callable[[], None] | None = None) -> None:
         self._send = send
         self._close = close
+        #: cuts the connection at once, without a close (see :data:`CUT_AFTER`)
+        self._cut = cut
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=limit + 1)   # +1: room for the stop mark
+        #: the messages waiting in the outbox that a newer one of their key replaces
+        self._latest: dict[str, _Latest] = {}
         self._limit = limit
         self.timeout = timeout
         #: the seats this page holds (by their secrets)
@@ -128,16 +151,28 @@ class Connection:
     def watcher(self) -> bool:
         return not self.held
 
-    def push(self, text: str) -> None:
-        """Queue ``text`` for the page without waiting; drop the page if it has fallen too far behind."""
+    def push(self, text: str, latest: str | None = None) -> None:
+        """Queue ``text`` for the page without waiting; drop the page if it has fallen too far behind.
+
+        With ``latest``, ``text`` supersedes the message of that key still waiting in the outbox
+        (it takes that one's place, and the outbox grows by nothing)."""
         if self._closing:
             return
+        if latest is not None:
+            waiting = self._latest.get(latest)
+            if waiting is not None:
+                waiting.text = text
+                return
         if self._queue.qsize() >= self._limit:
             log.info("dropping a page that does not read its messages")
             self.dropped = True
             self.finish()
             return
-        self._queue.put_nowait(text)
+        if latest is None:
+            self._queue.put_nowait(text)
+        else:
+            place = self._latest[latest] = _Latest(latest, text)
+            self._queue.put_nowait(place)
 
     def keep_alive(self, interval: float, silent_after: float, ping: str) -> None:
         """Push ``ping`` every ``interval`` seconds, and close the socket (code 4009, ``silent``)
@@ -192,6 +227,9 @@ class Connection:
                 item = await self._queue.get()
                 if item is _STOP or self.dropped:
                     break
+                if isinstance(item, _Latest):
+                    del self._latest[item.key]   # from now on a newer one queues anew
+                    item = item.text
                 assert isinstance(item, str)
                 watcher.watch(self, loop.time() + self.timeout)
                 try:
@@ -213,3 +251,6 @@ class Connection:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(1.0):
                     await self._close(*close)
+            # a page that does not read may never take the close, nor let the socket close: cut it
+            if close[0] in (CLOSE_TOO_SLOW, CLOSE_SILENT) and self._cut is not None:
+                loop.call_later(CUT_AFTER, self._cut)

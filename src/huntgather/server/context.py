@@ -48,6 +48,8 @@ class ServerContext:
     origins: set[str]
     heartbeat: float
     silent_after: float
+    #: the seconds a socket has to say ``hello`` before it is closed (``no_hello``)
+    hello_timeout: float
     creations: RateLimit = field(init=False)
     #: one event per open game socket: set, it closes its page with 1012 once the message being
     #: handled is answered (:func:`huntgather.server.app.drain`)

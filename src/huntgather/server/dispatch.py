@@ -22,6 +22,7 @@ from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.messages import (
     INTENTS,
     Ack,
+    CloseCode,
     ErrorCode,
     Hello,
     HintIntent,
@@ -59,6 +60,10 @@ class Sender:
         """Send the page ``message`` with its ``request``."""
         self.conn.push(dumps({**message, "request": self.request}))
 
+    def ack(self, version: int) -> None:
+        """Tell the page its intent is done (the game at ``version``)."""
+        self.conn.push(dumps(Ack(type=MessageType.ACK, request=self.request, version=version)))
+
     def error(self, code: str, message: str) -> None:
         self.conn.push(dumps(protocol.error(code, message, self.request, self.room.version)))
 
@@ -73,8 +78,7 @@ async def _hello(s: Sender, msg: Hello) -> None:
 
 
 async def _turn(s: Sender, msg: Turn) -> None:
-    version = await s.room.submit(s.conn, msg)
-    s.conn.push(dumps(Ack(type=MessageType.ACK, request=s.request, version=version)))
+    s.ack(await s.room.submit(s.conn, msg))
     s.room.tally.observe_ack(asyncio.get_running_loop().time() - s.received)
 
 
@@ -105,14 +109,17 @@ async def _resync(s: Sender, msg: Resync) -> None:
 
 async def _name(s: Sender, msg: Name) -> None:
     await s.room.set_name(s.conn, msg)
+    s.ack(s.room.version)
 
 
 async def _seat(s: Sender, msg: SeatChange) -> None:
     await s.room.change_seat(s.conn, msg)
+    s.ack(s.room.version)
 
 
 async def _resign(s: Sender, msg: Resign) -> None:
     await s.room.resign(s.conn, msg)
+    s.ack(s.room.version)
 
 
 async def _ping(s: Sender, msg: Any) -> None:
@@ -170,6 +177,8 @@ async def handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Tas
         sender.error(exc.code, exc.message)
         if exc.code == ErrorCode.DELETED:
             conn.finish(CLOSE_GONE, "deleted")
+        elif exc.code == ErrorCode.TOO_MANY_WATCHERS:
+            conn.finish(CloseCode.TOO_MANY_WATCHERS, str(ErrorCode.TOO_MANY_WATCHERS))
     except Exception:   # a bug: say so in plain words, keep the details in the server's log
         log.exception("game %s: handling a message failed", room.id)
         sender.error(ErrorCode.SERVER_ERROR, "the server could not handle that message")

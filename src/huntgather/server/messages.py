@@ -150,6 +150,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_GAMES = "too_many_games"
     UNKNOWN_EDITION = "unknown_edition"
     DRAINING = "draining"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    TOO_MANY_WATCHERS = "too_many_watchers"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -182,11 +184,18 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
+    ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
+                                "open websockets as one address may have (`max_sockets_per_address`, "
+                                "32 by default); close one first",
+    ErrorCode.TOO_MANY_WATCHERS: "the game has as many watchers as it takes (`max_watchers`, 200 by "
+                                 "default); the socket closes (4429), a page may try again later",
 }
 
 
 class CloseCode(IntEnum):
-    """Every code with which the server closes a game's websocket; :data:`CLOSE_MEANINGS` says each."""
+    """Every code with which the server closes a game's websocket (4000-4999 are for
+    applications); :data:`CLOSE_MEANINGS` says each.  The reason sent with each is its name in
+    lower case (``too_slow``), except where the table says otherwise."""
 
     TOO_BIG = 1009
     RESTART = 1012
@@ -194,6 +203,8 @@ class CloseCode(IntEnum):
     SILENT = 4009
     BAD_ORIGIN = 4403
     GONE = 4404
+    NO_HELLO = 4408
+    TOO_MANY_WATCHERS = 4429
 
 
 CLOSE_MEANINGS: dict[CloseCode, str] = {
@@ -201,10 +212,15 @@ CLOSE_MEANINGS: dict[CloseCode, str] = {
     CloseCode.RESTART: "`service_restart`: the server process is stopping (SIGTERM, a rolling restart); "
                        "every move acknowledged is stored: reconnect (to another process, or to this "
                        "address in a moment) and the game goes on",
-    CloseCode.TOO_SLOW: "`too_slow`: the page did not read its messages in time; a reconnect resyncs",
-    CloseCode.SILENT: "`silent`: no word from the page (not even `pong`) for 20 s, see Heartbeat",
-    CloseCode.BAD_ORIGIN: "a page of another site (its `Origin` is not this server's nor an allowed one)",
-    CloseCode.GONE: "no such game, or the game was deleted",
+    CloseCode.TOO_SLOW: "`too_slow`: the page fell 64 messages behind, or a message took it over 5 s to "
+                        "take; the connection is cut 2 s later if the page has not closed it (even "
+                        "one that never reads); a reconnect resyncs",
+    CloseCode.SILENT: "`silent`: no word from the page (not even `pong`) for `silent_after` seconds "
+                      "(20; see Heartbeat); the connection is cut 2 s later if still open",
+    CloseCode.BAD_ORIGIN: "another site's page (its `Origin`); closed before it opens",
+    CloseCode.GONE: "`deleted`: the game was deleted; without a reason: there is no such game",
+    CloseCode.NO_HELLO: "`no_hello`: no `hello` within `hello_timeout` seconds (10) of the socket opening",
+    CloseCode.TOO_MANY_WATCHERS: "`too_many_watchers`: after the `error` of that code",
 }
 
 
@@ -391,15 +407,16 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
                "a `hint`: the expert bot's three best turns (after `moves`, which may be empty)"),
     IntentSpec(Resign, When.JOINED, "the seat's holder",
                "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
-               "working"),
+               "working; a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(Name, When.JOINED, "the seat's holder",
                "the display name (1–24 characters once control characters are removed and spaces "
-               "folded); a `table` goes to every page"),
+               "folded); a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(SeatChange, When.JOINED, "the creator",
                "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
                "`kind` `human`: the seat becomes a person seat with a new secret, sent back "
                "as `seat_secret`; `kind` `remote`: an outside bot (`name`) plays the seat, with "
-               "a new bot token sent back as `seat_secret`"),
+               "a new bot token sent back as `seat_secret`; a `table` goes to every page, an `ack` "
+               "to the sender"),
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
                "nothing (up to date)"),
@@ -679,12 +696,15 @@ class MessageSpec:
 
 MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Welcome, "the answer to `hello`"),
-    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change"),
+    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change (a "
+                       "`table` not yet sent when the next one comes is replaced by it: only the "
+                       "latest counts)"),
     MessageSpec(Snapshot, "the whole public game: after `welcome` or `resync` when the page's version "
                           "is null or too old; also `GET /api/games/{id}`"),
     MessageSpec(Update, "to every page after each stored move; after `welcome` or `resync` to a page "
                         "that missed a few"),
-    MessageSpec(Ack, "to the sender of a `turn`, once it is stored"),
+    MessageSpec(Ack, "to the sender of a `turn`, once it is stored; of a `name`, `resign` or `seat`, "
+                     "once done (after the `table` that shows it)"),
     MessageSpec(Preview, "the answer to `preview`"),
     MessageSpec(Hint, "the answer to `hint`"),
     MessageSpec(SeatSecret, "to the creator, after turning a seat into a person seat or an outside "

@@ -61,6 +61,9 @@ HEARTBEAT = 5.0
 #: closed with code 4009 (``silent``): its seats show offline to the others within
 #: ``SILENT_AFTER + HEARTBEAT`` seconds of its last word
 SILENT_AFTER = 20.0
+#: a socket that has not said ``hello`` this many seconds after it opened is closed with code 4408
+#: (``no_hello``): a socket holds its game in memory, so none may stay without a page behind it
+HELLO_TIMEOUT = 10.0
 
 
 def welcome(game_id: str, seats: Iterable[int], creator: bool, version: int, refused: Iterable[int],

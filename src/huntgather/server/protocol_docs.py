@@ -71,7 +71,7 @@ def errors_table() -> str:
 
 
 def close_codes_table() -> str:
-    rows = ["| close code | meaning |", "|---|---|"]
+    rows = ["| close code | reason, and when |", "|---|---|"]
     rows += [f"| {int(code)} | {_cell(meaning)} |" for code, meaning in CLOSE_MEANINGS.items()]
     return "\n".join(rows)
 

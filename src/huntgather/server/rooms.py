@@ -43,6 +43,7 @@ from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.messages import (
     AskNotice,
     DeleteNotice,
+    ErrorCode,
     Hello,
     Hint,
     HintIntent,
@@ -94,6 +95,8 @@ __all__ = ["GameSetup", "RequestError", "Room", "Rooms", "build_game", "replay_g
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 #: a page further behind than this many events gets a snapshot instead of the missed events
 MAX_CATCH_UP = 400
+#: the most watchers a game takes, by default (every one costs each change a message to send)
+MAX_WATCHERS = 200
 
 
 # --------------------------------------------------------------------------- games
@@ -256,6 +259,8 @@ class Room:
     workers: Workers = field(default_factory=lambda: Workers(processes=False))
     hints: Hints = field(default_factory=Hints)
     bot_delay: float = 0.6
+    #: the most watchers (pages holding no seat, nor the creator's secret) this game takes; 0: any
+    max_watchers: int = MAX_WATCHERS
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
     #: the bot level of each bot seat
@@ -310,6 +315,13 @@ class Room:
         for conn in list(self.conns):
             conn.push(text)
 
+    def broadcast_table(self) -> None:
+        """Queue the :meth:`table` for every page, in place of one still waiting in its outbox (a
+        table only says who is there now: one superseded before it went out is never sent)."""
+        text = dumps(self.table())
+        for conn in list(self.conns):
+            conn.push(text, latest=MessageType.TABLE)
+
     def _catch_up(self, since: int | None) -> Snapshot | Update | None:
         """What a page at version ``since`` needs: nothing, an update, or a snapshot."""
         if since == self.version:
@@ -349,6 +361,12 @@ class Room:
             if self.open_access:
                 held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
                 creator, refused = True, []
+            if not held and not creator and self.max_watchers:
+                watchers = self.table()["watchers"]   # of every process
+                if watchers >= self.max_watchers:
+                    raise RequestError(ErrorCode.TOO_MANY_WATCHERS,
+                                       f"this game has {watchers} watchers, as many as it takes; "
+                                       f"try again later")
             hotseat = creator and len(held) > 1
             for i in sorted(held):
                 seat = self.seats[i]
@@ -360,7 +378,7 @@ class Room:
                                                       conn.heartbeat)))
             self.conns.add(conn)
             catch_up = self._catch_up(since)
-        self.broadcast(self.table())
+        self.broadcast_table()
         if self.on_presence is not None:
             self.on_presence(self)
         if catch_up is not None:
@@ -370,7 +388,7 @@ class Room:
         if conn in self.conns:
             self.conns.discard(conn)
             if not self.closed:
-                self.broadcast(self.table())
+                self.broadcast_table()
                 if self.on_presence is not None:
                     self.on_presence(self)
 
@@ -560,7 +578,7 @@ class Room:
                         for conn in self.conns:
                             conn.held.discard(r.seat)
             self._make_bots()
-        self.broadcast(self.table())
+        self.broadcast_table()
         self.wake_bots()
 
     def presence(self) -> tuple[set[int], int]:
@@ -618,7 +636,7 @@ class Room:
         name = clean_name(msg["name"])
         async with self.lock:
             await self._store_seat(seat, replace(self.seats[seat], name=name))
-        self.broadcast(self.table())
+        self.broadcast_table()
 
     async def resign(self, conn: Connection, msg: Resign) -> None:
         """The seat leaves the game: an easy bot plays it from now on, and its secret stops working."""
@@ -626,7 +644,7 @@ class Room:
         async with self.lock:
             self._check_current(msg["version"])
             await self._to_bot(seat, "easy")
-        self.broadcast(self.table())
+        self.broadcast_table()
         self.wake_bots()
 
     async def change_seat(self, conn: Connection, msg: SeatChange) -> None:
@@ -657,7 +675,7 @@ class Room:
                 conn.held.add(seat)
                 conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret,
                                            kind=SeatKind.HUMAN)))
-        self.broadcast(self.table())
+        self.broadcast_table()
         self.wake_bots()
 
     async def _to_bot(self, seat: int, level: str) -> None:
@@ -768,6 +786,8 @@ class Rooms:
         self.hints = Hints(hint_limit, search=hint_search)
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
+        #: the most watchers each game takes (0: any)
+        self.max_watchers = MAX_WATCHERS
         self.draws = draws
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
@@ -845,7 +865,7 @@ class Rooms:
             room.remote[notice["process"]] = (held, notice["watchers"])
         else:
             room.remote.pop(notice["process"], None)
-        room.broadcast(room.table())
+        room.broadcast_table()
 
     async def _on_ask(self, room: Room, notice: AskNotice) -> None:
         if notice["process"] != self.process and room.conns:
@@ -872,7 +892,8 @@ class Rooms:
     def _room(self, game_id: str, setup: GameSetup, game: Game, seats: list[SeatState],
               creator_hash: str | None, open_access: bool) -> Room:
         room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.workers,
-                    self.hints, self.bot_delay, tally=self.tally, draining=self.tally.draining)
+                    self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
+                    draining=self.tally.draining)
         self._live(room)
         return room
 
@@ -995,7 +1016,8 @@ class Rooms:
             seats = [SeatState(s.kind, s.level, None, None, False) for s in setup.seats]
             open_access = True
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
-                    self.workers, self.hints, self.bot_delay, tally=self.tally, draining=self.tally.draining)
+                    self.workers, self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
+                    draining=self.tally.draining)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""

@@ -21,7 +21,8 @@ from huntgather.server.codec import dumps
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, CLOSE_RESTART, Connection
 from huntgather.server.context import ServerContext, context_of
 from huntgather.server.dispatch import handle
-from huntgather.server.messages import ErrorCode
+from huntgather.server.limits import CUT
+from huntgather.server.messages import CloseCode, ErrorCode
 from huntgather.server.rooms import Room
 from huntgather.server.seats import RequestError
 
@@ -69,16 +70,23 @@ async def game_socket(ws: WebSocket) -> None:
 async def _serve(ws: WebSocket, room: Room, ctx: ServerContext) -> int | None:
     """Two tasks for the life of the socket (not one per message): the reader, and the writer
     that sends the page's queue.  Whichever ends first ends both: a page that stopped reading
-    is dropped by its writer even when it sends nothing more.  Returns the code the server
-    closed the socket with, if it did."""
+    is dropped by its writer even when it sends nothing more.  A socket that has not said
+    ``hello`` within the context's ``hello_timeout`` seconds is closed (``no_hello``).  Returns
+    the code the server closed the socket with, if it did."""
     closed_with: list[int] = []
 
     async def close(code: int, reason: str) -> None:
         closed_with.append(code)
         await ws.close(code=code, reason=reason)
 
-    conn = Connection(ws.send_text, close)
+    conn = Connection(ws.send_text, close, cut=ws.scope.get(CUT))
     conn.keep_alive(ctx.heartbeat, ctx.silent_after, _PING)
+
+    def no_hello() -> None:
+        if not conn.ready:
+            conn.finish(CloseCode.NO_HELLO, "no_hello")
+
+    deadline = asyncio.get_running_loop().call_later(ctx.hello_timeout, no_hello)
     tasks: set[asyncio.Task[None]] = set()
     idle = asyncio.Event()   # set while the reader waits for a message (not while it handles one)
     idle.set()
@@ -102,6 +110,7 @@ async def _serve(ws: WebSocket, room: Room, ctx: ServerContext) -> int | None:
             if idle.is_set():
                 reader.cancel()
                 await asyncio.wait({reader})
+        deadline.cancel()
         for task in tasks:
             task.cancel()
         room.sockets -= 1
