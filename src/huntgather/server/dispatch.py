@@ -33,6 +33,7 @@ from huntgather.server.messages import (
     Resync,
     SeatChange,
     Turn,
+    Undo,
     When,
     check_envelope,
     check_intent,
@@ -76,6 +77,11 @@ async def _turn(s: Sender, msg: Turn) -> None:
     version = await s.room.submit(s.conn, msg)
     s.conn.push(dumps(Ack(type=MessageType.ACK, request=s.request, version=version)))
     s.room.tally.observe_ack(asyncio.get_running_loop().time() - s.received)
+
+
+async def _undo(s: Sender, msg: Undo) -> None:
+    version = await s.room.undo(s.conn, msg)
+    s.conn.push(dumps(Ack(type=MessageType.ACK, request=s.request, version=version)))
 
 
 async def _preview(s: Sender, msg: PreviewIntent) -> None:
@@ -133,6 +139,7 @@ HANDLERS: dict[str, Handler] = {
     IntentType.NAME: _name,
     IntentType.SEAT: _seat,
     IntentType.RESIGN: _resign,
+    IntentType.UNDO: _undo,
     IntentType.PING: _ping,
     IntentType.PONG: _pong,
 }
