@@ -701,7 +701,7 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
                           "is null or too old; also `GET /api/games/{id}`"),
     MessageSpec(Update, "to every page after each stored move; after `welcome` or `resync` to a page "
                         "that missed a few"),
-    MessageSpec(Ack, "to the sender of a `turn`, once it is stored"),
+    MessageSpec(Ack, "to the sender of a `turn` or an `undo`, once it is stored"),
     MessageSpec(Preview, "the answer to `preview`"),
     MessageSpec(Hint, "the answer to `hint`"),
     MessageSpec(SeatSecret, "to the creator, after turning a seat into a person seat or an outside "
