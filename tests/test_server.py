@@ -46,8 +46,8 @@ from huntgather.server import create_app
 from huntgather.server.app import web_dir
 from huntgather.server.codec import dumps
 from huntgather.server.messages import UPDATE_KEYS, NoticeType, decode_notice, encode_notice
-from huntgather.server.protocol import move_from_json
-from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, restore_game
+from huntgather.server.protocol import move_from_json, snapshot
+from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, effective_history, restore_game
 from huntgather.server.seats import Deal
 from huntgather.server.storage import (
     Storage,
@@ -1053,6 +1053,137 @@ def test_bots_wait_for_storage_and_carry_on_when_it_works_again(monkeypatch: pyt
         made = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3})
         view = wait_for(c, made["id"], lambda v: v["over"])
         assert view["over"] and failures["left"] == 0
+
+
+# --------------------------------------------------------------------------- taking a turn back
+
+AGAINST_GREEDY = {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]}
+
+
+def until_turn_of(ws: Any, view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Take the bots' updates until it is ``seat``'s turn (or the game is over)."""
+    while view["decision"]["player"] != seat and not view["over"]:
+        view = apply_update(view, recv(ws, "update"))
+    return view
+
+
+def undo(ws: Any, version: int, request: int = 9) -> dict[str, Any]:
+    """Ask to take seat 0's last turn back; return the snapshot with the ack in it, or the error."""
+    ws.send_json({"type": "undo", "request": request, "seat": 0, "version": version})
+    answer = recv(ws, "snapshot", "error")
+    if answer["type"] == "snapshot":
+        answer["ack"] = recv(ws, "ack")
+    return answer
+
+
+def bot_placed(log: list[dict[str, Any]]) -> bool:
+    return any(e["kind"] == "TilePlaced" and e["player"] == 1 for e in log)
+
+
+SAME_POSITION = ("board", "players", "occupants", "remaining", "bonus_left", "decision", "legal", "over")
+
+
+@pytest.mark.parametrize("seed", [None, 8], ids=["secret", "seeded"])
+def test_undo_against_a_bot_returns_the_position_before_the_persons_turn(tmp_path: Path,
+                                                                          seed: int | None) -> None:
+    db = tmp_path / "g.sqlite"
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+        made = create(c, AGAINST_GREEDY if seed is None else {**AGAINST_GREEDY, "seed": seed})
+        gid = made["id"]
+        with c.websocket_connect(f"/ws/{gid}") as ann, c.websocket_connect(f"/ws/{gid}") as ann2, \
+                c.websocket_connect(f"/ws/{gid}") as watcher:
+            view = hello(ann, [made["seats"]["0"]])["snapshot"]
+            view = until_turn_of(ann, play(ann, view), 0)   # a first turn each
+            before, stored_before = view, history(c, gid)
+            assert isinstance(parse_move(stored_before[-1]), Draw)   # Ann's tile is drawn: her turn
+            view = until_turn_of(ann, play(ann, view), 0)   # her turn and the bot's reply
+            taken_back = history(c, gid)[len(stored_before):]
+            assert bot_placed(view["log"][len(before["log"]):])
+            other = hello(ann2, [made["seats"]["0"]])["snapshot"]
+            watching = hello(watcher, [])["snapshot"]
+            assert other["version"] == watching["version"] == view["version"]
+
+            back = undo(ann, view["version"])
+            assert back["type"] == "snapshot" and back["version"] > view["version"]   # versions only grow
+            assert back["ack"] == {"type": "ack", "request": 9, "version": back["version"]}
+            for key in SAME_POSITION:   # the page's view before the turn, Ann's tile in hand again
+                assert back[key] == before[key], key
+            assert back["decision"]["tile"] == before["decision"]["tile"] is not None
+            stored = history(c, gid)
+            assert stored == [*stored_before, *taken_back, f"undo {len(stored_before)}"]
+            assert effective_history(stored)[0] == stored_before
+            # the same as the engine's game replayed to that point
+            setup = GameSetup.from_json(storage_of(c).load(gid).setup, stored=True)  # type: ignore[union-attr]
+            replayed = Game.replay(build_game(setup, random.Random(0)).initial,
+                                   [parse_move(m) for m in stored_before])
+            assert {**snapshot(replayed, gid, setup.seed, str(setup.deal)), "version": back["version"]} \
+                == {k: v for k, v in back.items() if k != "ack"}
+            # every page of the game gets it: Ann's other page and the watcher
+            for page in (ann2, watcher):
+                assert recv(page, "snapshot", skip=("table", "update")) == \
+                    {k: v for k, v in back.items() if k != "ack"}
+
+            # Ann plays again, and the bot replies again; an old version is refused as stale
+            stale = undo(ann, view["version"], request=10)
+            assert stale["type"] == "error" and stale["code"] == "stale"
+            again = play(ann, {k: v for k, v in back.items() if k != "ack"})
+            again = until_turn_of(ann, again, 0)
+            assert bot_placed(again["log"][len(back["log"]):])
+            if seed is None:   # the tiles the undone draws brought come again, in the same order
+                redrawn = [m for m in history(c, gid)[len(stored):] if m.startswith("d")]
+                undone = [m for m in taken_back if m.startswith("d")]
+                assert redrawn[:len(undone)] == undone[:len(redrawn)]
+            final = again
+
+    # a new process on the same file (and a new Storage) has the game as undone and played on
+    fresh = Storage(str(db))
+    try:
+        stored_game = fresh.load(gid)
+        assert stored_game is not None
+        game = restore_game(GameSetup.from_json(stored_game.setup, stored=True), stored_game.history)
+        assert snapshot(game, gid, 0, "secret")["board"] == final["board"]
+        assert [str(m) for m in game.history] == effective_history(stored_game.history)[0]
+    finally:
+        fresh.close()
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c2, c2.websocket_connect(f"/ws/{gid}") as w:
+        again_view = hello(w, [])["snapshot"]
+        for key in (*SAME_POSITION, "version"):
+            assert again_view[key] == final[key], key
+
+
+def test_undo_is_refused_with_people_before_a_turn_and_once_over() -> None:
+    with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
+        # two people: never
+        made = create(c)
+        with c.websocket_connect(f"/ws/{made['id']}") as ann:
+            view = play(ann, hello(ann, [made["seats"]["0"]])["snapshot"])   # seat 0 starts
+            refused = undo(ann, view["version"])
+            assert refused["type"] == "error" and refused["code"] == "no_undo"
+            assert "people" in refused["message"]
+        # an outside bot counts as a person
+        made = create(c, {"seats": [{"kind": "human"}, {"kind": "remote"}]})
+        with c.websocket_connect(f"/ws/{made['id']}") as ann:
+            view = hello(ann, [made["seats"]["0"]])["snapshot"]
+            refused = undo(ann, view["version"])
+            assert refused["type"] == "error" and refused["code"] == "no_undo"
+        # against a bot, before the first turn: nothing to take back
+        made = create(c, {**AGAINST_GREEDY, "start_player": 0})
+        with c.websocket_connect(f"/ws/{made['id']}") as ann:
+            view = hello(ann, [made["seats"]["0"]])["snapshot"]
+            refused = undo(ann, view["version"])
+            assert refused["type"] == "error" and refused["code"] == "no_undo"
+            assert "no turn" in refused["message"]
+        # a finished game
+        made = create(c, {**AGAINST_GREEDY, "short": 2, "seed": 3})
+        with c.websocket_connect(f"/ws/{made['id']}") as ann:
+            view = hello(ann, [made["seats"]["0"]])["snapshot"]
+            while not view["over"]:
+                view = until_turn_of(ann, view, 0)
+                if not view["over"]:
+                    view = play(ann, view)
+            refused = undo(ann, view["version"])
+            assert refused["type"] == "error" and refused["code"] == "game_over"
+            assert len(history(c, made["id"])) == view["version"]   # nothing stored
 
 
 # --------------------------------------------------------------------------- hints

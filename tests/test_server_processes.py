@@ -119,3 +119,35 @@ def test_a_stale_copy_reloads_before_accepting_a_move(processes: tuple[Server, S
         await on_b.close()
 
     asyncio.run(scenario())
+
+
+def test_a_turn_taken_back_reaches_the_pages_of_the_other_process(processes: tuple[Server, Server]) -> None:
+    a, b = processes
+
+    async def scenario() -> None:
+        made = await create_game(a.http, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]})
+        gid = made["id"]
+        ann = await Page.join(a, gid, [made["seats"]["0"]])
+        dee = await Page.join(b, gid, [])   # a watcher on the other process
+        await ann.play()
+        await ann.until_to_move(0)   # the bot has replied
+        assert ann.view is not None
+        before = ann.view
+        await ann.play()
+        await ann.until_to_move(0)
+        assert await dee.wait_version(ann.version, 5)
+        ack = await ann.request({"type": "undo", "seat": 0, "version": ann.version})
+        assert ack["type"] == "ack" and ack["version"] == ann.version > before["version"]
+        assert await dee.wait_version(ack["version"], 5)   # its process reloaded the game
+        assert dee.view is not None and dee.version == ack["version"]
+        for key in ("board", "decision", "legal", "players", "remaining"):
+            assert dee.view[key] == before[key], key
+        # and the game goes on from there on either process
+        await ann.play()
+        await ann.until_to_move(0)
+        assert await dee.wait_version(ann.version, 5)
+        assert dee.view["board"] == ann.view["board"]
+        for page in (ann, dee):
+            await page.close()
+
+    asyncio.run(scenario())

@@ -275,6 +275,49 @@ def test_a_short_game_against_a_bot(server: Server, page: Any) -> None:
         "() => /No saved games/.test(document.querySelector('#games-table tbody').textContent)")
 
 
+def api_view(server: Server, page: Any) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+        view: dict[str, Any] = json.load(r)
+    return view
+
+
+def test_undo_turn_against_a_bot_brings_back_the_board_before_it_and_the_same_tile(server: Server,
+                                                                                      page: Any) -> None:
+    start_game(page, server.url, ["human", "bot:greedy"], short=None, seed=5)
+    page.wait_for_function(WAIT_TURN_OR_END)
+    undo_turn = page.locator("#undo-turn")
+    assert undo_turn.is_visible() and undo_turn.is_disabled()   # no turn of Ann's yet
+    play_turn(page)
+    page.wait_for_function(WAIT_TURN_OR_END)   # the bot's reply, and Ann's turn again
+    before = api_view(server, page)
+    tiles, tile_text = board_tiles(page), page.inner_text("#tile-text")
+    version = int(page.get_attribute("body", "data-version") or 0)
+    replied = (f"() => document.querySelectorAll('#viewport > g > g.hg-tile').length >= {tiles + 2} && "
+               "document.querySelector('rect.target')")
+    play_turn(page)
+    page.wait_for_function(replied)   # the bot has replied
+    assert api_view(server, page)["version"] > version
+    page.click("#undo-turn")
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {version} && "
+                           f"document.querySelectorAll('#viewport > g > g.hg-tile').length === {tiles} && "
+                           "document.querySelector('rect.target')")
+    after = api_view(server, page)
+    assert (after["board"], after["decision"], after["legal"]) == (before["board"], before["decision"],
+                                                                   before["legal"])
+    assert page.inner_text("#tile-text") == tile_text   # the same tile in hand
+    assert page.inner_text("#play-error") == ""
+    assert not undo_turn.is_disabled()   # the first turn can go back too
+    play_turn(page)   # and the game goes on: the bot replies again
+    page.wait_for_function(replied)
+
+
+def test_undo_turn_is_not_offered_with_two_people(server: Server, page: Any) -> None:
+    start_game(page, server.url, ["human", "human"], short=None, seed=5)
+    page.wait_for_function(WAIT_TURN_OR_END)
+    play_turn(page)
+    assert page.locator("#undo-turn").is_hidden()
+
+
 def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> None:
     start_game(page, server.url, ["human", "human"], short=6, seed=33)
     for _ in range(2):

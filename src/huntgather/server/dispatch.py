@@ -34,6 +34,7 @@ from huntgather.server.messages import (
     Resync,
     SeatChange,
     Turn,
+    Undo,
     When,
     check_envelope,
     check_intent,
@@ -80,6 +81,11 @@ async def _hello(s: Sender, msg: Hello) -> None:
 async def _turn(s: Sender, msg: Turn) -> None:
     s.ack(await s.room.submit(s.conn, msg))
     s.room.tally.observe_ack(asyncio.get_running_loop().time() - s.received)
+
+
+async def _undo(s: Sender, msg: Undo) -> None:
+    version = await s.room.undo(s.conn, msg)
+    s.conn.push(dumps(Ack(type=MessageType.ACK, request=s.request, version=version)))
 
 
 async def _preview(s: Sender, msg: PreviewIntent) -> None:
@@ -140,6 +146,7 @@ HANDLERS: dict[str, Handler] = {
     IntentType.NAME: _name,
     IntentType.SEAT: _seat,
     IntentType.RESIGN: _resign,
+    IntentType.UNDO: _undo,
     IntentType.PING: _ping,
     IntentType.PONG: _pong,
 }

@@ -70,7 +70,8 @@ MAX_SEAT = max(get_edition(name).max_players for name in edition_names()) - 1
 
 Seat = Annotated[int, Range(0, MAX_SEAT), Doc("a seat, from 0")]
 Version = Annotated[int, Range(-MAX_VERSION, MAX_VERSION),
-                    Doc("a game's version: the number of moves in its history, draws included")]
+                    Doc("a game's version: the number of entries in its stored history (moves, draws "
+                        "included, and turns taken back); it only grows")]
 GameId = Annotated[str, Length(1, 40)]
 Request = Annotated[int | Annotated[str, Length(0, 64)] | None,
                     Says("'request' must be a number or a short text"),
@@ -86,6 +87,7 @@ class IntentType(StrEnum):
     PREVIEW = "preview"
     HINT = "hint"
     RESIGN = "resign"
+    UNDO = "undo"
     NAME = "name"
     SEAT = "seat"
     RESYNC = "resync"
@@ -152,6 +154,7 @@ class ErrorCode(StrEnum):
     DRAINING = "draining"
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOO_MANY_WATCHERS = "too_many_watchers"
+    NO_UNDO = "no_undo"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -182,6 +185,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
     ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute from one address than allowed",
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
+    ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
+                       "(an outside bot counts as a person), once they have played a turn, and "
+                       "while the game is on",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
     ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
@@ -352,6 +358,12 @@ class Resign(IntentBase):
     version: Version
 
 
+class Undo(IntentBase):
+    type: Literal[IntentType.UNDO]
+    seat: Seat
+    version: Version
+
+
 class Name(IntentBase):
     type: Literal[IntentType.NAME]
     seat: Seat
@@ -408,6 +420,11 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
     IntentSpec(Resign, When.JOINED, "the seat's holder",
                "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
                "working; a `table` goes to every page, an `ack` to the sender"),
+    IntentSpec(Undo, When.JOINED, "the seat's holder, in a game where every other seat is a bot",
+               "the seat's last turn and the bots' turns after it are taken back (stored as a new "
+               "version); a `snapshot` goes to every page and an `ack` to the sender; refused "
+               "with `no_undo` in a game with other people or outside bots, before the seat's "
+               "first turn, or once the game is over"),
     IntentSpec(Name, When.JOINED, "the seat's holder",
                "the display name (1–24 characters once control characters are removed and spaces "
                "folded); a `table` goes to every page, an `ack` to the sender"),
@@ -703,8 +720,8 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
                           "is null or too old; also `GET /api/games/{id}`"),
     MessageSpec(Update, "to every page after each stored move; after `welcome` or `resync` to a page "
                         "that missed a few"),
-    MessageSpec(Ack, "to the sender of a `turn`, once it is stored; of a `name`, `resign` or `seat`, "
-                     "once done (after the `table` that shows it)"),
+    MessageSpec(Ack, "to the sender of a `turn` or an `undo`, once it is stored; of a `name`, `resign` or "
+                     "`seat`, once done (after the `table` that shows it)"),
     MessageSpec(Preview, "the answer to `preview`"),
     MessageSpec(Hint, "the answer to `hint`"),
     MessageSpec(SeatSecret, "to the creator, after turning a seat into a person seat or an outside "

@@ -331,11 +331,14 @@ def _changing(game: Game, seed: int) -> wire.Changing:
     }
 
 
-def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False) -> wire.Snapshot:
-    """The whole public view of a game (what a watcher sees)."""
+def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False,
+             version: int | None = None) -> wire.Snapshot:
+    """The whole public view of a game (what a watcher sees), at ``version`` (by default the
+    number of moves in its history; a game with turns taken back is further on)."""
     state = game.state
     out: wire.Snapshot = {
-           "type": wire.MessageType.SNAPSHOT, "game": game_id, "version": len(game.history),
+           "type": wire.MessageType.SNAPSHOT, "game": game_id,
+           "version": len(game.history) if version is None else version,
            "edition": state.edition.name,
            "bonus_name": state.edition.bonus_name, "deal": Deal(deal),
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
@@ -347,9 +350,12 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
     return out
 
 
-def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event]) -> wire.Update:
-    """What changed since version ``start``: the new events and tiles, and the new decision."""
-    return {"type": wire.MessageType.UPDATE, "game": game_id, "from": start, "version": len(game.history),
+def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event],
+           version: int | None = None) -> wire.Update:
+    """What changed since version ``start``: the new events and tiles, and the new decision
+    (``version``: the new version, by default the number of moves in the game's history)."""
+    return {"type": wire.MessageType.UPDATE, "game": game_id, "from": start,
+            "version": len(game.history) if version is None else version,
            "events": [event_view(e, game.state) for e in new_events],
            "placed": [{"x": e.x, "y": e.y, "tile": e.tile, "rotation": e.rotation}
                       for e in new_events if isinstance(e, TilePlaced)],

@@ -64,6 +64,7 @@ from huntgather.server.messages import (
     Table,
     TableSeat,
     Turn,
+    Undo,
     Update,
     decode_notice,
     encode_notice,
@@ -125,6 +126,37 @@ def build_game(setup: GameSetup, rng: random.Random | None = None) -> Game:
     return Game(len(setup.seats), seed=setup.seed, state=state, rng=draws)
 
 
+#: the start of a stored entry that takes turns back: ``undo 17`` cuts the moves back to the first 17
+UNDO = "undo "
+
+
+def undo_entry(keep: int) -> str:
+    """The stored entry that cuts a game's moves back to its first ``keep``.
+
+    >>> undo_entry(17), effective_history(["d3", "3@0,1r0", "-", "d7", undo_entry(1), "3@1,0r0"])
+    ('undo 17', (['d3', '3@1,0r0'], [7]))
+    """
+    return f"{UNDO}{keep}"
+
+
+def effective_history(stored: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The moves of a stored history once its ``undo`` entries are applied, and the tiles the undone
+    draws had brought, the last undo's first (they are drawn again first, in that order, so that
+    taking a turn back brings no new luck)."""
+    moves: list[str] = []
+    undone: list[int] = []
+    for entry in stored:
+        if entry.startswith(UNDO):
+            keep = int(entry[len(UNDO):])
+            if not 0 <= keep <= len(moves):
+                raise ValueError(f"{entry!r} takes back more moves than there are ({len(moves)})")
+            undone = [m.tile for m in map(parse_move, moves[keep:]) if isinstance(m, Draw)] + undone
+            del moves[keep:]
+        else:
+            moves.append(entry)
+    return moves, undone
+
+
 def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | None = None,
                  position: str | None = None) -> Game:
     """Rebuild a stored game from its stored ``position`` and its moves.
@@ -160,7 +192,8 @@ def restore_game(setup: GameSetup, history: Sequence[str], rng: random.Random | 
 
 def _resume(setup: GameSetup, history: Sequence[str], state: State, rng: random.Random | None) -> Game:
     """The stored game at ``state``, its moves kept (for versions and replays) but not replayed."""
-    return Game.resume(_start(setup), [parse_move(m) for m in history], state, seed=setup.seed,
+    moves, _ = effective_history(history)
+    return Game.resume(_start(setup), [parse_move(m) for m in moves], state, seed=setup.seed,
                        rng=rng or random.SystemRandom())
 
 
@@ -180,15 +213,17 @@ def replay_game(setup: GameSetup, history: Sequence[str], rng: random.Random | N
     A seeded deal's stored draws must be what its seed gives (raises
     :class:`ValueError` otherwise: a record from a different engine version);
     a secret deal's draws are taken as stored, and the tiles still to come are
-    drawn from ``rng`` when they are due.
+    drawn from ``rng`` when they are due, after the tiles of the draws taken back
+    (:func:`effective_history`).  ``undo`` entries are applied: the game is the one they leave.
     """
-    parsed = [parse_move(text) for text in history]
+    kept, undone = effective_history(history)
+    parsed = [parse_move(text) for text in kept]
     if setup.deal == Deal.SEEDED:
         game = build_game(setup)
     else:
         state = _start(setup)
         bonus_ids = set(get_edition(setup.edition).tiles.bonus_ids)
-        draws = [m.tile for m in parsed if isinstance(m, Draw)]
+        draws = [m.tile for m in parsed if isinstance(m, Draw)] + undone
         game = Game(len(setup.seats), seed=setup.seed, state=state, rng=rng or random.SystemRandom(),
                     normal_order=[t for t in draws if t not in bonus_ids],
                     bonus_order=[t for t in draws if t in bonus_ids])
@@ -203,7 +238,7 @@ def replay_game(setup: GameSetup, history: Sequence[str], rng: random.Random | N
             game.play(move)
         except IllegalMoveError as exc:
             raise ValueError(f"stored move {i} ({move}) is illegal: {exc}") from None
-    if [str(m) for m in game.history] != list(history):
+    if [str(m) for m in game.history] != kept:
         raise ValueError("the replay does not end where the stored game does")
     return game
 
@@ -280,6 +315,10 @@ class Room:
     tally: Tally = field(default_factory=Tally)
     #: the process is stopping: no bot starts another search (:meth:`Rooms.drain`)
     draining: bool = False
+    #: stored entries beyond the game's moves: ``undo`` entries and the moves they took back
+    undone: int = 0
+    #: the draw source of a secret deal rebuilt after an undo
+    draws: Callable[[], random.Random] = random.SystemRandom
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -292,12 +331,15 @@ class Room:
 
     @property
     def version(self) -> int:
-        return len(self.game.history)
+        """The number of entries stored: the game's moves, and any undo entries and the moves they
+        took back (so that a version, once seen, never comes again)."""
+        return len(self.game.history) + self.undone
 
     # ------------------------------------------------------------------ views
 
     def snapshot(self) -> Snapshot:
-        return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal))
+        return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal),
+                                 version=self.version)
 
     def table(self) -> Table:
         online, watchers = self.presence()
@@ -330,7 +372,8 @@ class Room:
         if start is None or len(self.game.events) - start > MAX_CATCH_UP:
             return self.snapshot()
         assert since is not None
-        return protocol.update(self.game, self.id, self.setup.seed, since, self.game.events[start:])
+        return protocol.update(self.game, self.id, self.setup.seed, since, self.game.events[start:],
+                               self.version)
 
     # ------------------------------------------------------------------ joining
 
@@ -514,7 +557,16 @@ class Room:
 
         A failed write raises ``storage_failed`` and changes nothing.
         """
-        new = [str(m) for m in game.history[start:]]
+        new = [str(m) for m in game.history[len(self.game.history):]]
+        await self._write(game, start, new)
+        self._adopt(game, start)
+
+    async def _write(self, game: Game, start: int, new: list[str]) -> None:
+        """Store the entries ``new`` after version ``start`` and the position of ``game`` they lead to.
+
+        Raises ``stale`` (after catching up) when another process stored first, ``storage_failed``
+        when the database refused; nothing changes then.
+        """
         status = "over" if game.is_over else "playing"
         try:
             await self.storage.append_async(self.id, start, new, status=status, scores=list(game.scores),
@@ -528,7 +580,6 @@ class Room:
             raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
                                                  "try again in a moment") from None
         self.tally.moves_stored += len(new)
-        self._adopt(game, start)
 
     def _adopt(self, game: Game, start: int) -> None:
         """Make ``game`` (this game at a later version) the room's game; push what changed since
@@ -536,7 +587,17 @@ class Room:
         first = self.marks[start]
         self.game = game
         self.marks[self.version] = len(game.events)
-        self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:]))
+        self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:],
+                                       self.version))
+        self.wake_bots()
+
+    def _adopt_undone(self, game: Game, stored: int) -> None:
+        """Make ``game`` (rebuilt from ``stored`` entries that end with an undo) the room's game;
+        every page gets a snapshot (its older versions are no more: they get snapshots too)."""
+        self.game = game
+        self.undone = stored - len(game.history)
+        self.marks = {self.version: len(game.events)}
+        self.broadcast(self.snapshot())
         self.wake_bots()
 
     async def follow_storage(self, carried: tuple[int, list[str]] | None = None) -> None:
@@ -553,6 +614,14 @@ class Room:
         else:
             new = await asyncio.to_thread(self.storage.history_from, self.id, start)
         if not new:
+            return
+        if any(entry.startswith(UNDO) for entry in new):   # turns taken back: the game is rebuilt
+            stored = await asyncio.to_thread(self.storage.load, self.id)
+            if stored is None:
+                return
+            game = await asyncio.to_thread(restore_game, self.setup, stored.history, self.draws(),
+                                           stored.position)
+            self._adopt_undone(game, len(stored.history))
             return
         if self.setup.deal == Deal.SEEDED:   # rebuilt from the seed, so the next draws follow it too
             stored = await asyncio.to_thread(self.storage.load, self.id)
@@ -678,6 +747,59 @@ class Room:
         self.broadcast_table()
         self.wake_bots()
 
+    async def undo(self, conn: Connection, msg: Undo) -> int:
+        """Take back the seat's last turn and the bots' turns after it; return the new version.
+
+        Only a person playing alone against bots may (an outside bot counts as a person), and
+        only while the game is on.  The game goes back to where that turn began, the seat's
+        tile in hand; the stored history gets an ``undo`` entry (:func:`undo_entry`), so that
+        versions only grow, and every page gets a snapshot.  The tiles the undone draws brought
+        come again first, in the same order.  A bot's search under way is dropped when it ends
+        (its version is gone).
+        """
+        seat = self._holder(conn, msg["seat"])
+        async with self.lock:
+            self._check_current(msg["version"])
+            if self.seats[seat].kind != SeatKind.HUMAN or any(
+                    s.kind != SeatKind.BOT for i, s in enumerate(self.seats) if i != seat):
+                raise RequestError(ErrorCode.NO_UNDO, "a turn can be taken back only in a game "
+                                                      "against bots alone, not with other people")
+            keep = self._last_turn(seat)
+            if keep is None:
+                raise RequestError(ErrorCode.NO_UNDO, "you have no turn to take back yet")
+            start = self.version
+            stored = await asyncio.to_thread(self.storage.load, self.id)
+            if stored is None or len(stored.history) != start:   # another process moved first
+                await self.follow_storage()
+                raise RequestError(ErrorCode.STALE, f"the game moved on (it is at version "
+                                                    f"{self.version}); nothing was taken back")
+            entries = [*stored.history, undo_entry(keep)]
+            try:
+                game = await asyncio.to_thread(replay_game, self.setup, entries, self.draws())
+            except (ValueError, IllegalMoveError) as exc:   # a game that goes on from a stored position
+                log.warning("game %s: the moves do not replay, so no turn is taken back (%s)", self.id, exc)
+                raise RequestError(ErrorCode.NO_UNDO, "this game's moves cannot be played again, so "
+                                                      "no turn can be taken back") from None
+            await self._write(game, start, [undo_entry(keep)])
+            self._adopt_undone(game, len(entries))
+            return self.version
+
+    def _last_turn(self, seat: int) -> int | None:
+        """How many moves come before the seat's last turn (its tile's draw included), or None."""
+        state = self.game.initial.copy()
+        last = None
+        previous: Move | None = None
+        try:
+            for i, move in enumerate(self.game.history):
+                turn_starts = not isinstance(move, Draw) and (previous is None or isinstance(previous, Draw))
+                if turn_starts and state.current_player == seat:
+                    last = i
+                state.apply(move)
+                previous = move
+        except IllegalMoveError:   # a game resumed from a stored position its moves do not reach
+            return None
+        return last
+
     async def _to_bot(self, seat: int, level: str) -> None:
         old = self.seats[seat]
         await self._store_seat(seat, SeatState(SeatKind.BOT, level, old.name, None, old.joined))
@@ -711,6 +833,8 @@ class Room:
             await asyncio.sleep(delay)
             if self.draining:   # the process stops: the next one resumes this bot (same seed, same move)
                 return
+            if self.closed or self.game.is_over or self.game.state.current_player != player:
+                continue   # the game changed meanwhile (a turn taken back): look again
             state = self.game.state.copy()
             version, changes = self.version, self.seat_changes
             level = self.bots.get(player)
@@ -893,7 +1017,7 @@ class Rooms:
               creator_hash: str | None, open_access: bool) -> Room:
         room = Room(game_id, setup, game, self.storage, seats, creator_hash, open_access, self.workers,
                     self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
-                    draining=self.tally.draining)
+                    draining=self.tally.draining, draws=self.draws)
         self._live(room)
         return room
 
@@ -1017,7 +1141,8 @@ class Rooms:
             open_access = True
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
                     self.workers, self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
-                    draining=self.tally.draining)
+                    draining=self.tally.draining, undone=len(stored.history) - len(game.history),
+                    draws=self.draws)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""

@@ -115,6 +115,23 @@ export function myTurn(s) {
   return p !== null && p !== undefined && held(s, p);
 }
 
+// whether this page plays alone against bots: it holds one person seat and bots hold every other
+// (an outside bot counts as a person)
+export function againstBots(s) {
+  const mine = heldSeats(s);
+  if (mine.length !== 1 || !s.table || !Array.isArray(s.table.seats)) return false;
+  return s.table.seats.every((x) => (x.seat === mine[0] ? x.kind === "human" : x.kind === "bot"));
+}
+
+// whether this page may take its last whole turn back (the server's `undo`): against bots alone,
+// once it has placed a tile, while the game is on and no turn of its is on the way
+export function canUndoTurn(s) {
+  const v = s.view;
+  if (!v || v.over || v.replay || s.replay || s.sentTurn || !againstBots(s)) return false;
+  const me = heldSeats(s)[0];
+  return Array.isArray(v.log) && v.log.some((e) => e && e.kind === "TilePlaced" && e.player === me);
+}
+
 export function legalPlacements(s) {
   const v = s.view;
   if (!v || !v.decision || v.decision.phase !== "place" || !Array.isArray(v.legal)) return [];

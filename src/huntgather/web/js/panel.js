@@ -5,7 +5,7 @@
 
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
-  canConfirm, canon, choiceLabel, currentHints, held, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
+  againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
   presence, seatInfo, seatLabel, seatName, colourOf, who,
 } from "./game.js";
 import { moveAttrs } from "./board.js";
@@ -57,6 +57,7 @@ export function createPanel(store, act, board) {
     $("#turn").textContent = "";
     $("#tile-panel").hidden = true;
     $("#actions").hidden = true;
+    $("#undo-turn").hidden = true;
     // nothing of a previous game stays (a wrong link after a game): its tile, stacks and tiles left
     for (const id of ["#current-tile", "#bar-tile", "#tile-text", "#remaining-count", "#menhir-count", "#deal",
       "#remaining-list", "#final-table", "#winners"]) $(id).innerHTML = "";
@@ -200,6 +201,8 @@ export function createPanel(store, act, board) {
     $("#actions").hidden = !mine;
     $("#confirm").disabled = !canConfirm(s);
     $("#undo").disabled = !s.pending || !!s.sentTurn;
+    $("#undo-turn").hidden = !againstBots(s);
+    $("#undo-turn").disabled = !canUndoTurn(s);
   }
 
   // the choices of a placed tile, as a list in words (keys 1–9, 0 = none)
@@ -372,6 +375,7 @@ export function createPanel(store, act, board) {
   $("#next-spot").onclick = () => act.cycleSpot(1);
   $("#confirm").onclick = () => act.confirmTurn();
   $("#undo").onclick = () => act.undo();
+  $("#undo-turn").onclick = () => act.undoTurn();
   $("#hint").onclick = () => act.requestHint();
   $("#sheet-toggle").onclick = () => {
     const open = $("#side").classList.toggle("expanded");

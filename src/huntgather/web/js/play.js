@@ -8,7 +8,7 @@
 
 import { $, api, showError, showStatus } from "./dom.js";
 import {
-  canConfirm, canon, currentHints, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
+  canConfirm, canUndoTurn, canon, currentHints, heldSeats, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
 } from "./game.js";
 import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
 import { animation, autoConfirm } from "./settings.js";
@@ -287,6 +287,14 @@ export function createPlay(store, loadTiles) {
     if (s().pending) store.dispatch({ type: "undo" });
   }
 
+  // take this page's last whole turn back (against bots alone): the server answers with a snapshot
+  function undoTurn() {
+    const st = s();
+    if (!canUndoTurn(st)) return;
+    requests += 1;
+    send({ type: "undo", seat: heldSeats(st)[0], version: st.view.version, request: requests });
+  }
+
   function confirmTurn() {
     const st = s();
     if (!canConfirm(st)) return;
@@ -403,7 +411,7 @@ export function createPlay(store, loadTiles) {
 
   return {
     open, openReplay, leave, send, replayStep, handOut,
-    rotate, cycleSpot, placeAt, turnPending, choose, undo, confirmTurn, requestHint, tryHint,
+    rotate, cycleSpot, placeAt, turnPending, choose, undo, undoTurn, confirmTurn, requestHint, tryHint,
     legalPlacements: () => legalPlacements(s()),
   };
 }
