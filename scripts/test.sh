@@ -62,7 +62,9 @@ echo "== js lint"
 # the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
 .venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
 echo "== mypy --strict"
-.venv/bin/mypy
+# mypy's cache lives outside the checkout, so that a fresh clone on this machine reuses it (mypy
+# checks every cached module against its source's hash: a changed file is checked again)
+.venv/bin/mypy --cache-dir "${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-mypy"
 echo "== pytest"
 bash scripts/compiled.sh clean   # the pure-Python build first (a compiled one left in place would hide it)
 # --dist loadgroup: the tests that share the corpus of random games (xdist_group "corpus") run in

@@ -164,3 +164,17 @@ def servers() -> Iterator[list[Any]]:
     yield started
     for srv in started:
         srv.stop()
+
+
+#: the test modules whose tests take seconds each (browsers, server processes, Ray): collected
+#: first, so that the two test processes share them out and the quick ones fill the end
+SLOW_MODULES = ("test_web_ui.py", "test_web_a11y.py", "test_server_faults.py", "test_server_ops.py",
+                "test_remote_bots.py", "test_server_processes.py", "test_client.py", "test_metrics.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow modules' tests first (in their own order), then every other test as collected."""
+    def slow(item: pytest.Item) -> bool:
+        return item.path.name in SLOW_MODULES
+
+    items.sort(key=lambda item: 0 if slow(item) else 1)
