@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The optional compiled build (mypyc), in place: compiled modules next to their sources in src/.
 #   bash scripts/compiled.sh build   # compile the rules core; .venv then imports the compiled modules
+#   bash scripts/compiled.sh prepare # compile it into the cache only (the checkout stays pure)
 #   bash scripts/compiled.sh clean   # remove every compiled module: back to the pure-Python build
 #   bash scripts/compiled.sh status  # which modules are compiled
 # Needs .venv with mypy (huntgather[test]), a C compiler and the Python headers. The build outputs
@@ -10,29 +11,42 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
 case "${1:-}" in
-  build)
+  prepare|build)
     # A build is kept in a cache keyed by a hash of everything it is made from
-    # (scripts/compiled_key.py): a hit copies the compiled modules into place; any change to a
-    # source, to setup.py or pyproject.toml, or to the versions of Python, mypy or the C compiler
-    # misses and builds afresh.  HUNTGATHER_COMPILED_CACHE names the cache's folder ("" builds
+    # (scripts/compiled_key.py): any change to a source, to setup.py or pyproject.toml, or to the
+    # versions of Python, mypy or the C compiler misses and builds afresh.  "prepare" puts the
+    # build in the cache (compiled in a copy of the tree, so the checkout stays pure meanwhile:
+    # scripts/test.sh prepares while the pure suite runs); "build" then copies the compiled
+    # modules into place.  HUNTGATHER_COMPILED_CACHE names the cache's folder ("" builds in place
     # every time).
     cache_root=${HUNTGATHER_COMPILED_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-compiled}
     key=$("$python" scripts/compiled_key.py)
-    if [ -n "$cache_root" ] && [ -f "$cache_root/$key/complete" ]; then
-      echo "compiled build taken from the cache ($cache_root/$key)"
-      (cd "$cache_root/$key" && find src -name '*.so' -exec cp --parents {} "$OLDPWD" \;)
-    else
+    here=$PWD
+    if [ -z "$cache_root" ]; then
+      [ "$1" = prepare ] && exit 0   # nothing to prepare without a cache: "build" compiles in place
       # setup.py is read by setuptools itself here, and pyproject's license field needs setuptools >= 77
       "$python" -m pip install --quiet "setuptools>=77" >/dev/null
       HUNTGATHER_COMPILE=1 "$python" setup.py --quiet build_ext --inplace >/dev/null
-      if [ -n "$cache_root" ]; then
+    else
+      if [ -f "$cache_root/$key/complete" ]; then
+        echo "compiled build taken from the cache ($cache_root/$key)"
+      else
+        "$python" -m pip install --quiet "setuptools>=77" >/dev/null
+        work=$(mktemp -d /tmp/huntgather-compile.XXXXXX)
+        cp -r src setup.py pyproject.toml README.md LICENSE "$work"/
+        find "$work/src" -name '*.so' -delete
+        (cd "$work" && HUNTGATHER_COMPILE=1 "$here/$python" setup.py --quiet build_ext --inplace >/dev/null)
         rm -rf "$cache_root/$key.tmp" && mkdir -p "$cache_root/$key.tmp"
-        find src -name '*.so' -exec cp --parents {} "$cache_root/$key.tmp" \;
+        (cd "$work" && find src -name '*.so' -exec cp --parents {} "$cache_root/$key.tmp" \;)
+        rm -rf "$work"
         touch "$cache_root/$key.tmp/complete"
         rm -rf "${cache_root:?}/$key" && mv "$cache_root/$key.tmp" "$cache_root/$key"
         # keep the five newest builds
         ls -1dt "$cache_root"/*/ 2>/dev/null | tail -n +6 | xargs -r rm -rf
+        echo "compiled build made and cached ($cache_root/$key)"
       fi
+      [ "$1" = prepare ] && exit 0
+      (cd "$cache_root/$key" && find src -name '*.so' -exec cp --parents {} "$here" \;)
     fi
     "$python" -c "from huntgather.bench import build, compiled_modules
 assert build() == 'compiled', 'the compiled modules are not the ones imported'
@@ -46,7 +60,7 @@ print('compiled:', ' '.join(compiled_modules()))"
     "$python" -c "from huntgather.bench import build, compiled_modules; print(build(), *compiled_modules())"
     ;;
   *)
-    echo "usage: bash scripts/compiled.sh build|clean|status" >&2
+    echo "usage: bash scripts/compiled.sh build|prepare|clean|status" >&2
     exit 2
     ;;
 esac

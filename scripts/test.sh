@@ -61,15 +61,31 @@ echo "== ruff"
 echo "== js lint"
 # the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
 .venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
-echo "== mypy --strict"
+# mypy and the compiled build (into its cache, from a copy of the tree) run beside the pure suite:
+# its two test processes spend much of their time waiting on browsers and servers.  Their output
+# is shown, and their exit status checked, once the suite is done.
+side=$(mktemp -d /tmp/huntgather-side.XXXXXX)
+on_exit_do+=('kill $(jobs -p) 2>/dev/null; rm -rf "$side"')
 # mypy's cache lives outside the checkout, so that a fresh clone on this machine reuses it (mypy
 # checks every cached module against its source's hash: a changed file is checked again)
-.venv/bin/mypy --cache-dir "${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-mypy"
+.venv/bin/mypy --cache-dir "${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-mypy" >"$side/mypy" 2>&1 &
+mypy_pid=$!
+if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
+  bash scripts/compiled.sh prepare >"$side/compile" 2>&1 &
+  compile_pid=$!
+fi
+
 echo "== pytest"
 bash scripts/compiled.sh clean   # the pure-Python build first (a compiled one left in place would hide it)
 # --dist loadgroup: the tests that share the corpus of random games (xdist_group "corpus") run in
 # one worker, which plays those games once (tests/conftest.py)
 .venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs --durations=15 "$@"
+
+echo "== mypy --strict"
+mypy_status=0
+wait "$mypy_pid" || mypy_status=$?
+cat "$side/mypy"
+[ "$mypy_status" = 0 ] || exit "$mypy_status"
 
 # The tests that can tell the builds apart, again on the optional compiled build (mypyc;
 # docs/performance.md): the rules, records, positions, the digest of 1,000 games, state identity
@@ -92,6 +108,10 @@ COMPILED_DESELECT+=" and not variants_tool and not scale_tool and not interval_t
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
   echo "== compiled build (mypyc)"
   on_exit_do+=('bash scripts/compiled.sh clean')
+  compile_status=0
+  wait "$compile_pid" || compile_status=$?
+  cat "$side/compile"
+  [ "$compile_status" = 0 ] || exit "$compile_status"
   bash scripts/compiled.sh build
   echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files)"
   .venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs -p no:cacheprovider --durations=15 \
