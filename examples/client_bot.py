@@ -50,7 +50,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description="play one seat of a game on a running huntgather server")
     parser.add_argument("server", help="the server's address, such as http://127.0.0.1:8765")
     parser.add_argument("game", nargs="?", help="the game's id (default: a new game against an easy bot)")
-    parser.add_argument("secret", nargs="?", help="the seat's secret (with a game id)")
+    parser.add_argument("secret", nargs="?", help="the seat's secret (with a game id; put -- before the "
+                                                  "game id, since an id or a secret may begin with '-')")
     parser.add_argument("--bot", default="greedy", help="which of huntgather's bots chooses (default greedy)")
     parser.add_argument("--short", type=int, default=10, help="tiles of a new game's stack (default 10)")
     args = parser.parse_args()
