@@ -1094,9 +1094,12 @@ def test_undo_against_a_bot_returns_the_position_before_the_persons_turn(tmp_pat
                 c.websocket_connect(f"/ws/{gid}") as watcher:
             view = hello(ann, [made["seats"]["0"]])["snapshot"]
             view = until_turn_of(ann, play(ann, view), 0)   # a first turn each
-            before, stored_before = view, history(c, gid)
-            assert isinstance(parse_move(stored_before[-1]), Draw)   # Ann's tile is drawn: her turn
-            view = until_turn_of(ann, play(ann, view), 0)   # her turn and the bot's reply
+            while True:   # Ann's turn and the bot's reply (a turn that earns her a menhir turn is
+                before, stored_before = view, history(c, gid)   # followed by it: that is her last)
+                assert isinstance(parse_move(stored_before[-1]), Draw)   # Ann's tile is drawn: her turn
+                view = until_turn_of(ann, play(ann, view), 0)
+                if bot_placed(view["log"][len(before["log"]):]) or view["over"]:
+                    break
             taken_back = history(c, gid)[len(stored_before):]
             assert bot_placed(view["log"][len(before["log"]):])
             other = hello(ann2, [made["seats"]["0"]])["snapshot"]
@@ -1126,8 +1129,9 @@ def test_undo_against_a_bot_returns_the_position_before_the_persons_turn(tmp_pat
             # Ann plays again, and the bot replies again; an old version is refused as stale
             stale = undo(ann, view["version"], request=10)
             assert stale["type"] == "error" and stale["code"] == "stale"
-            again = play(ann, {k: v for k, v in back.items() if k != "ack"})
-            again = until_turn_of(ann, again, 0)
+            again = until_turn_of(ann, play(ann, {k: v for k, v in back.items() if k != "ack"}), 0)
+            while not bot_placed(again["log"][len(back["log"]):]) and not again["over"]:   # a menhir turn
+                again = until_turn_of(ann, play(ann, again), 0)
             assert bot_placed(again["log"][len(back["log"]):])
             if seed is None:   # the tiles the undone draws brought come again, in the same order
                 redrawn = [m for m in history(c, gid)[len(stored):] if m.startswith("d")]
