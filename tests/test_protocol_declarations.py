@@ -74,6 +74,13 @@ def test_the_browser_replaces_the_declared_update_keys() -> None:
     assert "for (const k of UPDATE_KEYS)" in js
 
 
+def test_the_python_client_replaces_the_declared_update_keys() -> None:
+    # huntgather.client does not import the server (a bot from outside needs none of it): its copy
+    # of the list is checked here, as the browser's is
+    from huntgather.client.view import REPLACED
+    assert REPLACED == UPDATE_KEYS
+
+
 def test_every_error_code_the_server_raises_is_declared() -> None:
     pattern = re.compile(r'(?:RequestError|ProtocolError|_error)\(\s*"(\w+)"')
     used = {code for path in SERVER.glob("*.py")

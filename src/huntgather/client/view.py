@@ -23,7 +23,8 @@ from typing import Any
 
 __all__ = ["REPLACED", "GapError", "apply_update", "follows"]
 
-#: the parts of a view that an update gives whole (the board and the log only grow)
+#: the parts of a view that an update gives whole (the board and the log only grow): the server's
+#: ``messages.UPDATE_KEYS``, copied so that the client needs no server (a test checks they agree)
 REPLACED = ("players", "occupants", "remaining", "bonus_left", "decision", "legal", "last", "over", "final",
             "seed")
 
