@@ -744,6 +744,7 @@ class SeatNoticeRow(TypedDict):
     name: str | None
     secret_hash: str | None
     joined: bool
+    account_id: NotRequired[int | None]
 
 
 class MoveNotice(TypedDict):

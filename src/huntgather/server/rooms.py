@@ -264,9 +264,12 @@ class SeatState:
     name: str | None
     secret_hash: str | None
     joined: bool = False
+    #: the account holding the seat (kept when a bot takes it over: the person who left)
+    account_id: int | None = None
 
     def row(self, seat: int) -> SeatRow:
-        return SeatRow(seat, str(self.kind), self.level, self.name, self.secret_hash, self.joined)
+        return SeatRow(seat, str(self.kind), self.level, self.name, self.secret_hash, self.joined,
+                       self.account_id)
 
 
 @dataclass
@@ -642,7 +645,8 @@ class Room:
             for r in rows:
                 if 0 <= r.seat < len(self.seats):
                     old = self.seats[r.seat]
-                    self.seats[r.seat] = SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined)
+                    self.seats[r.seat] = SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined,
+                                                   r.account_id)
                     if r.secret_hash != old.secret_hash:
                         for conn in self.conns:
                             conn.held.discard(r.seat)
@@ -802,7 +806,8 @@ class Room:
 
     async def _to_bot(self, seat: int, level: str) -> None:
         old = self.seats[seat]
-        await self._store_seat(seat, SeatState(SeatKind.BOT, level, old.name, None, old.joined))
+        await self._store_seat(seat, SeatState(SeatKind.BOT, level, old.name, None, old.joined,
+                                               old.account_id))
         self._make_bots()
         for other in self.conns:
             other.held.discard(seat)
@@ -1133,7 +1138,7 @@ class Rooms:
         setup = GameSetup.from_json(stored.setup, stored=True)
         game = restore_game(setup, stored.history, self.draws(), stored.position)
         if stored.seats:
-            seats = [SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined)
+            seats = [SeatState(SeatKind(r.kind), r.level, r.name, r.secret_hash, r.joined, r.account_id)
                      for r in stored.seats]
             open_access = False
         else:   # stored before seats had secrets

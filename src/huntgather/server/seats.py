@@ -131,6 +131,9 @@ class GameSetup:
     #: (:func:`huntgather.bots.tournament.deal_orders`), the same tiles in the same order however
     #: the seats are turned; a short game takes the first ``short`` tiles of its order
     mirror: int | None = None
+    #: a rated game (chosen at creation, never after): every person seat must be held by an
+    #: account and the deal is secret; no hints and no take-backs (:mod:`huntgather.server.ratings`)
+    rated: bool = False
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -142,7 +145,7 @@ class GameSetup:
         """
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
-        known = {"edition", "seats", "start_player", "seed", "short", "mirror"}
+        known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -206,7 +209,18 @@ class GameSetup:
                 raise RequestError("bad_setup", "mirror must be a deal number from 0 to 2^31-1, or null")
             if deal != Deal.SEEDED:
                 raise RequestError("bad_setup", "a mirrored deal needs a seed (the tournament's)")
-        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror)
+        rated = data.get("rated", False)
+        if not isinstance(rated, bool):
+            raise RequestError("bad_setup", "rated must be true or false")
+        if rated and not stored:
+            if deal != Deal.SECRET or mirror is not None:
+                raise RequestError("bad_setup", "a rated game has a secret deal: leave the seed empty")
+            if any(s.kind == SeatKind.REMOTE for s in seats):
+                raise RequestError("bad_setup", "a rated game is played by people and the server's bots; "
+                                                "an outside bot cannot take a seat in it")
+            if not any(s.kind == SeatKind.HUMAN for s in seats):
+                raise RequestError("bad_setup", "a rated game needs at least one person")
+        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -217,4 +231,6 @@ class GameSetup:
             out["stack"] = list(self.stack)
         if self.mirror is not None:
             out["mirror"] = self.mirror
+        if self.rated:
+            out["rated"] = True
         return out

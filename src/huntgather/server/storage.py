@@ -100,6 +100,8 @@ seats = Table(
     Column("name", String(64), nullable=True),
     Column("secret_hash", String(64), nullable=True),
     Column("joined", Boolean, nullable=False, default=False),
+    #: the account holding the seat (None: a guest's seat or a bot's; schema 0004)
+    Column("account_id", Integer, nullable=True),
 )
 
 creators = Table(
@@ -175,17 +177,18 @@ def seat_notice(game_id: str, row: SeatRow) -> str:
     >>> from huntgather.server.messages import decode_notice
     >>> notice = decode_notice(seat_notice("abc", SeatRow(1, "human", None, "Ann Lee", "9f2c", True)))
     >>> seat_row(notice["seat"])
-    SeatRow(seat=1, kind='human', level=None, name='Ann Lee', secret_hash='9f2c', joined=True)
+    SeatRow(seat=1, kind='human', level=None, name='Ann Lee', secret_hash='9f2c', joined=True, account_id=None)
     """
     carried: SeatNoticeRow = {"seat": row.seat, "kind": SeatKind(row.kind), "level": row.level,
-                              "name": row.name, "secret_hash": row.secret_hash, "joined": row.joined}
+                              "name": row.name, "secret_hash": row.secret_hash, "joined": row.joined,
+                              "account_id": row.account_id}
     return encode_notice({"type": NoticeType.SEAT, "game": game_id, "seat": carried})
 
 
 def seat_row(carried: SeatNoticeRow) -> SeatRow:
     """The row a :func:`seat_notice` carries."""
     return SeatRow(carried["seat"], str(carried["kind"]), carried["level"], carried["name"],
-                   carried["secret_hash"], carried["joined"])
+                   carried["secret_hash"], carried["joined"], carried.get("account_id"))
 
 
 def delete_notice(game_id: str) -> str:
@@ -203,6 +206,9 @@ class SeatRow:
     name: str | None
     secret_hash: str | None
     joined: bool
+    #: the account that holds the seat (:mod:`huntgather.server.accounts`); a seat handed to a bot
+    #: keeps it, so that the person who left is known (rated games count them last)
+    account_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -359,7 +365,8 @@ class Storage:
         if seat_rows:
             conn.execute(insert(seats), [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
                                           "level": r.level, "name": r.name,
-                                          "secret_hash": r.secret_hash, "joined": r.joined}
+                                          "secret_hash": r.secret_hash, "joined": r.joined,
+                                          "account_id": r.account_id}
                                          for r in seat_rows])
         if creator_hash is not None:
             conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
@@ -371,7 +378,8 @@ class Storage:
     def _set_seat(self, conn: Connection, game_id: str, row: SeatRow) -> None:
         done = conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat)
                             .values(kind=row.kind, level=row.level, name=row.name,
-                                    secret_hash=row.secret_hash, joined=row.joined)).rowcount
+                                    secret_hash=row.secret_hash, joined=row.joined,
+                                    account_id=row.account_id)).rowcount
         if not done:
             raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
         self._notify(conn, seat_notice(game_id, row))
@@ -606,7 +614,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0003"
+SCHEMA = "0004"
 
 
 def _alembic_config(connection: Any) -> Any:
@@ -892,7 +900,8 @@ def _seats_of(conn: Connection, game_id: str) -> list[SeatRow]:
 
 
 def _seat_rows(rows: Any) -> list[SeatRow]:
-    return [SeatRow(r.seat, r.kind, r.level, r.name, r.secret_hash, bool(r.joined)) for r in rows]
+    return [SeatRow(r.seat, r.kind, r.level, r.name, r.secret_hash, bool(r.joined), r.account_id)
+            for r in rows]
 
 
 def _sqlite_begin(conn: Connection) -> None:

@@ -1,0 +1,101 @@
+"""The tables of accounts, sessions, passkeys and ratings (schema revision 0004).
+
+Every table here is made by the migration ``r0004_accounts``; this module declares them
+once for the queries.  An account is a person's or a bot level's (``kind``); its ``name_key``
+is the name folded for uniqueness (:func:`huntgather.server.accounts.name_key`), None once
+the account is deleted.  A session, a passkey challenge: only the SHA-256 hash of its id is
+stored.  A rating is per account and edition (OpenSkill's mu and sigma); ``hg_rated_games``
+holds one row per game rated (its ``seq`` orders the rating updates, so that recomputing them
+from the games gives the same numbers) and ``hg_rating_events`` one row per seat of it.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Table, Text
+
+from huntgather.server.storage import metadata
+
+
+class AccountKind(StrEnum):
+    """Whose an account is: a person's, or a bot level's (rated on the people's scale)."""
+
+    PERSON = "person"
+    BOT = "bot"
+
+
+accounts = Table(
+    "hg_accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(256), nullable=True, unique=True),
+    Column("password_hash", Text, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("disabled", Boolean, nullable=False, default=False),
+    Column("deleted", Boolean, nullable=False, default=False),
+)
+
+sessions = Table(
+    "hg_sessions", metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+passkeys = Table(
+    "hg_passkeys", metadata,
+    Column("credential_id", String(400), primary_key=True),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False),
+    Column("transports", String(200), nullable=True),
+    Column("created", Float, nullable=False),
+)
+
+challenges = Table(
+    "hg_challenges", metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("account_id", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("challenge", Text, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+ratings = Table(
+    "hg_ratings", metadata,
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), primary_key=True),
+    Column("edition", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+)
+
+rated_games = Table(
+    "hg_rated_games", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(40), ForeignKey("hg_games.id"), nullable=False, unique=True),
+    Column("edition", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+rating_events = Table(
+    "hg_rating_events", metadata,
+    Column("seq", Integer, nullable=False),
+    Column("game_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False),
+    Column("edition", String(8), nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
