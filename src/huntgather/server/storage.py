@@ -175,9 +175,9 @@ def seat_notice(game_id: str, row: SeatRow) -> str:
     read it back (:func:`seat_row`).
 
     >>> from huntgather.server.messages import decode_notice
-    >>> notice = decode_notice(seat_notice("abc", SeatRow(1, "human", None, "Ann Lee", "9f2c", True)))
+    >>> notice = decode_notice(seat_notice("abc", SeatRow(1, "human", None, "Ann Lee", "9f2c", True, 7)))
     >>> seat_row(notice["seat"])
-    SeatRow(seat=1, kind='human', level=None, name='Ann Lee', secret_hash='9f2c', joined=True, account_id=None)
+    SeatRow(seat=1, kind='human', level=None, name='Ann Lee', secret_hash='9f2c', joined=True, account_id=7)
     """
     carried: SeatNoticeRow = {"seat": row.seat, "kind": SeatKind(row.kind), "level": row.level,
                               "name": row.name, "secret_hash": row.secret_hash, "joined": row.joined,
