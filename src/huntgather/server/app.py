@@ -43,6 +43,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from huntgather.server import gc_tuning, protocol
+from huntgather.server.accounts import Accounts
 from huntgather.server.context import ServerContext
 from huntgather.server.health import health_routes
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
@@ -164,6 +165,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     app.state.context = context
     app.state.storage = storage
     app.state.rooms = rooms
+    app.state.accounts = Accounts(storage)
     return app
 
 
