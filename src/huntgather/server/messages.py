@@ -171,7 +171,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.ILLEGAL_MOVE: "the engine refused the move (the message says why)",
     ErrorCode.INVALID_MOVE: "a MOVE of the wrong shape",
     ErrorCode.GAME_OVER: "the game is over",
-    ErrorCode.BUSY: "too many hints at once (one per page, a few in all); try again in a moment",
+    ErrorCode.BUSY: "a hint refused: one at a time per visitor (address or account), and none came "
+                    "free within the wait (a few at once in all); try again in a moment",
     ErrorCode.STORAGE_FAILED: "the change could not be stored, so it does not count; try again "
                               "(every change fails while the database is unreachable, and for good "
                               "once the server's SQLite file was deleted or replaced)",

@@ -40,6 +40,7 @@ from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol
 from huntgather.server.codec import ProtocolError, dumps
 from huntgather.server.connection import CLOSE_GONE, Connection
+from huntgather.server.hint_pool import HintPool
 from huntgather.server.messages import (
     AskNotice,
     DeleteNotice,
@@ -273,16 +274,6 @@ class SeatState:
 
 
 @dataclass
-class Hints:
-    """The hint budget shared by every room: a few searches at once in all, one per page."""
-
-    limit: int = 2
-    running: int = 0
-    #: the search of a hint: the hard level by default, or an exact number of simulations
-    search: Limits | int | None = None
-
-
-@dataclass
 class Room:
     """One live game, its seats and the pages connected to it."""
 
@@ -295,7 +286,7 @@ class Room:
     #: a game stored before seats had secrets: every page holds every person seat
     open_access: bool = False
     workers: Workers = field(default_factory=lambda: Workers(processes=False))
-    hints: Hints = field(default_factory=Hints)
+    hints: HintPool = field(default_factory=HintPool)
     bot_delay: float = 0.6
     #: the most watchers (pages holding no seat, nor the creator's secret) this game takes; 0: any
     max_watchers: int = MAX_WATCHERS
@@ -676,18 +667,15 @@ class Room:
             if trial.is_over or trial.is_chance or trial.current_player != seat:
                 raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
             at = self.version
-        if conn.hinting or self.hints.running >= self.hints.limit:
-            self.tally.hint_refusals += 1
-            raise RequestError("busy", "the hint helper is busy; try again in a moment")
-        conn.hinting = True
-        self.hints.running += 1
         try:
-            # seeded by the position, not the game's secret seed: the same position gets the same hint
-            turns = await self.workers.run("hints", suggest, trial, at, self.hints.search,
-                                           self.setup.short is None)
-        finally:
-            conn.hinting = False
-            self.hints.running -= 1
+            async with self.hints.slot(conn.visitor):
+                # seeded by the position, not the game's secret seed: the same position gets the same hint
+                turns = await self.workers.run("hints", suggest, trial, at, self.hints.search,
+                                               self.setup.short is None)
+        except RequestError as exc:
+            if exc.code == ErrorCode.BUSY:
+                self.tally.hint_refusals += 1
+            raise
         best_first = sorted(turns, key=lambda t: (-t[1], -t[2]))   # by the estimate shown, then visits
         # each placement's square in words, no two alike ("next to your forest, at the top")
         squares = [(p.x, p.y) for p in (plan[0] for plan, _, _, _ in best_first) if isinstance(p, Place)]
@@ -912,7 +900,7 @@ class Rooms:
                  draws: Callable[[], random.Random] = random.SystemRandom) -> None:
         self.storage = storage
         self.workers = workers or Workers(processes=False)
-        self.hints = Hints(hint_limit, search=hint_search)
+        self.hints = HintPool(hint_limit, search=hint_search)
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
         #: the most watchers each game takes (0: any)
