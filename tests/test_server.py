@@ -991,6 +991,27 @@ def test_the_creator_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
         assert hello(bob, [fresh["secret"]])["seats"] == [1]
 
 
+def test_a_seat_given_a_new_secret_is_taken_from_the_page_open_with_the_old_one(client: TestClient) -> None:
+    """The creator revokes Bob's link (the seat to a person again, a new secret): Bob's page,
+    still open, loses the seat at once and cannot move for it (the bug: it kept the seat and
+    played a turn)."""
+    made = create(client, {**HUMANS, "short": 10})
+    gid = made["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as bob:
+        view = hello(ann, [made["creator"], made["seats"]["0"]])["snapshot"]
+        assert hello(bob, [made["seats"]["1"]])["seats"] == [1]
+        view = play(ann, view)   # Bob's turn now
+        ann.send_json({"type": "seat", "seat": 1, "kind": "human"})
+        fresh = recv(ann, "seat_secret")
+        assert fresh["seat"] == 1 and fresh["secret"] != made["seats"]["1"]
+        bob.send_json({"type": "turn", "seat": 1, "version": view["version"], "moves": []})
+        assert recv(bob, "error", skip=("table", "update"))["code"] == "not_your_seat"
+        bob.send_json({"type": "name", "seat": 1, "name": "Bob"})
+        assert recv(bob, "error", skip=("table", "update"))["code"] == "not_your_seat"
+    with client.websocket_connect(f"/ws/{gid}") as bob:   # the new secret holds it
+        assert hello(bob, [fresh["secret"]])["seats"] == [1]
+
+
 def test_resigning_hands_the_seat_to_a_bot(client: TestClient) -> None:
     made = create(client, {**HUMANS, "short": 10})
     gid = made["id"]

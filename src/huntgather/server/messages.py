@@ -433,8 +433,9 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
                "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
                "`kind` `human`: the seat becomes a person seat with a new secret, sent back "
                "as `seat_secret`; `kind` `remote`: an outside bot (`name`) plays the seat, with "
-               "a new bot token sent back as `seat_secret`; a `table` goes to every page, an `ack` "
-               "to the sender"),
+               "a new bot token sent back as `seat_secret`; in every case the old secret stops "
+               "working, and every page open with it, on every process, loses the seat at once; "
+               "a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
                "nothing (up to date)"),

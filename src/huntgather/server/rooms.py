@@ -733,6 +733,8 @@ class Room:
                 secret = new_secret()
                 await self._store_seat(seat, SeatState(SeatKind.HUMAN, None, None, hash_secret(secret)))
                 self._make_bots()
+                for other in self.conns:   # a re-keyed seat: the pages open with the old secret lose it
+                    other.held.discard(seat)
                 conn.held.add(seat)
                 conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret,
                                            kind=SeatKind.HUMAN)))
