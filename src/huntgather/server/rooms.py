@@ -256,6 +256,10 @@ def _plan_json(state: State, plan: Sequence[Move]) -> list[MoveJson]:
 # --------------------------------------------------------------------------- rooms
 
 
+#: the default of :attr:`Rooms.presence_every`, seconds
+PRESENCE_EVERY = 10.0
+
+
 @dataclass
 class SeatState:
     """A seat now: who plays it, its name, whether its link was opened, and its secret's hash."""
@@ -303,6 +307,8 @@ class Room:
     sockets: int = 0
     #: pages on other processes: process id -> (seats held, watchers)
     remote: dict[str, tuple[set[int], int]] = field(default_factory=dict)
+    #: when each process in :attr:`remote` last told its pages (event loop time)
+    remote_heard: dict[str, float] = field(default_factory=dict)
     #: called when this process's pages change (to tell the other processes)
     on_presence: Callable[[Room], None] | None = None
     #: the server's counts (moves stored, hints refused), shared by its rooms
@@ -918,6 +924,10 @@ class Rooms:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: the counts of every room (:mod:`huntgather.server.metrics`)
         self.tally = Tally()
+        #: seconds between two repeats of this process's presence to the others (PostgreSQL); a
+        #: process not heard from for three times as long counts as crashed.  Every process of
+        #: one database must use the same value.
+        self.presence_every = PRESENCE_EVERY
 
     # ------------------------------------------------------------------ other processes
 
@@ -925,6 +935,31 @@ class Rooms:
         """Listen for what other processes store (PostgreSQL); call from the running event loop."""
         self._loop = asyncio.get_running_loop()
         self._stop_listening = self.storage.listen(self._notified, self._reconnected)
+        if self.storage.shared:
+            self._spawn(self._keep_presence())
+
+    async def _keep_presence(self) -> None:
+        """Every :attr:`presence_every` seconds, tell the other processes again which pages this
+        one has (each game with pages here), and forget the pages of a process not heard from for
+        three times as long: it has crashed (kill -9, a lost machine), and its pages are gone, so
+        its seats go offline and its watchers stop counting."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.presence_every)
+            stale = loop.time() - 3 * self.presence_every
+            for room in list(self._rooms.values()):
+                if room.closed:
+                    continue
+                if room.conns:
+                    self._announce(room)
+                gone = [p for p, heard in room.remote_heard.items() if heard < stale]
+                for process in gone:
+                    room.remote.pop(process, None)
+                    room.remote_heard.pop(process, None)
+                    log.warning("game %s: no word from process %s for %.0f s: its pages count as gone",
+                                room.id, process, 3 * self.presence_every)
+                if gone:
+                    room.broadcast_table()
 
     def _notified(self, payload: str) -> None:   # from the listening thread
         if self._loop is not None:
@@ -980,10 +1015,16 @@ class Rooms:
         if notice["process"] == self.process:
             return
         held = set(notice["held"])
+        process = notice["process"]
         if held or notice["watchers"]:
-            room.remote[notice["process"]] = (held, notice["watchers"])
+            unchanged = room.remote.get(process) == (held, notice["watchers"])
+            room.remote[process] = (held, notice["watchers"])
+            room.remote_heard[process] = asyncio.get_running_loop().time()
+            if unchanged:   # the periodic repeat (:meth:`_keep_presence`): nothing to tell the pages
+                return
         else:
-            room.remote.pop(notice["process"], None)
+            room.remote.pop(process, None)
+            room.remote_heard.pop(process, None)
         room.broadcast_table()
 
     async def _on_ask(self, room: Room, notice: AskNotice) -> None:
