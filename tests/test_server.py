@@ -1514,33 +1514,43 @@ def test_listening_on_every_address_warns_and_allows_the_lan_addresses() -> None
 # --------------------------------------------------------------------------- fairness
 
 
-def test_games_of_hard_bots_do_not_starve_a_quick_bot() -> None:
+def test_games_of_hard_bots_alone_delay_neither_a_quick_bot_nor_a_persons_hard_bot() -> None:
     # Twelve games of five hard bots keep the heavy lane busy: each game asks for one search at a
-    # time, so about twelve searches wait there, two at a time.  A quick bot's reply comes from its
-    # own lane, before most of them: in one first-come queue it would come after all twelve, and
-    # (nearly) every hard game would have moved on meanwhile.  Counted, not timed: on a loaded
-    # machine the hard searches only take longer.
+    # time, so about twelve searches wait there, two at a time.  Ann plays a greedy and a hard bot.
+    # Her greedy bot's reply comes from its own lane, before most of them; her hard bot's search
+    # waits in the heavy lane, but before every bot-only game's (it has a person waiting), so only
+    # the searches already running end first.  In one first-come queue either reply would come
+    # after all twelve, and every hard game would have moved on meanwhile.  Counted, not timed:
+    # on a loaded machine the hard searches only take longer.
     def version_of(c: TestClient, gid: str) -> int:   # through the server (its database is in use)
         version: int = c.get(f"/api/games/{gid}").json()["version"]
         return version
 
+    def placed_by(view: dict[str, Any], seat: int, since: int) -> bool:
+        return any(e["kind"] == "TilePlaced" and e["player"] == seat for e in view["log"][since:])
+
     with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
         hard = [create(c, {"seats": [{"kind": "bot", "level": "hard"}] * 5})["id"] for _ in range(12)]
-        made = create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "short": 10})
+        made = create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"},
+                                    {"kind": "bot", "level": "hard"}], "short": 12})
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             view = hello(ws, [made["seats"]["0"]])["snapshot"]
-            for _turn in range(2):   # the first reply starts the quick lane's worker; the second counts
+            for _turn in range(2):   # the first replies start the lanes' workers; the second count
                 before = {gid: version_of(c, gid) for gid in hard}
                 view = play(ws, view)
                 while view["decision"]["player"] == 0 and not view["over"]:   # a menhir turn first
                     before = {gid: version_of(c, gid) for gid in hard}
                     view = play(ws, view)
-                view = apply_update(view, recv(ws, "update"))   # the greedy bot's move
-                moved = [gid for gid in hard if version_of(c, gid) > before[gid]]
-                assert any(e["kind"] == "TilePlaced" and e["player"] == 1 for e in view["log"])
-                while view["decision"]["player"] != 0 and not view["over"]:   # its menhir turn
+                since = len(view["log"])
+                moved: dict[int, list[str]] = {}   # bot seat -> the hard games that moved before it
+                while view["decision"]["player"] != 0 and not view["over"]:   # both bots (and menhirs)
                     view = apply_update(view, recv(ws, "update"))
-            assert len(moved) <= 4, f"{len(moved)} of 12 hard games moved before the greedy bot"
+                    for seat in (1, 2):
+                        if seat not in moved and placed_by(view, seat, since):
+                            moved[seat] = [gid for gid in hard if version_of(c, gid) > before[gid]]
+            assert set(moved) == {1, 2}
+            assert len(moved[1]) <= 4, f"{len(moved[1])} of 12 hard games moved before the greedy bot"
+            assert len(moved[2]) <= 6, f"{len(moved[2])} of 12 hard games moved before Ann's hard bot"
 
 
 def test_a_flood_of_hints_from_one_visitor_holds_one_slot_and_others_are_served() -> None:

@@ -85,7 +85,7 @@ from huntgather.server.seats import (
 )
 from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_row
 from huntgather.server.words import square_words
-from huntgather.server.workers import Workers, choose_move, suggest
+from huntgather.server.workers import Priority, Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
 
@@ -817,6 +817,13 @@ class Room:
 
     # ------------------------------------------------------------------ bots
 
+    @property
+    def search_priority(self) -> Priority:
+        """Whose bot searches go first (:class:`~huntgather.server.workers.LaneGate`): a game a
+        person or an outside bot plays in, before a game of the server's bots alone."""
+        people = any(s.kind != SeatKind.BOT for s in self.seats)
+        return Priority.PERSON if people else Priority.BOTS_ONLY
+
     def wake_bots(self) -> None:
         """Start the bot loop if a bot is to move and it is not running."""
         if self.closed or self.draining or self.game.is_over \
@@ -844,7 +851,8 @@ class Room:
             # a seed of this game, seat and moment: the same position always gets the same move
             seed = (self.setup.seed * 7 + player) * 100_003 + version
             try:
-                move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state)
+                move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state,
+                                              priority=self.search_priority)
             except Exception:
                 log.exception("game %s: bot %s failed; playing a random move", self.id, player)
                 move = make_bot("random", seed=version).choose(state)
