@@ -44,6 +44,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.accounts import Accounts
+from huntgather.server.connection import BUDGET_RATE
 from huntgather.server.context import ServerContext
 from huntgather.server.health import health_routes
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
@@ -125,7 +126,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                rooms_factory: RoomsFactory | None = None, heartbeat: float = protocol.HEARTBEAT,
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
-               max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY) -> Starlette:
+               max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
+               costly_per_second: float = BUDGET_RATE) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -142,11 +144,15 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     takes at most ``max_watchers`` watchers (``too_many_watchers``).  With PostgreSQL, each
     process repeats which pages it has every ``presence_every`` seconds, and the pages of a
     process silent three times as long (crashed) stop counting as online on the others.
+    Each page may send ``costly_per_second`` costly intents a second (database writes, whole
+    views; four seconds' worth at once; 0: no budget), more are answered ``too_fast``.
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
     if hello_timeout <= 0:
         raise ValueError("the time a socket has to say hello must be positive")
+    if costly_per_second < 0:
+        raise ValueError("the budget of costly intents cannot be negative (0: no budget)")
     if not presence_every > 0:
         raise ValueError("the presence repeat must be a positive number of seconds")
     if max_sockets_per_address < 0 or max_watchers < 0:
@@ -159,7 +165,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     rooms.presence_every = presence_every
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after, hello_timeout)
+                            heartbeat, silent_after, hello_timeout, costly_per_second)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(RefuseWhileDraining, context=context),
                   Middleware(GZipMiddleware, minimum_size=2000)]
