@@ -228,18 +228,19 @@ class Passkeys:
         out: dict[str, Any] = json.loads(options_to_json(options))
         return out
 
-    def _verify_new(self, rp: RelyingParty, challenge: bytes, raw: object) -> tuple[str, str, int, str]:
+    def _verify_new(self, rp: RelyingParty, challenge: bytes,
+                    credential: dict[str, Any]) -> tuple[str, str, int, str]:
         """A registration's answer verified: the credential id, public key (base64url), sign
         count and transports; raises ``passkey_refused`` or ``passkey_exists``."""
-        credential = _credential(raw)
         try:
             verified = verify_registration_response(credential=credential, expected_challenge=challenge,
                                                     expected_rp_id=rp.id, expected_origin=rp.origin)
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             raise _refused(exc) from None
         cid = bytes_to_base64url(verified.credential_id)
-        if len(cid) > MAX_CREDENTIAL_ID:
-            raise RequestError(ErrorCode.PASSKEY_REFUSED, "the passkey's id is longer than WebAuthn allows")
+        if cid != credential["id"]:
+            raise RequestError(ErrorCode.PASSKEY_REFUSED, "the passkey's id is not the one its "
+                                                          "authenticator made")
         with self.engine.connect() as conn:
             if conn.execute(select(passkeys.c.account_id).where(passkeys.c.credential_id == cid)).first():
                 raise RequestError(ErrorCode.PASSKEY_EXISTS, "this passkey is registered already")
@@ -264,8 +265,9 @@ class Passkeys:
     def signup(self, rp: RelyingParty, raw_name: object, challenge_id: object, credential: object) -> Account:
         """The new account (no password) whose first passkey ``credential`` is."""
         name = account_name(raw_name)
+        checked = _credential(credential)
         challenge = self._take(challenge_id, Purpose.SIGNUP, name=name)
-        new = self._verify_new(rp, challenge, credential)
+        new = self._verify_new(rp, challenge, checked)
         account = self.accounts.create(name, None)
         try:
             with self.engine.begin() as conn:
@@ -287,8 +289,9 @@ class Passkeys:
 
     def add(self, rp: RelyingParty, account: Account, challenge_id: object, credential: object) -> Passkey:
         """``credential`` made one more passkey of ``account``."""
+        checked = _credential(credential)
         challenge = self._take(challenge_id, Purpose.ADD, account_id=account.id)
-        new = self._verify_new(rp, challenge, credential)
+        new = self._verify_new(rp, challenge, checked)
         try:
             with self.engine.begin() as conn:
                 self._store(conn, account.id, new)
@@ -310,8 +313,8 @@ class Passkeys:
         """The account whose passkey answered; its sign count moves on.  Raises
         ``bad_challenge``, ``unknown_passkey`` (not registered, or its account deleted),
         ``account_disabled`` or ``passkey_refused``."""
-        challenge = self._take(challenge_id, Purpose.LOGIN)
         credential = _credential(raw)
+        challenge = self._take(challenge_id, Purpose.LOGIN)
         unknown = RequestError(ErrorCode.UNKNOWN_PASSKEY, "this passkey is not registered here (it may have "
                                                           "been removed); sign in another way")
         with self.engine.connect() as conn:
