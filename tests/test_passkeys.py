@@ -13,14 +13,16 @@ import base64
 import hashlib
 import json
 import secrets
+import shutil
 import struct
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import cbor2
 import pytest
-from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
@@ -356,3 +358,112 @@ def test_one_address_may_ask_for_30_options_a_minute(client: TestClient) -> None
     assert answers == [200] * 30
     r = client.post("/api/passkeys/signup/options", json={"name": "Ann"})
     assert (r.status_code, r.json()["code"]) == (429, "too_many_attempts")
+
+
+# --------------------------------------------------------------------------- in chromium
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: one step of the page (never a measure of speed)
+TIMEOUT = 20_000
+
+#: each of passkeys.js's calls, run in the page: its answer, or the error's code and message
+CALL = """async ([name, arg]) => {
+  const m = await import("/static/js/passkeys.js");
+  try { return await m[name](arg); } catch (e) { return { code: e.code, message: e.message }; }
+}"""
+#: the browser's own JSON parsers and toJSON taken away, so that passkeys.js's converters serve
+PLAIN = """() => {
+  delete PublicKeyCredential.parseCreationOptionsFromJSON;
+  delete PublicKeyCredential.parseRequestOptionsFromJSON;
+  delete PublicKeyCredential.prototype.toJSON;
+  return typeof PublicKeyCredential.prototype.toJSON;
+}"""
+FETCH = """async ([method, path, body]) => {
+  const r = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+                               body: body === null ? undefined : body });
+  const text = await r.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch (e) { data = null; }
+  return { status: r.status, data };
+}"""
+AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                 "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True}
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_in_chromium_a_passkey_signs_up_signs_in_and_a_stranger_is_refused(tmp_path: Path, browser: Any,
+                                                                         servers: list[Any]) -> None:
+    pytest.importorskip("uvicorn")
+    from play_server import Server
+
+    srv = Server(tmp_path / "games.sqlite").start()
+    servers.append(srv)
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://localhost:{srv.port}/")   # a host name: WebAuthn takes no IP address
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    first = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})["authenticatorId"]
+    assert page.evaluate("async () => (await import('/static/js/passkeys.js')).passkeysAvailable()") is True
+
+    made = page.evaluate(CALL, ["passkeySignUp", "Ann"])
+    assert made.get("account", made)["name"] == "Ann", made
+    assert made["account"]["has_password"] is False and made["account"]["passkeys"] == 1
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": first})["credentials"]
+    assert [(c["rpId"], c["isResidentCredential"]) for c in held] == [("localhost", True)]
+    listed = page.evaluate(FETCH, ["GET", "/api/passkeys", None])
+    assert [p["id"] for p in listed["data"]["passkeys"]] == [b64u(base64.b64decode(held[0]["credentialId"]))]
+
+    # sign out (DELETE /api/session is the accounts' route; without it, the cookie is dropped)
+    if page.evaluate(FETCH, ["DELETE", "/api/session", None])["status"] != 204:
+        context.clear_cookies()
+    assert page.evaluate(FETCH, ["GET", "/api/passkeys", None])["data"]["code"] == "signed_out"
+
+    # sign in, through passkeys.js's own converters this time
+    assert page.evaluate(PLAIN) == "undefined"
+    posted: list[str] = []
+    page.on("request", lambda req: posted.append(req.post_data or "")
+            if req.url.endswith("/api/passkeys/login") and req.method == "POST" else None)
+    signed = page.evaluate(CALL, ["passkeySignIn", None])
+    assert signed.get("account", signed)["id"] == made["account"]["id"], signed
+    me = page.evaluate(FETCH, ["GET", "/api/me", None])
+    if me["status"] != 404:   # GET /api/me is the accounts' route
+        assert me["status"] == 200 and me["data"]["account"]["name"] == "Ann", me
+    assert page.evaluate(FETCH, ["GET", "/api/passkeys", None])["status"] == 200
+    assert len(posted) == 1
+    replayed = page.evaluate(FETCH, ["POST", "/api/passkeys/login", posted[0]])
+    assert (replayed["status"], replayed["data"]["code"]) == (400, "bad_challenge")
+
+    # the same authenticator cannot add a second passkey of Ann's (the options exclude its own)
+    again = page.evaluate(CALL, ["passkeyAdd", None])
+    assert again.get("code") == "passkey_exists", again
+    assert len(cdp.send("WebAuthn.getCredentials", {"authenticatorId": first})["credentials"]) == 1
+
+    # another authenticator, holding a passkey for this site (even with Ann's user handle) that
+    # was never registered here
+    cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": first})
+    second = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})["authenticatorId"]
+    key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    handle = held[0]["userHandle"]
+    assert handle
+    cdp.send("WebAuthn.addCredential", {"authenticatorId": second, "credential": {
+        "credentialId": base64.b64encode(secrets.token_bytes(16)).decode(), "isResidentCredential": True,
+        "rpId": "localhost", "privateKey": base64.b64encode(key).decode(), "userHandle": handle,
+        "signCount": 0}})
+    stranger = page.evaluate(CALL, ["passkeySignIn", None])
+    assert stranger.get("code") == "unknown_passkey", stranger
+
+    # an authenticator that holds nothing for this site: the browser gives no passkey
+    cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": second})
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    nothing = page.evaluate(CALL, ["passkeySignIn", None])
+    assert nothing.get("code") == "passkey_cancelled", nothing
+    page.goto(f"http://127.0.0.1:{srv.port}/")   # an IP address: the server says to use a name
+    numeric = page.evaluate(CALL, ["passkeySignIn", None])
+    assert numeric.get("code") == "passkey_needs_host_name" and "localhost" in numeric["message"], numeric
+    context.close()
+    assert not errors, errors
