@@ -25,6 +25,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from huntgather.server import passkeys as passkeys_module
@@ -230,6 +231,12 @@ def test_a_name_is_checked_free_when_asked_and_again_when_signing_up(client: Tes
             "credential": Authenticator().create(second["options"])}
     r = other(client).post("/api/passkeys/signup", json=late)
     assert (r.status_code, r.json()["code"]) == (409, "name_taken")
+    # the name is written as it was asked for (the answer may differ only in what folding drops)
+    start = client.post("/api/passkeys/signup/options", json={"name": "Cy Young"}).json()
+    answer = {"name": "CY  YOUNG", "challenge_id": start["challenge_id"],
+              "credential": Authenticator().create(start["options"])}
+    r = other(client).post("/api/passkeys/signup", json=answer)
+    assert r.json()["account"]["name"] == "Cy Young"
 
 
 def test_an_unknown_passkey_another_site_a_forged_signature_and_a_count_going_back_are_refused(
@@ -351,6 +358,17 @@ def test_bad_bodies_say_what_is_wrong(client: TestClient) -> None:
     assert (r.status_code, r.json()["code"]) == (415, "bad_content_type")
     r = client.post("/api/passkeys/signup/options", json=["Ann"])
     assert r.json()["code"] == "bad_request"
+
+
+def test_a_database_that_fails_is_answered_storage_failed_without_its_words(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> None:
+        raise OperationalError("SELECT secret FROM hg_passkeys", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(passkeys_module.Passkeys, "login_options", broken)
+    r = client.post("/api/passkeys/login/options", json={})
+    assert (r.status_code, r.json()["code"]) == (503, "storage_failed")
+    assert "SELECT" not in r.text and "disk" not in r.text
 
 
 def test_one_address_may_ask_for_30_options_a_minute(client: TestClient) -> None:

@@ -196,10 +196,10 @@ class Passkeys:
         return challenge, challenge_id
 
     def _take(self, challenge_id: object, purpose: Purpose, *, name: str | None = None,
-              account_id: int | None = None) -> bytes:
-        """The challenge of ``challenge_id``, deleted (it answers once); raises
-        ``bad_challenge`` when it is unknown, used, expired, or for another purpose, name or
-        account."""
+              account_id: int | None = None) -> tuple[bytes, str | None]:
+        """The challenge of ``challenge_id``, deleted (it answers once), and the name it was
+        given for; raises ``bad_challenge`` when it is unknown, used, expired, or for another
+        purpose, name or account."""
         bad = RequestError(ErrorCode.BAD_CHALLENGE, "this passkey request is unknown, used already or "
                                                     "expired (after 5 minutes); start again")
         if not isinstance(challenge_id, str) or not 0 < len(challenge_id) <= 100:
@@ -213,7 +213,7 @@ class Passkeys:
         if row.expires <= time.time() or row.purpose != purpose or row.account_id != account_id \
                 or (name is not None and (row.name is None or name_key(row.name) != name_key(name))):
             raise bad
-        return base64url_to_bytes(row.challenge)
+        return base64url_to_bytes(row.challenge), row.name
 
     # ------------------------------------------------------------------ registering
 
@@ -263,10 +263,12 @@ class Passkeys:
         return Options(self._creation_options(rp, name, challenge, []), challenge_id)
 
     def signup(self, rp: RelyingParty, raw_name: object, challenge_id: object, credential: object) -> Account:
-        """The new account (no password) whose first passkey ``credential`` is."""
-        name = account_name(raw_name)
+        """The new account (no password) whose first passkey ``credential`` is; its name is
+        written as it was when the options were asked for (``raw_name`` may differ only in
+        what folding takes away)."""
         checked = _credential(credential)
-        challenge = self._take(challenge_id, Purpose.SIGNUP, name=name)
+        challenge, name = self._take(challenge_id, Purpose.SIGNUP, name=account_name(raw_name))
+        assert name is not None
         new = self._verify_new(rp, challenge, checked)
         account = self.accounts.create(name, None)
         try:
@@ -290,7 +292,7 @@ class Passkeys:
     def add(self, rp: RelyingParty, account: Account, challenge_id: object, credential: object) -> Passkey:
         """``credential`` made one more passkey of ``account``."""
         checked = _credential(credential)
-        challenge = self._take(challenge_id, Purpose.ADD, account_id=account.id)
+        challenge, _ = self._take(challenge_id, Purpose.ADD, account_id=account.id)
         new = self._verify_new(rp, challenge, checked)
         try:
             with self.engine.begin() as conn:
@@ -314,7 +316,7 @@ class Passkeys:
         ``bad_challenge``, ``unknown_passkey`` (not registered, or its account deleted),
         ``account_disabled`` or ``passkey_refused``."""
         credential = _credential(raw)
-        challenge = self._take(challenge_id, Purpose.LOGIN)
+        challenge, _ = self._take(challenge_id, Purpose.LOGIN)
         unknown = RequestError(ErrorCode.UNKNOWN_PASSKEY, "this passkey is not registered here (it may have "
                                                           "been removed); sign in another way")
         with self.engine.connect() as conn:

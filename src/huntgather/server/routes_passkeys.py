@@ -19,9 +19,11 @@ most ``per_minute`` options a minute (``too_many_attempts``).  ``docs/protocol.m
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -41,10 +43,12 @@ TOO_MANY_ATTEMPTS = "too_many_attempts"
 _STATUS: dict[str, int] = {
     "name_taken": 409, SIGNED_OUT: 401, TOO_MANY_ATTEMPTS: 429, ErrorCode.PASSKEY_EXISTS: 409,
     ErrorCode.LAST_SIGN_IN: 409, ErrorCode.ACCOUNT_DISABLED: 403, ErrorCode.UNKNOWN_PASSKEY: 401,
-    ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415,
+    ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
 }
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+log = logging.getLogger("huntgather.server")
 
 
 def _error(exc: RequestError, status: int | None = None) -> JSONResponse:
@@ -70,6 +74,21 @@ async def _account(request: Request) -> Account:
     return account
 
 
+def _answering(handler: Handler) -> Handler:
+    """``handler`` with its refusals (:class:`RequestError`) answered as errors, and a database
+    that fails answered ``storage_failed`` (logged; nothing of it in the answer)."""
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RequestError as exc:
+            return _error(exc)
+        except SQLAlchemyError as exc:
+            log.error("a passkey request failed in storage: %s", exc)
+            return _error(RequestError(ErrorCode.STORAGE_FAILED, "the change could not be stored; try "
+                                                                 "again in a moment"), 503)
+    return run
+
+
 class PasskeyRoutes:
     """The routes, with the rate limit of one server's option endpoints."""
 
@@ -82,8 +101,9 @@ class PasskeyRoutes:
             raise RequestError(TOO_MANY_ATTEMPTS, f"at most {self.per_minute} passkey requests a minute "
                                                   f"from one address; wait a little")
 
-    async def _signed_in_answer(self, request: Request, keys: Passkeys, account: Account,
-                                status: int) -> Response:
+    @staticmethod
+    async def _signed_in_answer(request: Request, keys: Passkeys, account: Account, status: int) -> Response:
+        """The account's answer, with the cookie of a new session of it."""
         token = await asyncio.to_thread(keys.accounts.new_session, account.id)
         count = await asyncio.to_thread(keys.count, account.id)
         response = JSONResponse({"account": account_json(account, count)}, status_code=status)
@@ -91,99 +111,71 @@ class PasskeyRoutes:
         return response
 
     async def signup_options(self, request: Request) -> Response:
-        try:
-            rp = _rp(request)
-            self._limit(request)
-            data = await _body(request)
-            options = await asyncio.to_thread(Passkeys(accounts_of(request)).signup_options, rp,
-                                              data.get("name"))
-        except RequestError as exc:
-            return _error(exc)
-        return JSONResponse(options.as_json())
+        rp = _rp(request)
+        self._limit(request)
+        data = await _body(request)
+        keys = Passkeys(accounts_of(request))
+        return JSONResponse((await asyncio.to_thread(keys.signup_options, rp, data.get("name"))).as_json())
 
     async def signup(self, request: Request) -> Response:
-        keys = Passkeys(accounts_of(request))
-        try:
-            rp = _rp(request)
-            data = await _body(request)
-            account = await asyncio.to_thread(keys.signup, rp, data.get("name"), data.get("challenge_id"),
-                                              data.get("credential"))
-        except RequestError as exc:
-            return _error(exc)
+        rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
+        account = await asyncio.to_thread(keys.signup, rp, data.get("name"), data.get("challenge_id"),
+                                          data.get("credential"))
         return await self._signed_in_answer(request, keys, account, 201)
 
     async def login_options(self, request: Request) -> Response:
-        try:
-            rp = _rp(request)
-            self._limit(request)
-            await _body(request)
-            options = await asyncio.to_thread(Passkeys(accounts_of(request)).login_options, rp)
-        except RequestError as exc:
-            return _error(exc)
-        return JSONResponse(options.as_json())
+        rp = _rp(request)
+        self._limit(request)
+        await _body(request)
+        keys = Passkeys(accounts_of(request))
+        return JSONResponse((await asyncio.to_thread(keys.login_options, rp)).as_json())
 
     async def login(self, request: Request) -> Response:
-        keys = Passkeys(accounts_of(request))
-        try:
-            rp = _rp(request)
-            data = await _body(request)
-            account = await asyncio.to_thread(keys.login, rp, data.get("challenge_id"),
-                                              data.get("credential"))
-        except RequestError as exc:
-            return _error(exc)
+        rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
+        account = await asyncio.to_thread(keys.login, rp, data.get("challenge_id"), data.get("credential"))
         return await self._signed_in_answer(request, keys, account, 200)
 
     async def add_options(self, request: Request) -> Response:
-        try:
-            rp = _rp(request)
-            account = await _account(request)
-            self._limit(request)
-            options = await asyncio.to_thread(Passkeys(accounts_of(request)).add_options, rp, account)
-        except RequestError as exc:
-            return _error(exc)
-        return JSONResponse(options.as_json())
+        rp, account = _rp(request), await _account(request)
+        self._limit(request)
+        keys = Passkeys(accounts_of(request))
+        return JSONResponse((await asyncio.to_thread(keys.add_options, rp, account)).as_json())
 
     async def add(self, request: Request) -> Response:
-        keys = Passkeys(accounts_of(request))
-        try:
-            rp = _rp(request)
-            account = await _account(request)
-            data = await _body(request)
-            passkey = await asyncio.to_thread(keys.add, rp, account, data.get("challenge_id"),
-                                              data.get("credential"))
-        except RequestError as exc:
-            return _error(exc)
+        rp, account = _rp(request), await _account(request)
+        data, keys = await _body(request), Passkeys(accounts_of(request))
+        passkey = await asyncio.to_thread(keys.add, rp, account, data.get("challenge_id"),
+                                          data.get("credential"))
         count = await asyncio.to_thread(keys.count, account.id)
         return JSONResponse({"passkey": passkey.as_json(), "account": account_json(account, count)},
                             status_code=201)
 
     async def listed(self, request: Request) -> Response:
-        try:
-            account = await _account(request)
-        except RequestError as exc:
-            return _error(exc)
+        account = await _account(request)
         found = await asyncio.to_thread(Passkeys(accounts_of(request)).listed, account.id)
         return JSONResponse({"passkeys": [p.as_json() for p in found]})
 
     async def remove(self, request: Request) -> Response:
+        account = await _account(request)
         try:
-            account = await _account(request)
             await asyncio.to_thread(Passkeys(accounts_of(request)).remove, account.id,
                                     request.path_params["credential_id"])
         except RequestError as exc:
-            return _error(exc, 404 if exc.code == ErrorCode.UNKNOWN_PASSKEY else None)
+            if exc.code == ErrorCode.UNKNOWN_PASSKEY:   # not signing in: no such thing to remove
+                return _error(exc, 404)
+            raise
         return Response(status_code=204)
 
     def routes(self) -> list[Route]:
         return [
-            Route("/api/passkeys/signup/options", self.signup_options, methods=["POST"]),
-            Route("/api/passkeys/signup", self.signup, methods=["POST"]),
-            Route("/api/passkeys/login/options", self.login_options, methods=["POST"]),
-            Route("/api/passkeys/login", self.login, methods=["POST"]),
-            Route("/api/passkeys/options", self.add_options, methods=["POST"]),
-            Route("/api/passkeys", self.add, methods=["POST"]),
-            Route("/api/passkeys", self.listed, methods=["GET"]),
-            Route("/api/passkeys/{credential_id}", self.remove, methods=["DELETE"]),
+            Route("/api/passkeys/signup/options", _answering(self.signup_options), methods=["POST"]),
+            Route("/api/passkeys/signup", _answering(self.signup), methods=["POST"]),
+            Route("/api/passkeys/login/options", _answering(self.login_options), methods=["POST"]),
+            Route("/api/passkeys/login", _answering(self.login), methods=["POST"]),
+            Route("/api/passkeys/options", _answering(self.add_options), methods=["POST"]),
+            Route("/api/passkeys", _answering(self.add), methods=["POST"]),
+            Route("/api/passkeys", _answering(self.listed), methods=["GET"]),
+            Route("/api/passkeys/{credential_id}", _answering(self.remove), methods=["DELETE"]),
         ]
 
 
