@@ -82,8 +82,8 @@ TIMEOUT_MS = 120_000
 #: the longest credential id taken (base64url of the 1,023 bytes WebAuthn allows at most)
 MAX_CREDENTIAL_ID = 400
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
-#: names of codes the accounts' routes declare (``server/routes_accounts.py``)
-NAME_TAKEN, SIGNED_OUT = "name_taken", "signed_out"
+#: codes the accounts' own routes answer too (``server/routes_accounts.py`` declares them)
+NAME_TAKEN, SIGNED_OUT, TOO_MANY_ATTEMPTS = "name_taken", "signed_out", "too_many_attempts"
 
 
 class Purpose(StrEnum):

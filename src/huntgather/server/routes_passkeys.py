@@ -32,16 +32,23 @@ from huntgather.server.accounts import Account
 from huntgather.server.auth import accounts_of, set_session_cookie, signed_in
 from huntgather.server.context import RateLimit
 from huntgather.server.messages import ErrorCode
-from huntgather.server.passkeys import SIGNED_OUT, Passkeys, RelyingParty, account_json, relying_party
+from huntgather.server.passkeys import (
+    NAME_TAKEN,
+    SIGNED_OUT,
+    TOO_MANY_ATTEMPTS,
+    Passkeys,
+    RelyingParty,
+    account_json,
+    relying_party,
+)
 from huntgather.server.routes_http import read_body
 from huntgather.server.seats import RequestError
 
 #: the most options (of any kind) one address may ask for a minute, by default
 OPTIONS_PER_MINUTE = 30
-TOO_MANY_ATTEMPTS = "too_many_attempts"
 
 _STATUS: dict[str, int] = {
-    "name_taken": 409, SIGNED_OUT: 401, TOO_MANY_ATTEMPTS: 429, ErrorCode.PASSKEY_EXISTS: 409,
+    NAME_TAKEN: 409, SIGNED_OUT: 401, TOO_MANY_ATTEMPTS: 429, ErrorCode.PASSKEY_EXISTS: 409,
     ErrorCode.LAST_SIGN_IN: 409, ErrorCode.ACCOUNT_DISABLED: 403, ErrorCode.UNKNOWN_PASSKEY: 401,
     ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
 }
