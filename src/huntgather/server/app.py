@@ -14,6 +14,7 @@ The protocol (every route, every message, every error code) is documented in
 ``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
+``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ================================  ==============================================
 
 On SIGTERM the process drains (:func:`drain`, called by ``huntgather play``): it takes no
@@ -53,6 +54,7 @@ from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
 from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_http import Scope, http_routes, web_dir
+from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -171,7 +173,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                   Middleware(GZipMiddleware, minimum_size=2000)]
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *ws_routes(), *health_routes(storage, workers, lambda: context.draining)]
+    routes = [*http_routes(), *passkey_routes(), *ws_routes(),
+              *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
     app.state.storage = storage

@@ -159,6 +159,14 @@ class ErrorCode(StrEnum):
     BAD_NAME = "bad_name"
     BAD_PASSWORD = "bad_password"
     NAME_TAKEN = "name_taken"
+    # passkeys (server/passkeys.py)
+    PASSKEY_NEEDS_HOST_NAME = "passkey_needs_host_name"
+    BAD_CHALLENGE = "bad_challenge"
+    PASSKEY_REFUSED = "passkey_refused"
+    UNKNOWN_PASSKEY = "unknown_passkey"
+    PASSKEY_EXISTS = "passkey_exists"
+    LAST_SIGN_IN = "last_sign_in"
+    ACCOUNT_DISABLED = "account_disabled"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -193,6 +201,18 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "
                        "while the game is on",
+    ErrorCode.PASSKEY_NEEDS_HOST_NAME: "HTTP: passkeys need the page opened under a host name "
+                                       "(`localhost`, a domain), not an IP address",
+    ErrorCode.BAD_CHALLENGE: "HTTP: the passkey request's `challenge_id` is unknown, used already, "
+                             "expired (5 minutes) or made for something else; ask for new options",
+    ErrorCode.PASSKEY_REFUSED: "HTTP: the passkey's answer could not be verified (signature, site, "
+                               "challenge or sign count); nothing changed",
+    ErrorCode.UNKNOWN_PASSKEY: "HTTP: no such passkey here (401 when signing in with it, 404 when "
+                               "removing it)",
+    ErrorCode.PASSKEY_EXISTS: "HTTP 409: that passkey is registered already",
+    ErrorCode.LAST_SIGN_IN: "HTTP 409: the account's last way to sign in (no password, one passkey) "
+                            "cannot be removed",
+    ErrorCode.ACCOUNT_DISABLED: "HTTP 403: the account is disabled and cannot sign in",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
     ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
