@@ -184,7 +184,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.INVALID_MOVE: "a MOVE of the wrong shape",
     ErrorCode.GAME_OVER: "the game is over",
     ErrorCode.BUSY: "a hint refused: one at a time per visitor (address or account), and none came "
-                    "free within the wait (a few at once in all); try again in a moment",
+                    "free within the wait (a few at once in all); try again in a moment. Also HTTP "
+                    "503 (with `Retry-After`) for a new game or websocket while the server is "
+                    "overloaded (its games in progress play on)",
     ErrorCode.STORAGE_FAILED: "the change could not be stored, so it does not count; try again "
                               "(every change fails while the database is unreachable, and for good "
                               "once the server's SQLite file was deleted or replaced)",
