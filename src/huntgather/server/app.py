@@ -49,7 +49,7 @@ from huntgather.server.connection import BUDGET_RATE
 from huntgather.server.context import ServerContext
 from huntgather.server.health import health_routes
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
-from huntgather.server.load import SHED_AFTER, LoopLag, ShedLoad
+from huntgather.server.load import LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
@@ -130,7 +130,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
-               costly_per_second: float = BUDGET_RATE, shed_after: float = SHED_AFTER) -> Starlette:
+               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -149,8 +149,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     process silent three times as long (crashed) stop counting as online on the others.
     Each page may send ``costly_per_second`` costly intents a second (database writes, whole
     views; four seconds' worth at once; 0: no budget), more are answered ``too_fast``.  While
-    the event loop runs over ``shed_after`` seconds late (smoothed; 0: never), new games and
-    new websockets are refused with 503 ``busy`` (:mod:`huntgather.server.load`).
+    the event loop runs over ``shed_after`` seconds late (smoothed; 0, the default here: never;
+    ``huntgather play`` and :func:`~huntgather.server.app_from_env` shed after
+    :data:`~huntgather.server.load.SHED_AFTER`), new games and new websockets are refused with
+    503 ``busy`` (:mod:`huntgather.server.load`).
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
