@@ -155,6 +155,15 @@ class ErrorCode(StrEnum):
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOO_MANY_WATCHERS = "too_many_watchers"
     NO_UNDO = "no_undo"
+    CROSS_SITE = "cross_site"
+    BAD_NAME = "bad_name"
+    BAD_PASSWORD = "bad_password"
+    NAME_TAKEN = "name_taken"
+    BAD_LOGIN = "bad_login"
+    WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    SIGNED_OUT = "signed_out"
+    SIGN_IN_REQUIRED = "sign_in_required"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -195,6 +204,22 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                 "32 by default); close one first",
     ErrorCode.TOO_MANY_WATCHERS: "the game has as many watchers as it takes (`max_watchers`, 200 by "
                                  "default); the socket closes (4429), a page may try again later",
+    ErrorCode.CROSS_SITE: "HTTP 403: a change (POST, PUT, PATCH, DELETE) sent by another site's page "
+                          "(its `Origin` is not this server's nor an allowed one, or "
+                          "`Sec-Fetch-Site: cross-site`); nothing changed",
+    ErrorCode.BAD_NAME: "HTTP: an account's name is not one (at least 2 visible characters, at most 24)",
+    ErrorCode.BAD_PASSWORD: "HTTP: a new password is not one (8 to 256 characters)",
+    ErrorCode.NAME_TAKEN: "HTTP 409: another account has that name (names are compared folded: case, "
+                          "look-alike letters and spaces do not make a new name)",
+    ErrorCode.BAD_LOGIN: "HTTP 401: the name and password do not sign in (the same answer for an "
+                         "unknown name, a wrong password and an account that is disabled)",
+    ErrorCode.WRONG_PASSWORD: "HTTP 403: the account's present password, asked for before a change "
+                              "to it or its deletion, was wrong",
+    ErrorCode.TOO_MANY_ATTEMPTS: "HTTP 429: too many failed sign-ins for this name or from this address, "
+                                 "or too many new accounts from this address; wait (`Retry-After`)",
+    ErrorCode.SIGNED_OUT: "HTTP 401: this needs a signed-in session and the request has none (or it "
+                          "has ended)",
+    ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created only while signed in",
 }
 
 
