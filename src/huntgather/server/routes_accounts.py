@@ -153,9 +153,10 @@ def account_json(accounts: Accounts, account: Account) -> dict[str, Any]:
             "passkeys": accounts.passkey_count(account.id)}
 
 
-async def _signed_in_answer(request: Request, account: Account, status: int) -> Response:
+async def signed_in_answer(request: Request, account: Account, status: int) -> Response:
     """``{"account": A}`` and a new session's cookie; any session the request carried is ended
-    first (no id chosen before signing in survives it: session fixation)."""
+    first (no id chosen before signing in survives it: session fixation).  Every way of signing
+    in answers with this (a password here, a passkey in :mod:`huntgather.server.passkeys`)."""
     accounts = accounts_of(request)
     old = session_token(request)
 
@@ -204,7 +205,7 @@ async def sign_up(request: Request) -> Response:
     except RequestError as exc:
         return _refused(exc)
     log.info("account %d made", account.id)
-    return await _signed_in_answer(request, account, 201)
+    return await signed_in_answer(request, account, 201)
 
 
 async def sign_in(request: Request) -> Response:
@@ -228,7 +229,7 @@ async def sign_in(request: Request) -> Response:
         limits.addresses.failed(client)
         return _error(ErrorCode.BAD_LOGIN, "that name and password do not sign in")
     log.info("account %d signed in", account.id)
-    return await _signed_in_answer(request, account, 200)
+    return await signed_in_answer(request, account, 200)
 
 
 def _name_limit_key(name: str) -> str:
