@@ -571,3 +571,66 @@ def test_a_deleted_accounts_game_goes_on_under_deleted_player(app: Starlette, cl
                           "moves": [view["legal"][0]]})
         assert recv(holder, "preview", "error")["type"] == "preview"   # the secret still plays it
     assert table["seats"][0]["kind"] == "human"
+
+
+# --------------------------------------------------------------------------- more of the account
+
+
+def test_an_old_session_gets_a_new_id_from_me_and_the_old_one_stops(
+        app: Starlette, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from huntgather.server import accounts as accounts_module
+    from huntgather.server.accounts import SESSION_ROTATE
+    sign_up(client)
+    old = client.cookies[COOKIE]
+    assert "set-cookie" not in client.get("/api/me").headers     # a young session keeps its id
+    later = accounts_module.time.time() + SESSION_ROTATE + 60
+    monkeypatch.setattr(accounts_module.time, "time", lambda: later)
+    r = client.get("/api/me")
+    assert r.status_code == 200
+    new = token_of(r)
+    assert new != old and "httponly" in cookie_header(r).lower()
+    assert with_token(device(app), old).get("/api/me").status_code == 401
+    assert with_token(device(app), new).get("/api/me").status_code == 200
+
+
+def test_wrong_present_passwords_are_limited_too(app: Starlette, client: TestClient) -> None:
+    sign_up(client)
+    count = hasher(app)
+    per_name = app.state.sign_in_limits.names.count
+    before = count.verified
+    codes = [client.put("/api/me/password", json={"old": f"guess {i}", "new": "new password"}).status_code
+             for i in range(per_name + 5)]
+    assert codes == [403] * per_name + [429] * 5
+    assert count.verified - before == per_name
+    right = client.put("/api/me/password", json={"old": PASSWORD, "new": "new password"})
+    assert right.status_code == 429
+    assert client.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 429
+    assert client.get("/api/me").status_code == 200    # nothing changed
+
+
+def test_an_account_with_no_password_is_deleted_by_its_session_alone(app: Starlette,
+                                                                    client: TestClient) -> None:
+    accts: Accounts = app.state.accounts
+    made = accts.create("Pat Key")           # as a passkey sign-up makes it
+    with_token(client, accts.new_session(made.id))
+    me = client.get("/api/me").json()
+    assert me["account"] == {"id": made.id, "name": "Pat Key", "has_password": False, "passkeys": 0}
+    assert client.delete("/api/me").status_code == 204
+    found = accts.by_id(made.id)
+    assert found is not None and found.deleted
+
+
+def test_me_shows_the_ratings_stored(app: Starlette, client: TestClient) -> None:
+    from huntgather.server.account_tables import ratings
+    ann = sign_up(client)
+    with storage(app).engine.begin() as conn:
+        conn.execute(ratings.insert().values(account_id=ann["id"], edition="2020", mu=31.5, sigma=2.25,
+                                             games=40, wins=17))
+        conn.execute(ratings.insert().values(account_id=ann["id"], edition="2002", mu=25.0, sigma=7.0,
+                                             games=2, wins=0))
+    shown = client.get("/api/me").json()["ratings"]
+    assert set(shown) == {"2020", "2002"}
+    assert {k: shown["2020"][k] for k in ("mu", "sigma", "games", "wins", "provisional")} == \
+        {"mu": 31.5, "sigma": 2.25, "games": 40, "wins": 17, "provisional": False}
+    assert shown["2002"]["provisional"] is True
+    assert isinstance(shown["2020"]["rating"], int) and shown["2020"]["rating"] > shown["2002"]["rating"]
