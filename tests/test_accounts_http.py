@@ -9,6 +9,7 @@ hasher that counts its verifications (no timing is measured).
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -634,3 +635,15 @@ def test_me_shows_the_ratings_stored(app: Starlette, client: TestClient) -> None
         {"mu": 31.5, "sigma": 2.25, "games": 40, "wins": 17, "provisional": False}
     assert shown["2002"]["provisional"] is True
     assert isinstance(shown["2020"]["rating"], int) and shown["2020"]["rating"] > shown["2002"]["rating"]
+
+
+def test_every_changing_route_of_the_app_refuses_another_sites_page(app: Starlette,
+                                                                   client: TestClient) -> None:
+    from starlette.routing import Route
+    changes = [(method, re.sub(r"\{[^}]+\}", "x", route.path))
+               for route in app.routes if isinstance(route, Route)
+               for method in sorted((route.methods or set()) - {"GET", "HEAD", "OPTIONS"})]
+    assert ("POST", "/api/games") in changes and ("DELETE", "/api/me") in changes   # routes found
+    for method, path in changes:   # a route added later (passkeys, ratings) is covered too
+        r = client.request(method, path, json={}, headers={"origin": "https://evil.example"})
+        assert (r.status_code, r.json()["code"]) == (403, "cross_site"), (method, path)
