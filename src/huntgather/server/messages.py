@@ -205,7 +205,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CORRUPT_GAME: "the game's stored record cannot be read",
     ErrorCode.BAD_SETUP: "HTTP: a new game's setup is wrong (the message says which field)",
     ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
-    ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute from one address than allowed",
+    ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute than allowed (per account when signed in, "
+                              "else per address)",
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "

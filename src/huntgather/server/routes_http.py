@@ -200,12 +200,15 @@ async def new_game(request: Request) -> Response:
     try:
         data = await read_body(request)
         setup = GameSetup.from_json(data)
-        client = request.client.host if request.client else "?"
         ctx = context_of(request)
-        if not ctx.creations.allow(client):
+        account = await signed_in(request)
+        # counted per account when signed in (people behind one address do not share it), else
+        # per address (the proxy's word for it only where --forwarded-allow-ips believes it)
+        who = f"account:{account.id}" if account is not None else \
+            f"address:{request.client.host if request.client else '?'}"
+        if not ctx.creations.allow(who):
             raise RequestError("too_many_games", f"at most {ctx.games_per_minute} new games a minute; "
                                                  f"wait a little")
-        account = await signed_in(request)
         if setup.rated and account is None:
             raise RequestError(ErrorCode.SIGN_IN_REQUIRED, "sign in to create a rated game")
         room, creator, seat_secrets = await ctx.rooms.create(setup, account)
