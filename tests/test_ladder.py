@@ -16,9 +16,9 @@ from huntgather.bots.ladder import (
     run_ladder,
     shipped_ladder,
 )
-from huntgather.bots.tournament import GameResult, run_tournament
-from huntgather.bots.tournament_log import read_log
 from huntgather.cli import main as cli_main
+from huntgather.lab.tournament import GameResult, run_tournament
+from huntgather.lab.tournament_log import read_log
 
 CHEAP = ["random", "greedy", "mcts:1"]
 

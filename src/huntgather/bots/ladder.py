@@ -1,7 +1,7 @@
 """The ladder: every bot level against every other, and one Elo rating per level and edition.
 
 A ladder is a round-robin of two-player matches.  Each pair of levels plays
-its own tournament (:func:`~huntgather.bots.tournament.run_tournament`'s
+its own tournament (:func:`~huntgather.lab.tournament.run_tournament`'s
 mirrored deals: the same tiles from both seats), logged to its own file
 ``<a>-vs-<b>.jsonl`` in the ladder's directory; every pair plays the same
 deals (the same seed), round by round, so a ladder stopped at any moment has
@@ -10,7 +10,7 @@ own pairs played.  Each pair's log is an ordinary tournament log: ``huntgather
 tournament --bots a,b --seed S --log DIR/a-vs-b.jsonl`` extends it too.
 
 The ratings are one Bradley–Terry fit over the games of all pairs
-(:func:`~huntgather.bots.tournament.rank`), with bootstrap intervals that
+(:func:`~huntgather.lab.tournament.rank`), with bootstrap intervals that
 resample each pair's deals.  Each level's time per move is the CPU time its bot spent choosing,
 over all its decisions in the ladder.
 
@@ -37,9 +37,9 @@ from importlib import resources
 from typing import Any
 
 from huntgather.bots.registry import ladder_specs
-from huntgather.bots.tournament import GameResult, check_settings, line_up, play_game, rank, run_jobs
-from huntgather.bots.tournament_log import TournamentLog, read_log
 from huntgather.editions import DEFAULT_EDITION
+from huntgather.lab.tournament import GameResult, check_settings, line_up, play_game, rank, run_jobs
+from huntgather.lab.tournament_log import TournamentLog, read_log
 
 #: the format of a ladder file (``huntgather ladder --out``); a reader refuses any other
 LADDER_FORMAT = "huntgather-ladder"

@@ -228,7 +228,7 @@ def duel(cand: Weights, base: Weights = DEFAULT, players: int = 2, edition: str 
     >>> d.margin, d.games, d.won == d.lost
     (0.0, 2, True)
     """
-    from huntgather.bots.tournament import run_jobs
+    from huntgather.lab.tournament import run_jobs
 
     jobs: list[_Job] = [(cand, base, players, edition, seed + d, rot)
                         for d in range(deals) for rot in range(players)]

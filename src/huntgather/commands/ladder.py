@@ -54,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from huntgather.bots.ladder import Ladder, ladder_pairs, read_ladder, run_ladder
-    from huntgather.bots.tournament import GameResult
     from huntgather.cli import CommandError
     from huntgather.commands.tournament import markdown_table
+    from huntgather.lab.tournament import GameResult
 
     specs = list(dict.fromkeys(s.strip() for s in args.bots.split(",") if s.strip()))
     directory = args.dir or f"ladder-{args.edition}"
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 def _games_held(directory: str, specs: list[str], rounds: int) -> int:
     """How many of the games a run of ``rounds`` would play the logs hold already (for the bar)."""
     from huntgather.bots.ladder import ladder_pairs, pair_file
-    from huntgather.bots.tournament_log import read_log
+    from huntgather.lab.tournament_log import read_log
     held = 0
     for a, b in ladder_pairs(specs):
         path = pair_file(directory, a, b)
