@@ -322,7 +322,7 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
     ``progress`` is called with each game as it ends (in the order they end
     when ``workers > 1``); the result lists the games by deal and rotation.
     ``done`` holds games already played by this same tournament (read from a
-    :class:`~huntgather.bots.tournament_log.TournamentLog`): they are not
+    :class:`~huntgather.lab.tournament_log.TournamentLog`): they are not
     played again, and count in the result when they belong to its deals.
 
     ``executor`` runs the games instead of local processes: anything with
