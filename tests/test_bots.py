@@ -15,8 +15,9 @@ from huntgather.bots.analysis import analyse_record, position_before
 from huntgather.bots.base import estimated_plans, plan_tile, turn_plans
 from huntgather.bots.heuristic import Estimator, estimate
 from huntgather.cli import main
+from huntgather.deals import deal_orders
 from huntgather.game import random_game
-from huntgather.lab.tournament import GameResult, deal_orders, elo_ratings, line_up, run_tournament
+from huntgather.lab.tournament import GameResult, elo_ratings, line_up, run_tournament
 from huntgather.moves import Draw, Pass, Place, TakeBack
 from huntgather.record import write_record
 from huntgather.state import OCCUPY

@@ -2,7 +2,7 @@
 
 Each game is a game on a running ``huntgather play`` server, created through the HTTP API with a
 *mirrored deal* (setup ``mirror``): the draws of deal ``d`` of a tournament with the arena's seed
-(:func:`huntgather.lab.tournament.deal_orders`), so every rotation of a deal's line-up plays the
+(:func:`huntgather.deals.deal_orders`), so every rotation of a deal's line-up plays the
 same tiles in the same order.  The deals, line-ups, seat rotations, bot seeds and the tables
 (Elo, head to head) are :mod:`huntgather.lab.tournament`'s; the log is its log
 (:class:`huntgather.lab.tournament_log.TournamentLog`), so an arena resumes like a tournament and

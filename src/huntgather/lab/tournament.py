@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from huntgather.bots.base import Bot
+from huntgather.deals import deal_orders
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.game import Game
 
@@ -174,21 +175,6 @@ class TournamentResult:
                 "pairs": [pair.as_dict() for pair in self.pairs],
                 "results": [{"deal": g.deal, "rotation": g.rotation, "bots": list(g.bots),
                              "scores": list(g.scores)} for g in self.games]}
-
-
-def deal_orders(edition: str, seed: int, deal: int) -> tuple[list[int], list[int]]:
-    """The draw orders of both stacks for one deal (the same for all its seat rotations).
-
-    >>> a = deal_orders("2020", 1, 0); b = deal_orders("2020", 1, 0)
-    >>> a == b, a == deal_orders("2020", 1, 1)
-    (True, False)
-    """
-    tiles = get_edition(edition).tiles
-    rng = random.Random(f"deal|{edition}|{seed}|{deal}")
-    normal, bonus = list(tiles.normal_ids), list(tiles.bonus_ids)
-    rng.shuffle(normal)
-    rng.shuffle(bonus)
-    return normal, bonus
 
 
 def line_up(specs: Sequence[str], players: int, deal: int) -> list[str]:

@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
+from huntgather.deals import deal_orders
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
-from huntgather.lab.tournament import deal_orders
 from huntgather.moves import Draw, Move, Place, parse_move
 from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol
