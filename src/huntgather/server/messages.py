@@ -155,6 +155,9 @@ class ErrorCode(StrEnum):
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOO_MANY_WATCHERS = "too_many_watchers"
     NO_UNDO = "no_undo"
+    RATED_NO_HINTS = "rated_no_hints"
+    RATED_NO_UNDO = "rated_no_undo"
+    UNKNOWN_PLAYER = "unknown_player"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -188,6 +191,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "
                        "while the game is on",
+    ErrorCode.RATED_NO_HINTS: "a rated game gives no hints (`hint`)",
+    ErrorCode.RATED_NO_UNDO: "a rated game takes no turn back (`undo`)",
+    ErrorCode.UNKNOWN_PLAYER: "HTTP 404: no player (account or bot level) of that name",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
     ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
@@ -608,6 +614,7 @@ class TableSeat(TypedDict):
 class Table(TypedDict):
     type: Literal[MessageType.TABLE]
     watchers: int
+    rated: Annotated[bool, Doc("a rated game (chosen at creation): no hints, no take-backs")]
     seats: list[TableSeat]
 
 
@@ -621,6 +628,7 @@ class Snapshot(Changing):
     board: list[Cell]
     log: list[EventView]
     replay: bool
+    rated: Annotated[bool, Doc("a rated game (chosen at creation): no hints, no take-backs")]
 
 
 class ReplayView(Snapshot):
