@@ -52,6 +52,7 @@ from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
 from huntgather.server.rooms import MAX_WATCHERS, Rooms
 from huntgather.server.routes_http import Scope, http_routes, web_dir
+from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -160,7 +161,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                   Middleware(GZipMiddleware, minimum_size=2000)]
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *ws_routes(), *health_routes(storage, workers, lambda: context.draining)]
+    routes = [*http_routes(), *ratings_routes(), *ws_routes(),
+              *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
     app.state.storage = storage

@@ -405,11 +405,13 @@ def recompute(storage: Storage, *, write: bool = True) -> Recomputed:
         old_events = {(e.game_id, e.seat): _event_tuple(e._mapping)
                       for es in stored_events.values() for e in es}
         fresh_events = {(e["game_id"], e["seat"]): _event_tuple(e) for e in new_events}
-        events_changed = len(set(old_events.items()) ^ set(fresh_events.items()))
+        events_changed = sum(old_events.get(k) != fresh_events.get(k)
+                             for k in old_events.keys() | fresh_events)
         old_ratings = {(r.edition, int(r.account_id)): (r.mu, r.sigma, r.games, r.wins)
                        for r in conn.execute(select(ratings))}
         fresh_ratings = {k: (r.mu, r.sigma, r.games, r.wins) for k, r in state.items()}
-        ratings_changed = len(set(old_ratings.items()) ^ set(fresh_ratings.items()))
+        ratings_changed = sum(old_ratings.get(k) != fresh_ratings.get(k)
+                              for k in old_ratings.keys() | fresh_ratings)
         if write and (events_changed or ratings_changed):
             conn.execute(delete(rating_events))
             if new_events:
@@ -419,7 +421,7 @@ def recompute(storage: Storage, *, write: bool = True) -> Recomputed:
                 conn.execute(insert(ratings), [{"edition": ed, "account_id": a, "mu": r.mu, "sigma": r.sigma,
                                                 "games": r.games, "wins": r.wins}
                                                for (ed, a), r in state.items()])
-        return Recomputed(len(played), events_changed, ratings_changed)
+        return Recomputed(len(played), int(events_changed), int(ratings_changed))
 
 
 def _event_tuple(e: Any) -> tuple[Any, ...]:
