@@ -177,7 +177,7 @@ def rating_of(storage: Storage, account: int, edition: str = "2020") -> Rating:
 
 def bot_id(storage: Storage, level: str) -> int:
     with storage.engine.connect() as conn:
-        found = conn.execute(select(accounts).where(accounts.c.name_key == "\x00bot:" + level)).one()
+        found = conn.execute(select(accounts).where(accounts.c.name_key == "\x01bot:" + level)).one()
     assert found.kind == "bot" and found.name == level and found.password_hash is None
     return int(found.id)
 
@@ -338,7 +338,7 @@ def test_profile_and_leaderboard_shapes(tmp_path: Path) -> None:
         assert c.get("/api/leaderboard?edition=1999").status_code == 404
         for text in (me.text, easy and c.get("/api/players/Bob").text, json.dumps(board)):
             assert "SECRET" not in text and "argon2" not in text and "secret" not in text.lower()
-            assert "\\u0000" not in text and "password" not in text
+            assert "\\u0001" not in text and "password" not in text
 
 
 # --------------------------------------------------------------------------- rated games live

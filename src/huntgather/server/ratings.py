@@ -71,8 +71,9 @@ BOT_SIGMA = 2.0
 PROVISIONAL_SIGMA = 4.0
 #: PostgreSQL advisory lock key that serializes every rating update
 RATING_LOCK = 4242038
-#: a bot level's account's name_key (never a person's: name_key folds no NUL in)
-BOT_KEY = "\x00bot:"
+#: the start of a bot level's account's name_key: never a person's (a person's name holds no control
+#: character, :func:`~huntgather.server.seats.clean_name`), and not NUL, which PostgreSQL's text refuses
+BOT_KEY = "\x01bot:"
 
 
 def display(mu: float) -> int:
