@@ -422,15 +422,17 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
     IntentSpec(PreviewIntent, When.JOINED, "the seat's holder, on its turn",
                "a `preview`: what the moves would lead to; nothing is stored or shared"),
     IntentSpec(HintIntent, When.JOINED, "the seat's holder, on its turn",
-               "a `hint`: the expert bot's three best turns (after `moves`, which may be empty)"),
+               "a `hint`: the expert bot's three best turns (after `moves`, which may be empty); "
+               "refused with `rated_no_hints` in a rated game"),
     IntentSpec(Resign, When.JOINED, "the seat's holder",
                "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
-               "working; a `table` goes to every page, an `ack` to the sender"),
+               "working; a `table` goes to every page, an `ack` to the sender; in a rated game "
+               "the seat's person ranks last"),
     IntentSpec(Undo, When.JOINED, "the seat's holder, in a game where every other seat is a bot",
                "the seat's last turn and the bots' turns after it are taken back (stored as a new "
                "version); a `snapshot` goes to every page and an `ack` to the sender; refused "
                "with `no_undo` in a game with other people or outside bots, before the seat's "
-               "first turn, or once the game is over"),
+               "first turn, or once the game is over; with `rated_no_undo` in a rated game"),
     IntentSpec(Name, When.JOINED, "the seat's holder",
                "the display name (1–24 characters once control characters are removed and spaces "
                "folded); a `table` goes to every page, an `ack` to the sender"),
