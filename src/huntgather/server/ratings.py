@@ -41,6 +41,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -145,13 +146,19 @@ class Unrated(Exception):
 # --------------------------------------------------------------------------- starting ratings
 
 
+@cache
+def _ladder_elo(edition: str, level: str) -> float | None:
+    for row in shipped_ladder().get(edition, []):
+        if row.bot == level:
+            return row.elo
+    return None
+
+
 def bot_start(edition: str, level: str) -> Rating:
     """A bot level's first rating in an edition: its shipped ladder Elo as mu, :data:`BOT_SIGMA`
     (a level not on that edition's ladder starts as a newcomer does)."""
-    for row in shipped_ladder().get(edition, []):
-        if row.bot == level:
-            return Rating(elo_to_mu(row.elo), BOT_SIGMA)
-    return Rating(MU0, SIGMA0)
+    elo = _ladder_elo(edition, level)
+    return Rating(MU0, SIGMA0) if elo is None else Rating(elo_to_mu(elo), BOT_SIGMA)
 
 
 def start_rating(kind: str, name: str, edition: str) -> Rating:
@@ -337,14 +344,6 @@ def unrated_over(conn: Connection) -> list[str]:
         if isinstance(setup, dict) and setup.get("rated") is True:
             out.append(str(r.id))
     return out
-
-
-def sweep(storage: Storage) -> int:
-    """Rate every finished rated game not rated yet (e.g. after a crash between its last move
-    and its rating); returns how many were rated."""
-    with storage.engine.connect() as conn:
-        missing = unrated_over(conn)
-    return sum(rate_game(storage, g) for g in missing)
 
 
 # --------------------------------------------------------------------------- recompute

@@ -949,7 +949,9 @@ class Rooms:
         not rated yet (:meth:`sweep_ratings`); call from the running event loop."""
         self._loop = asyncio.get_running_loop()
         self._stop_listening = self.storage.listen(self._notified, self._reconnected)
-        self._spawn(self.sweep_ratings())
+        url = self.storage.engine.url
+        if url.get_backend_name() != "sqlite" or url.database not in (None, "", ":memory:"):
+            self._spawn(self.sweep_ratings())   # (a database in memory is new: nothing to sweep)
 
     # ------------------------------------------------------------------ ratings
 
