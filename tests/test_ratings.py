@@ -344,19 +344,19 @@ def test_profile_and_leaderboard_shapes(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- rated games live
 
 
-def stored_rated_game(storage: Storage, account: int | None, short: int = 2) -> tuple[str, str]:
+def stored_rated_game(storage: Storage, account: int | None, short: int = 2) -> tuple[str, str, str]:
     """A new rated game stored as the server stores one: Ann (``account``) against an easy bot;
-    returns its id and Ann's secret."""
+    returns its id, Ann's secret and the creator's."""
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
     setup = GameSetup.from_json({"seats": seats, "short": short, "rated": True})
     game = build_game(setup)
     setup = replace(setup, stack=game.initial.normal)
-    gid, secret = new_secret()[:12], new_secret()
+    gid, secret, creator = new_secret()[:12], new_secret(), new_secret()
     storage.create(gid, setup.to_json(), [str(m) for m in game.history],
                    [SeatRow(0, "human", None, "Ann", hash_secret(secret), False, account),
-                    SeatRow(1, "bot", "easy", None, None, False)], hash_secret(new_secret()),
+                    SeatRow(1, "bot", "easy", None, None, False)], hash_secret(creator),
                    write_position(game.state))
-    return gid, secret
+    return gid, secret, creator
 
 
 def recv(ws: Any, *types: str) -> dict[str, Any]:
@@ -380,7 +380,7 @@ def test_a_rated_game_says_so_and_refuses_hints_and_take_backs(tmp_path: Path) -
     db = tmp_path / "g.sqlite"
     st = Storage(str(db))
     (ann,) = people(st, "Ann")
-    gid, secret = stored_rated_game(st, ann, short=6)
+    gid, secret, _ = stored_rated_game(st, ann, short=6)
     st.close()
     with TestClient(create_app(str(db), bot_delay=30.0)) as c, c.websocket_connect(f"/ws/{gid}") as ws:
         ws.send_json({"type": "hello", "secrets": [secret], "version": None})
@@ -398,7 +398,7 @@ def test_a_rated_game_played_to_its_end_is_rated_once(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite"
     st = Storage(str(db))
     (ann,) = people(st, "Ann")
-    gid, secret = stored_rated_game(st, ann, short=2)
+    gid, secret, creator = stored_rated_game(st, ann, short=2)
     with TestClient(create_app(str(db), bot_delay=0.0)) as c, c.websocket_connect(f"/ws/{gid}") as ws:
         ws.send_json({"type": "hello", "secrets": [secret], "version": None})
         view = recv(ws, "snapshot")
@@ -414,6 +414,8 @@ def test_a_rated_game_played_to_its_end_is_rated_once(tmp_path: Path) -> None:
             view = {**view, **recv(ws, "update")}
         wait_for(lambda: len(rows(st, rated_games)) == 1, "the game is rated")
         scores = [p["score"] for p in view["players"]]
+        kept = c.delete(f"/api/games/{gid}", headers={"Authorization": f"Bearer {creator}"})
+        assert kept.status_code == 409 and kept.json()["code"] == "rated_game_kept"
     (played,) = rows(st, rated_games)
     assert played.game_id == gid
     events = sorted(rows(st, rating_events), key=lambda e: e.seat)
@@ -428,7 +430,7 @@ def test_a_person_who_resigns_a_rated_game_is_rated_last(tmp_path: Path) -> None
     db = tmp_path / "g.sqlite"
     st = Storage(str(db))
     (ann,) = people(st, "Ann")
-    gid, secret = stored_rated_game(st, ann, short=3)
+    gid, secret, _ = stored_rated_game(st, ann, short=3)
     with TestClient(create_app(str(db), bot_delay=0.0)) as c, c.websocket_connect(f"/ws/{gid}") as ws:
         ws.send_json({"type": "hello", "secrets": [secret], "version": None})
         view = recv(ws, "snapshot")

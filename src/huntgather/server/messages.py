@@ -158,6 +158,7 @@ class ErrorCode(StrEnum):
     RATED_NO_HINTS = "rated_no_hints"
     RATED_NO_UNDO = "rated_no_undo"
     UNKNOWN_PLAYER = "unknown_player"
+    RATED_GAME_KEPT = "rated_game_kept"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -194,6 +195,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.RATED_NO_HINTS: "a rated game gives no hints (`hint`)",
     ErrorCode.RATED_NO_UNDO: "a rated game takes no turn back (`undo`)",
     ErrorCode.UNKNOWN_PLAYER: "HTTP 404: no player (account or bot level) of that name",
+    ErrorCode.RATED_GAME_KEPT: "HTTP 409: a finished rated game cannot be deleted (the ratings are "
+                               "computed from it)",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
     ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "

@@ -1218,6 +1218,9 @@ class Rooms:
         room = await self.get(game_id)
         if not room.open_access and (secret is None or not secret_matches(secret, room.creator_hash)):
             raise RequestError("not_creator", "only the game's creator can delete it")
+        if room.setup.rated and room.game.is_over:   # the ratings are computed from it
+            raise RequestError(ErrorCode.RATED_GAME_KEPT, "a finished rated game is kept: the players' "
+                                                          "ratings are computed from it")
         async with self._lock, room.lock:   # let a move in progress finish first
             try:
                 await self.storage.delete_async(game_id)
