@@ -452,3 +452,38 @@ def test_a_finished_rated_game_missed_is_rated_at_start(tmp_path: Path) -> None:
     assert rows(st, rated_games)[0].game_id == gid
     assert rating_of(st, ann).games == 1
     st.close()
+
+
+def test_a_rating_that_fails_is_logged_and_retried(storage: Storage, monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    from huntgather.server import ratings as module
+    from huntgather.server.rooms import Rooms
+
+    (ann,) = people(storage, "Ann")
+    gid = finished(storage, [("human", None, ann), ("bot", "easy", None)], [3, 4])
+    real, calls = module.rate_in, []
+
+    def flaky(conn: Any, game_id: str) -> bool:
+        calls.append(game_id)
+        if len(calls) <= 2:   # the writer's batch, then the writer's one retry alone, fail
+            raise OSError("the database went away")
+        return real(conn, game_id)
+
+    monkeypatch.setattr(module, "rate_in", flaky)
+
+    async def scenario() -> None:
+        rooms = Rooms(storage)
+        rooms.rating_retry = 0.01
+        rooms._rated_end(gid)   # as Room._write calls it when the game's last move is stored
+        deadline = time.monotonic() + 30
+        while not rows(storage, rated_games):
+            assert time.monotonic() < deadline, "the rating was not retried"
+            await asyncio.sleep(0.02)
+        await rooms.close()
+
+    with caplog.at_level(logging.ERROR, logger="huntgather.server"):
+        asyncio.run(scenario())
+    assert f"game {gid}: rating it failed (OSError); it is tried again later" in caplog.text
+    assert calls == [gid, gid, gid] and rating_of(storage, ann).games == 1
