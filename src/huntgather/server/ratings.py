@@ -253,6 +253,9 @@ def game_results(conn: Connection, game_id: str) -> tuple[str, list[SeatResult]]
             raise Unrated(f"seat {s.seat} ({s.kind}) has no account")
     if all(left):
         raise Unrated("every player left")
+    known = set(conn.execute(select(accounts.c.id).where(accounts.c.id.in_(holders))).scalars())
+    if lost := sorted(set(holders) - known):
+        raise Unrated(f"the accounts {lost} are not stored")
     ranks = ranks_of([int(x) for x in scores], left)
     edition = str(setup.get("edition", "2020"))
     return edition, [SeatResult(s.seat, a, rank, int(x))
