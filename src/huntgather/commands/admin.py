@@ -3,7 +3,10 @@
 ``list`` shows every person's account; ``reset-password NAME`` sets a new password (printed, or
 read from standard input with ``--stdin``) and ends the account's sessions; ``disable NAME``
 stops an account signing in and ends its sessions, ``enable NAME`` lets it sign in again;
-``delete NAME`` removes its personal data as ``DELETE /api/me`` does (docs/accounts.md).
+``delete NAME`` removes its personal data as ``DELETE /api/me`` does (docs/accounts.md);
+``recompute`` replays every rated game, in the order it was rated, from the starting ratings
+(:func:`huntgather.server.ratings.recompute`) and stores the ratings that gives, or with
+``--check`` changes nothing and exits 1 if they differ.
 The database is given as to ``huntgather play`` (``--db``; a server may be running on it).
 
 A subcommand is a function ``run(args, accounts) -> int`` and one :func:`add` call in
@@ -52,6 +55,11 @@ def register(sub: Any) -> None:
     add(actions, "enable", "let a disabled account sign in again", enable, name=True)
     add(actions, "delete", "delete the account's personal data (its games stay, under 'deleted player')",
         delete, name=True)
+    recompute = add(actions, "recompute", "recompute every rating from the rated games, in the order "
+                                          "they were rated (the ratings are a function of the games)",
+                    recompute_ratings)
+    recompute.add_argument("--check", action="store_true",
+                           help="only compare: change nothing, exit 1 if the stored ratings differ")
 
 
 def add(actions: Any, command: str, help_text: str, action: Action, *, name: bool = False
@@ -154,3 +162,15 @@ def delete(args: argparse.Namespace, accounts: Accounts) -> int:
     print(f"{account.name}: deleted (its personal data removed; {len(playing)} game"
           f"{'s' if len(playing) != 1 else ''} in play go on under 'deleted player')")
     return 0
+
+
+def recompute_ratings(args: argparse.Namespace, accounts: Accounts) -> int:
+    """Replay every rated game from the starting ratings (:func:`huntgather.server.ratings.recompute`);
+    store what that gives, or with ``--check`` only say whether the stored ratings differ."""
+    from huntgather.server.ratings import recompute
+    found = recompute(accounts.storage, write=not args.check)
+    what = (f"{found.events_changed} rating events and {found.ratings_changed} ratings differ"
+            if found.changed else "every stored rating is what the games give")
+    print(f"{found.games} rated games replayed: {what}"
+          + (" (rewritten)" if found.changed and not args.check else ""))
+    return 1 if args.check and found.changed else 0

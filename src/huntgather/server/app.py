@@ -62,6 +62,7 @@ from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_passkeys import passkey_routes
+from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -190,7 +191,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ws_routes(),
+    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ratings_routes(), *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
