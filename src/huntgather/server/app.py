@@ -242,6 +242,10 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
+    old = await asyncio.to_thread(ctx.storage.open_games)
+    if old:   # stored before seats had secrets: any page may play them and delete them
+        log.warning("%d games stored before seats had secrets are open to any page: "
+                    "`huntgather admin secure-old-games` gives them secrets", len(old))
     watching = asyncio.get_running_loop().create_task(app.state.lag.watch())
     if gc_tuning.tuned():   # a serving process (huntgather play, app_from_env), not a test
         gc_tuning.collect_young_every()
