@@ -1,0 +1,75 @@
+// chart.js: the arithmetic of a profile's rating-history chart (round ticks, the linear scale,
+// where each game's point goes), and account.js's words for the server's errors and ratings.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { linePath, linearScale, niceTicks, plotHistory } from "../../src/huntgather/web/js/chart.js";
+import { editionOrder, errorWords, ratingWords } from "../../src/huntgather/web/js/account.js";
+
+test("ticks are round numbers, evenly spaced, that cover the values", () => {
+  assert.deepEqual(niceTicks(1483, 1561, 5), [1480, 1500, 1520, 1540, 1560, 1580]);
+  const t = niceTicks(0.1, 0.7, 4);
+  assert.deepEqual(t, [0, 0.2, 0.4, 0.6, 0.8]);   // steps of 0.2 with no 0.6000000000000001
+  for (const [lo, hi] of [[3, 97], [1200, 1201], [-40, 40], [7, 7]]) {
+    const ticks = niceTicks(lo, hi, 5);
+    assert.ok(ticks[0] <= Math.min(lo, hi) && ticks[ticks.length - 1] >= Math.max(lo, hi), `${lo}..${hi}: ${ticks}`);
+    const steps = ticks.slice(1).map((v, i) => +(v - ticks[i]).toPrecision(6));
+    assert.equal(new Set(steps).size, 1, `${ticks}`);
+    const m = steps[0] / 10 ** Math.floor(Math.log10(steps[0]));
+    assert.ok([1, 2, 5].includes(+m.toPrecision(6)), `step ${steps[0]}`);
+  }
+  assert.deepEqual(niceTicks(NaN, 3), []);
+});
+
+test("a linear scale maps the ends of its domain to the ends of its range, even upside down", () => {
+  const y = linearScale([1400, 1600], [200, 0]);   // SVG's y grows downwards: higher ratings go up
+  assert.equal(y(1400), 200);
+  assert.equal(y(1600), 0);
+  assert.equal(y(1500), 100);
+  assert.equal(linearScale([5, 5], [10, 30])(5), 20);   // one value: the middle
+});
+
+test("a history's points go left to right in game order, higher ratings higher up, inside the box", () => {
+  const history = [{ rating: 1500, game: "a", at: 1 }, { rating: 1540, game: "b", at: 2 }, { rating: 1490, game: "c", at: 3 }];
+  const plot = plotHistory(history, { width: 300, height: 200, pad: { left: 40, right: 10, top: 10, bottom: 30 } });
+  const [a, b, c] = plot.points;
+  assert.equal(a.x, 40);
+  assert.equal(c.x, 290);
+  assert.equal(b.x, 165);
+  assert.ok(b.y < a.y && a.y < c.y);
+  for (const p of plot.points) assert.ok(p.y >= 10 && p.y <= 170);
+  assert.deepEqual(plot.points.map((p) => [p.n, p.game]), [[1, "a"], [2, "b"], [3, "c"]]);
+  // the y ticks are labelled values whose places agree with the points'
+  const t1500 = plot.yTicks.find((t) => t.value === 1500);
+  assert.ok(t1500 && Math.abs(t1500.y - a.y) < 1e-9);
+  assert.deepEqual(plot.xTicks.map((t) => t.value), [1, 2, 3]);
+  assert.equal(linePath(plot.points).split(" ").length, 3);
+  assert.ok(linePath(plot.points).startsWith("M40.0,"));
+});
+
+test("one game, or none, still makes a chart", () => {
+  const one = plotHistory([{ rating: 1500, game: "a" }], { width: 300, height: 200 });
+  assert.equal(one.points.length, 1);
+  assert.deepEqual(one.xTicks.map((t) => t.value), [1]);
+  assert.ok(one.yTicks.length >= 2);
+  const none = plotHistory([], { width: 300, height: 200 });
+  assert.deepEqual([none.points, none.yTicks, none.xTicks], [[], [], []]);
+  assert.equal(plotHistory(undefined).points.length, 0);
+});
+
+test("the server's error codes are said in plain words; another error keeps its own message", () => {
+  assert.match(errorWords({ code: "bad_login", message: "bad_login" }), /do not match an account/);
+  assert.match(errorWords({ code: "name_taken", message: "x" }), /taken/);
+  assert.match(errorWords({ code: "too_many_attempts", message: "x" }), /Wait a few minutes/);
+  assert.match(errorWords({ code: "bad_password", message: "at least 8 characters" }), /cannot be used: at least 8/);
+  assert.match(errorWords({ code: "passkey_cancelled", message: "" }), /cancelled/);
+  assert.equal(errorWords({ code: "something_new", message: "the server's words" }), "the server's words");
+  assert.match(errorWords(new TypeError("Failed to fetch")), /cannot be reached/);
+});
+
+test("a rating is shown with its uncertainty, and the newest edition comes first", () => {
+  assert.equal(ratingWords({ rating: 1523, sigma: 84.4 }), "1523 ± 84");
+  assert.equal(ratingWords({ rating: 1523 }), "1523");
+  assert.equal(ratingWords(null), "—");
+  assert.deepEqual(editionOrder({ 2002: {}, 2020: {} }), ["2020", "2002"]);
+  assert.deepEqual(editionOrder(undefined), []);
+});
