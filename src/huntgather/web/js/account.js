@@ -73,8 +73,8 @@ export function setupAccounts(onChange) {
     $("#sign-in").hidden = signedIn;
     const link = $("#me-link");
     link.hidden = !signedIn;
-    link.textContent = signedIn ? me.account.name : "";
-    link.title = signedIn ? "your account" : "";
+    $("#me-name-short").textContent = signedIn ? me.account.name : "";
+    link.title = signedIn ? `signed in as ${me.account.name}: your account` : "";
     document.body.dataset.signedIn = signedIn ? "yes" : "no";
   }
 

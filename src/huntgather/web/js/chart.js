@@ -30,7 +30,7 @@ export function linearScale([d0, d1], [r0, r1]) {
 // labels). The horizontal axis counts the rated games (1, 2, 3…), not the days: a player who
 // stops for a month does not leave a long flat line. The vertical axis spans the ratings,
 // widened to round ticks.
-export function plotHistory(history, { width = 600, height = 220, pad = { left: 48, right: 12, top: 12, bottom: 34 } } = {}) {
+export function plotHistory(history, { width = 600, height = 220, pad = { left: 58, right: 14, top: 12, bottom: 34 } } = {}) {
   const list = (Array.isArray(history) ? history : []).filter((h) => h && Number.isFinite(h.rating));
   const box = { left: pad.left, right: width - pad.right, top: pad.top, bottom: height - pad.bottom };
   if (!list.length) return { box, points: [], yTicks: [], xTicks: [] };

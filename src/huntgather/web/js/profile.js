@@ -35,9 +35,9 @@ function nameLink(name, kind) {
 }
 
 // the rating after each rated game, as an SVG line chart: the games along, the rating up
-export function historyChart(history, edition) {
-  const width = 600;
-  const height = 220;
+// (width: of the drawing, in the page's pixels: its labels keep their size on a phone)
+export function historyChart(history, edition, width = 600) {
+  const height = width < 420 ? 200 : 220;
   const plot = plotHistory(history, { width, height });
   const pts = plot.points;
   const first = pts[0];
@@ -121,7 +121,8 @@ function renderProfile(p) {
     if (stats[ed]) card.append(statsList(stats[ed]));
     if (r) {
       const fig = el("figure", { class: "chart" });
-      fig.append(historyChart(r.history, ed), el("figcaption", { class: "muted" },
+      const room = Math.round(Math.max(280, Math.min(640, body.clientWidth - 32)));
+      fig.append(historyChart(r.history, ed, room), el("figcaption", { class: "muted" },
         "The rating after each rated game (point at a dot for the game; select it for its replay)."));
       card.append(fig);
     }
@@ -191,7 +192,7 @@ let boardDrawing = 0;
 // edition, who: from the address (#/leaderboard/2020/people); meta: GET /api/editions
 export async function showLeaderboard(meta, edition, who) {
   const mine = ++boardDrawing;
-  const editions = (meta.editions || []).map((e) => e.name);
+  const editions = (meta.editions || []).map((e) => e.name).sort((a, b) => b.localeCompare(a));   // newest first
   const ed = editions.includes(edition) ? edition : editions[0];
   const w = WHO.includes(who) ? who : "all";
   const sel = $("#lb-edition");
