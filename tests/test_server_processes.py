@@ -151,3 +151,32 @@ def test_a_turn_taken_back_reaches_the_pages_of_the_other_process(processes: tup
             await page.close()
 
     asyncio.run(scenario())
+
+
+def test_the_pages_of_a_crashed_process_go_offline_on_the_other() -> None:
+    """Bob and a watcher are on process B; B is killed (kill -9: it says nothing as it goes).
+    Ann, on A, sees Bob offline and no watcher within three repeats of the presence (the bug:
+    "online" for ever, and watchers counted twice once they reconnected elsewhere)."""
+    assert POSTGRES
+    every = ("--presence-every", "0.4")
+    a, b = Server(POSTGRES, args=every).start(), Server(POSTGRES, args=every).start()
+    try:
+        async def scenario() -> None:
+            made = await create_game(a.http, {"seats": [{"kind": "human"}, {"kind": "human"}], "short": 6})
+            gid = made["id"]
+            ann = await Page.join(a, gid, [made["seats"]["0"]])
+            await Page.join(b, gid, [made["seats"]["1"]])
+            await Page.join(b, gid, [])
+            await ann.wait_for_table(lambda t: t["seats"][1]["online"] and t["watchers"] == 1, "B's pages", 5)
+            # still online after several repeats: a process that keeps telling is not forgotten
+            await asyncio.sleep(2.0)
+            assert ann.tables[-1]["seats"][1]["online"] and ann.tables[-1]["watchers"] == 1
+            b.kill()
+            await ann.wait_for_table(lambda t: not t["seats"][1]["online"] and t["watchers"] == 0,
+                                     "B's pages gone", 5)
+            await ann.close()
+
+        asyncio.run(scenario())
+    finally:
+        a.stop()
+        b.stop()

@@ -93,6 +93,10 @@ def register(sub: Any) -> None:
     ops.add_argument("--max-watchers", type=int, default=200, metavar="N",
                      help="the most watchers one game takes; one more is refused with the error "
                           "too_many_watchers (default 200; 0: no limit)")
+    ops.add_argument("--presence-every", type=float, default=10.0, metavar="SECONDS",
+                     help="with PostgreSQL: how often each process tells the others which pages it "
+                          "has; the pages of a process silent three times as long (crashed) go "
+                          "offline on the others (default 10; the same on every process)")
     ops.add_argument("--hello-timeout", type=float, default=10.0, metavar="SECONDS",
                      help="a game connection that has not said hello this long after it opened is "
                           "closed (code 4408, no_hello; default 10)")
@@ -145,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--max-sockets-per-address cannot be negative (0: no limit)")
     if args.max_watchers < 0:
         raise CommandError("--max-watchers cannot be negative (0: no limit)")
+    if not args.presence_every > 0:
+        raise CommandError("--presence-every must be a positive number of seconds")
     if not args.hello_timeout > 0:
         raise CommandError("--hello-timeout must be a positive number of seconds")
     proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
@@ -164,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                          allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)),
                          hello_timeout=args.hello_timeout,
                          max_sockets_per_address=args.max_sockets_per_address,
-                         max_watchers=args.max_watchers)
+                         max_watchers=args.max_watchers, presence_every=args.presence_every)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

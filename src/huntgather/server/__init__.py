@@ -24,9 +24,10 @@ __all__ = ["app_from_env", "create_app"]
 
 def app_from_env() -> Starlette:
     """The application configured by ``HUNTGATHER_DB`` (required), ``HUNTGATHER_ALLOW_HOST`` and
-    ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY`` and
-    ``HUNTGATHER_HELLO_TIMEOUT`` (seconds), ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS`` and
-    ``HUNTGATHER_MAX_WATCHERS`` (``huntgather play``'s options of the same names).
+    ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY``,
+    ``HUNTGATHER_HELLO_TIMEOUT`` and ``HUNTGATHER_PRESENCE_EVERY`` (seconds),
+    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS`` and ``HUNTGATHER_MAX_WATCHERS`` (``huntgather play``'s
+    options of the same names).
 
     For ``uvicorn --factory huntgather.server:app_from_env --workers 4 --ws-max-size 65536``.
     """
@@ -42,6 +43,7 @@ def app_from_env() -> Starlette:
                      hello_timeout=float(env("HUNTGATHER_HELLO_TIMEOUT", str(HELLO_TIMEOUT))),
                      max_sockets_per_address=int(env("HUNTGATHER_MAX_SOCKETS_PER_ADDRESS",
                                                      str(MAX_SOCKETS_PER_ADDRESS))),
-                     max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))))
+                     max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))),
+                     presence_every=float(env("HUNTGATHER_PRESENCE_EVERY", "10")))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app

@@ -50,7 +50,7 @@ from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
-from huntgather.server.rooms import MAX_WATCHERS, Rooms
+from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
@@ -125,7 +125,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                rooms_factory: RoomsFactory | None = None, heartbeat: float = protocol.HEARTBEAT,
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
-               max_watchers: int = MAX_WATCHERS) -> Starlette:
+               max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -139,12 +139,16 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     A socket that has not said ``hello`` within ``hello_timeout`` seconds is closed (4408,
     ``no_hello``).  One client address may hold at most ``max_sockets_per_address`` websockets
     open (0: no limit; one more is answered 429, :mod:`huntgather.server.limits`), and a game
-    takes at most ``max_watchers`` watchers (``too_many_watchers``).
+    takes at most ``max_watchers`` watchers (``too_many_watchers``).  With PostgreSQL, each
+    process repeats which pages it has every ``presence_every`` seconds, and the pages of a
+    process silent three times as long (crashed) stop counting as online on the others.
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
     if hello_timeout <= 0:
         raise ValueError("the time a socket has to say hello must be positive")
+    if not presence_every > 0:
+        raise ValueError("the presence repeat must be a positive number of seconds")
     if max_sockets_per_address < 0 or max_watchers < 0:
         raise ValueError("the most sockets per address and watchers per game cannot be negative")
     storage = Storage(db)
@@ -152,6 +156,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     rooms = Rooms(storage, workers, bot_delay, max_rooms) if rooms_factory is None \
         else rooms_factory(storage, workers)
     rooms.max_watchers = max_watchers
+    rooms.presence_every = presence_every
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
                             heartbeat, silent_after, hello_timeout)

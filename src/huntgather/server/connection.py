@@ -134,8 +134,9 @@ class Connection:
         self.creator = False
         #: set once hello has been answered
         self.ready = False
-        #: a hint of this page is being searched
-        self.hinting = False
+        #: who the page is, for sharing the hints fairly (:mod:`huntgather.server.hint_pool`): its
+        #: client's address (set by the websocket route)
+        self.visitor = "?"
         self.dropped = False
         self._closing = False
         self._close_with: tuple[int, str] | None = None

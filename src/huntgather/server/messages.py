@@ -171,7 +171,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.ILLEGAL_MOVE: "the engine refused the move (the message says why)",
     ErrorCode.INVALID_MOVE: "a MOVE of the wrong shape",
     ErrorCode.GAME_OVER: "the game is over",
-    ErrorCode.BUSY: "too many hints at once (one per page, a few in all); try again in a moment",
+    ErrorCode.BUSY: "a hint refused: one at a time per visitor (address or account), and none came "
+                    "free within the wait (a few at once in all); try again in a moment",
     ErrorCode.STORAGE_FAILED: "the change could not be stored, so it does not count; try again "
                               "(every change fails while the database is unreachable, and for good "
                               "once the server's SQLite file was deleted or replaced)",
@@ -432,8 +433,9 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
                "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
                "`kind` `human`: the seat becomes a person seat with a new secret, sent back "
                "as `seat_secret`; `kind` `remote`: an outside bot (`name`) plays the seat, with "
-               "a new bot token sent back as `seat_secret`; a `table` goes to every page, an `ack` "
-               "to the sender"),
+               "a new bot token sent back as `seat_secret`; in every case the old secret stops "
+               "working, and every page open with it, on every process, loses the seat at once; "
+               "a `table` goes to every page, an `ack` to the sender"),
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
                "nothing (up to date)"),

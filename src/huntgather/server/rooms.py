@@ -40,6 +40,7 @@ from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol
 from huntgather.server.codec import ProtocolError, dumps
 from huntgather.server.connection import CLOSE_GONE, Connection
+from huntgather.server.hint_pool import HintPool
 from huntgather.server.messages import (
     AskNotice,
     DeleteNotice,
@@ -84,7 +85,7 @@ from huntgather.server.seats import (
 )
 from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_row
 from huntgather.server.words import square_words
-from huntgather.server.workers import Workers, choose_move, suggest
+from huntgather.server.workers import Priority, Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
 
@@ -255,6 +256,10 @@ def _plan_json(state: State, plan: Sequence[Move]) -> list[MoveJson]:
 # --------------------------------------------------------------------------- rooms
 
 
+#: the default of :attr:`Rooms.presence_every`, seconds
+PRESENCE_EVERY = 10.0
+
+
 @dataclass
 class SeatState:
     """A seat now: who plays it, its name, whether its link was opened, and its secret's hash."""
@@ -273,16 +278,6 @@ class SeatState:
 
 
 @dataclass
-class Hints:
-    """The hint budget shared by every room: a few searches at once in all, one per page."""
-
-    limit: int = 2
-    running: int = 0
-    #: the search of a hint: the hard level by default, or an exact number of simulations
-    search: Limits | int | None = None
-
-
-@dataclass
 class Room:
     """One live game, its seats and the pages connected to it."""
 
@@ -295,7 +290,7 @@ class Room:
     #: a game stored before seats had secrets: every page holds every person seat
     open_access: bool = False
     workers: Workers = field(default_factory=lambda: Workers(processes=False))
-    hints: Hints = field(default_factory=Hints)
+    hints: HintPool = field(default_factory=HintPool)
     bot_delay: float = 0.6
     #: the most watchers (pages holding no seat, nor the creator's secret) this game takes; 0: any
     max_watchers: int = MAX_WATCHERS
@@ -312,6 +307,8 @@ class Room:
     sockets: int = 0
     #: pages on other processes: process id -> (seats held, watchers)
     remote: dict[str, tuple[set[int], int]] = field(default_factory=dict)
+    #: when each process in :attr:`remote` last told its pages (event loop time)
+    remote_heard: dict[str, float] = field(default_factory=dict)
     #: called when this process's pages change (to tell the other processes)
     on_presence: Callable[[Room], None] | None = None
     #: the server's counts (moves stored, hints refused), shared by its rooms
@@ -676,18 +673,15 @@ class Room:
             if trial.is_over or trial.is_chance or trial.current_player != seat:
                 raise RequestError("bad_request", "those moves end the turn: nothing left to hint")
             at = self.version
-        if conn.hinting or self.hints.running >= self.hints.limit:
-            self.tally.hint_refusals += 1
-            raise RequestError("busy", "the hint helper is busy; try again in a moment")
-        conn.hinting = True
-        self.hints.running += 1
         try:
-            # seeded by the position, not the game's secret seed: the same position gets the same hint
-            turns = await self.workers.run("hints", suggest, trial, at, self.hints.search,
-                                           self.setup.short is None)
-        finally:
-            conn.hinting = False
-            self.hints.running -= 1
+            async with self.hints.slot(conn.visitor):
+                # seeded by the position, not the game's secret seed: the same position gets the same hint
+                turns = await self.workers.run("hints", suggest, trial, at, self.hints.search,
+                                               self.setup.short is None)
+        except RequestError as exc:
+            if exc.code == ErrorCode.BUSY:
+                self.tally.hint_refusals += 1
+            raise
         best_first = sorted(turns, key=lambda t: (-t[1], -t[2]))   # by the estimate shown, then visits
         # each placement's square in words, no two alike ("next to your forest, at the top")
         squares = [(p.x, p.y) for p in (plan[0] for plan, _, _, _ in best_first) if isinstance(p, Place)]
@@ -745,6 +739,8 @@ class Room:
                 secret = new_secret()
                 await self._store_seat(seat, SeatState(SeatKind.HUMAN, None, None, hash_secret(secret)))
                 self._make_bots()
+                for other in self.conns:   # a re-keyed seat: the pages open with the old secret lose it
+                    other.held.discard(seat)
                 conn.held.add(seat)
                 conn.push(dumps(SeatSecret(type=MessageType.SEAT_SECRET, seat=seat, secret=secret,
                                            kind=SeatKind.HUMAN)))
@@ -821,6 +817,13 @@ class Room:
 
     # ------------------------------------------------------------------ bots
 
+    @property
+    def search_priority(self) -> Priority:
+        """Whose bot searches go first (:class:`~huntgather.server.workers.LaneGate`): a game a
+        person or an outside bot plays in, before a game of the server's bots alone."""
+        people = any(s.kind != SeatKind.BOT for s in self.seats)
+        return Priority.PERSON if people else Priority.BOTS_ONLY
+
     def wake_bots(self) -> None:
         """Start the bot loop if a bot is to move and it is not running."""
         if self.closed or self.draining or self.game.is_over \
@@ -848,7 +851,8 @@ class Room:
             # a seed of this game, seat and moment: the same position always gets the same move
             seed = (self.setup.seed * 7 + player) * 100_003 + version
             try:
-                move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state)
+                move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state,
+                                              priority=self.search_priority)
             except Exception:
                 log.exception("game %s: bot %s failed; playing a random move", self.id, player)
                 move = make_bot("random", seed=version).choose(state)
@@ -912,7 +916,7 @@ class Rooms:
                  draws: Callable[[], random.Random] = random.SystemRandom) -> None:
         self.storage = storage
         self.workers = workers or Workers(processes=False)
-        self.hints = Hints(hint_limit, search=hint_search)
+        self.hints = HintPool(hint_limit, search=hint_search)
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
         #: the most watchers each game takes (0: any)
@@ -928,6 +932,10 @@ class Rooms:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: the counts of every room (:mod:`huntgather.server.metrics`)
         self.tally = Tally()
+        #: seconds between two repeats of this process's presence to the others (PostgreSQL); a
+        #: process not heard from for three times as long counts as crashed.  Every process of
+        #: one database must use the same value.
+        self.presence_every = PRESENCE_EVERY
 
     # ------------------------------------------------------------------ other processes
 
@@ -935,6 +943,31 @@ class Rooms:
         """Listen for what other processes store (PostgreSQL); call from the running event loop."""
         self._loop = asyncio.get_running_loop()
         self._stop_listening = self.storage.listen(self._notified, self._reconnected)
+        if self.storage.shared:
+            self._spawn(self._keep_presence())
+
+    async def _keep_presence(self) -> None:
+        """Every :attr:`presence_every` seconds, tell the other processes again which pages this
+        one has (each game with pages here), and forget the pages of a process not heard from for
+        three times as long: it has crashed (kill -9, a lost machine), and its pages are gone, so
+        its seats go offline and its watchers stop counting."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.presence_every)
+            stale = loop.time() - 3 * self.presence_every
+            for room in list(self._rooms.values()):
+                if room.closed:
+                    continue
+                if room.conns:
+                    self._announce(room)
+                gone = [p for p, heard in room.remote_heard.items() if heard < stale]
+                for process in gone:
+                    room.remote.pop(process, None)
+                    room.remote_heard.pop(process, None)
+                    log.warning("game %s: no word from process %s for %.0f s: its pages count as gone",
+                                room.id, process, 3 * self.presence_every)
+                if gone:
+                    room.broadcast_table()
 
     def _notified(self, payload: str) -> None:   # from the listening thread
         if self._loop is not None:
@@ -990,10 +1023,16 @@ class Rooms:
         if notice["process"] == self.process:
             return
         held = set(notice["held"])
+        process = notice["process"]
         if held or notice["watchers"]:
-            room.remote[notice["process"]] = (held, notice["watchers"])
+            unchanged = room.remote.get(process) == (held, notice["watchers"])
+            room.remote[process] = (held, notice["watchers"])
+            room.remote_heard[process] = asyncio.get_running_loop().time()
+            if unchanged:   # the periodic repeat (:meth:`_keep_presence`): nothing to tell the pages
+                return
         else:
-            room.remote.pop(notice["process"], None)
+            room.remote.pop(process, None)
+            room.remote_heard.pop(process, None)
         room.broadcast_table()
 
     async def _on_ask(self, room: Room, notice: AskNotice) -> None:

@@ -80,6 +80,7 @@ async def _serve(ws: WebSocket, room: Room, ctx: ServerContext) -> int | None:
         await ws.close(code=code, reason=reason)
 
     conn = Connection(ws.send_text, close, cut=ws.scope.get(CUT))
+    conn.visitor = f"address:{ws.client.host}" if ws.client else "address:?"
     conn.keep_alive(ctx.heartbeat, ctx.silent_after, _PING)
 
     def no_hello() -> None:

@@ -7,11 +7,15 @@ forked), in three lanes with their own workers:
 
 * ``light``: the quick bots (random, greedy, easy), so a quick bot's reply
   never waits behind another game's hard searches;
-* ``heavy``: medium, hard and expert bots, first come first served across games (each
-  game asks for one move at a time, so games take turns; a level's lane is its
-  registration's, :attr:`huntgather.bots.registry.BotSpec.lane`);
+* ``heavy``: medium, hard and expert bots (a level's lane is its registration's,
+  :attr:`huntgather.bots.registry.BotSpec.lane`);
 * ``hints``: searches asked for by people, rationed per page and in all by
   the rooms.
+
+In each lane, a search for a game a person plays in goes before the searches of games of
+bots alone (:class:`Priority`), and among equals the first asked goes first; each game asks
+for one move at a time, so the games of one priority take turns.  A flood of bot-only games
+thus never delays a person's bot opponent by more than the searches already running.
 
 A worker that dies is replaced, and the search is retried once.  Each search
 is a pure function of its arguments (a bot built from its level and a seed for
@@ -31,14 +35,18 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from enum import IntEnum
 from typing import Any, TypeVar
 
 from huntgather.bots import EXPERT, make_bot, suggest_turns
@@ -95,6 +103,67 @@ def suggest(state: State, seed: int, limit: Limits | int | None = None, predict:
                                                      bot="expert")]
 
 
+class Priority(IntEnum):
+    """Which searches of a lane go first (the lower first)."""
+
+    #: a game a person (or an outside bot) plays in: someone is waiting for the bot
+    PERSON = 0
+    #: a game of the server's bots alone
+    BOTS_ONLY = 1
+
+
+class LaneGate:
+    """At most ``size`` searches of a lane at once; the others wait, by :class:`Priority`, then
+    in the order asked.
+
+    >>> async def demo():
+    ...     gate, order = LaneGate(1), []
+    ...     async def search(name, priority):
+    ...         async with gate.slot(priority):
+    ...             order.append(name)
+    ...             await asyncio.sleep(0)
+    ...     await asyncio.gather(search("bots 1", Priority.BOTS_ONLY), search("bots 2", Priority.BOTS_ONLY),
+    ...                          search("person", Priority.PERSON))
+    ...     return order
+    >>> asyncio.run(demo())
+    ['bots 1', 'person', 'bots 2']
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.running = 0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def slot(self, priority: Priority) -> AsyncIterator[None]:
+        if self.running < self.size and not self._waiting:
+            self.running += 1
+        else:
+            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (int(priority), next(self._order), turn))
+            try:
+                await turn   # the slot is handed over by _release (running stays counted)
+            except BaseException:
+                if turn.done() and not turn.cancelled():
+                    self._release()   # handed over just as the caller went: give it on
+                else:
+                    turn.cancel()   # left in the heap, skipped by _release
+                raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.running -= 1
+
+
 def _watch_parent(parent: int) -> None:
     """In a worker: exit as soon as the server process ``parent`` is gone (even after ``kill -9``).
 
@@ -119,6 +188,7 @@ class Workers:
         self._pools: dict[str, Executor] = {}
         #: the searches waiting or running in each lane (for the metrics)
         self.pending: dict[str, int] = dict.fromkeys(self._sizes, 0)
+        self._gates = {lane: LaneGate(size) for lane, size in self._sizes.items()}
 
     def _pool(self, lane: str) -> Executor:
         pool = self._pools.get(lane)
@@ -138,20 +208,23 @@ class Workers:
         spec = get_spec(level)
         return spec.lane if spec is not None and spec.lane is not None else "heavy"
 
-    async def run(self, lane: str, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` in a worker of ``lane``; a dead worker is replaced and the call tried again."""
+    async def run(self, lane: str, fn: Callable[..., _T], *args: Any,
+                  priority: Priority = Priority.PERSON) -> _T:
+        """``fn(*args)`` in a worker of ``lane`` once its turn comes (:class:`LaneGate`); a dead
+        worker is replaced and the call tried again."""
         loop = asyncio.get_running_loop()
         self.pending[lane] = self.pending.get(lane, 0) + 1
         try:
-            for attempt in (1, 2):
-                try:
-                    return await loop.run_in_executor(self._pool(lane), fn, *args)
-                except BrokenProcessPool:
-                    log.error("a %s worker died; starting a new one (attempt %d)", lane, attempt)
-                    broken = self._pools.pop(lane, None)
-                    if broken is not None:
-                        broken.shutdown(wait=False, cancel_futures=True)
-            raise RuntimeError(f"the {lane} workers keep dying")
+            async with self._gates[lane].slot(priority):
+                for attempt in (1, 2):
+                    try:
+                        return await loop.run_in_executor(self._pool(lane), fn, *args)
+                    except BrokenProcessPool:
+                        log.error("a %s worker died; starting a new one (attempt %d)", lane, attempt)
+                        broken = self._pools.pop(lane, None)
+                        if broken is not None:
+                            broken.shutdown(wait=False, cancel_futures=True)
+                raise RuntimeError(f"the {lane} workers keep dying")
         finally:
             self.pending[lane] -= 1
 
