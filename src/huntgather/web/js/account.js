@@ -8,6 +8,7 @@
 //   await accounts.refresh();   accounts.me();   accounts.showMe();
 
 import { $, api, el } from "./dom.js";
+import { ID_RE, loadStore, normalEntry, playSecrets } from "./storage.js";
 
 // the server's error codes, in a player's words (a code not here: the server's own message)
 const ERROR_WORDS = {
@@ -58,6 +59,49 @@ export const editionOrder = (ratings) => Object.keys(ratings || {}).sort((a, b) 
 export function ratingWords(r) {
   if (!r || !Number.isFinite(r.rating)) return "—";
   return Number.isFinite(r.sigma) ? `${r.rating} ± ${Math.round(r.sigma)}` : String(r.rating);
+}
+
+// one hello with a game's secrets, on a socket of its own that closes at the answer: the server
+// gives the seats they hold, and that have no account yet, to the account signed in
+function helloOnce(id, secrets) {
+  return new Promise((resolve) => {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    let sock;
+    try {
+      sock = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(id)}`);
+    } catch (e) {
+      resolve(false);
+      return;
+    }
+    const done = (ok) => { clearTimeout(timer); try { sock.close(); } catch (e) { /* closed */ } resolve(ok); };
+    const timer = setTimeout(() => done(false), 8000);
+    sock.onopen = () => sock.send(JSON.stringify({ type: "hello", secrets, version: null }));
+    sock.onmessage = (ev) => {
+      let msg = null;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg && msg.type === "welcome") done(true);
+      else if (msg && msg.type === "error") done(false);
+    };
+    sock.onerror = () => done(false);
+  });
+}
+
+// after signing up: the seats this browser holds in games still in play become the new account's
+// (as opening each game signed in would), so that they are found on any device
+export async function claimHeldSeats() {
+  const all = loadStore();
+  const held = Object.keys(all).filter((id) => ID_RE.test(id) && playSecrets(normalEntry(all[id])).length);
+  if (!held.length) return 0;
+  let games = [];
+  try {
+    const ids = held.slice(0, 100);
+    games = (await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`)).games || [];
+  } catch (e) {
+    return 0;
+  }
+  const playing = games.filter((g) => g && g.status !== "over" && held.includes(g.id)).slice(0, 30);
+  const answers = await Promise.all(playing.map((g) => helloOnce(g.id, playSecrets(normalEntry(all[g.id])))));
+  return answers.filter(Boolean).length;
 }
 
 export function setupAccounts(onChange) {
@@ -159,6 +203,7 @@ export function setupAccounts(onChange) {
     busy(true);
     try {
       await jsonRequest(mode === "sign-up" ? "/api/accounts" : "/api/session", "POST", { name, password });
+      if (mode === "sign-up") await claimHeldSeats();
       close();
       await changed();
     } catch (e) {
@@ -183,8 +228,12 @@ export function setupAccounts(onChange) {
     }
     busy(true);
     try {
-      if (mode === "sign-up") await passkeys.passkeySignUp(name);
-      else await passkeys.passkeySignIn();
+      if (mode === "sign-up") {
+        await passkeys.passkeySignUp(name);
+        await claimHeldSeats();
+      } else {
+        await passkeys.passkeySignIn();
+      }
       close();
       await changed();
     } catch (e) {
