@@ -389,3 +389,65 @@ def test_the_dialog_is_labelled_closes_with_escape_and_gives_the_focus_back(serv
     page.wait_for_function("() => !document.querySelector('#account-dialog').open")
     assert page.evaluate("document.activeElement.id") == "sign-in"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def create_game(url: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A game made through the API (as another device would), not known to the test's browser."""
+    body = json.dumps({"edition": "2020", "seats": seats, "short": 4}).encode()
+    req = urllib.request.Request(url + "api/games", data=body, method="POST",
+                                 headers={"Content-Type": "application/json", "Origin": url.rstrip("/")})
+    with urllib.request.urlopen(req) as r:
+        answer: dict[str, Any] = json.load(r)
+        return answer
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390x844", "1920x1080"])
+def test_the_games_of_the_account_come_first_with_your_turn_at_the_top(server: Server, pages: Pages,
+                                                                        size: dict[str, Any]) -> None:
+    """#/games signed in: the account's games (GET /api/me, given here) before this browser's own,
+    "your turn" first and marked, each opened by a plain #/play/ID (no secret in the address)."""
+    w, h = size["viewport"]["width"], size["viewport"]["height"]
+    waiting = create_game(server.url, [{"kind": "human"}, {"kind": "human"}])
+    mine = create_game(server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    local = create_game(server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    page = pages.new(f"{w}x{h}", size)
+    players = [{"seat": 0, "name": "Ann", "kind": "human", "level": None, "score": 0},
+               {"seat": 1, "name": None, "kind": "human", "level": None, "score": 0}]
+    me = {"account": {"id": 7, "name": "Ann", "has_password": True, "passkeys": 0}, "ratings": {},
+          "games": [{"id": mine["id"], "edition": "2020", "status": "playing", "rated": True,
+                     "your_turn": True, "seats": [0], "updated": NOW, "players": players},
+                    {"id": waiting["id"], "edition": "2020", "status": "playing", "rated": False,
+                     "your_turn": False, "seats": [0], "updated": NOW - 60, "players": players}]}
+    page.route("**/api/me", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                  body=json.dumps(me)))
+    goto(page, server.url + "#/new")
+    # this browser knows one more game, by its secrets
+    page.evaluate("""([id, creator, seats]) => localStorage.setItem('hg-games', JSON.stringify(
+        {[id]: {creator, seats, handed: [], created: Date.now()}}))""",
+                  [local["id"], local["creator"], local["seats"]])
+    page.click("#nav-games")
+    rows = page.locator("#games-table tbody tr[data-game]")
+    page.wait_for_function("() => document.querySelectorAll('#games-table tbody tr[data-game]').length === 3")
+    ids = [rows.nth(i).get_attribute("data-game") for i in range(3)]
+    assert ids == [mine["id"], waiting["id"], local["id"]]
+    first = rows.nth(0)
+    assert "your-turn" in (first.get_attribute("class") or "")
+    assert first.locator(".your-turn-mark").inner_text() == "your turn"
+    assert first.locator(".rated-tag").count() == 1 and rows.nth(1).locator(".rated-tag").count() == 0
+    assert rows.nth(1).locator(".your-turn-mark").count() == 0
+    for i in range(2):
+        assert rows.nth(i).locator("a.resume").get_attribute("href") == f"#/play/{ids[i]}"
+    assert "account-game" not in (rows.nth(2).get_attribute("class") or "")
+    assert "Ann's account" in page.inner_text("#games-about")
+    assert page.evaluate("document.documentElement.scrollWidth") <= w
+    assert page.evaluate("document.querySelector('main').scrollWidth") <= w   # Resume in reach
+    page.screenshot(path=str(ARTIFACTS / f"accounts-games-{w}x{h}.png"), full_page=True)
+    # a route with no secret is a game to open, not a bad link: nothing is refused, nothing forgotten
+    first.locator("a.resume").click()
+    page.wait_for_function(f"() => location.hash === '#/play/{mine['id']}'")
+    page.wait_for_selector("#players tbody tr", state="attached")
+    page.wait_for_function("() => document.querySelector('#connection').dataset.connection === 'online'")
+    assert page.inner_text("#play-error") == ""
+    assert page.evaluate("location.hash") == f"#/play/{mine['id']}"
+    stored = page.evaluate("JSON.parse(localStorage.getItem('hg-games'))")
+    assert stored[local["id"]]["creator"] == local["creator"]

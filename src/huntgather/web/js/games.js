@@ -103,12 +103,12 @@ export async function showGames(meta, accounts) {
       g.status === "over" ? "finished" : (g.your_turn ? "in play — your turn" : "in play"));
     const edition = el("td", {}, g.edition);
     if (g.rated) edition.append(" ", el("span", { class: "rated-tag", title: "a rated game" }, "rated"));
-    const gameCell = el("td", {});
+    const gameCell = el("td", { class: "game" });
     if (tr.classList.contains("your-turn")) gameCell.append(el("span", { class: "your-turn-mark" }, "your turn"), " ");
     gameCell.append(`${id} (${when})`);
     tr.append(gameCell, edition,
       el("td", { class: "players" }, players), turnsCell,
-      el("td", {}, (g.players || []).map((p) => p.score).join(" – ")), statusCell);
+      el("td", { class: "scores" }, (g.players || []).map((p) => p.score).join(" – ")), statusCell);
     details.push(() => showTurns(id, g, entry, meta, turnsCell, statusCell, seatsHere));
     const td = el("td", { class: "actions" });
     if (playSecrets(entry).length || entry.creator || seatsHere.size) {
