@@ -14,6 +14,7 @@ seen whatever the server's numbers.  Screenshots go to ``artifacts/`` (git-ignor
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import time
 import urllib.request
@@ -37,6 +38,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 TABLET = {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1920, "height": 1080}}
 XSS = "<img src=x onerror=window.pwned=1>"
+XSS_NAME = "<svg onload=pwned=1>"   # within a name's 24 characters: HTML that would run if parsed
 PASSWORD = "correct horse battery staple"
 
 
@@ -245,8 +247,8 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
 def test_a_name_that_is_html_stays_text_on_the_leaderboard_and_the_profile(server: Server,
                                                                             pages: Pages) -> None:
     page = pages.new("mallory")
-    sign_up(page, server.url, XSS, PASSWORD)
-    assert page.inner_text("#me-link").strip() == XSS
+    sign_up(page, server.url, XSS_NAME, PASSWORD)
+    assert page.inner_text("#me-link").strip() == XSS_NAME
     goto(page, server.url + "#/new")
     page.locator("#seats select").nth(1).select_option("bot:random")
     page.check("#rated")
@@ -255,25 +257,31 @@ def test_a_name_that_is_html_stays_text_on_the_leaderboard_and_the_profile(serve
     page.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
     play_to_the_end(page)
     goto(page, server.url + "#/leaderboard/2020/people")
-    link = page.locator("#leaderboard-table td.name a", has_text="onerror")
+    link = page.locator("#leaderboard-table td.name a", has_text="onload")
     link.wait_for()
-    assert link.inner_text() == XSS
+    assert link.inner_text() == XSS_NAME
     link.click()
     page.wait_for_selector(".edition-card")
-    assert page.locator("#player-title").inner_text().startswith(XSS)
-    assert page.locator("main img").count() == 0
+    assert page.locator("#player-title").inner_text() == XSS_NAME
+    recent = page.locator("ol.recent-games a.player-link", has_text="onload")
+    assert recent.first.inner_text() == XSS_NAME
+    page.screenshot(path=str(ARTIFACTS / "accounts-html-name-1920x1080.png"), full_page=True)
+    assert page.locator("main svg[onload], header svg[onload]").count() == 0
     assert page.evaluate("window.pwned") is None
 
 
 # ------------------------------------------------------------------ the screens, with given answers
 
 NOW = time.time()
+#: OpenSkill's mu per point of the Elo-like rating shown (docs/accounts.md, Ratings): a sigma of
+#: ``n * MU_PER_POINT`` is shown as "± n"
+MU_PER_POINT = math.sqrt(2) * 25 / 6 * math.log(10) / 400
 HISTORY = [{"at": NOW - 3600 * (9 - i), "rating": r, "game": f"g{i}"}
            for i, r in enumerate([1500, 1517, 1496, 1532, 1548, 1529])]
 PROFILE = {
     "name": XSS, "kind": "person",
-    "ratings": {"2020": {"rating": 1529, "mu": 25.4, "sigma": 81.0, "provisional": True, "games": 6,
-                         "wins": 4, "history": HISTORY}},
+    "ratings": {"2020": {"rating": 1529, "mu": 25.4, "sigma": 81 * MU_PER_POINT, "provisional": True,
+                         "games": 6, "wins": 4, "history": HISTORY}},
     "stats": {"2020": {"played": 6, "won": 4, "average_score": 41.25, "average_margin": -3.5}},
     "recent": [{"id": "g5", "edition": "2020", "at": NOW, "rank": 2, "score": 40,
                 "players": [{"name": "hard", "kind": "bot", "score": 44},
@@ -281,11 +289,11 @@ PROFILE = {
     "bots": {"2020": {"easy": {"played": 5, "won": 4}, "hard": {"played": 1, "won": 0}}},
 }
 LEADERBOARD = {"edition": "2020", "who": "all", "players": [
-    {"rank": 1, "name": "hard", "kind": "bot", "rating": 1702, "mu": 30.1, "sigma": 40.2,
+    {"rank": 1, "name": "hard", "kind": "bot", "rating": 1702, "mu": 30.1, "sigma": 40.2 * MU_PER_POINT,
      "provisional": False, "games": 41, "wins": 30},
-    {"rank": 2, "name": XSS, "kind": "person", "rating": 1529, "mu": 25.4, "sigma": 81.0,
+    {"rank": 2, "name": XSS, "kind": "person", "rating": 1529, "mu": 25.4, "sigma": 81 * MU_PER_POINT,
      "provisional": True, "games": 6, "wins": 4},
-    {"rank": 3, "name": "easy", "kind": "bot", "rating": 1310, "mu": 20.0, "sigma": 35.9,
+    {"rank": 3, "name": "easy", "kind": "bot", "rating": 1310, "mu": 20.0, "sigma": 35.9 * MU_PER_POINT,
      "provisional": False, "games": 90, "wins": 20},
 ]}
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { linePath, linearScale, niceTicks, plotHistory } from "../../src/huntgather/web/js/chart.js";
-import { editionOrder, errorWords, ratingWords } from "../../src/huntgather/web/js/account.js";
+import { editionOrder, errorWords, ratingWords, uncertainty } from "../../src/huntgather/web/js/account.js";
 
 test("ticks are round numbers, evenly spaced, that cover the values", () => {
   assert.deepEqual(niceTicks(1483, 1561, 5), [1480, 1500, 1520, 1540, 1560, 1580]);
@@ -66,10 +66,24 @@ test("the server's error codes are said in plain words; another error keeps its 
   assert.match(errorWords(new TypeError("Failed to fetch")), /cannot be reached/);
 });
 
-test("a rating is shown with its uncertainty, and the newest edition comes first", () => {
-  assert.equal(ratingWords({ rating: 1523, sigma: 84.4 }), "1523 ± 84");
+test("a rating is shown with its uncertainty in rating points, and the newest edition comes first", () => {
+  // OpenSkill's newcomer has sigma 25/3; one rating point is sqrt(2)·beta·ln(10)/400 of mu, beta = 25/6
+  // (docs/accounts.md, Ratings): about 0.0339, so the newcomer's sigma is about 246 points
+  const perPoint = (Math.sqrt(2) * 25 / 6 * Math.log(10)) / 400;
+  assert.equal(ratingWords({ rating: 1500, mu: 25, sigma: 25 / 3 }), "1500 ± 246");
+  assert.equal(uncertainty({ sigma: 60 * perPoint }), 60);
+  assert.equal(uncertainty({ sigma: 2, uncertainty: 59.4 }), 59);   // the server's own number, when it gives one
   assert.equal(ratingWords({ rating: 1523 }), "1523");
   assert.equal(ratingWords(null), "—");
   assert.deepEqual(editionOrder({ 2002: {}, 2020: {} }), ["2020", "2002"]);
   assert.deepEqual(editionOrder(undefined), []);
+});
+
+test("a flat history still spans some rating points, with whole-number ticks", () => {
+  const plot = plotHistory([{ rating: 1412, game: "a" }], { width: 300, height: 200, span: 40 });
+  const values = plot.yTicks.map((t) => t.value);
+  assert.ok(values[0] <= 1392 && values[values.length - 1] >= 1432, `${values}`);
+  assert.ok(values.every(Number.isInteger), `${values}`);
+  const y = plot.points[0].y;
+  assert.ok(y > plot.box.top && y < plot.box.bottom);   // in the middle, not on an edge
 });

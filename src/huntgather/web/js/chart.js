@@ -27,15 +27,23 @@ export function linearScale([d0, d1], [r0, r1]) {
 }
 
 // where the points of a rating history go in a box of width × height (pad: room for the axes'
-// labels). The horizontal axis counts the rated games (1, 2, 3…), not the days: a player who
+// labels; span: the least height of the vertical axis, in rating points). The horizontal axis counts the rated games (1, 2, 3…), not the days: a player who
 // stops for a month does not leave a long flat line. The vertical axis spans the ratings,
 // widened to round ticks.
-export function plotHistory(history, { width = 600, height = 220, pad = { left: 58, right: 14, top: 12, bottom: 34 } } = {}) {
+export function plotHistory(history, { width = 600, height = 220, span = 40,
+  pad = { left: 58, right: 14, top: 12, bottom: 34 } } = {}) {
   const list = (Array.isArray(history) ? history : []).filter((h) => h && Number.isFinite(h.rating));
   const box = { left: pad.left, right: width - pad.right, top: pad.top, bottom: height - pad.bottom };
   if (!list.length) return { box, points: [], yTicks: [], xTicks: [] };
   const ratings = list.map((h) => h.rating);
-  const ticks = niceTicks(Math.min(...ratings), Math.max(...ratings), 5);
+  // at least `span` points high, around the ratings: a flat history is not blown up into noise
+  let lo = Math.min(...ratings);
+  let hi = Math.max(...ratings);
+  if (hi - lo < span) {
+    const mid = (lo + hi) / 2;
+    [lo, hi] = [mid - span / 2, mid + span / 2];
+  }
+  const ticks = niceTicks(lo, hi, 5);
   const y = linearScale([ticks[0], ticks[ticks.length - 1]], [box.bottom, box.top]);
   const x = linearScale([1, list.length], [box.left, box.right]);
   const points = list.map((h, i) => ({ x: x(i + 1), y: y(h.rating), rating: h.rating, game: h.game, at: h.at, n: i + 1 }));
