@@ -186,6 +186,9 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     ann.wait_for_function(WAIT_LEGAL_OR_END)
     assert ann.locator("#hint").is_hidden()   # no hints in a rated game
     assert ann.locator("#undo-turn").is_hidden()   # and no take-backs
+    # the header keeps to one line on a phone at the table: the board keeps its height
+    tops = {round(ann.locator(sel).bounding_box()["y"]) for sel in ("#nav-new", "#nav-help", "#me-link")}
+    assert max(tops) - min(tops) < 24, tops
     ann.screenshot(path=str(ARTIFACTS / "accounts-rated-game-390x844.png"))
 
     # a second browser, signed in to the same account, lists the game and opens it without a link
@@ -205,9 +208,13 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     other.goto(server.url + "#/new")   # leaves the game (one page plays the turns)
 
     play_to_the_end(ann)
-    ann.screenshot(path=str(ARTIFACTS / "accounts-rated-end-390x844.png"))
     view = api_json(f"{server.url}api/games/{gid}")
     assert view["over"] and view.get("rated") is True
+    # the summary tells Ann's new rating, once the server has rated the game
+    ann.wait_for_selector("#summary-rating:not([hidden])")
+    after = api_json(f"{server.url}api/players/Ann")["ratings"]["2020"]
+    assert ann.inner_text("#summary-rating").startswith(f"Your 2020 rating: {after['rating']} ± ")
+    ann.screenshot(path=str(ARTIFACTS / "accounts-rated-end-390x844.png"))
 
     # the profile: the 2020 rating, one game in its chart, the game among the recent ones
     goto(ann, server.url + "#/player/Ann")

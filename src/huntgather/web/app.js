@@ -22,7 +22,7 @@ import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js
 import { setupNewForm, showNewForm } from "./js/newgame.js";
 import { showGames } from "./js/games.js";
 import { setupAccounts } from "./js/account.js";
-import { showLeaderboard, showProfile } from "./js/profile.js";
+import { showLeaderboard, showProfile, watchRatedEnd } from "./js/profile.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
 
 const TITLE = "Hunters & Gatherers";
@@ -122,6 +122,7 @@ async function main() {
   // signed in or out (or the account deleted): the header says so, and the screen is drawn again
   // (a game's socket opens again, so that the seats of the account are held, or no longer)
   const accounts = setupAccounts(() => route());
+  watchRatedEnd(store, accounts);
 
   setupNewForm(store.get().meta);
   setupKeys(store, play, board, a11y);

@@ -4,6 +4,7 @@
 
 import { $, api, el, svgEl } from "./dom.js";
 import { errorWords, editionOrder, ratingWords } from "./account.js";
+import { held, isRated } from "./game.js";
 import { linePath, plotHistory } from "./chart.js";
 
 export const WHO = ["all", "people", "bots"];
@@ -238,4 +239,55 @@ export async function showLeaderboard(meta, edition, who) {
     tr.append(el("td", { colspan: 5, class: "muted" }, `No rated ${w === "all" ? "players" : WHO_WORDS[w]} in the ${ed} edition yet.`));
     body.append(tr);
   }
+}
+
+// ------------------------------------------------------------------ the end of a rated game
+
+// Once a rated game this page plays in is over, the summary tells the signed-in player's new
+// rating (and its change): asked from the profile until the game is in its history (the server
+// rates a game just after its end).
+export function watchRatedEnd(store, accounts) {
+  let asked = null;   // the game whose rating was asked for
+  const box = $("#summary-rating");
+  async function ask(id, edition, name) {
+    for (let tries = 0; tries < 15 && asked === id; tries++) {
+      try {
+        const p = await api(`/api/players/${encodeURIComponent(name)}`);
+        const r = (p.ratings || {})[edition];
+        const history = (r && Array.isArray(r.history)) ? r.history : [];
+        const k = history.findIndex((h) => h.game === id);
+        if (k >= 0 && asked === id) {
+          const now = history[k].rating;
+          const before = k > 0 ? history[k - 1].rating : null;
+          box.textContent = "";
+          box.append(`Your ${edition} rating: `);
+          if (before !== null) {
+            const d = now - before;
+            box.append(`${before} → `, el("strong", {}, String(now)), ` (${d >= 0 ? "+" : "−"}${Math.abs(d)})`);
+          } else {
+            box.append(el("strong", {}, ratingWords({ ...r, rating: now })));
+          }
+          if (r.provisional) box.append(" ", el("span", { class: "provisional" }, "provisional"));
+          box.append(" · ", el("a", { href: playerHref(name) }, "your profile"));
+          box.hidden = false;
+          return;
+        }
+      } catch (e) { /* asked again */ }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  store.subscribe((s) => {
+    const me = accounts.me();
+    const v = s.view;
+    const ended = s.mode === "play" && v && v.over && !s.replay && isRated(s) && me &&
+      (s.me.seats || []).some((seat) => held(s, seat));
+    if (!ended) {
+      if (asked !== null && s.gameId !== asked) { asked = null; box.hidden = true; box.textContent = ""; }
+      return;
+    }
+    if (asked === s.gameId) return;
+    asked = s.gameId;
+    box.hidden = true;
+    ask(s.gameId, v.edition, me.account.name);
+  });
 }
