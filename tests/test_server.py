@@ -991,6 +991,28 @@ def test_the_creator_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
         assert hello(bob, [fresh["secret"]])["seats"] == [1]
 
 
+def test_a_flood_of_renames_is_held_to_the_pages_budget_and_the_page_plays_on(client: TestClient) -> None:
+    """200 renames at once (each one a database write): the page's budget of costly intents
+    takes the first 20 and then 5 a second; the rest are answered ``too_fast``, stored nowhere,
+    and the page stays connected and plays its turn."""
+    made = create(client, HUMANS)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        view = hello(ws, [made["seats"]["0"], made["seats"]["1"]])["snapshot"]
+        started = time.monotonic()
+        for i in range(200):
+            ws.send_json({"type": "name", "request": i, "seat": 0, "name": f"Ann {i}"})
+        answers = [recv(ws, "ack", "error") for _ in range(200)]
+        elapsed = time.monotonic() - started
+        done = [a["request"] for a in answers if a["type"] == "ack"]
+        refused = [a for a in answers if a["type"] == "error"]
+        assert {a["code"] for a in refused} == {"too_fast"}
+        assert 20 <= len(done) <= 20 + 5 * elapsed + 1, (len(done), elapsed)
+        assert done == sorted(done) and done[:20] == list(range(20))
+        stored = storage_of(client).load(made["id"])
+        assert stored is not None and stored.seats[0].name == f"Ann {done[-1]}"
+        play(ws, view, request=999)   # turns are not counted: the page plays on
+
+
 def test_a_seat_given_a_new_secret_is_taken_from_the_page_open_with_the_old_one(client: TestClient) -> None:
     """The creator revokes Bob's link (the seat to a person again, a new secret): Bob's page,
     still open, loses the seat at once and cannot move for it (the bug: it kept the seat and

@@ -172,6 +172,11 @@ async def never_reading_page(srv: Server, game_id: str) -> tuple[ClientConnectio
     return ws, port
 
 
+#: the server's options for a test whose page floods it with resyncs to fill its socket (the
+#: budget of costly intents would answer most of them ``too_fast``, and the socket would fill slowly)
+UNBUDGETED = ("--costly-per-second", "0")
+
+
 async def fill_until_stuck(srv: Server, ws: ClientConnection, port: int) -> int:
     """Ask for snapshots in small batches until the server's socket to this page is full; return
     how many were asked for.  Each batch stays well under the outbox's limit, so the page is not
@@ -224,7 +229,7 @@ def test_a_page_that_never_reads_does_not_delay_another_players_acknowledgement(
     """A page says hello and never reads again, but keeps asking for snapshots: 100 at once, then 10
     every 50 ms.  Another player's turns are acknowledged within a second all along, and the page
     is let go (the table stops counting it) and disconnected (too_slow, or simply dropped)."""
-    srv = Server(tmp_path / "games.sqlite").start()
+    srv = Server(tmp_path / "games.sqlite", args=UNBUDGETED).start()
     servers.append(srv)
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})   # the whole stack
     gid = made["id"]
@@ -274,7 +279,7 @@ def test_a_page_that_never_reads_does_not_delay_another_players_acknowledgement(
 def test_a_page_that_stops_reading_and_sending_is_disconnected(tmp_path: Path, servers: list[Server]) -> None:
     """A page whose socket is full and that sends nothing more must still be let go: the table stops
     counting it and its connection ends."""
-    srv = Server(tmp_path / "games.sqlite").start()
+    srv = Server(tmp_path / "games.sqlite", args=UNBUDGETED).start()
     servers.append(srv)
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
     gid = made["id"]
@@ -304,7 +309,7 @@ def test_a_page_that_stops_reading_and_sending_is_disconnected(tmp_path: Path, s
 
 def test_the_server_stops_on_sigterm_while_a_page_never_reads(tmp_path: Path, servers: list[Server]) -> None:
     """Stopping the server (Ctrl+C, SIGTERM) must not wait for a page that does not read."""
-    srv = Server(tmp_path / "games.sqlite").start()
+    srv = Server(tmp_path / "games.sqlite", args=UNBUDGETED).start()
     servers.append(srv)
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
 
@@ -992,7 +997,7 @@ def test_a_dropped_page_that_never_reads_holds_no_descriptor_of_the_server(
     """A page that stopped reading (its window shut) is dropped as too slow; the server cannot even
     send it the close frame, and cuts the connection anyway a moment later: its descriptor is
     freed although the page still holds its end open and reads nothing."""
-    srv = Server(tmp_path / "games.sqlite").start()
+    srv = Server(tmp_path / "games.sqlite", args=UNBUDGETED).start()
     servers.append(srv)
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
     gid = made["id"]

@@ -296,7 +296,8 @@ def test_a_backup_taken_during_play_restores_into_a_server_that_goes_on(tmp_path
         last = [(await page.play())[0] for _ in range(4)][-1]
         done = huntgather("backup", str(backup), "--db", str(db))
         assert done.returncode == 0, done.stderr
-        assert "backed up 2 games (schema 0003)" in done.stdout, done.stdout
+        from huntgather.server.storage import SCHEMA
+        assert f"backed up 2 games (schema {SCHEMA})" in done.stdout, done.stdout
         assert not list(tmp_path.glob("backup.sqlite?*")), "the backup is not one file"
 
         refused = huntgather("restore", str(backup), "--db", str(db), "--force")

@@ -1605,7 +1605,8 @@ def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Se
     context = browser.new_context(**PHONE)
     try:
         page = open_page(context, errors, "phone")
-        start_game(page, server.url, ["human", "bot:random"], short=None, seed=31)
+        # 36 tiles: a long enough game to sprawl past the first screen, at half a full game's cost
+        start_game(page, server.url, ["human", "bot:random"], short=36, seed=31)
         turns = 0
         while True:
             page.wait_for_function(WAIT_LEGAL_OR_END)
@@ -1616,7 +1617,7 @@ def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Se
                 page.screenshot(path=str(ARTIFACTS / "camera-phone-turn.png"))
             touch_turn(page)
             turns += 1
-        assert turns >= 20, turns
+        assert turns >= 18, turns   # at least half the stack's tiles are mine
         out = page.evaluate(OUT_OF_VIEW, "#viewport > g > g.hg-tile")
         assert out == [], f"the final board is not seen whole: {len(out)} tiles out of view"
         page.screenshot(path=str(ARTIFACTS / "camera-phone-final.png"))

@@ -93,6 +93,14 @@ def register(sub: Any) -> None:
     ops.add_argument("--max-watchers", type=int, default=200, metavar="N",
                      help="the most watchers one game takes; one more is refused with the error "
                           "too_many_watchers (default 200; 0: no limit)")
+    ops.add_argument("--costly-per-second", type=float, default=5.0, metavar="N",
+                     help="how many costly messages (renames, seat changes, resyncs: database writes "
+                          "and whole views) one page may send a second, four seconds' worth at once; "
+                          "more are answered too_fast (default 5; 0: no budget)")
+    ops.add_argument("--shed-after", type=float, default=0.1, metavar="SECONDS",
+                     help="while the event loop runs this late (smoothed), new games and connections "
+                          "are refused with 503 busy so that the games in progress keep their pace "
+                          "(default 0.1; 0: never)")
     ops.add_argument("--presence-every", type=float, default=10.0, metavar="SECONDS",
                      help="with PostgreSQL: how often each process tells the others which pages it "
                           "has; the pages of a process silent three times as long (crashed) go "
@@ -149,6 +157,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--max-sockets-per-address cannot be negative (0: no limit)")
     if args.max_watchers < 0:
         raise CommandError("--max-watchers cannot be negative (0: no limit)")
+    if args.shed_after < 0:
+        raise CommandError("--shed-after cannot be negative (0: never shed)")
+    if args.costly_per_second < 0:
+        raise CommandError("--costly-per-second cannot be negative (0: no budget)")
     if not args.presence_every > 0:
         raise CommandError("--presence-every must be a positive number of seconds")
     if not args.hello_timeout > 0:
@@ -170,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
                          allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)),
                          hello_timeout=args.hello_timeout,
                          max_sockets_per_address=args.max_sockets_per_address,
-                         max_watchers=args.max_watchers, presence_every=args.presence_every)
+                         max_watchers=args.max_watchers, presence_every=args.presence_every,
+                         costly_per_second=args.costly_per_second, shed_after=args.shed_after)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

@@ -14,6 +14,7 @@ The protocol (every route, every message, every error code) is documented in
 ``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
+``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ================================  ==============================================
 
 On SIGTERM the process drains (:func:`drain`, called by ``huntgather play``): it takes no
@@ -44,14 +45,17 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.accounts import Accounts
+from huntgather.server.connection import BUDGET_RATE
 from huntgather.server.context import ServerContext
 from huntgather.server.health import health_routes
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
+from huntgather.server.load import SHED_AFTER, LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
 from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_http import Scope, http_routes, web_dir
+from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -125,7 +129,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                rooms_factory: RoomsFactory | None = None, heartbeat: float = protocol.HEARTBEAT,
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
-               max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY) -> Starlette:
+               max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
+               costly_per_second: float = BUDGET_RATE, shed_after: float = SHED_AFTER) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -142,11 +147,19 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     takes at most ``max_watchers`` watchers (``too_many_watchers``).  With PostgreSQL, each
     process repeats which pages it has every ``presence_every`` seconds, and the pages of a
     process silent three times as long (crashed) stop counting as online on the others.
+    Each page may send ``costly_per_second`` costly intents a second (database writes, whole
+    views; four seconds' worth at once; 0: no budget), more are answered ``too_fast``.  While
+    the event loop runs over ``shed_after`` seconds late (smoothed; 0: never), new games and
+    new websockets are refused with 503 ``busy`` (:mod:`huntgather.server.load`).
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
     if hello_timeout <= 0:
         raise ValueError("the time a socket has to say hello must be positive")
+    if shed_after < 0:
+        raise ValueError("the lag that sheds load cannot be negative (0: never shed)")
+    if costly_per_second < 0:
+        raise ValueError("the budget of costly intents cannot be negative (0: no budget)")
     if not presence_every > 0:
         raise ValueError("the presence repeat must be a positive number of seconds")
     if max_sockets_per_address < 0 or max_watchers < 0:
@@ -159,15 +172,20 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     rooms.presence_every = presence_every
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after, hello_timeout)
+                            heartbeat, silent_after, hello_timeout, costly_per_second)
+    lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(RefuseWhileDraining, context=context),
                   Middleware(GZipMiddleware, minimum_size=2000)]
+    if shed_after > 0:   # inside the socket limit, the logs' context and the headers; before any work
+        middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *ws_routes(), *health_routes(storage, workers, lambda: context.draining)]
+    routes = [*http_routes(), *passkey_routes(), *ws_routes(),
+              *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
+    app.state.lag = lag
     app.state.storage = storage
     app.state.rooms = rooms
     app.state.accounts = Accounts(storage)
@@ -213,11 +231,13 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
+    watching = asyncio.get_running_loop().create_task(app.state.lag.watch())
     if gc_tuning.tuned():   # a serving process (huntgather play, app_from_env), not a test
         gc_tuning.collect_young_every()
     try:
         yield
     finally:
+        watching.cancel()
         await ctx.rooms.close()
         ctx.workers.shutdown()
         ctx.storage.close()

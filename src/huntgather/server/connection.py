@@ -67,6 +67,11 @@ SWEEP_PERIOD = 0.25
 #: connection is cut (so that a peer that never reads holds nothing of the server's)
 CUT_AFTER = 2.0
 
+#: a page's budget of costly intents (:class:`Budget`), by default: this many a second, and four
+#: seconds' worth at once
+BUDGET_RATE = 5.0
+BUDGET_BURST = 20
+
 _STOP = object()
 
 
@@ -114,6 +119,31 @@ def _watcher(loop: asyncio.AbstractEventLoop) -> _Watcher:
     return watcher
 
 
+class Budget:
+    """A page's budget of costly intents: a bucket of ``burst`` tokens, refilled at ``rate`` a
+    second; each costly intent takes one, and one that finds none is refused (``too_fast``).
+
+    >>> b = Budget(burst=2, rate=1.0)
+    >>> [b.take(now=0.0) for _ in range(3)], b.take(now=1.0), b.take(now=1.0)
+    ([True, True, False], True, False)
+    """
+
+    def __init__(self, burst: int = BUDGET_BURST, rate: float = BUDGET_RATE) -> None:
+        self.burst, self.rate = burst, rate
+        self._tokens = float(burst)
+        self._at: float | None = None
+
+    def take(self, now: float) -> bool:
+        """Take a token at time ``now`` (seconds); False when none is left."""
+        if self._at is not None:
+            self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+
 class Connection:
     """A page connected to a game: its seats, its role, and its outbox."""
 
@@ -137,6 +167,8 @@ class Connection:
         #: who the page is, for sharing the hints fairly (:mod:`huntgather.server.hint_pool`): its
         #: client's address (set by the websocket route)
         self.visitor = "?"
+        #: the page's budget of costly intents (:class:`Budget`; None: no limit)
+        self.budget: Budget | None = Budget()
         self.dropped = False
         self._closing = False
         self._close_with: tuple[int, str] | None = None

@@ -50,6 +50,8 @@ class ServerContext:
     silent_after: float
     #: the seconds a socket has to say ``hello`` before it is closed (``no_hello``)
     hello_timeout: float
+    #: each page's budget of costly intents a second (four seconds' worth at once; 0: no budget)
+    costly_per_second: float = 5.0
     creations: RateLimit = field(init=False)
     #: one event per open game socket: set, it closes its page with 1012 once the message being
     #: handled is answered (:func:`huntgather.server.app.drain`)

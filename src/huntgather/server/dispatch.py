@@ -179,7 +179,14 @@ async def handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Tas
             raise RequestError(ErrorCode.DELETED, "this game has been deleted")
         _may_come_now(data.get("type"), conn.ready)
         msg = check_intent(data)
-        await HANDLERS[str(msg["type"])](sender, msg)
+        kind = str(msg["type"])
+        budget = conn.budget
+        if INTENTS[kind].costly and budget is not None \
+                and not budget.take(asyncio.get_running_loop().time()):
+            raise RequestError(ErrorCode.TOO_FAST, f"too many {kind} messages at once (at most "
+                                                   f"{budget.burst}, then {budget.rate:g} a second, of "
+                                                   f"the costly ones); wait a moment")
+        await HANDLERS[kind](sender, msg)
     except (RequestError, ProtocolError) as exc:
         sender.error(exc.code, exc.message)
         if exc.code == ErrorCode.DELETED:

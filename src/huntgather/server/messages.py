@@ -155,6 +155,18 @@ class ErrorCode(StrEnum):
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOO_MANY_WATCHERS = "too_many_watchers"
     NO_UNDO = "no_undo"
+    TOO_FAST = "too_fast"
+    BAD_NAME = "bad_name"
+    BAD_PASSWORD = "bad_password"
+    NAME_TAKEN = "name_taken"
+    # passkeys (server/passkeys.py)
+    PASSKEY_NEEDS_HOST_NAME = "passkey_needs_host_name"
+    BAD_CHALLENGE = "bad_challenge"
+    PASSKEY_REFUSED = "passkey_refused"
+    UNKNOWN_PASSKEY = "unknown_passkey"
+    PASSKEY_EXISTS = "passkey_exists"
+    LAST_SIGN_IN = "last_sign_in"
+    ACCOUNT_DISABLED = "account_disabled"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -172,7 +184,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.INVALID_MOVE: "a MOVE of the wrong shape",
     ErrorCode.GAME_OVER: "the game is over",
     ErrorCode.BUSY: "a hint refused: one at a time per visitor (address or account), and none came "
-                    "free within the wait (a few at once in all); try again in a moment",
+                    "free within the wait (a few at once in all); try again in a moment. Also HTTP "
+                    "503 (with `Retry-After`) for a new game or websocket while the server is "
+                    "overloaded (its games in progress play on)",
     ErrorCode.STORAGE_FAILED: "the change could not be stored, so it does not count; try again "
                               "(every change fails while the database is unreachable, and for good "
                               "once the server's SQLite file was deleted or replaced)",
@@ -189,11 +203,29 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "
                        "while the game is on",
+    ErrorCode.PASSKEY_NEEDS_HOST_NAME: "HTTP: passkeys need the page opened under a host name "
+                                       "(`localhost`, a domain), not an IP address",
+    ErrorCode.BAD_CHALLENGE: "HTTP: the passkey request's `challenge_id` is unknown, used already, "
+                             "expired (5 minutes) or made for something else; ask for new options",
+    ErrorCode.PASSKEY_REFUSED: "HTTP: the passkey's answer could not be verified (signature, site, "
+                               "challenge or sign count); nothing changed",
+    ErrorCode.UNKNOWN_PASSKEY: "HTTP: no such passkey here (401 when signing in with it, 404 when "
+                               "removing it)",
+    ErrorCode.PASSKEY_EXISTS: "HTTP 409: that passkey is registered already",
+    ErrorCode.LAST_SIGN_IN: "HTTP 409: the account's last way to sign in (no password, one passkey) "
+                            "cannot be removed",
+    ErrorCode.ACCOUNT_DISABLED: "HTTP 403: the account is disabled and cannot sign in",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
     ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
                                 "open websockets as one address may have (`max_sockets_per_address`, "
                                 "32 by default); close one first",
+    ErrorCode.TOO_FAST: "a costly intent (one that writes to the database or sends a whole view) "
+                        "beyond the page's budget (see Limits); nothing was done, wait a moment",
+    ErrorCode.BAD_NAME: "HTTP: an account name with fewer than 2 or more than 24 visible characters",
+    ErrorCode.BAD_PASSWORD: "HTTP: a password shorter than 8 or longer than 256 characters",
+    ErrorCode.NAME_TAKEN: "HTTP 409: another account has that name (after folding case, widths and "
+                          "look-alike letters)",
     ErrorCode.TOO_MANY_WATCHERS: "the game has as many watchers as it takes (`max_watchers`, 200 by "
                                  "default); the socket closes (4429), a page may try again later",
 }
@@ -400,6 +432,9 @@ class IntentSpec:
     when: When
     who: str
     does: str
+    #: whether it counts against the page's budget of costly intents (a database write, or a
+    #: whole view built and sent: :class:`~huntgather.server.connection.Budget`)
+    costly: bool = False
     #: the ``type`` its shape declares
     type: str = field(init=False)
 
@@ -420,25 +455,25 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
                "a `hint`: the expert bot's three best turns (after `moves`, which may be empty)"),
     IntentSpec(Resign, When.JOINED, "the seat's holder",
                "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
-               "working; a `table` goes to every page, an `ack` to the sender"),
+               "working; a `table` goes to every page, an `ack` to the sender", costly=True),
     IntentSpec(Undo, When.JOINED, "the seat's holder, in a game where every other seat is a bot",
                "the seat's last turn and the bots' turns after it are taken back (stored as a new "
                "version); a `snapshot` goes to every page and an `ack` to the sender; refused "
                "with `no_undo` in a game with other people or outside bots, before the seat's "
-               "first turn, or once the game is over"),
+               "first turn, or once the game is over", costly=True),
     IntentSpec(Name, When.JOINED, "the seat's holder",
                "the display name (1–24 characters once control characters are removed and spaces "
-               "folded); a `table` goes to every page, an `ack` to the sender"),
+               "folded); a `table` goes to every page, an `ack` to the sender", costly=True),
     IntentSpec(SeatChange, When.JOINED, "the creator",
                "`kind` `bot`: a bot of `level` (default `easy`) plays the seat from now on; "
                "`kind` `human`: the seat becomes a person seat with a new secret, sent back "
                "as `seat_secret`; `kind` `remote`: an outside bot (`name`) plays the seat, with "
                "a new bot token sent back as `seat_secret`; in every case the old secret stops "
                "working, and every page open with it, on every process, loses the seat at once; "
-               "a `table` goes to every page, an `ack` to the sender"),
+               "a `table` goes to every page, an `ack` to the sender", costly=True),
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
-               "nothing (up to date)"),
+               "nothing (up to date)", costly=True),
     IntentSpec(PongIntent, When.ANYTIME, "anyone",
                "the answer to the server's `ping` (see Heartbeat); nothing is sent back"),
     IntentSpec(PingIntent, When.ANYTIME, "anyone", "a `pong`"),

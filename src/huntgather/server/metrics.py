@@ -19,6 +19,8 @@ The metrics (all named ``huntgather_…``, see ``docs/deploy.md``):
 ``storage_errors_total``               writes the database refused (conflicts not counted)
 ``hint_refusals_total``                hints refused as ``busy``
 ``draining``                           1 once the process drains (SIGTERM), else 0
+``loop_lag_seconds``                   how late the event loop runs, smoothed (:mod:`~huntgather.server.load`)
+``shed_total``                         new games and connections refused while overloaded
 =====================================  ========================================================
 
 >>> t = Tally()
@@ -50,6 +52,10 @@ class Tally:
     hint_refusals: int = 0
     sockets_open: int = 0
     draining: bool = False
+    #: how late the event loop runs, smoothed (seconds; :class:`~huntgather.server.load.LoopLag`)
+    loop_lag: float = 0.0
+    #: new games and connections refused while overloaded
+    shed: int = 0
     #: the count of acknowledgements in each bucket of :data:`ACK_BUCKETS` (not cumulative), and
     #: one more for those above the last bound
     ack_buckets: list[int] = field(default_factory=lambda: [0] * (len(ACK_BUCKETS) + 1))
@@ -86,6 +92,10 @@ class _Collector:
                                   "was busy", value=t.hint_refusals)
         yield GaugeMetricFamily("huntgather_draining", "1 while the process drains before it exits",
                                 value=int(t.draining))
+        yield GaugeMetricFamily("huntgather_loop_lag_seconds", "How late the event loop wakes a timer, "
+                                "smoothed", value=t.loop_lag)
+        yield CounterMetricFamily("huntgather_shed", "New games and connections refused while "
+                                  "overloaded", value=t.shed)
         depth = GaugeMetricFamily("huntgather_bot_queue_depth",
                                   "Searches waiting or running in each lane of bot workers", labels=["lane"])
         for lane, count in sorted(self.lanes().items()):

@@ -44,8 +44,9 @@ def _cell(text: str) -> str:
 def intents_table() -> str:
     rows = ["| intent | fields (`?`: may be left out) | when | who | what happens |", "|---|---|---|---|---|"]
     for kind, spec in INTENTS.items():
+        costly = " (costly: counts against the page's budget, see Limits)" if spec.costly else ""
         rows.append(f"| `{kind}` | {_cell(_fields(spec.shape))} | {spec.when} | {spec.who} | "
-                    f"{_cell(spec.does)} |")
+                    f"{_cell(spec.does + costly)} |")
     return "\n".join(rows)
 
 

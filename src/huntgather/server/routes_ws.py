@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huntgather.server import protocol
 from huntgather.server.codec import dumps
-from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, CLOSE_RESTART, Connection
+from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, CLOSE_RESTART, Budget, Connection
 from huntgather.server.context import ServerContext, context_of
 from huntgather.server.dispatch import handle
 from huntgather.server.limits import CUT
@@ -81,6 +81,8 @@ async def _serve(ws: WebSocket, room: Room, ctx: ServerContext) -> int | None:
 
     conn = Connection(ws.send_text, close, cut=ws.scope.get(CUT))
     conn.visitor = f"address:{ws.client.host}" if ws.client else "address:?"
+    rate = ctx.costly_per_second
+    conn.budget = Budget(burst=max(1, round(4 * rate)), rate=rate) if rate > 0 else None
     conn.keep_alive(ctx.heartbeat, ctx.silent_after, _PING)
 
     def no_hello() -> None:

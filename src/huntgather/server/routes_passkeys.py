@@ -1,0 +1,191 @@
+"""The HTTP routes of passkeys (:mod:`huntgather.server.passkeys`).
+
+================================================  =========================================
+``POST   /api/passkeys/signup/options`` {name}     options to make a new account's passkey
+``POST   /api/passkeys/signup``                    the account made, signed in (201)
+``POST   /api/passkeys/login/options`` {}          options to sign in with any passkey here
+``POST   /api/passkeys/login``                     signed in
+``POST   /api/passkeys/options`` (signed in)       options to add a passkey to the account
+``POST   /api/passkeys`` (signed in)               the passkey added (201)
+``GET    /api/passkeys`` (signed in)               the account's passkeys
+``DELETE /api/passkeys/{id}`` (signed in)          a passkey removed (204)
+================================================  =========================================
+
+Each ``.../options`` answers ``{"options", "challenge_id"}``; the answer that follows sends
+``{"challenge_id", "credential"}`` (the credential's ``toJSON()``).  One address may ask for at
+most ``per_minute`` options a minute (``too_many_attempts``).  ``docs/protocol.md`` says more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from huntgather.server.accounts import Account
+from huntgather.server.auth import accounts_of, set_session_cookie, signed_in
+from huntgather.server.context import RateLimit
+from huntgather.server.messages import ErrorCode
+from huntgather.server.passkeys import (
+    NAME_TAKEN,
+    SIGNED_OUT,
+    TOO_MANY_ATTEMPTS,
+    Passkeys,
+    RelyingParty,
+    account_json,
+    relying_party,
+)
+from huntgather.server.routes_http import read_body
+from huntgather.server.seats import RequestError
+
+#: the most options (of any kind) one address may ask for a minute, by default
+OPTIONS_PER_MINUTE = 30
+
+_STATUS: dict[str, int] = {
+    NAME_TAKEN: 409, SIGNED_OUT: 401, TOO_MANY_ATTEMPTS: 429, ErrorCode.PASSKEY_EXISTS: 409,
+    ErrorCode.LAST_SIGN_IN: 409, ErrorCode.ACCOUNT_DISABLED: 403, ErrorCode.UNKNOWN_PASSKEY: 401,
+    ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
+}
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+log = logging.getLogger("huntgather.server")
+
+
+def _error(exc: RequestError, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": str(exc.code), "message": exc.message},
+                        status_code=status or _STATUS.get(str(exc.code), 400))
+
+
+def _rp(request: Request) -> RelyingParty:
+    return relying_party(request.url.scheme, request.url.hostname, request.url.port)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    data = await read_body(request)
+    if not isinstance(data, dict):
+        raise RequestError(ErrorCode.BAD_REQUEST, "send a JSON object")
+    return data
+
+
+async def _account(request: Request) -> Account:
+    account = await signed_in(request)
+    if account is None:
+        raise RequestError(SIGNED_OUT, "sign in first")
+    return account
+
+
+def _answering(handler: Handler) -> Handler:
+    """``handler`` with its refusals (:class:`RequestError`) answered as errors, and a database
+    that fails answered ``storage_failed`` (logged; nothing of it in the answer)."""
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RequestError as exc:
+            return _error(exc)
+        except SQLAlchemyError as exc:
+            log.error("a passkey request failed in storage: %s", exc)
+            return _error(RequestError(ErrorCode.STORAGE_FAILED, "the change could not be stored; try "
+                                                                 "again in a moment"), 503)
+    return run
+
+
+class PasskeyRoutes:
+    """The routes, with the rate limit of one server's option endpoints."""
+
+    def __init__(self, per_minute: int = OPTIONS_PER_MINUTE) -> None:
+        self.per_minute = per_minute
+        self.limit = RateLimit(per_minute)
+
+    def _limit(self, request: Request) -> None:
+        if not self.limit.allow(request.client.host if request.client else "?"):
+            raise RequestError(TOO_MANY_ATTEMPTS, f"at most {self.per_minute} passkey requests a minute "
+                                                  f"from one address; wait a little")
+
+    @staticmethod
+    async def _signed_in_answer(request: Request, keys: Passkeys, account: Account, status: int) -> Response:
+        """The account's answer, with the cookie of a new session of it."""
+        token = await asyncio.to_thread(keys.accounts.new_session, account.id)
+        count = await asyncio.to_thread(keys.count, account.id)
+        response = JSONResponse({"account": account_json(account, count)}, status_code=status)
+        set_session_cookie(response, request, token)
+        return response
+
+    async def signup_options(self, request: Request) -> Response:
+        rp = _rp(request)
+        self._limit(request)
+        data = await _body(request)
+        keys = Passkeys(accounts_of(request))
+        return JSONResponse((await asyncio.to_thread(keys.signup_options, rp, data.get("name"))).as_json())
+
+    async def signup(self, request: Request) -> Response:
+        rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
+        account = await asyncio.to_thread(keys.signup, rp, data.get("name"), data.get("challenge_id"),
+                                          data.get("credential"))
+        return await self._signed_in_answer(request, keys, account, 201)
+
+    async def login_options(self, request: Request) -> Response:
+        rp = _rp(request)
+        self._limit(request)
+        await _body(request)
+        keys = Passkeys(accounts_of(request))
+        return JSONResponse((await asyncio.to_thread(keys.login_options, rp)).as_json())
+
+    async def login(self, request: Request) -> Response:
+        rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
+        account = await asyncio.to_thread(keys.login, rp, data.get("challenge_id"), data.get("credential"))
+        return await self._signed_in_answer(request, keys, account, 200)
+
+    async def add_options(self, request: Request) -> Response:
+        rp, account = _rp(request), await _account(request)
+        self._limit(request)
+        keys = Passkeys(accounts_of(request))
+        return JSONResponse((await asyncio.to_thread(keys.add_options, rp, account)).as_json())
+
+    async def add(self, request: Request) -> Response:
+        rp, account = _rp(request), await _account(request)
+        data, keys = await _body(request), Passkeys(accounts_of(request))
+        passkey = await asyncio.to_thread(keys.add, rp, account, data.get("challenge_id"),
+                                          data.get("credential"))
+        count = await asyncio.to_thread(keys.count, account.id)
+        return JSONResponse({"passkey": passkey.as_json(), "account": account_json(account, count)},
+                            status_code=201)
+
+    async def listed(self, request: Request) -> Response:
+        account = await _account(request)
+        found = await asyncio.to_thread(Passkeys(accounts_of(request)).listed, account.id)
+        return JSONResponse({"passkeys": [p.as_json() for p in found]})
+
+    async def remove(self, request: Request) -> Response:
+        account = await _account(request)
+        try:
+            await asyncio.to_thread(Passkeys(accounts_of(request)).remove, account.id,
+                                    request.path_params["credential_id"])
+        except RequestError as exc:
+            if exc.code == ErrorCode.UNKNOWN_PASSKEY:   # not signing in: no such thing to remove
+                return _error(exc, 404)
+            raise
+        return Response(status_code=204)
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/passkeys/signup/options", _answering(self.signup_options), methods=["POST"]),
+            Route("/api/passkeys/signup", _answering(self.signup), methods=["POST"]),
+            Route("/api/passkeys/login/options", _answering(self.login_options), methods=["POST"]),
+            Route("/api/passkeys/login", _answering(self.login), methods=["POST"]),
+            Route("/api/passkeys/options", _answering(self.add_options), methods=["POST"]),
+            Route("/api/passkeys", _answering(self.add), methods=["POST"]),
+            Route("/api/passkeys", _answering(self.listed), methods=["GET"]),
+            Route("/api/passkeys/{credential_id}", _answering(self.remove), methods=["DELETE"]),
+        ]
+
+
+def passkey_routes(per_minute: int = OPTIONS_PER_MINUTE) -> list[Route]:
+    """Every passkey route, one address asking for at most ``per_minute`` options a minute."""
+    return PasskeyRoutes(per_minute).routes()
