@@ -466,3 +466,88 @@ def test_the_games_of_the_account_come_first_with_your_turn_at_the_top(server: S
     assert page.evaluate("location.hash") == f"#/play/{mine['id']}"
     stored = page.evaluate("JSON.parse(localStorage.getItem('hg-games'))")
     assert stored[local["id"]]["creator"] == local["creator"]
+
+
+AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                 "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True}
+
+
+def test_sign_up_with_a_passkey_set_a_password_and_sign_in_with_the_passkey(server: Server,
+                                                                          pages: Pages) -> None:
+    """The dialog's passkey button (passkeys.js) with Chromium's virtual authenticator (CDP)."""
+    page = pages.new("ann", PHONE)
+    page.goto(f"http://localhost:{server.port}/#/new")   # a host name: WebAuthn takes no IP address
+    page.wait_for_selector("body[data-ready='1']")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    page.click("#sign-in")
+    page.click("#mode-sign-up")
+    assert page.locator("#passkey-box").is_visible()
+    page.get_by_label("Name", exact=True).fill("Bea")
+    page.click("#account-passkey")   # no password: the passkey alone
+    page.wait_for_selector("#me-link:not([hidden])")
+    assert page.inner_text("#me-link").strip() == "Bea"
+    page.click("#me-link")
+    page.wait_for_selector("#me-body:not([hidden])")
+    assert page.inner_text("#passkey-count") == "This account has 1 passkey."
+    # an account made with a passkey sets a password (nothing to give as the old one)
+    assert page.inner_text("#password-title") == "Set a password"
+    assert page.locator("#old-password-label").is_hidden()
+    page.fill("#new-password", PASSWORD)
+    page.click("#password-save")
+    page.wait_for_function("() => document.querySelector('#password-note').textContent === "
+                           "'The password is saved.'")
+    assert page.inner_text("#password-title") == "Change the password"
+    # this authenticator holds Bea's passkey already: a second one is refused, in words
+    page.click("#add-passkey")
+    page.wait_for_function("() => /already/.test(document.querySelector('#passkey-note').textContent)")
+    page.screenshot(path=str(ARTIFACTS / "accounts-me-390x844.png"), full_page=True)
+    page.click("#sign-out")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    page.click("#sign-in")
+    page.click("#account-passkey")   # "Sign in with a passkey": no name needed
+    page.wait_for_selector("#me-link:not([hidden])")
+    assert page.inner_text("#me-link").strip() == "Bea"
+
+
+def test_sign_out_everywhere_then_delete_the_account_after_saying_what_goes(server: Server,
+                                                                           pages: Pages) -> None:
+    here = pages.new("cid")
+    sign_up(here, server.url, "Cid", PASSWORD)
+    there = pages.new("cid elsewhere", PHONE)
+    sign_in(there, server.url, "Cid", PASSWORD)
+    goto(here, server.url + "#/me")
+    here.wait_for_selector("#me-body:not([hidden])")
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+    here.on("dialog", answer)
+    here.click("#sign-out-all")
+    here.wait_for_selector("#sign-in:not([hidden])")
+    assert "every device" in asked[-1]
+    goto(there, server.url + "#/me")   # the other browser's session ended too
+    there.wait_for_selector("#me-signed-out:not([hidden])")
+    assert there.locator("#sign-in").is_visible()
+
+    sign_in(here, server.url, "Cid", PASSWORD)
+    goto(here, server.url + "#/me")
+    here.wait_for_selector("#me-body:not([hidden])")
+    here.fill("#delete-password", "not the password")
+    here.click("#delete-account")
+    here.wait_for_function("() => /not this account's password/"
+                           ".test(document.querySelector('#delete-error').textContent)")
+    assert here.locator("#me-link").is_visible()   # still there
+    for words in ("Cid", "password", "passkeys", "session", "ratings", "leaderboard", "deleted player"):
+        assert words in asked[-1], (words, asked[-1])
+    here.fill("#delete-password", PASSWORD)
+    here.click("#delete-account")
+    here.wait_for_selector("#sign-in:not([hidden])")
+    assert "is deleted" in here.inner_text("#me-error")
+    here.click("#sign-in")
+    here.get_by_label("Name", exact=True).fill("Cid")
+    here.get_by_label("Password", exact=True).fill(PASSWORD)
+    here.click("#account-submit")
+    here.wait_for_function("() => /do not match/.test(document.querySelector('#account-error').textContent)")

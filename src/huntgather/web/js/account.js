@@ -14,6 +14,7 @@ import { ID_RE, loadStore, normalEntry, playSecrets } from "./storage.js";
 const ERROR_WORDS = {
   bad_login: () => "That name and password do not match an account. Check both and try again.",
   name_taken: () => "That name is taken: choose another one.",
+  wrong_password: () => "That is not this account's password.",
   too_many_attempts: () => "Too many attempts to sign in. Wait a few minutes, then try again.",
   bad_name: (m) => `That name cannot be used${m ? `: ${m}` : "."}`,
   bad_password: (m) => `That password cannot be used${m ? `: ${m}` : "."}`,
@@ -22,7 +23,15 @@ const ERROR_WORDS = {
   cross_site: () => "The server refused a request that seemed to come from another site. Reload the page and try again.",
   unknown_player: () => "There is no player of that name.",
   passkey_cancelled: () => "The passkey was not used: it was cancelled, or the time ran out.",
-  passkeys_unavailable: () => "This browser cannot use passkeys here.",
+  passkey_unavailable: () => "This browser cannot use passkeys here.",
+  passkey_needs_host_name: () => "Passkeys need the page opened under a name (such as localhost or a domain), " +
+    "not a numeric address.",
+  passkey_exists: () => "This device holds a passkey of this account already.",
+  passkey_refused: () => "The passkey's answer could not be checked, so nothing changed. Try again.",
+  passkey_failed: () => "The browser could not use the passkey. Try again, or use a password.",
+  unknown_passkey: () => "That passkey belongs to no account here.",
+  bad_challenge: () => "The passkey request ran out of time. Try again.",
+  network: () => "The server cannot be reached. Check the connection and try again.",
 };
 
 // the words for an error thrown by api() (or by passkeys.js): its code's, else its own message
@@ -230,7 +239,7 @@ export function setupAccounts(onChange) {
     const error = $("#account-error");
     error.textContent = "";
     if (!passkeysUsable()) {
-      error.textContent = errorWords({ code: "passkeys_unavailable" });
+      error.textContent = errorWords({ code: "passkey_unavailable" });
       return;
     }
     const name = $("#account-name").value.trim();
