@@ -551,3 +551,22 @@ def test_sign_out_everywhere_then_delete_the_account_after_saying_what_goes(serv
     here.get_by_label("Password", exact=True).fill(PASSWORD)
     here.click("#account-submit")
     here.wait_for_function("() => /do not match/.test(document.querySelector('#account-error').textContent)")
+
+
+def test_a_guest_who_signs_up_keeps_the_seats_this_browser_holds(server: Server, pages: Pages) -> None:
+    guest = pages.new("dee")
+    goto(guest, server.url + "#/new")
+    guest.locator("#seats select").nth(1).select_option("bot:easy")
+    guest.fill("#short", "4")
+    guest.click("#start-game")
+    guest.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
+    gid = guest.evaluate("location.hash").split("/")[2]
+    guest.wait_for_function(WAIT_LEGAL_OR_END)
+    sign_up(guest, server.url, "Dee", PASSWORD)   # from the New game screen: the game is not open
+    other = pages.new("dee elsewhere", PHONE)
+    sign_in(other, server.url, "Dee", PASSWORD)
+    goto(other, server.url + "#/games")
+    row = other.locator(f"#games-table tr[data-game='{gid}']")
+    row.wait_for()
+    assert "account-game" in (row.get_attribute("class") or "")
+    assert "Dee" in row.locator("td.players").inner_text()   # the seat took the account's name
