@@ -13,6 +13,7 @@ seen whatever the server's numbers.  Screenshots go to ``artifacts/`` (git-ignor
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import shutil
@@ -570,3 +571,43 @@ def test_a_guest_who_signs_up_keeps_the_seats_this_browser_holds(server: Server,
     row.wait_for()
     assert "account-game" in (row.get_attribute("class") or "")
     assert "Dee" in row.locator("td.players").inner_text()   # the seat took the account's name
+
+
+def names_check() -> str:
+    """The axe-like check of tests/test_web_a11y.py (NAMES_JS), read from that file: one check."""
+    tree = ast.parse((Path(__file__).parent / "test_web_a11y.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "NAMES_JS"
+                                                 for t in node.targets):
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, str)
+            return value
+    raise AssertionError("NAMES_JS is not in tests/test_web_a11y.py")
+
+
+def test_every_account_screen_names_its_controls_and_pictures(server: Server, pages: Pages) -> None:
+    """The dialog, the account screen, the saved games, a profile with its chart and the
+    leaderboard, walked as axe would (no control without a name, no picture without a role and
+    a text alternative)."""
+    check = names_check()
+    page = pages.new("walker", PHONE)
+    goto(page, server.url + "#/new")
+    page.click("#sign-in")
+    page.wait_for_selector("#account-dialog[open]")
+    found = {"dialog": page.evaluate(check)}
+    page.keyboard.press("Escape")
+    me = {"account": {"id": 1, "name": XSS, "has_password": True, "passkeys": 1}, "games": [],
+          "ratings": {"2020": {k: v for k, v in PROFILE["ratings"]["2020"].items() if k != "history"}}}
+    page.route("**/api/me", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                  body=json.dumps(me)))
+    answer_with(page, [])
+    page.reload()   # signed in from the start
+    page.wait_for_selector("body[data-ready='1']")
+    for screen, ready in (("new", "#rated-box:not([hidden])"), ("me", "#me-body:not([hidden])"),
+                          ("games", "#games-table"), ("player/Ann", "svg.rating-chart circle"),
+                          ("leaderboard", "#leaderboard-table tbody tr[data-kind]")):
+        goto(page, f"{server.url}#/{screen}")
+        page.wait_for_selector(ready)
+        found[screen] = page.evaluate(check)
+    assert not any(found.values()), found
+    assert page.locator("svg.rating-chart a[aria-label]").count() == len(HISTORY)   # each point named
