@@ -116,6 +116,7 @@ async function main() {
     } else {
       show("new");
       showNewForm(accounts.me());
+      showNewForm(await accounts.refresh());   // signed out elsewhere meanwhile: no Rated box
     }
   }
 
