@@ -175,7 +175,7 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     ann = pages.new("ann", PHONE)
     sign_up(ann, server.url, "Ann", PASSWORD)
     goto(ann, server.url + "#/new")
-    assert ann.locator("#rated-box").is_visible()
+    assert ann.locator("#rated-box").is_visible() and ann.locator("#rated-guest").is_hidden()
     ann.locator("#seats select").nth(1).select_option("bot:easy")
     ann.check("#rated")
     assert ann.locator("#seed").is_disabled()   # a rated game is dealt in secret
@@ -388,7 +388,8 @@ def test_the_dialog_is_labelled_closes_with_escape_and_gives_the_focus_back(serv
                                                                              pages: Pages) -> None:
     page = pages.new("guest", PHONE)
     goto(page, server.url + "#/new")
-    assert page.locator("#rated-box").is_hidden()   # a guest is offered no rated game
+    assert page.locator("#rated-box").is_hidden()   # a guest is offered no rated game, but told how
+    assert page.locator("#rated-guest").is_visible()
     assert page.get_by_role("button", name="Sign in").first.is_visible()
     page.click("#sign-in")
     page.wait_for_selector("#account-dialog[open]")
@@ -489,6 +490,7 @@ def test_sign_up_with_a_passkey_set_a_password_and_sign_in_with_the_passkey(serv
     page.click("#account-passkey")   # no password: the passkey alone
     page.wait_for_selector("#me-link:not([hidden])")
     assert page.inner_text("#me-link").strip() == "Bea"
+    assert page.evaluate("document.activeElement.id") == "me-link"   # the focus is not lost
     page.click("#me-link")
     page.wait_for_selector("#me-body:not([hidden])")
     assert page.inner_text("#passkey-count") == "This account has 1 passkey."

@@ -228,11 +228,18 @@ export function setupAccounts(onChange) {
       if (mode === "sign-up") await claimHeldSeats();
       close();
       await changed();
+      focusAfter();
     } catch (e) {
       error.textContent = errorWords(e);
     } finally {
       busy(false);
     }
+  }
+
+  // signed in: the focus, left on the hidden Sign in button, goes to the account's link
+  function focusAfter() {
+    const at = document.activeElement;
+    if (!at || at === document.body || at.offsetParent === null) $("#me-link").focus();
   }
 
   async function withPasskey() {
@@ -258,6 +265,7 @@ export function setupAccounts(onChange) {
       }
       close();
       await changed();
+      focusAfter();
     } catch (e) {
       error.textContent = errorWords(e);
     } finally {
@@ -266,6 +274,7 @@ export function setupAccounts(onChange) {
   }
 
   $("#sign-in").onclick = () => open("sign-in");
+  $("#rated-sign-in").onclick = () => open("sign-in");
   $("#mode-sign-in").onclick = () => setMode("sign-in");
   $("#mode-sign-up").onclick = () => setMode("sign-up");
   $("#account-form").addEventListener("submit", submit);

@@ -18,6 +18,7 @@ const normalTiles = (meta) => {
 export function showNewForm(me) {
   const box = $("#rated-box");
   box.hidden = !me;
+  $("#rated-guest").hidden = !!me;
   if (!me) $("#rated").checked = false;
   ratedChanged();
 }
