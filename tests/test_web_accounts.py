@@ -176,6 +176,7 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     sign_up(ann, server.url, "Ann", PASSWORD)
     goto(ann, server.url + "#/new")
     assert ann.locator("#rated-box").is_visible() and ann.locator("#rated-guest").is_hidden()
+    assert ann.locator("#your-name").is_hidden()   # the account's name is the seat's
     ann.locator("#seats select").nth(1).select_option("bot:easy")
     ann.check("#rated")
     assert ann.locator("#seed").is_disabled()   # a rated game is dealt in secret

@@ -19,6 +19,7 @@ export function showNewForm(me) {
   const box = $("#rated-box");
   box.hidden = !me;
   $("#rated-guest").hidden = !!me;
+  $("#you-fieldset").hidden = !!me;   // signed in, the first seat takes the account's name
   if (!me) $("#rated").checked = false;
   ratedChanged();
 }
@@ -105,7 +106,8 @@ export function setupNewForm(meta) {
   $("#new-form").onsubmit = async (ev) => {
     ev.preventDefault();
     $("#new-error").textContent = "";
-    const name = $("#your-name").value.trim().slice(0, MAX_NAME);
+    const signedIn = !$("#rated-box").hidden;
+    const name = signedIn ? "" : $("#your-name").value.trim().slice(0, MAX_NAME);
     if (name) setMyName(name);
     const setup = {
       edition: document.querySelector("input[name=edition]:checked").value,
@@ -131,7 +133,7 @@ export function setupNewForm(meta) {
       return;
     }
     if (short !== "") setup.short = parseInt(short, 10);
-    if (!$("#rated-box").hidden && $("#rated").checked) setup.rated = true;
+    if (signedIn && $("#rated").checked) setup.rated = true;
     $("#start-game").disabled = true;
     try {
       // a seed may be larger than a JavaScript number holds exactly: its digits go into the JSON as they are
