@@ -37,13 +37,17 @@ def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | No
     """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``); return
     once it serves.
 
+    It sheds no load (``--shed-after 0``) unless ``args`` say otherwise: the test machine's
+    own load (browsers, other tests' servers) would make it refuse new games now and then, and
+    shedding has tests of its own (tests/test_load_shedding.py).
+
     Every line it prints is appended to ``output``.  Raises :class:`RuntimeError`, with what it
     printed, if it exits or does not serve within ``wait`` seconds.
     """
     lines = output if output is not None else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay), *args],
+         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay), "--shed-after", "0", *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     ready = threading.Event()

@@ -35,7 +35,7 @@ def test_a_blocked_event_loop_is_seen_overloaded_and_then_not() -> None:
 
 
 def test_while_overloaded_new_games_and_sockets_are_refused_and_a_game_in_progress_plays_on() -> None:
-    app = create_app("sqlite://", bot_delay=0.0)
+    app = create_app("sqlite://", bot_delay=0.0, shed_after=0.1)
     with TestClient(app) as client:
         made = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
                                                "seed": 3, "short": 6}).json()

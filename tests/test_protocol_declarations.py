@@ -74,6 +74,25 @@ def test_the_browser_replaces_the_declared_update_keys() -> None:
     assert "for (const k of UPDATE_KEYS)" in js
 
 
+def test_the_page_handles_every_declared_message_and_no_other() -> None:
+    # the page's dispatch (play.js onMessage) is written by hand: it must name every message the
+    # server declares (a new one would otherwise be dropped in silence by `default`), and only
+    # those; `ping` is answered by the socket itself (connection.js), and `pong` answers a `ping`
+    # the page never sends
+    web = ROOT / "src" / "huntgather" / "web" / "js"
+    play = (web / "play.js").read_text(encoding="utf-8")
+    body = re.search(r"async function onMessage\(msg\) \{\n    switch \(msg\.type\) \{\n(.*?)\n    \}",
+                     play, re.DOTALL)
+    assert body is not None, "play.js: onMessage's switch not found"
+    handled = set(re.findall(r'^      case "(\w+)":', body.group(1), re.MULTILINE))
+    connection = (web / "connection.js").read_text(encoding="utf-8")
+    assert 'if (msg.type === "ping")' in connection and "sock.send(PONG)" in connection
+    sent_types = set(re.findall(r'type: "(\w+)"', "".join(p.read_text(encoding="utf-8")
+                                                       for p in web.glob("*.js"))))
+    assert "ping" not in sent_types, "a page sends ping: it must then handle pong"
+    assert handled | {"ping", "pong"} == set(MESSAGES), sorted(handled ^ (set(MESSAGES) - {"ping", "pong"}))
+
+
 def test_the_python_client_replaces_the_declared_update_keys() -> None:
     # huntgather.client does not import the server (a bot from outside needs none of it): its copy
     # of the list is checked here, as the browser's is

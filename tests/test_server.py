@@ -259,13 +259,19 @@ def test_bad_request_bodies_get_their_own_error(client: TestClient, body: bytes,
     assert storage_of(client).count() == 0
 
 
-def test_creating_games_is_rate_limited_per_address() -> None:
+def test_creating_games_is_rate_limited_per_address_or_per_account() -> None:
     with TestClient(create_app("sqlite://", bot_delay=0.0, games_per_minute=3)) as c:
         codes = [c.post("/api/games", json=HUMANS).status_code for _ in range(4)]
         assert codes == [201, 201, 201, 429]
         r = c.post("/api/games", json=HUMANS)
         assert r.json()["code"] == "too_many_games" and "minute" in r.json()["message"]
         assert storage_of(c).count() == 3
+        # signed in, a person is counted as themselves, not as the address they share
+        r = c.post("/api/accounts", json={"name": "Ann Lee", "password": "a long enough secret"})
+        assert r.status_code == 201, r.text
+        codes = [c.post("/api/games", json=HUMANS).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]
+        assert storage_of(c).count() == 6
 
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:

@@ -10,6 +10,7 @@ on one process closes the game's pages on the other.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -175,6 +176,122 @@ def test_the_pages_of_a_crashed_process_go_offline_on_the_other() -> None:
             await ann.wait_for_table(lambda t: not t["seats"][1]["online"] and t["watchers"] == 0,
                                      "B's pages gone", 5)
             await ann.close()
+
+        asyncio.run(scenario())
+    finally:
+        a.stop()
+        b.stop()
+
+
+class RoundRobinProxy:
+    """A TCP proxy standing in for the documented nginx: each new connection goes to the next
+    process that takes it (a process that refuses, stopping or restarting, is passed over)."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports, self.turn = ports, 0
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream = None
+        for _ in range(len(self.ports) * 20):
+            port = self.ports[self.turn % len(self.ports)]
+            self.turn += 1
+            try:
+                upstream = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        if upstream is None:
+            writer.close()
+            return
+        up_reader, up_writer = upstream
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError, asyncio.CancelledError):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            with contextlib.suppress(OSError):
+                dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+def test_a_rolling_restart_of_two_processes_under_a_running_game_loses_nothing() -> None:
+    """Ann and Bob play through a proxy in front of two processes; each process in turn is
+    stopped (SIGTERM: it drains) and started again while they play.  Every acknowledged move is
+    stored, a page notices no more than being told to reconnect (1012 ``service_restart``, then
+    a new page through the proxy catches up), and the game goes on to its end."""
+    assert POSTGRES
+    a, b = Server(POSTGRES).start(), Server(POSTGRES).start()
+    try:
+        async def scenario() -> None:
+            proxy = RoundRobinProxy([a.port, b.port])
+            base = await proxy.start()
+            made = await create_game(base, {"seats": [{"kind": "human"}, {"kind": "human"}], "short": 40})
+            gid = made["id"]
+            secrets = {0: [made["seats"]["0"]], 1: [made["seats"]["1"]]}
+            pages = {seat: await Page.open(base, gid, secrets[seat], timeout=10) for seat in (0, 1)}
+            closes: list[int | None] = []
+            acked: list[int] = []
+
+            async def reopen(seat: int) -> None:
+                closes.append(pages[seat].close_code)
+                pages[seat] = await Page.open(base, gid, secrets[seat], timeout=10)
+
+            async def restart(srv: Server) -> None:   # as a deploy does: stop (it drains), start
+                await asyncio.to_thread(srv.stop)
+                await asyncio.to_thread(srv.start)
+
+            restarting: asyncio.Task[None] | None = None
+            restarted = 0
+            while True:
+                mover = pages[0]
+                if mover.view is None or mover.view["over"]:
+                    break
+                if restarted < 2 and len(acked) >= 3 + 8 * restarted \
+                        and (restarting is None or restarting.done()):   # one at a time, under play
+                    restarting = asyncio.create_task(restart((a, b)[restarted]))
+                    restarted += 1
+                seat = mover.to_move
+                page = pages[seat]
+                try:
+                    if page.closed:
+                        raise Disconnected(page.close_code, page.close_reason)
+                    version, _ = await page.play()
+                    acked.append(version)
+                except Disconnected:
+                    await reopen(seat)
+                    if seat != 0 and pages[0].closed:
+                        await reopen(0)
+                    continue
+                except ServerError as exc:   # the move made on a copy a moment old: play it again
+                    assert exc.code == "stale", exc
+                    continue
+                other = pages[1 - seat]
+                if other.closed or not await other.wait_version(version, 5):
+                    await reopen(1 - seat)
+                if pages[0].closed:
+                    await reopen(0)
+                await asyncio.sleep(0.2)   # five turns a second: the game outlasts both restarts
+            assert restarting is not None and restarted == 2, "the game ended before both restarts"
+            await restarting
+            assert acked == sorted(set(acked)), "an acknowledged version came twice"
+            stored = await get_game(base, gid)
+            assert stored["version"] >= acked[-1] and stored["over"], "acknowledged moves are missing"
+            assert set(closes) <= {1012, 1001, 1006}, f"a page was closed otherwise: {closes}"
+            assert closes.count(1012) >= 2, f"the pages were not told to reconnect: {closes}"
+            for page in pages.values():
+                await page.close()
+            await proxy.close()
 
         asyncio.run(scenario())
     finally:

@@ -428,10 +428,52 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
 # ---------------------------------------------------------------------------- online
 
 
+def protocol_validators() -> dict[str, Any]:
+    """Validators of the published schema (docs/protocol.schema.json), made once: ``sent`` for
+    what a page sends (an intent), ``received`` for what the server sends (a message)."""
+    if not _VALIDATORS:
+        jsonschema = pytest.importorskip("jsonschema")
+        published = json.loads((REPO / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
+        for way, family in (("sent", "intent"), ("received", "message")):
+            _VALIDATORS[way] = jsonschema.Draft202012Validator(
+                {**published, "anyOf": [{"$ref": f"#/$defs/{family}"}]})
+    return _VALIDATORS
+
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def watch_protocol(pg: Any, errors: list[str], who: str) -> None:
+    """Check every frame the page sends and receives on its game sockets against the published
+    schema: a frame that does not fit is recorded in ``errors`` (which every test checks), so
+    the browser's own traffic keeps to docs/protocol.md, in both directions."""
+    validators = protocol_validators()
+
+    def check(payload: Any, way: str) -> None:
+        try:
+            message = json.loads(payload)
+        except (TypeError, ValueError):
+            errors.append(f"{who}: a {way} frame is not JSON: {str(payload)[:120]}")
+            return
+        problem = next(iter(validators[way].iter_errors(message)), None)
+        if problem is not None:
+            errors.append(f"{who}: a {way} {message.get('type')!r} does not fit the schema: "
+                          f"{problem.message[:200]}")
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda payload: check(payload, "sent"))
+        ws.on("framereceived", lambda payload: check(payload, "received"))
+
+    pg.on("websocket", on_socket)
+
+
 def open_page(context: Any, errors: list[str], who: str) -> Any:
+    """A new page whose script errors, and game frames that do not fit the protocol's schema,
+    are recorded in ``errors``."""
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT)
     pg.on("pageerror", lambda e: errors.append(f"{who}: {e}"))
+    watch_protocol(pg, errors, who)
     return pg
 
 

@@ -16,6 +16,7 @@ from huntgather.server.app import create_app
 from huntgather.server.gc_tuning import tune_gc
 from huntgather.server.hosts import allowed_hosts
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS
+from huntgather.server.load import SHED_AFTER
 from huntgather.server.protocol import HELLO_TIMEOUT
 from huntgather.server.rooms import MAX_WATCHERS
 
@@ -25,7 +26,8 @@ __all__ = ["app_from_env", "create_app"]
 def app_from_env() -> Starlette:
     """The application configured by ``HUNTGATHER_DB`` (required), ``HUNTGATHER_ALLOW_HOST`` and
     ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY``,
-    ``HUNTGATHER_HELLO_TIMEOUT`` and ``HUNTGATHER_PRESENCE_EVERY`` (seconds),
+    ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_PRESENCE_EVERY`` and ``HUNTGATHER_SHED_AFTER``
+    (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
     ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS`` and ``HUNTGATHER_MAX_WATCHERS`` (``huntgather play``'s
     options of the same names).
 
@@ -44,6 +46,8 @@ def app_from_env() -> Starlette:
                      max_sockets_per_address=int(env("HUNTGATHER_MAX_SOCKETS_PER_ADDRESS",
                                                      str(MAX_SOCKETS_PER_ADDRESS))),
                      max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))),
-                     presence_every=float(env("HUNTGATHER_PRESENCE_EVERY", "10")))
+                     presence_every=float(env("HUNTGATHER_PRESENCE_EVERY", "10")),
+                     costly_per_second=float(env("HUNTGATHER_COSTLY_PER_SECOND", "5")),
+                     shed_after=float(env("HUNTGATHER_SHED_AFTER", str(SHED_AFTER))))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app

@@ -24,13 +24,14 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from huntgather.server.account_tables import AccountKind, accounts, sessions
+from huntgather.server.account_tables import AccountKind, accounts, challenges, passkeys, sessions
+from huntgather.server.messages import NoticeType, encode_notice
 from huntgather.server.seats import RequestError, clean_name
-from huntgather.server.storage import Storage
+from huntgather.server.storage import Storage, games, seats
 
 #: the shortest and longest password taken (a longer one is refused, not cut)
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
@@ -40,6 +41,8 @@ MIN_NAME = 2
 SESSION_IDLE = 30 * 24 * 3600.0
 #: a session is replaced by a new id (same account) once it is this old
 SESSION_ROTATE = 24 * 3600.0
+#: the name a deleted account, and its seats in every game, are shown under
+DELETED_NAME = "deleted player"
 
 
 @cache
@@ -170,6 +173,67 @@ class Accounts:
         if self.hasher.check_needs_rehash(stored):
             self.set_password(row.id, password)
         return _account(row)
+
+    def verify(self, account_id: int, password: str) -> bool:
+        """Whether ``password`` is the account's (one argon2 verification, also when it has none)."""
+        with self.storage.engine.connect() as conn:
+            stored = conn.execute(select(accounts.c.password_hash)
+                                  .where(accounts.c.id == account_id)).scalar()
+        try:
+            self.hasher.verify(stored or self._dummy, password)
+        except (VerificationError, InvalidHashError):
+            return False
+        return bool(stored)
+
+    def passkey_count(self, account_id: int) -> int:
+        with self.storage.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(passkeys)
+                                    .where(passkeys.c.account_id == account_id)).scalar() or 0)
+
+    def people(self) -> list[tuple[Account, float, int]]:
+        """Every person's account (deleted ones too) with when it was made and how many sessions
+        it has, oldest first (for ``huntgather admin list``)."""
+        live = (select(sessions.c.account_id, func.count().label("n"))
+                .group_by(sessions.c.account_id).subquery())
+        with self.storage.engine.connect() as conn:
+            rows = conn.execute(select(accounts, func.coalesce(live.c.n, 0).label("sessions"))
+                                .outerjoin(live, live.c.account_id == accounts.c.id)
+                                .where(accounts.c.kind == str(AccountKind.PERSON))
+                                .order_by(accounts.c.id)).all()
+        return [(_account(r), float(r.created), int(r.sessions)) for r in rows]
+
+    def set_disabled(self, account_id: int, disabled: bool) -> None:
+        """Disable an account (it cannot sign in, and its sessions end) or enable it again."""
+        with self.storage.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(disabled=disabled))
+            if disabled:
+                conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+
+    def delete(self, account_id: int) -> list[str]:
+        """Delete an account's personal data, keeping its place in the games it played.
+
+        Its password hash, passkeys, sessions and challenges go; its name becomes
+        :data:`DELETED_NAME` (and no longer holds the name: ``name_key`` is NULL), and so does
+        the name of each of its seats, in every game.  The seats keep their ``account_id`` (a
+        number that now names nobody), so that ratings, which are a function of the games, come
+        out the same.  A game in play goes on: its seat is played by whoever holds its secret
+        link.  Returns the ids of the games in play that had a seat of the account (the other
+        server processes are told, on PostgreSQL; the caller updates its own rooms).
+        """
+        with self.storage.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(
+                name=DELETED_NAME, name_key=None, password_hash=None, deleted=True))
+            conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
+            conn.execute(delete(challenges).where(challenges.c.account_id == account_id))
+            conn.execute(update(seats).where(seats.c.account_id == account_id).values(name=DELETED_NAME))
+            playing = sorted(conn.execute(
+                select(seats.c.game_id).distinct()
+                .join(games, games.c.id == seats.c.game_id)
+                .where(seats.c.account_id == account_id, games.c.status == "playing")).scalars())
+            for game_id in playing:   # the other processes read these games' seats again
+                self.storage._notify(conn, encode_notice({"type": NoticeType.SEAT, "game": game_id}))
+        return playing
 
     def set_password(self, account_id: int, password: str) -> None:
         hashed = self.hasher.hash(check_password_text(password))

@@ -12,10 +12,14 @@ The protocol (every route, every message, every error code) is documented in
 ``GET  /api/games/{id}``          the public view (what a watcher sees)
 ``DELETE /api/games/{id}``        delete a game (``Authorization: Bearer <creator secret>``)
 ``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
+``/api/accounts``, ``/api/me``    accounts and sessions (:mod:`~huntgather.server.routes_accounts`)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ================================  ==============================================
+
+A change (POST, PUT, PATCH, DELETE) sent by another site's page is refused, 403 ``cross_site``
+(:mod:`huntgather.server.csrf`).
 
 On SIGTERM the process drains (:func:`drain`, called by ``huntgather play``): it takes no
 new socket and no HTTP change, lets the messages being handled and the bots' searches under
@@ -47,13 +51,15 @@ from huntgather.server import gc_tuning, protocol
 from huntgather.server.accounts import Accounts
 from huntgather.server.connection import BUDGET_RATE
 from huntgather.server.context import ServerContext
+from huntgather.server.csrf import CrossSiteGuard
 from huntgather.server.health import health_routes
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
-from huntgather.server.load import SHED_AFTER, LoopLag, ShedLoad
+from huntgather.server.load import LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
 from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
+from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ws import ws_routes
@@ -130,7 +136,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
-               costly_per_second: float = BUDGET_RATE, shed_after: float = SHED_AFTER) -> Starlette:
+               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -149,8 +155,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     process silent three times as long (crashed) stop counting as online on the others.
     Each page may send ``costly_per_second`` costly intents a second (database writes, whole
     views; four seconds' worth at once; 0: no budget), more are answered ``too_fast``.  While
-    the event loop runs over ``shed_after`` seconds late (smoothed; 0: never), new games and
-    new websockets are refused with 503 ``busy`` (:mod:`huntgather.server.load`).
+    the event loop runs over ``shed_after`` seconds late (smoothed; 0, the default here: never;
+    ``huntgather play`` and :func:`~huntgather.server.app_from_env` shed after
+    :data:`~huntgather.server.load.SHED_AFTER`), new games and new websockets are refused with
+    503 ``busy`` (:mod:`huntgather.server.load`).
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
@@ -175,13 +183,14 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                             heartbeat, silent_after, hello_timeout, costly_per_second)
     lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
-                  Middleware(SecurityHeaders), Middleware(RefuseWhileDraining, context=context),
+                  Middleware(SecurityHeaders), Middleware(CrossSiteGuard, allowed=context.origins),
+                  Middleware(RefuseWhileDraining, context=context),
                   Middleware(GZipMiddleware, minimum_size=2000)]
     if shed_after > 0:   # inside the socket limit, the logs' context and the headers; before any work
         middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *passkey_routes(), *ws_routes(),
+    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
@@ -189,6 +198,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     app.state.storage = storage
     app.state.rooms = rooms
     app.state.accounts = Accounts(storage)
+    app.state.sign_in_limits = SignInLimits()
     return app
 
 

@@ -162,6 +162,11 @@ class Connection:
         self.held: set[int] = set()
         #: whether this page holds the creator's secret
         self.creator = False
+        #: the signed-in account of the page (its session cookie, read when the socket opened)
+        self.account_id: int | None = None
+        self.account_name: str | None = None
+        #: the seats this page holds by its account only (no secret of theirs given)
+        self.by_account: set[int] = set()
         #: set once hello has been answered
         self.ready = False
         #: who the page is, for sharing the hints fairly (:mod:`huntgather.server.hint_pool`): its
@@ -183,6 +188,12 @@ class Connection:
     @property
     def watcher(self) -> bool:
         return not self.held
+
+    def forget_account(self) -> None:
+        """The page's account is gone (deleted): it keeps only the seats of its secrets."""
+        self.held -= self.by_account
+        self.by_account = set()
+        self.account_id = self.account_name = None
 
     def push(self, text: str, latest: str | None = None) -> None:
         """Queue ``text`` for the page without waiting; drop the page if it has fallen too far behind.

@@ -156,9 +156,16 @@ class ErrorCode(StrEnum):
     TOO_MANY_WATCHERS = "too_many_watchers"
     NO_UNDO = "no_undo"
     TOO_FAST = "too_fast"
+    # accounts (server/accounts.py, routes_accounts.py, csrf.py)
+    CROSS_SITE = "cross_site"
     BAD_NAME = "bad_name"
     BAD_PASSWORD = "bad_password"
     NAME_TAKEN = "name_taken"
+    BAD_LOGIN = "bad_login"
+    WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    SIGNED_OUT = "signed_out"
+    SIGN_IN_REQUIRED = "sign_in_required"
     # passkeys (server/passkeys.py)
     PASSKEY_NEEDS_HOST_NAME = "passkey_needs_host_name"
     BAD_CHALLENGE = "bad_challenge"
@@ -198,7 +205,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CORRUPT_GAME: "the game's stored record cannot be read",
     ErrorCode.BAD_SETUP: "HTTP: a new game's setup is wrong (the message says which field)",
     ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
-    ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute from one address than allowed",
+    ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute than allowed (per account when signed in, "
+                              "else per address)",
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "
@@ -222,12 +230,24 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                 "32 by default); close one first",
     ErrorCode.TOO_FAST: "a costly intent (one that writes to the database or sends a whole view) "
                         "beyond the page's budget (see Limits); nothing was done, wait a moment",
-    ErrorCode.BAD_NAME: "HTTP: an account name with fewer than 2 or more than 24 visible characters",
-    ErrorCode.BAD_PASSWORD: "HTTP: a password shorter than 8 or longer than 256 characters",
-    ErrorCode.NAME_TAKEN: "HTTP 409: another account has that name (after folding case, widths and "
-                          "look-alike letters)",
     ErrorCode.TOO_MANY_WATCHERS: "the game has as many watchers as it takes (`max_watchers`, 200 by "
                                  "default); the socket closes (4429), a page may try again later",
+    ErrorCode.CROSS_SITE: "HTTP 403: a change (POST, PUT, PATCH, DELETE) sent by another site's page "
+                          "(its `Origin` is not this server's nor an allowed one, or "
+                          "`Sec-Fetch-Site: cross-site`); nothing changed",
+    ErrorCode.BAD_NAME: "HTTP: an account's name is not one (at least 2 visible characters, at most 24)",
+    ErrorCode.BAD_PASSWORD: "HTTP: a new password is not one (8 to 256 characters)",
+    ErrorCode.NAME_TAKEN: "HTTP 409: another account has that name (names are compared folded: case, "
+                          "look-alike letters and spaces do not make a new name)",
+    ErrorCode.BAD_LOGIN: "HTTP 401: the name and password do not sign in (the same answer for an "
+                         "unknown name, a wrong password and an account that is disabled)",
+    ErrorCode.WRONG_PASSWORD: "HTTP 403: the account's present password, asked for before a change "
+                              "to it or its deletion, was wrong",
+    ErrorCode.TOO_MANY_ATTEMPTS: "HTTP 429: too many failed sign-ins for this name or from this address, "
+                                 "or too many new accounts from this address; wait (`Retry-After`)",
+    ErrorCode.SIGNED_OUT: "HTTP 401: this needs a signed-in session and the request has none (or it "
+                          "has ended)",
+    ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created only while signed in",
 }
 
 

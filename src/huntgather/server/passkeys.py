@@ -82,8 +82,6 @@ TIMEOUT_MS = 120_000
 #: the longest credential id taken (base64url of the 1,023 bytes WebAuthn allows at most)
 MAX_CREDENTIAL_ID = 400
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
-#: codes the accounts' own routes answer too (``server/routes_accounts.py`` declares them)
-NAME_TAKEN, SIGNED_OUT, TOO_MANY_ATTEMPTS = "name_taken", "signed_out", "too_many_attempts"
 
 
 class Purpose(StrEnum):
@@ -258,7 +256,7 @@ class Passkeys:
         ``bad_name``, or ``name_taken`` when the name (folded) is another's."""
         name = account_name(raw_name)
         if self.accounts.by_name(name) is not None:
-            raise RequestError(NAME_TAKEN, "that name is taken; choose another")
+            raise RequestError(ErrorCode.NAME_TAKEN, "that name is taken; choose another")
         challenge, challenge_id = self._challenge(Purpose.SIGNUP, name=name)
         return Options(self._creation_options(rp, name, challenge, []), challenge_id)
 
@@ -352,11 +350,6 @@ class Passkeys:
 
     # ------------------------------------------------------------------ the account's passkeys
 
-    def count(self, account_id: int) -> int:
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(passkeys)
-                                    .where(passkeys.c.account_id == account_id)).scalar_one())
-
     def listed(self, account_id: int) -> list[Passkey]:
         """The account's passkeys, oldest first."""
         with self.engine.connect() as conn:
@@ -384,7 +377,4 @@ class Passkeys:
             conn.execute(delete(passkeys).where(passkeys.c.credential_id == credential_id))
 
 
-def account_json(account: Account, passkey_count: int) -> dict[str, Any]:
-    """The account as the HTTP API shows it to its holder (``A`` of docs/protocol.md)."""
-    return {"id": account.id, "name": account.name, "has_password": account.has_password,
-            "passkeys": passkey_count}
+

@@ -123,7 +123,8 @@ def schema() -> dict[str, Any]:
                        "docs/protocol.md. "
                        "An intent is what a page sends, a message what the server sends, a notice "
                        "what one server process tells the others.",
-        "oneOf": [{"$ref": f"#/$defs/{family}"} for family in families],
+        # any of them: `ping` and `pong` are both intents and messages (each side may send them)
+        "anyOf": [{"$ref": f"#/$defs/{family}"} for family in families],
         "x-update-keys": list(UPDATE_KEYS),
         "$defs": {**{family: {"oneOf": refs} for family, refs in families.items()},
                   "move": move, **dict(sorted(defs.items()))},

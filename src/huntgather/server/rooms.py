@@ -27,7 +27,7 @@ import random
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
@@ -88,6 +88,9 @@ from huntgather.server.words import square_words
 from huntgather.server.workers import Priority, Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
 from huntgather.svg import PLAYER_NAMES
+
+if TYPE_CHECKING:
+    from huntgather.server.accounts import Account
 
 log = logging.getLogger("huntgather.server")
 
@@ -401,22 +404,31 @@ class Room:
                     refused.append(k)
                 held.update(seats)
                 creator = creator or is_creator
+            by_secret = set(held)
+            account = conn.account_id
             if self.open_access:
                 held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
                 creator, refused = True, []
+            elif account is not None:   # a signed-in page holds its account's seats, secret or not
+                held |= {i for i, s in enumerate(self.seats)
+                         if s.account_id == account and s.kind == SeatKind.HUMAN}
             if not held and not creator and self.max_watchers:
                 watchers = self.table()["watchers"]   # of every process
                 if watchers >= self.max_watchers:
                     raise RequestError(ErrorCode.TOO_MANY_WATCHERS,
                                        f"this game has {watchers} watchers, as many as it takes; "
                                        f"try again later")
-            hotseat = creator and len(held) > 1
+            hotseat = creator and len(by_secret) > 1
+            claims = set() if hotseat or self.open_access else self._claims(account, by_secret)
             for i in sorted(held):
                 seat = self.seats[i]
                 new = replace(seat, joined=seat.joined or not hotseat, name=seat.name or name)
+                if i in claims:
+                    new = replace(new, account_id=account, name=conn.account_name)
                 if new != seat:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
+            conn.by_account = held - by_secret
             conn.push(dumps(protocol.welcome(self.id, held, creator, self.version, refused,
                                                       conn.heartbeat)))
             self.conns.add(conn)
@@ -426,6 +438,20 @@ class Room:
             self.on_presence(self)
         if catch_up is not None:
             conn.push(dumps(catch_up))
+
+    def _claims(self, account: int | None, by_secret: set[int]) -> set[int]:
+        """The seats a signed-in page holding ``by_secret`` takes for its account: the person
+        seats of no account yet (in a rated game, one at most, and none if the account holds a
+        seat of the game already).  Not a hotseat's: its creator hands the links out."""
+        if account is None:
+            return set()
+        free = sorted(i for i in by_secret
+                      if self.seats[i].account_id is None and self.seats[i].kind == SeatKind.HUMAN)
+        if not self.setup.rated:
+            return set(free)
+        if any(s.account_id == account for s in self.seats):
+            return set()
+        return set(free[:1])
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
@@ -1097,9 +1123,15 @@ class Rooms:
         """The ids of the rooms in memory, least recently used first."""
         return list(self._rooms)
 
-    async def create(self, setup: GameSetup) -> tuple[Room, str, dict[int, str]]:
+    def loaded(self, game_id: str) -> Room | None:
+        """The room of ``game_id`` if it is in memory now (loads nothing)."""
+        return self._rooms.get(game_id)
+
+    async def create(self, setup: GameSetup, account: Account | None = None
+                     ) -> tuple[Room, str, dict[int, str]]:
         """A new stored game; returns the room, the creator's secret and the secret of each seat a
-        page holds (a person seat's secret, an outside bot's token)."""
+        page holds (a person seat's secret, an outside bot's token).  The creator's ``account``
+        (signed in) holds the first person seat, under its name unless the setup names it."""
         game = await asyncio.to_thread(build_game, setup, self.draws())
         if setup.deal == Deal.SECRET and setup.short is not None:
             setup = replace(setup, stack=game.initial.normal)
@@ -1109,6 +1141,10 @@ class Rooms:
         seats = [SeatState(s.kind, s.level, s.name,
                            hash_secret(secrets_by_seat[i]) if i in secrets_by_seat else None)
                  for i, s in enumerate(setup.seats)]
+        first = next((i for i, s in enumerate(seats) if s.kind == SeatKind.HUMAN), None)
+        if account is not None and first is not None:
+            seats[first] = replace(seats[first], account_id=account.id,
+                                   name=seats[first].name or account.name)
         try:
             await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
                                             [s.row(i) for i, s in enumerate(seats)], hash_secret(creator),

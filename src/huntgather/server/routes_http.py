@@ -24,8 +24,10 @@ from huntgather.bots.ladder import shipped_ladder
 from huntgather.bots.registry import offered_levels, registered
 from huntgather.editions import edition_names, get_edition
 from huntgather.painted import PIECE_SCALE as PAINTED_PIECE_SCALE
+from huntgather.server.auth import signed_in
 from huntgather.server.codec import MAX_MESSAGE, ProtocolError, read_json
 from huntgather.server.context import context_of
+from huntgather.server.messages import ErrorCode
 from huntgather.server.rooms import GAME_ID
 from huntgather.server.rules_page import rules_payload
 from huntgather.server.seats import GameSetup, RequestError, SeatKind
@@ -111,7 +113,7 @@ def bot_levels() -> dict[str, Any]:
 
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
-           "too_large": 413, "bad_content_type": 415, "too_many_games": 429}
+           "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "sign_in_required": 401}
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -198,12 +200,18 @@ async def new_game(request: Request) -> Response:
     try:
         data = await read_body(request)
         setup = GameSetup.from_json(data)
-        client = request.client.host if request.client else "?"
         ctx = context_of(request)
-        if not ctx.creations.allow(client):
+        account = await signed_in(request)
+        # counted per account when signed in (people behind one address do not share it), else
+        # per address (the proxy's word for it only where --forwarded-allow-ips believes it)
+        who = f"account:{account.id}" if account is not None else \
+            f"address:{request.client.host if request.client else '?'}"
+        if not ctx.creations.allow(who):
             raise RequestError("too_many_games", f"at most {ctx.games_per_minute} new games a minute; "
                                                  f"wait a little")
-        room, creator, seat_secrets = await ctx.rooms.create(setup)
+        if setup.rated and account is None:
+            raise RequestError(ErrorCode.SIGN_IN_REQUIRED, "sign in to create a rated game")
+        room, creator, seat_secrets = await ctx.rooms.create(setup, account)
     except RequestError as exc:
         return _error(exc.code, exc.message)
     people = {str(i): s for i, s in seat_secrets.items() if setup.seats[i].kind == SeatKind.HUMAN}

@@ -29,18 +29,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from huntgather.server.accounts import Account
-from huntgather.server.auth import accounts_of, set_session_cookie, signed_in
+from huntgather.server.auth import accounts_of, signed_in
 from huntgather.server.context import RateLimit
 from huntgather.server.messages import ErrorCode
-from huntgather.server.passkeys import (
-    NAME_TAKEN,
-    SIGNED_OUT,
-    TOO_MANY_ATTEMPTS,
-    Passkeys,
-    RelyingParty,
-    account_json,
-    relying_party,
-)
+from huntgather.server.passkeys import Passkeys, RelyingParty, relying_party
+from huntgather.server.routes_accounts import account_json, signed_in_answer
 from huntgather.server.routes_http import read_body
 from huntgather.server.seats import RequestError
 
@@ -48,7 +41,8 @@ from huntgather.server.seats import RequestError
 OPTIONS_PER_MINUTE = 30
 
 _STATUS: dict[str, int] = {
-    NAME_TAKEN: 409, SIGNED_OUT: 401, TOO_MANY_ATTEMPTS: 429, ErrorCode.PASSKEY_EXISTS: 409,
+    ErrorCode.NAME_TAKEN: 409, ErrorCode.SIGNED_OUT: 401, ErrorCode.TOO_MANY_ATTEMPTS: 429,
+    ErrorCode.PASSKEY_EXISTS: 409,
     ErrorCode.LAST_SIGN_IN: 409, ErrorCode.ACCOUNT_DISABLED: 403, ErrorCode.UNKNOWN_PASSKEY: 401,
     ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
 }
@@ -77,7 +71,7 @@ async def _body(request: Request) -> dict[str, Any]:
 async def _account(request: Request) -> Account:
     account = await signed_in(request)
     if account is None:
-        raise RequestError(SIGNED_OUT, "sign in first")
+        raise RequestError(ErrorCode.SIGNED_OUT, "sign in first")
     return account
 
 
@@ -105,17 +99,8 @@ class PasskeyRoutes:
 
     def _limit(self, request: Request) -> None:
         if not self.limit.allow(request.client.host if request.client else "?"):
-            raise RequestError(TOO_MANY_ATTEMPTS, f"at most {self.per_minute} passkey requests a minute "
-                                                  f"from one address; wait a little")
-
-    @staticmethod
-    async def _signed_in_answer(request: Request, keys: Passkeys, account: Account, status: int) -> Response:
-        """The account's answer, with the cookie of a new session of it."""
-        token = await asyncio.to_thread(keys.accounts.new_session, account.id)
-        count = await asyncio.to_thread(keys.count, account.id)
-        response = JSONResponse({"account": account_json(account, count)}, status_code=status)
-        set_session_cookie(response, request, token)
-        return response
+            raise RequestError(ErrorCode.TOO_MANY_ATTEMPTS, f"at most {self.per_minute} passkey requests "
+                                                            f"a minute from one address; wait a little")
 
     async def signup_options(self, request: Request) -> Response:
         rp = _rp(request)
@@ -128,7 +113,7 @@ class PasskeyRoutes:
         rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
         account = await asyncio.to_thread(keys.signup, rp, data.get("name"), data.get("challenge_id"),
                                           data.get("credential"))
-        return await self._signed_in_answer(request, keys, account, 201)
+        return await signed_in_answer(request, account, 201)
 
     async def login_options(self, request: Request) -> Response:
         rp = _rp(request)
@@ -140,7 +125,7 @@ class PasskeyRoutes:
     async def login(self, request: Request) -> Response:
         rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
         account = await asyncio.to_thread(keys.login, rp, data.get("challenge_id"), data.get("credential"))
-        return await self._signed_in_answer(request, keys, account, 200)
+        return await signed_in_answer(request, account, 200)
 
     async def add_options(self, request: Request) -> Response:
         rp, account = _rp(request), await _account(request)
@@ -153,9 +138,8 @@ class PasskeyRoutes:
         data, keys = await _body(request), Passkeys(accounts_of(request))
         passkey = await asyncio.to_thread(keys.add, rp, account, data.get("challenge_id"),
                                           data.get("credential"))
-        count = await asyncio.to_thread(keys.count, account.id)
-        return JSONResponse({"passkey": passkey.as_json(), "account": account_json(account, count)},
-                            status_code=201)
+        shown = await asyncio.to_thread(account_json, keys.accounts, account)
+        return JSONResponse({"passkey": passkey.as_json(), "account": shown}, status_code=201)
 
     async def listed(self, request: Request) -> Response:
         account = await _account(request)

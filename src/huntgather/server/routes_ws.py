@@ -17,6 +17,8 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from huntgather.server import protocol
+from huntgather.server.accounts import Account
+from huntgather.server.auth import signed_in
 from huntgather.server.codec import dumps
 from huntgather.server.connection import CLOSE_BAD_SECRET, CLOSE_GONE, CLOSE_RESTART, Budget, Connection
 from huntgather.server.context import ServerContext, context_of
@@ -61,18 +63,24 @@ async def game_socket(ws: WebSocket) -> None:
             return
         room.sockets += 1   # from now on the room stays in memory until this socket is gone
         log.info("a page opened")
-        code = await _serve(ws, room, ctx)
+        try:
+            account = await signed_in(ws)
+        except Exception as exc:   # the page plays as a guest: its secrets still hold its seats
+            log.warning("reading a page's session failed: %s", type(exc).__name__)
+            account = None
+        code = await _serve(ws, room, ctx, account)
         log.info("a page closed%s", f" (code {code})" if code is not None else "")
     finally:
         ctx.tally.sockets_open -= 1
 
 
-async def _serve(ws: WebSocket, room: Room, ctx: ServerContext) -> int | None:
+async def _serve(ws: WebSocket, room: Room, ctx: ServerContext, account: Account | None = None) -> int | None:
     """Two tasks for the life of the socket (not one per message): the reader, and the writer
     that sends the page's queue.  Whichever ends first ends both: a page that stopped reading
     is dropped by its writer even when it sends nothing more.  A socket that has not said
     ``hello`` within the context's ``hello_timeout`` seconds is closed (``no_hello``).  Returns
-    the code the server closed the socket with, if it did."""
+    the code the server closed the socket with, if it did.  ``account``: the page's signed-in
+    account (its ``hg_session`` cookie), whose seats its ``hello`` holds."""
     closed_with: list[int] = []
 
     async def close(code: int, reason: str) -> None:
@@ -80,7 +88,11 @@ async def _serve(ws: WebSocket, room: Room, ctx: ServerContext) -> int | None:
         await ws.close(code=code, reason=reason)
 
     conn = Connection(ws.send_text, close, cut=ws.scope.get(CUT))
+    # hints are shared per visitor: the account when signed in, else the address
     conn.visitor = f"address:{ws.client.host}" if ws.client else "address:?"
+    if account is not None:
+        conn.account_id, conn.account_name = account.id, account.name
+        conn.visitor = f"account:{account.id}"
     rate = ctx.costly_per_second
     conn.budget = Budget(burst=max(1, round(4 * rate)), rate=rate) if rate > 0 else None
     conn.keep_alive(ctx.heartbeat, ctx.silent_after, _PING)
