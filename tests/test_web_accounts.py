@@ -558,7 +558,16 @@ def test_sign_out_everywhere_then_delete_the_account_after_saying_what_goes(serv
 
 
 def test_a_guest_who_signs_up_keeps_the_seats_this_browser_holds(server: Server, pages: Pages) -> None:
+    """Her game against a bot becomes the account's; a hotseat game (every seat at one page) does
+    not: its seats are for several people."""
     guest = pages.new("dee")
+    goto(guest, server.url + "#/new")
+    guest.locator("#seats select").nth(1).select_option("human")
+    guest.fill("#short", "4")
+    guest.click("#start-game")
+    guest.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
+    hotseat = guest.evaluate("location.hash").split("/")[2]
+    guest.wait_for_function(WAIT_LEGAL_OR_END)
     goto(guest, server.url + "#/new")
     guest.locator("#seats select").nth(1).select_option("bot:easy")
     guest.fill("#short", "4")
@@ -574,6 +583,7 @@ def test_a_guest_who_signs_up_keeps_the_seats_this_browser_holds(server: Server,
     row.wait_for()
     assert "account-game" in (row.get_attribute("class") or "")
     assert "Dee" in row.locator("td.players").inner_text()   # the seat took the account's name
+    assert other.locator(f"#games-table tr[data-game='{hotseat}']").count() == 0
 
 
 def names_check() -> str:

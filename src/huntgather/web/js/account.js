@@ -122,7 +122,10 @@ export async function claimHeldSeats() {
     return 0;
   }
   const playing = games.filter((g) => g && g.status !== "over" && held.includes(g.id)).slice(0, 30);
-  const answers = await Promise.all(playing.map((g) => helloOnce(g.id, playSecrets(normalEntry(all[g.id])))));
+  // the creator's secret too, as the game's page sends it: a hotseat game (one page holding
+  // several seats) is then known as such, and none of its seats is claimed
+  const secretsOf = (entry) => playSecrets(entry).concat(entry.creator ? [entry.creator] : []);
+  const answers = await Promise.all(playing.map((g) => helloOnce(g.id, secretsOf(normalEntry(all[g.id])))));
   return answers.filter(Boolean).length;
 }
 
