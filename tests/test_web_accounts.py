@@ -184,7 +184,7 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     ann.click("#start-game")
     ann.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
     gid = ann.evaluate("location.hash").split("/")[2]
-    ann.wait_for_selector("#rated-mark:not([hidden])")
+    ann.wait_for_selector("#rated-mark:not([hidden])", state="attached")
     ann.wait_for_function(WAIT_LEGAL_OR_END)
     assert ann.locator("#hint").is_hidden()   # no hints in a rated game
     assert ann.locator("#undo-turn").is_hidden()   # and no take-backs
@@ -205,6 +205,7 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     other.wait_for_function(f"() => location.hash === '#/play/{gid}'")
     other.wait_for_selector("#players td.me")   # it holds Ann's seat, by the account alone
     assert other.locator("#watching").is_hidden()
+    assert other.locator("#rated-mark").is_visible()
     assert other.locator("#play-error").inner_text() == ""
     other.screenshot(path=str(ARTIFACTS / "accounts-other-browser-1920x1080.png"))
     other.goto(server.url + "#/new")   # leaves the game (one page plays the turns)
