@@ -1,9 +1,8 @@
 // chart.js: the arithmetic of a profile's rating-history chart (round ticks, the linear scale,
-// where each game's point goes), and account.js's words for the server's errors and ratings.
+// where each game's point goes).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { linePath, linearScale, niceTicks, plotHistory } from "../../src/huntgather/web/js/chart.js";
-import { editionOrder, errorWords, ratingWords, uncertainty } from "../../src/huntgather/web/js/account.js";
 
 test("ticks are round numbers, evenly spaced, that cover the values", () => {
   assert.deepEqual(niceTicks(1483, 1561, 5), [1480, 1500, 1520, 1540, 1560, 1580]);
@@ -54,29 +53,6 @@ test("one game, or none, still makes a chart", () => {
   const none = plotHistory([], { width: 300, height: 200 });
   assert.deepEqual([none.points, none.yTicks, none.xTicks], [[], [], []]);
   assert.equal(plotHistory(undefined).points.length, 0);
-});
-
-test("the server's error codes are said in plain words; another error keeps its own message", () => {
-  assert.match(errorWords({ code: "bad_login", message: "bad_login" }), /do not match an account/);
-  assert.match(errorWords({ code: "name_taken", message: "x" }), /taken/);
-  assert.match(errorWords({ code: "too_many_attempts", message: "x" }), /Wait a few minutes/);
-  assert.match(errorWords({ code: "bad_password", message: "at least 8 characters" }), /cannot be used: at least 8/);
-  assert.match(errorWords({ code: "passkey_cancelled", message: "" }), /cancelled/);
-  assert.equal(errorWords({ code: "something_new", message: "the server's words" }), "the server's words");
-  assert.match(errorWords(new TypeError("Failed to fetch")), /cannot be reached/);
-});
-
-test("a rating is shown with its uncertainty in rating points, and the newest edition comes first", () => {
-  // OpenSkill's newcomer has sigma 25/3; one rating point is sqrt(2)·beta·ln(10)/400 of mu, beta = 25/6
-  // (docs/accounts.md, Ratings): about 0.0339, so the newcomer's sigma is about 246 points
-  const perPoint = (Math.sqrt(2) * 25 / 6 * Math.log(10)) / 400;
-  assert.equal(ratingWords({ rating: 1500, mu: 25, sigma: 25 / 3 }), "1500 ± 246");
-  assert.equal(uncertainty({ sigma: 60 * perPoint }), 60);
-  assert.equal(uncertainty({ sigma: 2, uncertainty: 59.4 }), 59);   // the server's own number, when it gives one
-  assert.equal(ratingWords({ rating: 1523 }), "1523");
-  assert.equal(ratingWords(null), "—");
-  assert.deepEqual(editionOrder({ 2002: {}, 2020: {} }), ["2020", "2002"]);
-  assert.deepEqual(editionOrder(undefined), []);
 });
 
 test("a flat history still spans some rating points, with whole-number ticks", () => {
