@@ -266,6 +266,7 @@ def test_a_name_that_is_html_stays_text_on_the_leaderboard_and_the_profile(serve
     page.click("#start-game")
     page.wait_for_function("() => /^#\\/play\\/[A-Za-z0-9_-]+$/.test(location.hash)")
     play_to_the_end(page)
+    page.wait_for_selector("#summary-rating:not([hidden])")   # the server has rated the game
     goto(page, server.url + "#/leaderboard/2020/people")
     link = page.locator("#leaderboard-table td.name a", has_text="onload")
     link.wait_for()

@@ -116,7 +116,7 @@ export async function showGames(meta, accounts) {
     }
     td.append(el("a", { href: `#/watch/${id}`, class: "watch" }, "Watch"), " ",
       el("a", { href: `#/replay/${id}/1`, class: "replay" }, "Replay"));
-    if (entry.creator) {
+    if (entry.creator && !(g.rated && g.status === "over")) {   // a finished rated game is kept: ratings come from it
       const del = el("button", { type: "button", class: "delete", "aria-label": `delete game ${id}` }, "Delete");
       del.onclick = async () => {
         if (!confirm(`Delete game ${id}? It cannot be resumed or replayed afterwards, by anyone.`)) return;
@@ -129,7 +129,9 @@ export async function showGames(meta, accounts) {
           return;
         }
         if (!r.ok && r.status !== 404) {
-          $("#games-error").textContent = `could not delete game ${id} (HTTP ${r.status})`;
+          let why = `HTTP ${r.status}`;
+          try { why = (await r.json()).message || why; } catch (e) { /* no words */ }
+          $("#games-error").textContent = `could not delete game ${id}: ${why}`;
           return;
         }
         forgetEntry(id);
