@@ -432,8 +432,10 @@ def test_a_rated_game_needs_a_session(app: Starlette, client: TestClient) -> Non
 def test_the_creators_account_takes_the_first_person_seat_under_its_name_unless_named(
         app: Starlette, client: TestClient) -> None:
     ann = sign_up(client)
+    # the person at seat 1 starts: the bot at seat 0 makes no move (no write) while the test
+    # reads the one connection of the database in memory
     setup = {"seats": [{"kind": "bot", "level": "random"}, {"kind": "human", "name": "Annie"},
-                       {"kind": "human"}]}
+                       {"kind": "human"}], "start_player": 1}
     made = client.post("/api/games", json=setup).json()
     stored = storage(app).load(made["id"])
     assert stored is not None

@@ -14,9 +14,10 @@ from huntgather.bots import LEVELS, Limits, MctsBot, analyse, make_bot, spec_nam
 from huntgather.bots.analysis import analyse_record, position_before
 from huntgather.bots.base import estimated_plans, plan_tile, turn_plans
 from huntgather.bots.heuristic import Estimator, estimate
-from huntgather.bots.tournament import GameResult, deal_orders, elo_ratings, line_up, run_tournament
 from huntgather.cli import main
+from huntgather.deals import deal_orders
 from huntgather.game import random_game
+from huntgather.lab.tournament import GameResult, elo_ratings, line_up, run_tournament
 from huntgather.moves import Draw, Pass, Place, TakeBack
 from huntgather.record import write_record
 from huntgather.state import OCCUPY
@@ -307,7 +308,7 @@ def test_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_head_to_head_by_hand() -> None:
-    from huntgather.bots.tournament import head_to_head
+    from huntgather.lab.tournament import head_to_head
     games = [GameResult(0, 0, ("a", "b", "c"), (50, 40, 40)),   # a>b, a>c, b=c
              GameResult(0, 1, ("c", "a", "b"), (60, 10, 20)),   # c>a, b>a, c>b
              GameResult(1, 0, ("b", "b", "a"), (5, 30, 20))]    # b>a once, a>b once
@@ -318,7 +319,7 @@ def test_head_to_head_by_hand() -> None:
 
 
 def test_wilson_interval_by_hand() -> None:
-    from huntgather.bots.tournament import PairRow
+    from huntgather.lab.tournament import PairRow
     # 56 wins in 68: p = 0.82353, z = 1.96, z² = 3.8416, z²/n = 0.056494
     # centre = (p + z²/2n) / (1 + z²/n) = (0.82353 + 0.028247) / 1.056494 = 0.80621
     # half = z·sqrt(p(1−p)/n + z²/4n²) / (1 + z²/n) = 1.96·sqrt(0.0021375 + 0.0002077) / 1.056494
@@ -387,7 +388,7 @@ def test_tournament_log_drops_a_line_cut_short(tmp_path: Any) -> None:
                         "scores": list(g.scores)})
     log.write_text(json.dumps(header) + "\n" + whole + "\n" + '{"deal": 0, "rot')
     played: list[GameResult] = []
-    from huntgather.bots.tournament_log import TournamentLog
+    from huntgather.lab.tournament_log import TournamentLog
     opened = TournamentLog.open(str(log), edition="2020", players=2, seed=8, bots=["greedy", "random"])
     assert opened.games == [g]
     assert log.read_text() == json.dumps(header) + "\n" + whole + "\n"  # the cut line is gone
@@ -426,7 +427,7 @@ def test_tournament_log_errors(tmp_path: Any, capsys: pytest.CaptureFixture[str]
 
 def test_tournament_interrupted_keeps_the_logged_games(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    import huntgather.bots.tournament as tournament
+    import huntgather.lab.tournament as tournament
 
     def interrupted(*args: Any, progress: Any = None, **kwargs: Any) -> None:
         progress(GameResult(0, 0, ("greedy", "random"), (100, 20)))
@@ -583,7 +584,7 @@ def test_documented_strength_tables_come_from_the_committed_logs(capsys: pytest.
     assert sorted(logs) == sorted(status)
     assert all(command in every for command in listed)
     monkeypatch.chdir(root)
-    import huntgather.bots.tournament as tournament
+    import huntgather.lab.tournament as tournament
 
     def no_games(*args: Any) -> GameResult:
         raise AssertionError("a documented run was played again instead of read from its log")
@@ -627,7 +628,7 @@ def test_documented_search_speed_runs_come_from_the_committed_logs(capsys: pytes
                 if line.startswith("    huntgather tournament") and "--log docs/results/" in line]
     assert commands
     monkeypatch.chdir(root)
-    import huntgather.bots.tournament as tournament
+    import huntgather.lab.tournament as tournament
 
     def no_games(*args: Any) -> GameResult:
         raise AssertionError("a documented run was played again instead of read from its log")

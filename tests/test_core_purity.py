@@ -1,5 +1,6 @@
 """The rules core is pure: standard library only, no I/O, no global random generator; and layered:
-each module imports only from the layers below its own (no cycle, nothing imported upward)."""
+each module imports only from the layers below its own (no cycle, nothing imported upward).  And the
+players (``huntgather.bots``) import nothing of the experiment harness (``huntgather.lab``)."""
 
 from __future__ import annotations
 
@@ -132,3 +133,19 @@ def f() -> None:
 """
     monkeypatch.setattr(sys.modules[__name__], "_tree", lambda name: ast.parse(source))
     assert _core_imports("tiles") == {"huntgather.registry", "huntgather.state", "huntgather.specials"}
+
+
+def test_the_players_import_nothing_of_the_experiment_harness() -> None:
+    """``huntgather.bots`` holds what plays (and what a player reads at runtime); the tournaments,
+    the ladder's runner and the weights' fitting are ``huntgather.lab``'s, which the players never
+    import, at the top of a module or inside a function."""
+    for path in sorted((PACKAGE / "bots").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            assert not any(m == "huntgather.lab" or m.startswith("huntgather.lab.") for m in modules), \
+                f"bots/{path.name} imports {modules}"

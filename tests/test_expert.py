@@ -506,8 +506,8 @@ def test_the_interval_tool_resamples_whole_deals(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(tool), str(log), "--games", "12"],
                          check=True, capture_output=True, text=True).stdout.splitlines()
     assert out[0] == "12 games, 3 deals"
-    from huntgather.bots.tournament import head_to_head
-    from huntgather.bots.tournament_log import read_log
+    from huntgather.lab.tournament import head_to_head
+    from huntgather.lab.tournament_log import read_log
     header, games = read_log(str(log))
     first = [g for g in games if g.deal < 3]
     assert len(first) == 12

@@ -7,18 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from huntgather.bots.ladder import (
-    ladder_file,
-    ladder_levels,
-    ladder_rows,
-    pair_file,
-    read_ladder,
-    run_ladder,
-    shipped_ladder,
-)
-from huntgather.bots.tournament import GameResult, run_tournament
-from huntgather.bots.tournament_log import read_log
+from huntgather.bots.ladder import ladder_levels, shipped_ladder
 from huntgather.cli import main as cli_main
+from huntgather.lab.ladder import ladder_file, ladder_rows, pair_file, read_ladder, run_ladder
+from huntgather.lab.tournament import GameResult, run_tournament
+from huntgather.lab.tournament_log import read_log
 
 CHEAP = ["random", "greedy", "mcts:1"]
 

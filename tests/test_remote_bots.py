@@ -20,9 +20,10 @@ import pytest
 from play_server import PATIENCE, Page, Server, hotseat_secrets
 
 from huntgather.bots import make_bot
-from huntgather.bots.tournament import deal_orders, play_deal
-from huntgather.bots.tournament_log import read_log
+from huntgather.deals import deal_orders
 from huntgather.editions import get_edition
+from huntgather.lab.tournament import play_deal
+from huntgather.lab.tournament_log import read_log
 from huntgather.moves import Draw
 from huntgather.server.rooms import build_game
 from huntgather.server.seats import GameSetup, RequestError, hash_secret

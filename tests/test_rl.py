@@ -389,7 +389,7 @@ def test_selfplay_files_hold_consistent_decisions(tmp_path) -> None:
 
 def test_local_and_ray_runs_give_the_same_games(tmp_path) -> None:
     pytest.importorskip("ray")
-    from huntgather.bots.tournament import run_tournament
+    from huntgather.lab.tournament import run_tournament
     from huntgather.rl.cluster import RayExecutor
     from huntgather.rl.selfplay import run_selfplay
 

@@ -48,8 +48,9 @@ from huntgather.server.codec import dumps
 from huntgather.server.messages import UPDATE_KEYS, NoticeType, decode_notice, encode_notice
 from huntgather.server.protocol import move_from_json, snapshot
 from huntgather.server.rooms import GameSetup, Room, Rooms, build_game, effective_history, restore_game
-from huntgather.server.seats import Deal
+from huntgather.server.seats import Deal, hash_secret
 from huntgather.server.storage import (
+    SeatRow,
     Storage,
     StorageError,
     public_url,
@@ -911,6 +912,43 @@ def test_a_game_stored_before_seats_had_secrets_is_open_to_its_pages(tmp_path: P
             assert welcome["seats"] == [0, 1]
             play(ws, welcome["snapshot"])
         assert c.delete("/api/games/oldgame").status_code == 204
+
+
+def test_admin_secures_the_games_stored_before_seats_had_secrets(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """huntgather admin secure-old-games gives such a game a creator's secret and one per person
+    seat (a bot seat none) and prints their links once; after it, a page with no secret only
+    watches, the printed links hold their seats, and the creator's secret deletes the game."""
+    db = tmp_path / "old.sqlite"
+    st = Storage(str(db))
+    setup = GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                                 "seed": 5, "short": 6})
+    st.create("oldgame", setup.to_json(), [str(m) for m in build_game(setup).history])
+    st.create("newgame", setup.to_json(), [str(m) for m in build_game(setup).history],
+              [SeatRow(0, "human", None, "Ann", hash_secret("s"), True),
+               SeatRow(1, "bot", "random", None, None, True)], hash_secret("c"))
+    st.close()
+    assert cli_main(["admin", "secure-old-games", "--db", str(db)]) == 0
+    said = capsys.readouterr().out
+    creator = re.search(r"game oldgame: creator's secret (\S+)", said)
+    link = re.search(r"seat 0: /#/play/oldgame/(\S+)", said)
+    assert creator and link and "seat 1:" not in said and "newgame" not in said, said
+    assert "1 game stored before seats had secrets was given secrets" in said
+    assert cli_main(["admin", "secure-old-games", "--db", str(db)]) == 0   # nothing left to do
+    assert "0 games stored" in capsys.readouterr().out
+    st = Storage(str(db))
+    stored = st.load("oldgame")
+    assert stored is not None
+    assert [(r.kind, r.level) for r in stored.seats] == [("human", None), ("bot", "random")]
+    st.close()
+    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+        with c.websocket_connect("/ws/oldgame") as ws:
+            assert hello(ws, [])["seats"] == []   # no longer open to every page
+        with c.websocket_connect("/ws/oldgame") as ws:
+            assert hello(ws, [link.group(1)])["seats"] == [0]
+        assert c.delete("/api/games/oldgame").status_code == 403
+        assert c.delete("/api/games/oldgame", headers={"Authorization": f"Bearer {creator.group(1)}"}
+                        ).status_code == 204
 
 
 # --------------------------------------------------------------------------- bots and seat changes

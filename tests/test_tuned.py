@@ -26,10 +26,6 @@ from huntgather.bots.heuristic import (
 )
 from huntgather.bots.tuned import (
     FIELDS,
-    Objective,
-    Trial,
-    duel,
-    fit,
     read_weights,
     shipped_weights,
     weights_document,
@@ -38,6 +34,7 @@ from huntgather.bots.tuned import (
 )
 from huntgather.cli import build_parser, main
 from huntgather.features import SYSTEM
+from huntgather.lab.tuning import Objective, Trial, duel, fit
 from huntgather.moves import TakeBack
 from huntgather.tiles import FOREST, MEADOW, RIVER
 

@@ -32,7 +32,7 @@ from huntgather.bots import make_bot
 from huntgather.bots.base import SeededBot, turn_plans
 from huntgather.bots.heuristic import advantage, estimate
 from huntgather.bots.learned import LinearEval
-from huntgather.bots.tournament import deal_orders
+from huntgather.deals import deal_orders
 from huntgather.game import Game
 from huntgather.moves import Move
 from huntgather.rl.train_eval import play_games

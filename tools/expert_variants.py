@@ -32,8 +32,8 @@ from pathlib import Path
 from huntgather.bots import Limits, make_bot
 from huntgather.bots.expert import ExpertBot
 from huntgather.bots.heuristic import DEFAULT
-from huntgather.bots.tournament import play_deal
 from huntgather.bots.tuned import weights_for
+from huntgather.lab.tournament import play_deal
 
 KEYS = ("sims", "width", "turns", "others")
 

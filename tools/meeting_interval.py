@@ -30,8 +30,8 @@ import statistics
 import sys
 from collections.abc import Sequence
 
-from huntgather.bots.tournament import GameResult, head_to_head
-from huntgather.bots.tournament_log import read_log
+from huntgather.lab.tournament import GameResult, head_to_head
+from huntgather.lab.tournament_log import read_log
 
 
 def clustered_interval(games: Sequence[GameResult], specs: Sequence[str], bot: str, opponent: str,

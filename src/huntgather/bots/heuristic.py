@@ -62,8 +62,8 @@ class Weights:
     """The numbers of the estimate; :data:`DEFAULT` is the module text's.
 
     The last four are 0 in :data:`DEFAULT` (which then adds nothing for them) and were fitted
-    by play for the expert (:mod:`huntgather.bots.tuned`): with ``share`` the share of the
-    normal stack still to come,
+    by play for the expert (:mod:`huntgather.lab.tuning`; it reads them with
+    :mod:`huntgather.bots.tuned`): with ``share`` the share of the normal stack still to come,
 
     * ``meadow_early``: a meadow's points count ``1 + meadow_early * share`` times (below 0:
       a meadow counts less early, when others can still join or outnumber its hunters);

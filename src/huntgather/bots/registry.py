@@ -5,8 +5,9 @@ A :class:`BotSpec` is a name (what :func:`~huntgather.bots.make_bot` and the com
 accept), how to make the bot from a seed, a description in plain words (the browser's level
 picker shows it), and where it is offered: a ``lane`` of the server's workers if players may
 seat it in the browser (:mod:`huntgather.server.seats`, :mod:`huntgather.server.workers`), with
-the server's safety net in seconds, and whether it stands on the published ladder
-(:mod:`huntgather.bots.ladder`).  The command line (:func:`spec_names`), the server
+the server's safety net in seconds, and whether it stands on the ladder (played by
+:mod:`huntgather.lab.ladder`; the published one is read by :mod:`huntgather.bots.ladder`).  The
+command line (:func:`spec_names`), the server
 (:func:`offered_levels`, :func:`get_spec`) and the ladder (:func:`ladder_specs`) all read it
 here, when asked, so adding a level is one :func:`register` call: the shipped levels are
 registered by :mod:`huntgather.bots.levels`, which :mod:`huntgather.bots` imports.

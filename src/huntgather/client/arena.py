@@ -2,10 +2,10 @@
 
 Each game is a game on a running ``huntgather play`` server, created through the HTTP API with a
 *mirrored deal* (setup ``mirror``): the draws of deal ``d`` of a tournament with the arena's seed
-(:func:`huntgather.bots.tournament.deal_orders`), so every rotation of a deal's line-up plays the
+(:func:`huntgather.deals.deal_orders`), so every rotation of a deal's line-up plays the
 same tiles in the same order.  The deals, line-ups, seat rotations, bot seeds and the tables
-(Elo, head to head) are :mod:`huntgather.bots.tournament`'s; the log is its log
-(:class:`huntgather.bots.tournament_log.TournamentLog`), so an arena resumes like a tournament and
+(Elo, head to head) are :mod:`huntgather.lab.tournament`'s; the log is its log
+(:class:`huntgather.lab.tournament_log.TournamentLog`), so an arena resumes like a tournament and
 ``tools/meeting_interval.py`` reads its log.
 
 An :class:`Entrant` is one of three kinds:
@@ -41,7 +41,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from huntgather.bots import make_bot
-from huntgather.bots.tournament import (
+from huntgather.client.connection import Disconnected, GameConnection, ServerError
+from huntgather.client.http import create_game
+from huntgather.client.position import bot_turn, state_of, turn_json
+from huntgather.editions import get_edition
+from huntgather.lab.tournament import (
     GameResult,
     TournamentResult,
     bot_seed,
@@ -50,10 +54,6 @@ from huntgather.bots.tournament import (
     seating,
     tournament_result,
 )
-from huntgather.client.connection import Disconnected, GameConnection, ServerError
-from huntgather.client.http import create_game
-from huntgather.client.position import bot_turn, state_of, turn_json
-from huntgather.editions import get_edition
 
 __all__ = ["ArenaError", "Entrant", "parse_entrant", "play_arena_game", "run_arena"]
 
@@ -235,7 +235,7 @@ async def run_arena(server: str, entrants: Sequence[Entrant], games: int, player
                     done: Sequence[GameResult] = (),
                     progress: Callable[[GameResult, str], None] | None = None) -> TournamentResult:
     """Play at least ``games`` games (whole deals, one at a time) of a tournament of ``entrants`` on
-    ``server``, and rank them as :func:`huntgather.bots.tournament.run_tournament` does.
+    ``server``, and rank them as :func:`huntgather.lab.tournament.run_tournament` does.
 
     ``done``: games of this same arena already played (from its log), not played again;
     ``progress`` is called with each game and its id as it ends.  ``ValueError`` for settings

@@ -3,7 +3,11 @@
 ``list`` shows every person's account; ``reset-password NAME`` sets a new password (printed, or
 read from standard input with ``--stdin``) and ends the account's sessions; ``disable NAME``
 stops an account signing in and ends its sessions, ``enable NAME`` lets it sign in again;
-``delete NAME`` removes its personal data as ``DELETE /api/me`` does (docs/accounts.md).
+``delete NAME`` removes its personal data as ``DELETE /api/me`` does (docs/accounts.md);
+``secure-old-games`` gives the games stored before seats had secrets (open to any page) new
+secrets and prints their links; ``recompute`` replays every rated game, in the order it was
+rated, from the starting ratings (:func:`huntgather.server.ratings.recompute`) and stores the
+ratings that gives, or with ``--check`` changes nothing and exits 1 if they differ.
 The database is given as to ``huntgather play`` (``--db``; a server may be running on it).
 
 A subcommand is a function ``run(args, accounts) -> int`` and one :func:`add` call in
@@ -52,6 +56,13 @@ def register(sub: Any) -> None:
     add(actions, "enable", "let a disabled account sign in again", enable, name=True)
     add(actions, "delete", "delete the account's personal data (its games stay, under 'deleted player')",
         delete, name=True)
+    add(actions, "secure-old-games", "give every game stored before seats had secrets (open to any "
+                                     "page) new secrets, and print their links", secure_old_games)
+    recompute = add(actions, "recompute", "recompute every rating from the rated games, in the order "
+                                          "they were rated (the ratings are a function of the games)",
+                    recompute_ratings)
+    recompute.add_argument("--check", action="store_true",
+                           help="only compare: change nothing, exit 1 if the stored ratings differ")
 
 
 def add(actions: Any, command: str, help_text: str, action: Action, *, name: bool = False
@@ -153,4 +164,45 @@ def delete(args: argparse.Namespace, accounts: Accounts) -> int:
     playing = accounts.delete(account.id)
     print(f"{account.name}: deleted (its personal data removed; {len(playing)} game"
           f"{'s' if len(playing) != 1 else ''} in play go on under 'deleted player')")
+    return 0
+
+
+def recompute_ratings(args: argparse.Namespace, accounts: Accounts) -> int:
+    """Replay every rated game from the starting ratings (:func:`huntgather.server.ratings.recompute`);
+    store what that gives, or with ``--check`` only say whether the stored ratings differ."""
+    from huntgather.server.ratings import recompute
+    found = recompute(accounts.storage, write=not args.check)
+    what = (f"{found.events_changed} rating events and {found.ratings_changed} ratings differ"
+            if found.changed else "every stored rating is what the games give")
+    print(f"{found.games} rated games replayed: {what}"
+          + (" (rewritten)" if found.changed and not args.check else ""))
+    return 1 if args.check and found.changed else 0
+
+
+def secure_old_games(args: argparse.Namespace, accounts: Accounts) -> int:
+    """Games stored before seats had secrets (schema 0001) are open to any page: each gets a
+    creator's secret and one per person seat, stored hashed as a new game's are; their links
+    are printed (only here, once) for the operator to hand to the players."""
+    from huntgather.server.seats import SeatKind, hash_secret, new_secret
+    from huntgather.server.storage import SeatRow
+
+    storage = accounts.storage
+    found = storage.open_games()
+    for game_id, setup in found:
+        creator = new_secret()
+        seat_secrets: dict[int, str] = {}
+        rows = []
+        for i, seat in enumerate(setup.get("seats", [])):
+            if seat.get("kind") == SeatKind.BOT:
+                rows.append(SeatRow(i, str(SeatKind.BOT), seat.get("level") or "easy", None, None, True))
+            else:   # a person seat (the only other kind before secrets)
+                seat_secrets[i] = new_secret()
+                rows.append(SeatRow(i, str(SeatKind.HUMAN), None, None, hash_secret(seat_secrets[i]), False))
+        if not storage.secure(game_id, rows, hash_secret(creator)):
+            continue   # secured meanwhile (another run)
+        print(f"game {game_id}: creator's secret {creator}")
+        for i, secret in seat_secrets.items():
+            print(f"  seat {i}: /#/play/{game_id}/{secret}")
+    print(f"{len(found)} game{'s' if len(found) != 1 else ''} stored before seats had secrets "
+          f"{'were' if len(found) != 1 else 'was'} given secrets")
     return 0

@@ -55,9 +55,9 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from huntgather.bots.tournament import GameResult
     from huntgather.cli import CommandError
     from huntgather.commands.tournament import show_result
+    from huntgather.lab.tournament import GameResult
     try:
         from huntgather.client import ApiError
         from huntgather.client.arena import ArenaError, parse_entrant, run_arena
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     log = None
     done: list[GameResult] = []
     if args.log:
-        from huntgather.bots.tournament_log import TournamentLog
+        from huntgather.lab.tournament_log import TournamentLog
         try:
             log = TournamentLog.open(args.log, edition=args.edition, players=args.players, seed=args.seed,
                                      bots=names)

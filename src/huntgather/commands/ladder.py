@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from huntgather.bots.ladder import Ladder, ladder_pairs, read_ladder, run_ladder
-    from huntgather.bots.tournament import GameResult
     from huntgather.cli import CommandError
     from huntgather.commands.tournament import markdown_table
+    from huntgather.lab.ladder import Ladder, ladder_pairs, read_ladder, run_ladder
+    from huntgather.lab.tournament import GameResult
 
     specs = list(dict.fromkeys(s.strip() for s in args.bots.split(",") if s.strip()))
     directory = args.dir or f"ladder-{args.edition}"
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _games_held(directory: str, specs: list[str], rounds: int) -> int:
     """How many of the games a run of ``rounds`` would play the logs hold already (for the bar)."""
-    from huntgather.bots.ladder import ladder_pairs, pair_file
-    from huntgather.bots.tournament_log import read_log
+    from huntgather.lab.ladder import ladder_pairs, pair_file
+    from huntgather.lab.tournament_log import read_log
     held = 0
     for a, b in ladder_pairs(specs):
         path = pair_file(directory, a, b)
@@ -123,8 +123,9 @@ def _games_held(directory: str, specs: list[str], rounds: int) -> int:
 
 
 def _write(path: str, ladder: Any) -> None:
-    from huntgather.bots.ladder import ladder_file, ladder_levels
+    from huntgather.bots.ladder import ladder_levels
     from huntgather.cli import CommandError
+    from huntgather.lab.ladder import ladder_file
     base: dict[str, Any] | None = None
     if os.path.exists(path):
         try:

@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from huntgather.bots.tournament import TournamentResult
+    from huntgather.lab.tournament import TournamentResult
 
 
 def register(sub: Any) -> None:
@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from huntgather.bots.tournament import GameResult, check_settings, run_tournament
     from huntgather.cli import CommandError
+    from huntgather.lab.tournament import GameResult, check_settings, run_tournament
 
     err = Console(stderr=True)
     specs = [s.strip() for s in args.bots.split(",") if s.strip()]
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     log = None
     done: list[GameResult] = []
     if args.log:
-        from huntgather.bots.tournament_log import TournamentLog
+        from huntgather.lab.tournament_log import TournamentLog
         try:
             log = TournamentLog.open(args.log, edition=edition.name, players=players,
                                      seed=args.seed, bots=specs)

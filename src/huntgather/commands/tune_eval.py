@@ -8,9 +8,9 @@ the file, for each edition and number of players)::
 
 Each duel is greedy with the candidate weights against greedy with the
 heuristic's own numbers, on ``--deals`` deals played once from each seat
-(:func:`huntgather.bots.tuned.duel`); rounds of coordinate search keep the
+(:func:`huntgather.lab.tuning.duel`); rounds of coordinate search keep the
 weights with the best mean margin, or with ``--objective meetings`` the best share of meetings
-won (:func:`huntgather.bots.tuned.fit`).  The
+won (:func:`huntgather.lab.tuning.fit`).  The
 result is added to ``--out`` (other editions and numbers of players already
 in the file stay).  The same arguments give the same weights.
 
@@ -64,18 +64,10 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from huntgather.bots.tuned import (
-        FIELDS,
-        Objective,
-        Trial,
-        fit,
-        key,
-        read_entries,
-        weights_document,
-        weights_from,
-    )
+    from huntgather.bots.tuned import FIELDS, key, read_entries, weights_document, weights_from
     from huntgather.cli import CommandError, read_text
     from huntgather.editions import edition_names
+    from huntgather.lab.tuning import Objective, Trial, fit
 
     if args.edition not in edition_names():
         raise CommandError(f"unknown edition {args.edition!r}; expected one of {', '.join(edition_names())}")

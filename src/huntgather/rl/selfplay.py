@@ -42,9 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from huntgather.bots.tournament import run_jobs
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.game import Game
+from huntgather.lab.tournament import run_jobs
 from huntgather.rl.aec import DEFAULT_WINDOW
 from huntgather.rl.encoding import Encoder
 

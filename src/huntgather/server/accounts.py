@@ -78,7 +78,17 @@ def account_name(raw: object) -> str:
         raise RequestError("bad_name", exc.message) from None
     if len(name) < MIN_NAME:
         raise RequestError("bad_name", f"a name needs at least {MIN_NAME} visible characters")
+    if name_key(name) in _bot_names():   # a profile or leaderboard name would mean two players
+        raise RequestError("bad_name", f"{name!r} is the name of one of the bots; choose another")
     return name
+
+
+@cache
+def _bot_names() -> frozenset[str]:
+    """The bot levels' names, folded: the players of that name on the leaderboard are the bots."""
+    from huntgather.bots.registry import registered
+
+    return frozenset(name_key(spec.name) for spec in registered())
 
 
 def check_password_text(raw: object) -> str:

@@ -62,6 +62,7 @@ from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_passkeys import passkey_routes
+from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -190,7 +191,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ws_routes(),
+    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ratings_routes(), *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
@@ -241,6 +242,10 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
+    old = await asyncio.to_thread(ctx.storage.open_games)
+    if old:   # stored before seats had secrets: any page may play them and delete them
+        log.warning("%d games stored before seats had secrets are open to any page: "
+                    "`huntgather admin secure-old-games` gives them secrets", len(old))
     watching = asyncio.get_running_loop().create_task(app.state.lag.watch())
     if gc_tuning.tuned():   # a serving process (huntgather play, app_from_env), not a test
         gc_tuning.collect_young_every()

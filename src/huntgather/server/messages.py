@@ -174,6 +174,10 @@ class ErrorCode(StrEnum):
     PASSKEY_EXISTS = "passkey_exists"
     LAST_SIGN_IN = "last_sign_in"
     ACCOUNT_DISABLED = "account_disabled"
+    RATED_NO_HINTS = "rated_no_hints"
+    RATED_NO_UNDO = "rated_no_undo"
+    UNKNOWN_PLAYER = "unknown_player"
+    RATED_GAME_KEPT = "rated_game_kept"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -223,6 +227,11 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.LAST_SIGN_IN: "HTTP 409: the account's last way to sign in (no password, one passkey) "
                             "cannot be removed",
     ErrorCode.ACCOUNT_DISABLED: "HTTP 403: the account is disabled and cannot sign in",
+    ErrorCode.RATED_NO_HINTS: "a rated game gives no hints (`hint`)",
+    ErrorCode.RATED_NO_UNDO: "a rated game takes no turn back (`undo`)",
+    ErrorCode.UNKNOWN_PLAYER: "HTTP 404: no player (account or bot level) of that name",
+    ErrorCode.RATED_GAME_KEPT: "HTTP 409: a finished rated game cannot be deleted (the ratings are "
+                               "computed from it)",
     ErrorCode.DRAINING: "HTTP: the server is restarting and takes no more changes (503); try again "
                         "in a moment (behind a proxy, another process answers)",
     ErrorCode.TOO_MANY_SOCKETS: "HTTP 429, instead of opening a websocket: this address has as many "
@@ -472,15 +481,17 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
     IntentSpec(PreviewIntent, When.JOINED, "the seat's holder, on its turn",
                "a `preview`: what the moves would lead to; nothing is stored or shared"),
     IntentSpec(HintIntent, When.JOINED, "the seat's holder, on its turn",
-               "a `hint`: the expert bot's three best turns (after `moves`, which may be empty)"),
+               "a `hint`: the expert bot's three best turns (after `moves`, which may be empty); "
+               "refused with `rated_no_hints` in a rated game"),
     IntentSpec(Resign, When.JOINED, "the seat's holder",
                "the seat is handed to an `easy` bot for the rest of the game; its secret stops "
-               "working; a `table` goes to every page, an `ack` to the sender", costly=True),
+               "working; a `table` goes to every page, an `ack` to the sender; in a rated game "
+               "the seat's person ranks last", costly=True),
     IntentSpec(Undo, When.JOINED, "the seat's holder, in a game where every other seat is a bot",
                "the seat's last turn and the bots' turns after it are taken back (stored as a new "
                "version); a `snapshot` goes to every page and an `ack` to the sender; refused "
                "with `no_undo` in a game with other people or outside bots, before the seat's "
-               "first turn, or once the game is over", costly=True),
+               "first turn, or once the game is over; with `rated_no_undo` in a rated game", costly=True),
     IntentSpec(Name, When.JOINED, "the seat's holder",
                "the display name (1–24 characters once control characters are removed and spaces "
                "folded); a `table` goes to every page, an `ack` to the sender", costly=True),
@@ -665,6 +676,7 @@ class TableSeat(TypedDict):
 class Table(TypedDict):
     type: Literal[MessageType.TABLE]
     watchers: int
+    rated: Annotated[bool, Doc("a rated game (chosen at creation): no hints, no take-backs")]
     seats: list[TableSeat]
 
 
@@ -678,6 +690,7 @@ class Snapshot(Changing):
     board: list[Cell]
     log: list[EventView]
     replay: bool
+    rated: Annotated[bool, Doc("a rated game (chosen at creation): no hints, no take-backs")]
 
 
 class ReplayView(Snapshot):

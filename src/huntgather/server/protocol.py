@@ -332,7 +332,7 @@ def _changing(game: Game, seed: int) -> wire.Changing:
 
 
 def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False,
-             version: int | None = None) -> wire.Snapshot:
+             version: int | None = None, rated: bool = False) -> wire.Snapshot:
     """The whole public view of a game (what a watcher sees), at ``version`` (by default the
     number of moves in its history; a game with turns taken back is further on)."""
     state = game.state
@@ -343,7 +343,7 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
            "bonus_name": state.edition.bonus_name, "deal": Deal(deal),
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
                      for (x, y), (t, r) in state.board.cells.items()],
-           "log": [event_view(e, state) for e in game.events], "replay": replay,
+           "log": [event_view(e, state) for e in game.events], "replay": replay, "rated": rated,
            **_changing(game, seed)}
     if replay:
         out["legal"] = []

@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
-from huntgather.bots.tournament import deal_orders
+from huntgather.deals import deal_orders
 from huntgather.editions import get_edition
 from huntgather.events import Event
 from huntgather.game import Game
 from huntgather.moves import Draw, Move, Place, parse_move
 from huntgather.record import RecordError, load_position, write_position
-from huntgather.server import protocol
+from huntgather.server import protocol, ratings
 from huntgather.server.codec import ProtocolError, dumps
 from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.hint_pool import HintPool
@@ -102,6 +102,8 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 MAX_CATCH_UP = 400
 #: the most watchers a game takes, by default (every one costs each change a message to send)
 MAX_WATCHERS = 200
+#: the seconds before a rating that failed is tried again (doubling while it fails)
+RATING_RETRY = 5.0
 
 
 # --------------------------------------------------------------------------- games
@@ -322,6 +324,8 @@ class Room:
     undone: int = 0
     #: the draw source of a secret deal rebuilt after an undo
     draws: Callable[[], random.Random] = random.SystemRandom
+    #: called with the game's id when this process stores the move that ends a rated game
+    on_rated_end: Callable[[str], None] | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -342,7 +346,7 @@ class Room:
 
     def snapshot(self) -> Snapshot:
         return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal),
-                                 version=self.version)
+                                 version=self.version, rated=self.setup.rated)
 
     def table(self) -> Table:
         online, watchers = self.presence()
@@ -352,7 +356,7 @@ class Room:
         seats: list[TableSeat] = [{"seat": i, "kind": s.kind, "level": s.level, "name": s.name,
                                    "joined": s.joined, "online": s.kind == SeatKind.BOT or i in online}
                                   for i, s in enumerate(self.seats)]
-        return {"type": MessageType.TABLE, "watchers": watchers, "seats": seats}
+        return {"type": MessageType.TABLE, "watchers": watchers, "rated": self.setup.rated, "seats": seats}
 
     def broadcast(self, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for every page (encoded once; never waits)."""
@@ -606,6 +610,8 @@ class Room:
             raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
                                                  "try again in a moment") from None
         self.tally.moves_stored += len(new)
+        if status == "over" and not self.game.is_over and self.setup.rated and self.on_rated_end is not None:
+            self.on_rated_end(self.id)
 
     def _adopt(self, game: Game, start: int) -> None:
         """Make ``game`` (this game at a later version) the room's game; push what changed since
@@ -693,6 +699,8 @@ class Room:
         not their order) and runs on the hint pool; nothing is stored.
         """
         seat = self._holder(conn, msg["seat"])
+        if self.setup.rated:
+            raise RequestError(ErrorCode.RATED_NO_HINTS, "this is a rated game: it gives no hints")
         async with self.lock:
             self._check_turn(seat, msg["version"])
             trial, _, _ = self._trial(msg.get("moves") or [])
@@ -784,6 +792,8 @@ class Room:
         (its version is gone).
         """
         seat = self._holder(conn, msg["seat"])
+        if self.setup.rated:
+            raise RequestError(ErrorCode.RATED_NO_UNDO, "this is a rated game: no turn can be taken back")
         async with self.lock:
             self._check_current(msg["version"])
             if self.seats[seat].kind != SeatKind.HUMAN or any(
@@ -962,15 +972,22 @@ class Rooms:
         #: process not heard from for three times as long counts as crashed.  Every process of
         #: one database must use the same value.
         self.presence_every = PRESENCE_EVERY
+        #: the seconds before a failed rating is tried again (by a sweep)
+        self.rating_retry = RATING_RETRY
+        self._rating_retry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ other processes
 
     def start(self) -> None:
-        """Listen for what other processes store (PostgreSQL); call from the running event loop."""
+        """Listen for what other processes store (PostgreSQL), and rate the finished rated games
+        not rated yet (:meth:`sweep_ratings`); call from the running event loop."""
         self._loop = asyncio.get_running_loop()
         self._stop_listening = self.storage.listen(self._notified, self._reconnected)
         if self.storage.shared:
             self._spawn(self._keep_presence())
+        url = self.storage.engine.url
+        if url.get_backend_name() != "sqlite" or url.database not in (None, "", ":memory:"):
+            self._spawn(self.sweep_ratings())   # (a database in memory is new: nothing to sweep)
 
     async def _keep_presence(self) -> None:
         """Every :attr:`presence_every` seconds, tell the other processes again which pages this
@@ -994,6 +1011,52 @@ class Rooms:
                                 room.id, process, 3 * self.presence_every)
                 if gone:
                     room.broadcast_table()
+
+    # ------------------------------------------------------------------ ratings
+
+    def _rated_end(self, game_id: str) -> None:
+        """A rated game ended here: rate it (off the event loop; a failure is retried by a sweep)."""
+        self._spawn(self._rate(game_id))
+
+    async def _rate(self, game_id: str) -> None:
+        try:
+            await ratings.rate_game_async(self.storage, game_id)
+        except Exception as exc:
+            log.error("game %s: rating it failed (%s); it is tried again later", game_id, type(exc).__name__)
+            self._retry_ratings()
+
+    def _retry_ratings(self) -> None:
+        """Sweep again after :attr:`rating_retry` seconds (doubling while sweeps fail, up to 10
+        minutes), unless a retry is already waiting."""
+        if self._rating_retry is not None and not self._rating_retry.done():
+            return
+        delay = self.rating_retry
+        self.rating_retry = min(self.rating_retry * 2, 600.0)
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            await self.sweep_ratings()
+
+        self._rating_retry = asyncio.get_running_loop().create_task(later())
+        self._tasks.add(self._rating_retry)
+        self._rating_retry.add_done_callback(self._tasks.discard)
+
+    async def sweep_ratings(self) -> int:
+        """Rate every finished rated game missing from ``hg_rated_games`` (a process that stopped
+        between a game's last move and its rating loses nothing); returns how many were rated."""
+        try:
+            missing = await self.storage.write(ratings.unrated_over)
+            done = 0
+            for game_id in missing:
+                done += await ratings.rate_game_async(self.storage, game_id)
+        except Exception as exc:
+            log.error("rating the finished games failed (%s); tried again later", type(exc).__name__)
+            self._retry_ratings()
+            return 0
+        self.rating_retry = RATING_RETRY
+        if done:
+            log.info("rated %d finished games that were not rated yet", done)
+        return done
 
     def _notified(self, payload: str) -> None:   # from the listening thread
         if self._loop is not None:
@@ -1093,6 +1156,7 @@ class Rooms:
 
     def _live(self, room: Room) -> None:
         room.on_presence = self._announce if self.storage.shared else None
+        room.on_rated_end = self._rated_end
         self._rooms[room.id] = room
         self._evict(keep=room.id)
         if self.storage.shared:   # who is connected to this game on the other processes?
@@ -1229,6 +1293,9 @@ class Rooms:
         room = await self.get(game_id)
         if not room.open_access and (secret is None or not secret_matches(secret, room.creator_hash)):
             raise RequestError("not_creator", "only the game's creator can delete it")
+        if room.setup.rated and room.game.is_over:   # the ratings are computed from it
+            raise RequestError(ErrorCode.RATED_GAME_KEPT, "a finished rated game is kept: the players' "
+                                                          "ratings are computed from it")
         async with self._lock, room.lock:   # let a move in progress finish first
             try:
                 await self.storage.delete_async(game_id)
@@ -1256,7 +1323,8 @@ class Rooms:
         if not 0 <= ply <= len(history):
             raise RequestError("bad_request", f"the move number must be from 0 to {len(history)}")
         game = Game.replay(room.game.initial, history[:ply])
-        view = protocol.snapshot(game, game_id, room.setup.seed, str(room.setup.deal), replay=True)
+        view = protocol.snapshot(game, game_id, room.setup.seed, str(room.setup.deal), replay=True,
+                                 rated=room.setup.rated)
         return {**view, "total": len(history)}
 
     async def drain(self) -> None:

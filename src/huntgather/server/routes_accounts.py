@@ -48,6 +48,7 @@ from huntgather.server.accounts import (
 from huntgather.server.auth import accounts_of, clear_session_cookie, session_token, set_session_cookie
 from huntgather.server.context import RateLimit, context_of
 from huntgather.server.messages import ErrorCode
+from huntgather.server.ratings import Rating
 from huntgather.server.routes_http import read_body
 from huntgather.server.seats import RequestError, SeatKind
 from huntgather.server.storage import Storage, games, seats
@@ -260,11 +261,8 @@ async def sign_out_everywhere(request: Request) -> Response:
 
 
 def _rating(row: Any) -> dict[str, Any]:
-    """The rating object R of a row of ``hg_ratings`` (the conservative estimate mu - 3 sigma,
-    on a scale of 40 points to OpenSkill's unit; provisional for fewer than 10 games)."""
-    return {"rating": round((row.mu - 3 * row.sigma) * 40), "mu": round(row.mu, 3),
-            "sigma": round(row.sigma, 3), "provisional": row.games < 10, "games": row.games,
-            "wins": row.wins}
+    """The rating object R of a row of ``hg_ratings`` (:meth:`huntgather.server.ratings.Rating.as_json`)."""
+    return Rating(row.mu, row.sigma, row.games, row.wins).as_json()
 
 
 def _turn_of(position: str | None) -> int | None:

@@ -113,7 +113,8 @@ def bot_levels() -> dict[str, Any]:
 
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
-           "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "sign_in_required": 401}
+           "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "sign_in_required": 401,
+           "rated_game_kept": 409}
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:

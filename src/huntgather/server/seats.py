@@ -128,7 +128,7 @@ class GameSetup:
     #: the tiles a secret short game's normal stack started with (stored, since no seed tells them)
     stack: tuple[int, ...] | None = None
     #: a mirrored deal: the draws follow deal ``mirror`` of a tournament with this seed
-    #: (:func:`huntgather.bots.tournament.deal_orders`), the same tiles in the same order however
+    #: (:func:`huntgather.deals.deal_orders`), the same tiles in the same order however
     #: the seats are turned; a short game takes the first ``short`` tiles of its order
     mirror: int | None = None
     #: a rated game (chosen at creation, never after): every person seat must be held by an

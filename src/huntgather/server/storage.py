@@ -612,6 +612,33 @@ class Storage:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(games)).scalar() or 0)
 
+    def open_games(self) -> list[tuple[str, dict[str, Any]]]:
+        """The games stored before seats had secrets (no seat rows): every page may play them.
+        Each as its id and setup, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games.c.id, games.c.setup)
+                                .where(~select(seats.c.seat).where(seats.c.game_id == games.c.id).exists())
+                                .order_by(games.c.created)).all()
+        return [(r.id, json.loads(r.setup)) for r in rows]
+
+    def secure(self, game_id: str, seat_rows: list[SeatRow], creator_hash: str) -> bool:
+        """Give a game stored before seats had secrets its seats and creator (their secrets'
+        hashes); False, and nothing written, when it has seats already (or is gone)."""
+        def write(conn: Connection) -> bool:
+            exists = conn.execute(select(games.c.id).where(games.c.id == game_id)).first() is not None
+            taken = conn.execute(select(seats.c.seat).where(seats.c.game_id == game_id)).first()
+            if not exists or taken is not None:
+                return False
+            conn.execute(insert(seats), [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
+                                          "level": r.level, "name": r.name, "secret_hash": r.secret_hash,
+                                          "joined": r.joined, "account_id": r.account_id}
+                                         for r in seat_rows])
+            conn.execute(delete(creators).where(creators.c.game_id == game_id))
+            conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
+            return True
+
+        return self._write(write)
+
 
 #: the schema revision this version of huntgather reads and writes
 SCHEMA = "0004"

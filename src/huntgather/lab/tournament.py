@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from huntgather.bots.base import Bot
+from huntgather.deals import deal_orders
 from huntgather.editions import DEFAULT_EDITION, Edition, get_edition
 from huntgather.game import Game
 
@@ -176,21 +177,6 @@ class TournamentResult:
                              "scores": list(g.scores)} for g in self.games]}
 
 
-def deal_orders(edition: str, seed: int, deal: int) -> tuple[list[int], list[int]]:
-    """The draw orders of both stacks for one deal (the same for all its seat rotations).
-
-    >>> a = deal_orders("2020", 1, 0); b = deal_orders("2020", 1, 0)
-    >>> a == b, a == deal_orders("2020", 1, 1)
-    (True, False)
-    """
-    tiles = get_edition(edition).tiles
-    rng = random.Random(f"deal|{edition}|{seed}|{deal}")
-    normal, bonus = list(tiles.normal_ids), list(tiles.bonus_ids)
-    rng.shuffle(normal)
-    rng.shuffle(bonus)
-    return normal, bonus
-
-
 def line_up(specs: Sequence[str], players: int, deal: int) -> list[str]:
     """The bots of a deal, seat by seat, before rotation.
 
@@ -322,7 +308,7 @@ def run_tournament(specs: Sequence[str], games: int, players: int = 2, seed: int
     ``progress`` is called with each game as it ends (in the order they end
     when ``workers > 1``); the result lists the games by deal and rotation.
     ``done`` holds games already played by this same tournament (read from a
-    :class:`~huntgather.bots.tournament_log.TournamentLog`): they are not
+    :class:`~huntgather.lab.tournament_log.TournamentLog`): they are not
     played again, and count in the result when they belong to its deals.
 
     ``executor`` runs the games instead of local processes: anything with

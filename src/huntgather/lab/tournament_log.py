@@ -32,7 +32,7 @@ import os
 from collections.abc import Sequence
 from typing import IO, Any
 
-from huntgather.bots.tournament import GameResult
+from huntgather.lab.tournament import GameResult
 
 #: the header fields a resumed run must match
 _HEADER_FIELDS = ("edition", "players", "seed", "bots")
