@@ -19,8 +19,10 @@ import { setupKeys } from "./js/keys.js";
 import { setupSettings, tileStyle } from "./js/settings.js";
 import { setupSounds } from "./js/sounds.js";
 import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js";
-import { setupNewForm } from "./js/newgame.js";
+import { setupNewForm, showNewForm } from "./js/newgame.js";
 import { showGames } from "./js/games.js";
+import { setupAccounts } from "./js/account.js";
+import { showLeaderboard, showProfile, watchRatedEnd } from "./js/profile.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
 
 const TITLE = "Hunters & Gatherers";
@@ -95,7 +97,16 @@ async function main() {
       await play.openReplay(id, parts[2] ? parseInt(parts[2], 10) || 0 : 0);
     } else if (parts[0] === "games") {
       show("games");
-      await showGames(meta);
+      await showGames(meta, accounts);
+    } else if (parts[0] === "me") {
+      show("me");
+      await accounts.showMe();
+    } else if (parts[0] === "player" && parts[1]) {
+      show("player");
+      await showProfile(parts[1]);
+    } else if (parts[0] === "leaderboard") {
+      show("leaderboard");
+      await showLeaderboard(meta, parts[1], parts[2]);
     } else if (parts[0] === "tiles") {
       show("tiles");
       await showTileSheet(meta.editions.map((e) => e.name), fetchTiles);
@@ -104,8 +115,15 @@ async function main() {
       await showRules();
     } else {
       show("new");
+      showNewForm(accounts.me());
+      showNewForm(await accounts.refresh());   // signed out elsewhere meanwhile: no Rated box
     }
   }
+
+  // signed in or out (or the account deleted): the header says so, and the screen is drawn again
+  // (a game's socket opens again, so that the seats of the account are held, or no longer)
+  const accounts = setupAccounts(() => route());
+  watchRatedEnd(store, accounts);
 
   setupNewForm(store.get().meta);
   setupKeys(store, play, board, a11y);
@@ -115,8 +133,9 @@ async function main() {
   window.addEventListener("hashchange", () => { route(); });
   // another tab of this browser changed the saved games (a seat handed out there, a game deleted)
   window.addEventListener("storage", (ev) => {
-    if (ev.key === STORE_KEY && !$("#screen-games").hidden) showGames(store.get().meta);
+    if (ev.key === STORE_KEY && !$("#screen-games").hidden) showGames(store.get().meta, accounts);
   });
+  await accounts.refresh();
   document.body.dataset.ready = "1";
   await route();
 }

@@ -123,11 +123,16 @@ export function againstBots(s) {
   return s.table.seats.every((x) => (x.seat === mine[0] ? x.kind === "human" : x.kind === "bot"));
 }
 
+// whether the game is rated (its snapshot and its table say so): no hints and no take-backs there
+export function isRated(s) {
+  return !!((s.view && s.view.rated) || (s.table && s.table.rated));
+}
+
 // whether this page may take its last whole turn back (the server's `undo`): against bots alone,
 // once it has placed a tile, while the game is on and no turn of its is on the way
 export function canUndoTurn(s) {
   const v = s.view;
-  if (!v || v.over || v.replay || s.replay || s.sentTurn || !againstBots(s)) return false;
+  if (!v || v.over || v.replay || s.replay || s.sentTurn || !againstBots(s) || isRated(s)) return false;
   const me = heldSeats(s)[0];
   return Array.isArray(v.log) && v.log.some((e) => e && e.kind === "TilePlaced" && e.player === me);
 }

@@ -1,5 +1,7 @@
 // The Saved games screen (#/games): the games this browser knows (from its storage, not from a
-// listing of the server's), with Resume, Watch, Replay, and Delete for the games it created.
+// listing of the server's), with Resume, Watch, Replay, and Delete for the games it created; and,
+// while signed in, first the games of the account on every device (GET /api/me: "your turn"
+// first), which open without a link (the signed-in page holds the account's seats).
 
 import { $, api, el } from "./dom.js";
 import { kindWords } from "./game.js";
@@ -11,7 +13,7 @@ let drawing = 0;
 
 // the turns played (a tile placed is a turn: the engine's moves also count draws and pieces) and,
 // for a game in play, whose turn it is, from the game's view
-async function showTurns(id, g, entry, meta, turnsCell, statusCell) {
+async function showTurns(id, g, entry, meta, turnsCell, statusCell, accountSeats) {
   let view;
   try {
     view = await api(`/api/games/${encodeURIComponent(id)}`);
@@ -26,7 +28,8 @@ async function showTurns(id, g, entry, meta, turnsCell, statusCell) {
   const seat = view.decision.player;
   const p = (g.players || []).find((q) => q.seat === seat);
   const colour = meta.colours[seat].name;
-  const mine = p && p.kind === "human" && entry.seats[String(seat)] && !entry.handed.includes(seat);
+  const mine = p && p.kind === "human" && ((entry.seats[String(seat)] && !entry.handed.includes(seat)) ||
+    accountSeats.has(seat));
   let whose;
   if (mine) whose = "your turn";
   else if (p && p.kind === "bot") whose = `${colour} (bot) to play`;
@@ -35,18 +38,28 @@ async function showTurns(id, g, entry, meta, turnsCell, statusCell) {
   statusCell.dataset.seat = String(seat);
 }
 
-// meta: GET /api/editions (the players' letters)
-export async function showGames(meta) {
+// meta: GET /api/editions (the players' letters); accounts: account.js (who is signed in)
+export async function showGames(meta, accounts) {
   const mine = ++drawing;
   const body = $("#games-table tbody");
   $("#games-error").textContent = "";
+  const me = accounts ? await accounts.refresh() : null;
   const store = loadStore();
-  const ids = Object.keys(store).filter((id) => ID_RE.test(id))
+  // the account's games first, in the server's order (your turn first), then this browser's others
+  const accountGames = me && Array.isArray(me.games) ? me.games.filter((g) => g && ID_RE.test(g.id)) : [];
+  const accountSeats = new Map(accountGames.map((g) => [g.id, new Set(Array.isArray(g.seats) ? g.seats : [])]));
+  const local = Object.keys(store).filter((id) => ID_RE.test(id) && !accountSeats.has(id))
     .sort((a, b) => (normalEntry(store[b]).created || 0) - (normalEntry(store[a]).created || 0));
+  const ids = [...accountGames.map((g) => g.id), ...local];
+  $("#games-about").textContent = me
+    ? `The games of ${me.account.name}'s account, on every device (your turn first), then the other games ` +
+      "this browser created, joined or watched."
+    : "The games this browser created, joined or watched.";
   const found = {};
+  for (const g of accountGames) found[g.id] = g;
   let fetched = true;
-  for (let i = 0; i < ids.length; i += 100) {
-    const chunk = ids.slice(i, i + 100);
+  for (let i = 0; i < local.length; i += 100) {
+    const chunk = local.slice(i, i + 100);
     try {
       const data = await api(`/api/games?ids=${chunk.map(encodeURIComponent).join(",")}`);
       for (const g of data.games || []) found[g.id] = g;
@@ -60,9 +73,12 @@ export async function showGames(meta) {
   body.innerHTML = "";
   const details = [];   // the turns and whose turn it is, filled in once the table is drawn
   for (const id of ids) {
-    const entry = normalEntry(store[id]);
+    const entry = normalEntry(store[id] ? { ...store[id] } : {});
     const g = found[id];
+    const seatsHere = accountSeats.get(id) || new Set();
     const tr = el("tr", { "data-game": id });
+    if (accountSeats.has(id)) tr.classList.add("account-game");
+    if (g && g.your_turn && g.status !== "over") tr.classList.add("your-turn");
     if (!g) {
       tr.classList.add("gone");
       const when = new Date(entry.created).toLocaleString();
@@ -83,18 +99,24 @@ export async function showGames(meta) {
       return `${meta.colours[p.seat].letter} ${p.name ? `${p.name} (${kind})` : kind}`;
     }).join(" · ");
     const turnsCell = el("td", { class: "turns" }, "…");
-    const statusCell = el("td", { class: "status" }, g.status === "over" ? "finished" : "in play");
-    tr.append(el("td", {}, `${id} (${when})`), el("td", {}, g.edition),
+    const statusCell = el("td", { class: "status" },
+      g.status === "over" ? "finished" : (g.your_turn ? "in play — your turn" : "in play"));
+    const edition = el("td", {}, g.edition);
+    if (g.rated) edition.append(" ", el("span", { class: "rated-tag", title: "a rated game" }, "rated"));
+    const gameCell = el("td", { class: "game" });
+    if (tr.classList.contains("your-turn")) gameCell.append(el("span", { class: "your-turn-mark" }, "your turn"), " ");
+    gameCell.append(`${id} (${when})`);
+    tr.append(gameCell, edition,
       el("td", { class: "players" }, players), turnsCell,
-      el("td", {}, (g.players || []).map((p) => p.score).join(" – ")), statusCell);
-    details.push(() => showTurns(id, g, entry, meta, turnsCell, statusCell));
+      el("td", { class: "scores" }, (g.players || []).map((p) => p.score).join(" – ")), statusCell);
+    details.push(() => showTurns(id, g, entry, meta, turnsCell, statusCell, seatsHere));
     const td = el("td", { class: "actions" });
-    if (playSecrets(entry).length || entry.creator) {
+    if (playSecrets(entry).length || entry.creator || seatsHere.size) {
       td.append(el("a", { href: `#/play/${id}`, class: "resume" }, g.status === "over" ? "View" : "Resume"), " ");
     }
     td.append(el("a", { href: `#/watch/${id}`, class: "watch" }, "Watch"), " ",
       el("a", { href: `#/replay/${id}/1`, class: "replay" }, "Replay"));
-    if (entry.creator) {
+    if (entry.creator && !(g.rated && g.status === "over")) {   // a finished rated game is kept: ratings come from it
       const del = el("button", { type: "button", class: "delete", "aria-label": `delete game ${id}` }, "Delete");
       del.onclick = async () => {
         if (!confirm(`Delete game ${id}? It cannot be resumed or replayed afterwards, by anyone.`)) return;
@@ -107,7 +129,9 @@ export async function showGames(meta) {
           return;
         }
         if (!r.ok && r.status !== 404) {
-          $("#games-error").textContent = `could not delete game ${id} (HTTP ${r.status})`;
+          let why = `HTTP ${r.status}`;
+          try { why = (await r.json()).message || why; } catch (e) { /* no words */ }
+          $("#games-error").textContent = `could not delete game ${id}: ${why}`;
           return;
         }
         forgetEntry(id);

@@ -4,7 +4,7 @@
 // through `act` (see play.js).
 
 import { $, el, showError, swatch } from "./dom.js";
-import { colourOf, heldSeats, held, isWatcher, kindWords, presence, seatInfo, seatName } from "./game.js";
+import { colourOf, heldSeats, held, isRated, isWatcher, kindWords, presence, seatInfo, seatName } from "./game.js";
 
 const PRESENCE_WORDS = { online: "online", offline: "offline", "not-joined": "not joined yet",
   unknown: "not known: not connected" };
@@ -160,6 +160,7 @@ export function createLobby(store, act) {
   }
 
   function renderPresence(s) {
+    $("#rated-mark").hidden = !(s.mode === "watch" || s.mode === "play" || s.mode === "replay") || !isRated(s);
     const w = $("#watching");
     w.hidden = !(s.mode === "watch" || s.mode === "play") || !isWatcher(s) || !!s.fatal;
     const entry = s.mode === "play" && !s.fatal ? storeEntry(s.gameId) : null;

@@ -14,7 +14,25 @@ const normalTiles = (meta) => {
   return (ed && ed.normal_tiles) || 78;
 };
 
+// the form as the player sees it now: the "Rated" box only while signed in (me: GET /api/me, or null)
+export function showNewForm(me) {
+  const box = $("#rated-box");
+  box.hidden = !me;
+  $("#rated-guest").hidden = !!me;
+  $("#you-fieldset").hidden = !!me;   // signed in, the first seat takes the account's name
+  if (!me) $("#rated").checked = false;
+  ratedChanged();
+}
+
+// a rated game is dealt in secret: no seed while "Rated" is ticked
+function ratedChanged() {
+  const rated = $("#rated").checked;
+  $("#seed").disabled = rated;
+  if (rated) $("#seed").value = "";
+}
+
 export function setupNewForm(meta) {
+  $("#rated").addEventListener("change", ratedChanged);
   const seats = $("#seats");
   const about = meta.bot_level_text || {};
 
@@ -88,7 +106,8 @@ export function setupNewForm(meta) {
   $("#new-form").onsubmit = async (ev) => {
     ev.preventDefault();
     $("#new-error").textContent = "";
-    const name = $("#your-name").value.trim().slice(0, MAX_NAME);
+    const signedIn = !$("#rated-box").hidden;
+    const name = signedIn ? "" : $("#your-name").value.trim().slice(0, MAX_NAME);
     if (name) setMyName(name);
     const setup = {
       edition: document.querySelector("input[name=edition]:checked").value,
@@ -114,6 +133,7 @@ export function setupNewForm(meta) {
       return;
     }
     if (short !== "") setup.short = parseInt(short, 10);
+    if (signedIn && $("#rated").checked) setup.rated = true;
     $("#start-game").disabled = true;
     try {
       // a seed may be larger than a JavaScript number holds exactly: its digits go into the JSON as they are
@@ -127,6 +147,11 @@ export function setupNewForm(meta) {
       saveStore(all);
       location.hash = `#/play/${res.id}`;
     } catch (e) {
+      if (e.code === "sign_in_required") {
+        $("#new-error").textContent = "A rated game needs an account: sign in again (the session has ended), " +
+          "or untick Rated.";
+        return;
+      }
       // the server's words for a setup it refuses are a programmer's: the form's own, where it has them
       $("#new-error").textContent = e.message.startsWith("short must")
         ? `A short game keeps from 1 to ${normalTiles(meta)} tiles in the stack, or leave the box empty.` : e.message;

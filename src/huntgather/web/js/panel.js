@@ -5,7 +5,7 @@
 
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
-  againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
+  againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
   presence, seatInfo, seatLabel, seatName, colourOf, who,
 } from "./game.js";
 import { moveAttrs } from "./board.js";
@@ -201,7 +201,7 @@ export function createPanel(store, act, board) {
     $("#actions").hidden = !mine;
     $("#confirm").disabled = !canConfirm(s);
     $("#undo").disabled = !s.pending || !!s.sentTurn;
-    $("#undo-turn").hidden = !againstBots(s);
+    $("#undo-turn").hidden = !againstBots(s) || isRated(s);
     $("#undo-turn").disabled = !canUndoTurn(s);
   }
 
@@ -241,7 +241,8 @@ export function createPanel(store, act, board) {
     box.innerHTML = "";
     const h = currentHints(s);
     const mine = myTurn(s);
-    $("#hint").disabled = !mine || !!h || !!(s.pending && (!s.pending.preview || s.pending.preview.turn_over));
+    $("#hint").hidden = isRated(s);   // no hints in a rated game
+    $("#hint").disabled = isRated(s) || !mine || !!h || !!(s.pending && (!s.pending.preview || s.pending.preview.turn_over));
     if (!h || !mine) return;
     if (!h.turns) {
       box.append(el("p", { class: "muted" }, "the bot is thinking about your turn…"));

@@ -8,7 +8,7 @@
 
 import { $, api, showError, showStatus } from "./dom.js";
 import {
-  canConfirm, canUndoTurn, canon, currentHints, heldSeats, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
+  canConfirm, canUndoTurn, canon, currentHints, heldSeats, isRated, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
 } from "./game.js";
 import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
 import { animation, autoConfirm } from "./settings.js";
@@ -306,7 +306,7 @@ export function createPlay(store, loadTiles) {
 
   function requestHint() {
     const st = s();
-    if (!myTurn(st) || (st.pending && !st.pending.preview)) return;
+    if (!myTurn(st) || isRated(st) || (st.pending && !st.pending.preview)) return;
     if (st.pending && st.pending.preview.turn_over) return;
     if (currentHints(st)) return;   // already asked for this very moment of the turn
     const key = hintKey(st);
