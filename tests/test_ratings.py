@@ -133,6 +133,8 @@ def test_a_bot_starts_at_its_ladder_elo_with_the_elo_win_chance() -> None:
     assert pl == pytest.approx(elo)
     newcomer = Rating(MU, SIGMA).as_json()
     assert newcomer["rating"] == 1500 and newcomer["provisional"]
+    # the uncertainty in rating points: sigma 25/3 over sqrt(2)·(25/6)·ln 10 / 400 = 0.03393 mu a point
+    assert newcomer["uncertainty"] == 246
 
 
 # --------------------------------------------------------------------------- rating stored games
@@ -300,7 +302,7 @@ def test_profile_and_leaderboard_shapes(tmp_path: Path) -> None:
         assert set(body) == {"name", "kind", "ratings", "stats", "recent", "bots"}
         assert body["name"] == "Ann Lee" and body["kind"] == "person"
         r = body["ratings"]["2020"]
-        assert set(r) == {"rating", "mu", "sigma", "provisional", "games", "wins", "history"}
+        assert set(r) == {"rating", "uncertainty", "mu", "sigma", "provisional", "games", "wins", "history"}
         assert (r["games"], r["wins"], r["provisional"]) == (2, 1, True)
         assert [h["game"] for h in r["history"]] == [g1, g2]
         assert r["history"][-1]["rating"] == r["rating"] == display(r["mu"])
@@ -325,7 +327,8 @@ def test_profile_and_leaderboard_shapes(tmp_path: Path) -> None:
         board = c.get("/api/leaderboard?edition=2020").json()
         assert board["edition"] == "2020" and board["who"] == "all"
         for p in board["players"]:
-            assert set(p) == {"rank", "name", "kind", "rating", "mu", "sigma", "provisional", "games", "wins"}
+            assert set(p) == {"rank", "name", "kind", "rating", "uncertainty", "mu", "sigma", "provisional",
+                              "games", "wins"}
         ratings_shown = [p["rating"] for p in board["players"]]
         assert ratings_shown == sorted(ratings_shown, reverse=True)
         assert {p["name"] for p in board["players"] if p["kind"] == "bot"} == set(offered_levels()) & {

@@ -111,7 +111,8 @@ class Rating:
 
     def as_json(self) -> dict[str, Any]:
         """The rating object of the endpoints (``R`` in docs/protocol.md)."""
-        return {"rating": display(self.mu), "mu": self.mu, "sigma": self.sigma,
+        return {"rating": display(self.mu), "uncertainty": round(self.sigma / MU_PER_ELO),
+                "mu": self.mu, "sigma": self.sigma,
                 "provisional": provisional(self.sigma), "games": self.games, "wins": self.wins}
 
 

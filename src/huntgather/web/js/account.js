@@ -64,16 +64,9 @@ async function jsonRequest(path, method, body) {
 // the edition names of a ratings object, newest edition first ("2020" before "2002")
 export const editionOrder = (ratings) => Object.keys(ratings || {}).sort((a, b) => b.localeCompare(a));
 
-// The rating shown is Elo-like (1500 for a newcomer) while sigma, the uncertainty, is on the scale
-// of OpenSkill's mu: one point of the rating is this much mu (server/ratings.py, MU_PER_ELO:
-// sqrt(2) · beta · ln 10 / 400, with OpenSkill's beta = 25/6).
-export const MU_PER_RATING = Math.SQRT2 * (25 / 6) * Math.LN10 / 400;
-
-// the uncertainty in the rating's own points (one sigma), or null
+// the uncertainty in the rating's own points (one sigma: the server's `uncertainty`), or null
 export function uncertainty(r) {
-  if (!r) return null;
-  if (Number.isFinite(r.uncertainty)) return Math.round(r.uncertainty);
-  return Number.isFinite(r.sigma) ? Math.round(r.sigma / MU_PER_RATING) : null;
+  return r && Number.isFinite(r.uncertainty) ? Math.round(r.uncertainty) : null;
 }
 
 // "1520 ± 84": the rating and its uncertainty, both in the rating's points
