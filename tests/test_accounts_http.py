@@ -498,7 +498,15 @@ def test_a_second_device_holds_the_accounts_seats_with_only_the_cookie(app: Star
                       "moves": [view["legal"][0]]})
         assert recv(ws, "preview", "error")["type"] == "preview"   # it may play the seat
     with device(app).websocket_connect(f"/ws/{gid}") as ws:   # a guest, no secret: a watcher
-        assert hello(ws, [])[0]["seats"] == []
+        welcome, table = hello(ws, [])
+        assert welcome["seats"] == []
+        assert [seat["account"] for seat in table["seats"]] == [True, False]
+    with phone.websocket_connect(f"/ws/{gid}") as ws:   # the seat goes by the account's name
+        hello(ws, [])
+        ws.send_json({"type": "name", "request": 2, "seat": 0, "name": "Someone Else"})
+        assert recv(ws, "ack", "error")["code"] == "account_seat"
+    stored = storage(app).load(gid)
+    assert stored is not None and stored.seats[0].name == "Ann Lee"
     signed_out = device(app)
     with_token(signed_out, phone.cookies[COOKIE])
     phone.delete("/api/session")

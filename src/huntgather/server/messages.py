@@ -166,6 +166,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_ATTEMPTS = "too_many_attempts"
     SIGNED_OUT = "signed_out"
     SIGN_IN_REQUIRED = "sign_in_required"
+    ACCOUNT_SEAT = "account_seat"
     # passkeys (server/passkeys.py)
     PASSKEY_NEEDS_HOST_NAME = "passkey_needs_host_name"
     BAD_CHALLENGE = "bad_challenge"
@@ -257,6 +258,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.SIGNED_OUT: "HTTP 401: this needs a signed-in session and the request has none (or it "
                           "has ended)",
     ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created only while signed in",
+    ErrorCode.ACCOUNT_SEAT: "`name` for a seat an account holds: it goes by the account's name",
 }
 
 
@@ -671,6 +673,7 @@ class TableSeat(TypedDict):
     name: str | None
     joined: bool
     online: bool
+    account: Annotated[bool, Doc("held by an account (its name is the account's: `name` refuses it)")]
 
 
 class Table(TypedDict):

@@ -354,7 +354,8 @@ class Room:
             online |= held
             watchers += count
         seats: list[TableSeat] = [{"seat": i, "kind": s.kind, "level": s.level, "name": s.name,
-                                   "joined": s.joined, "online": s.kind == SeatKind.BOT or i in online}
+                                   "joined": s.joined, "online": s.kind == SeatKind.BOT or i in online,
+                                   "account": s.account_id is not None}
                                   for i, s in enumerate(self.seats)]
         return {"type": MessageType.TABLE, "watchers": watchers, "rated": self.setup.rated, "seats": seats}
 
@@ -736,6 +737,9 @@ class Room:
         seat = self._holder(conn, msg["seat"])
         name = clean_name(msg["name"])
         async with self.lock:
+            if self.seats[seat].account_id is not None:
+                raise RequestError(ErrorCode.ACCOUNT_SEAT, "this seat is held by an account: it goes by "
+                                                           "the account's name")
             await self._store_seat(seat, replace(self.seats[seat], name=name))
         self.broadcast_table()
 

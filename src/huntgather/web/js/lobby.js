@@ -173,7 +173,9 @@ export function createLobby(store, act) {
   function renderNameForm(s) {
     const form = $("#name-form");
     const link = $("#name-change");
-    const seats = s.view && !s.view.over && s.table && !s.fatal ? heldSeats(s) : [];
+    // a seat an account holds goes by the account's name: the server refuses to rename it
+    const byAccount = (i) => !!(s.table.seats[i] && s.table.seats[i].account);
+    const seats = s.view && !s.view.over && s.table && !s.fatal ? heldSeats(s).filter((i) => !byAccount(i)) : [];
     const unnamed = seats.filter((i) => !seatName(s, i));
     if (nameOpen && (nameOpen.game !== s.gameId || !seats.length)) nameOpen = null;
     if (!nameOpen && unnamed.length && !nameAsked()) {
