@@ -719,6 +719,7 @@ class Welcome(TypedDict):
     version: int
     refused: list[int]
     heartbeat: float | None
+    rated: NotRequired[Annotated[bool, Doc("true in a rated game (absent otherwise)")]]
 
 
 class TableSeat(TypedDict):

@@ -457,8 +457,10 @@ class Room:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
             conn.by_account = held - by_secret
-            conn.push(dumps(protocol.welcome(self.id, held, creator, self.version, refused,
-                                                      conn.heartbeat)))
+            welcome = protocol.welcome(self.id, held, creator, self.version, refused, conn.heartbeat)
+            if self.setup.rated:
+                welcome["rated"] = True
+            conn.push(dumps(welcome))
             self.conns.add(conn)
             catch_up = self._catch_up(since)
         self.broadcast_table()
