@@ -345,6 +345,8 @@ class Room:
     rematch_wants: set[int] = field(default_factory=set)
     #: the rematch made: its game id, creator secret and seat secrets (in memory only)
     rematch_made: tuple[str, str, dict[int, str]] | None = None
+    #: held while a rematch is asked for and made
+    rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: makes the rematch's game (:meth:`Rooms.create_rematch`)
     on_rematch: Callable[[Room], Awaitable[tuple[str, str, dict[int, str]]]] | None = None
     _bot_task: asyncio.Task[None] | None = None
@@ -834,18 +836,17 @@ class Room:
         seat = self._holder(conn, msg["seat"])
         if not self.game.is_over:
             raise RequestError(ErrorCode.NOT_OVER, "a rematch is offered once the game is over")
-        async with self.lock:
+        # not under the game's lock: making the new game takes the rooms' lock, which a delete
+        # holds while it waits for this game's
+        async with self.rematch_lock:
             made = self.rematch_made
+            targets = [conn]   # made already: this page gets its secrets again
             if made is None:
                 self.rematch_wants.add(seat)
                 people = {i for i, s in enumerate(self.seats) if s.kind != SeatKind.BOT}
                 if people <= self.rematch_wants and self.on_rematch is not None:
                     made = self.rematch_made = await self.on_rematch(self)
                     targets = list(self.conns)
-                else:
-                    targets = []
-            else:   # made already: this page gets its secrets again
-                targets = [conn]
         self.broadcast_table()
         if made is not None:
             game_id, creator, secrets_by_seat = made
