@@ -85,6 +85,12 @@ def test_players_and_a_watcher_chat_each_in_their_channel(client: TestClient) ->
         numbers = [line["number"] for line in stored_lines(client, gid)]
         assert numbers == sorted(numbers) and len(numbers) == 3
         assert [line["channel"] for line in stored_lines(client, gid)] == ["players", "watchers", "players"]
+    with client.websocket_connect(f"/ws/{gid}") as bob:   # Bob comes back: the lines come with the welcome
+        hello(bob, [made["seats"]["1"]])
+        log = recv(bob, "chat_log")
+        assert [(x["seat"], x["text"]) for x in log["lines"]] == \
+            [(0, "good luck Bob"), (None, "nice opening"), (1, "thanks")]
+        assert log["watchers_open"] is True
 
 
 def test_hostile_chat_is_refused_with_its_own_code_and_nothing_is_stored(client: TestClient) -> None:
@@ -256,3 +262,27 @@ def test_a_rematch_is_made_once_every_person_wants_one(client: TestClient) -> No
     with client.websocket_connect(f"/ws/{new}") as bob:   # the new secret holds the new seat
         welcome = hello(bob, [offers["bob"]["seats"]["1"]])
         assert welcome["seats"] == [1] and welcome["snapshot"]["decision"]["player"] == 1
+
+
+def test_a_rated_games_rematch_is_rated_with_the_same_accounts_and_bots(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = Storage(str(tmp_path / "games.db"))
+        rooms = Rooms(storage)
+        setup = GameSetup.from_json({"seats": [{"kind": "human"}, {"kind": "bot", "level": "hard"},
+                                               {"kind": "human"}], "start_player": 2, "rated": True,
+                                     "short": 4})
+        room, _creator, _secrets = await rooms.create(setup, accounts={0: 11, 2: 12})
+        new_setup, accounts = room.rematch_setup()
+        assert new_setup.rated and new_setup.deal == Deal.SECRET and new_setup.start_player == 0
+        assert [(s.kind, s.level) for s in new_setup.seats] == \
+            [("human", None), ("bot", "hard"), ("human", None)]
+        assert accounts == {0: 11, 2: 12} and new_setup.short == 4
+        new_id, creator, secrets_by_seat = await rooms.create_rematch(room)
+        stored = storage.load(new_id)
+        assert stored is not None and stored.setup["rated"] is True
+        assert [s.account_id for s in stored.seats] == [11, None, 12]
+        assert set(secrets_by_seat) == {0, 2} and creator
+        await rooms.close()
+        storage.close()
+
+    asyncio.run(scenario())
