@@ -147,6 +147,8 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         bob.click("#resign-yes")
         ann.wait_for_function("() => /bot/i.test(document.querySelector(\"#lobby li[data-seat='1']\")"
                               ".textContent)")
+        bob.wait_for_selector("#watching:not([hidden])")   # Bob holds no seat any more: nothing to resign
+        assert bob.locator("#seat-actions button:visible").count() == 0
         bob.screenshot(path=str(ARTIFACTS / "chat-bob-resigned.png"))
     finally:
         for ctx in contexts:

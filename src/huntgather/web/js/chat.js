@@ -8,6 +8,7 @@
 // The players may hide the watchers' channel; the creator may close it for the watchers.
 
 import { $, api, el } from "./dom.js";
+import { heldSeats } from "./game.js";
 import { updateEntry } from "./storage.js";
 
 const MUTE_KEY = "hg-chat-muted";
@@ -103,8 +104,10 @@ export function createChat(store, send) {
 
   // ---------------------------------------------------------------- sending
 
+  // the seats this page plays now (not those handed out, nor those handed to a bot)
   function held() {
-    const seats = s().me && Array.isArray(s().me.seats) ? s().me.seats : [];
+    const st = s();
+    const seats = st.me && Array.isArray(st.me.seats) ? heldSeats(st) : [];
     return seats.slice().sort((a, b) => a - b);
   }
 
