@@ -104,6 +104,14 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         assert lines(ann) == ["Ann (yellow): hello Bob", "a watcher: go Ann!"]
         assert ann.evaluate("JSON.parse(localStorage.getItem('hg-chat-muted'))") == {game_id: [1]}
         ann.screenshot(path=str(ARTIFACTS / "chat-ann.png"))
+        # the creator closes the watchers' chat: Cy can no longer write; then opens it again
+        assert bob.locator("#chat-close-watchers").is_hidden()   # not the creator
+        ann.click("#chat-close-watchers")
+        cy.wait_for_selector("#chat-text", state="hidden")
+        ann.wait_for_function("() => document.querySelector('#chat-close-watchers').textContent"
+                              " === \"open the watchers' chat\"")
+        ann.click("#chat-close-watchers")
+        cy.wait_for_selector("#chat-text")
 
         # the short game is played to its end
         pages = {0: ann, 1: bob}
@@ -150,6 +158,11 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         bob.wait_for_selector("#watching:not([hidden])")   # Bob holds no seat any more: nothing to resign
         assert bob.locator("#seat-actions button:visible").count() == 0
         bob.screenshot(path=str(ARTIFACTS / "chat-bob-resigned.png"))
+
+        # the replay of the first game shows what was said, and takes no new lines
+        cy.goto(server.url + f"#/replay/{game_id}/0")
+        wait_line(cy, "Ann (yellow): hello Bob")
+        assert len(lines(cy)) == 4 and cy.locator("#chat-text").is_hidden()
     finally:
         for ctx in contexts:
             ctx.close()
