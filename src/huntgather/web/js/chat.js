@@ -189,8 +189,15 @@ export function createChat(store, send) {
 
   // ---------------------------------------------------------------- drawing
 
+  let drawn = "";        // what the lines were drawn from: redrawn only when it changes
+  let mutesDrawn = "";
+
   function draw() {
     const muted = gameId ? mutedSeats(gameId) : [];
+    const last = lines.length ? lines[lines.length - 1].number : 0;
+    const key = `${gameId}|${lines.length}|${last}|${muted.join(",")}|${hideBox.checked}`;
+    if (key === drawn) return;   // a store change that is not the chat's: the reader's scroll stays
+    drawn = key;
     const colours = s().meta ? s().meta.colours : null;
     const items = lines.filter((l) => shownLine(l, muted, hideBox.checked)).map((l) => {
       const li = el("li", { class: `chat-line chat-${l.channel === "watchers" ? "watchers" : "players"}` });
@@ -208,6 +215,9 @@ export function createChat(store, send) {
     const seats = st.table && Array.isArray(st.table.seats) ? st.table.seats : [];
     const mine = new Set(held());
     const muted = gameId ? mutedSeats(gameId) : [];
+    const key = JSON.stringify([gameId, muted, [...mine], seats.map((t) => [t.seat, t.kind, t.name])]);
+    if (key === mutesDrawn) return;   // unchanged: the boxes (and the focus on one) stay
+    mutesDrawn = key;
     const boxes = seats.filter((t) => t.kind === "human" && !mine.has(t.seat)).map((t) => {
       const box = el("input", { type: "checkbox", class: "chat-mute", "data-seat": String(t.seat) });
       box.checked = muted.includes(t.seat);
