@@ -158,6 +158,11 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         bob.wait_for_selector("#watching:not([hidden])")   # Bob holds no seat any more: nothing to resign
         assert bob.locator("#seat-actions button:visible").count() == 0
         bob.screenshot(path=str(ARTIFACTS / "chat-bob-resigned.png"))
+        # Ann leaves (an unrated game): her seat goes to a bot as well, her page to the saved games
+        ann.click("#leave")
+        ann.wait_for_function("() => location.hash === '#/games'")
+        bob.wait_for_function("() => /bot/i.test(document.querySelector(\"#lobby li[data-seat='0']\")"
+                              ".textContent)")
 
         # the replay of the first game shows what was said, and takes no new lines
         cy.goto(server.url + f"#/replay/{game_id}/0")
