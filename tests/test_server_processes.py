@@ -297,3 +297,41 @@ def test_a_rolling_restart_of_two_processes_under_a_running_game_loses_nothing()
     finally:
         a.stop()
         b.stop()
+
+
+def test_chat_crosses_processes(processes: tuple[Server, Server]) -> None:
+    # a line said on one process reaches the pages of the other (a `chat` notice), once; closing
+    # the watchers' chat there too; and a page that joins on either process gets the history
+    a, b = processes
+
+    async def scenario() -> None:
+        made = await create_game(a.http, {"seats": [{"kind": "human", "name": "Ann"},
+                                                    {"kind": "human", "name": "Bob"}], "short": 6})
+        gid = made["id"]
+        ann = await Page.join(a, gid, [made["creator"], made["seats"]["0"]])
+        bob = await Page.join(b, gid, [made["seats"]["1"]])
+        dee = await Page.join(b, gid, [])
+        await ann.request({"type": "chat", "seat": 0, "text": "hello from A"})
+        for page in (ann, bob, dee):
+            line = await page.receive("chat", timeout=2)
+            assert (line["text"], line["seat"], line["name"], line["channel"]) == \
+                ("hello from A", 0, "Ann", "players")
+        await dee.request({"type": "chat", "text": "a watcher on B"})
+        line = await ann.receive("chat", timeout=2)
+        assert (line["text"], line["channel"]) == ("a watcher on B", "watchers")
+        assert (await bob.receive("chat", timeout=2))["text"] == "a watcher on B"
+        await ann.request({"type": "chat_watchers", "open": False})
+        assert (await dee.receive("chat_watchers", timeout=2))["open"] is False
+        with pytest.raises(ServerError) as refused:
+            await dee.request({"type": "chat", "text": "still here?"})
+        assert refused.value.code == "chat_closed"
+        late = await Page.join(a, gid, [])
+        log = await late.receive("chat_log", timeout=2)
+        assert [x["text"] for x in log["lines"]] == ["hello from A", "a watcher on B"]
+        assert log["watchers_open"] is False
+        with pytest.raises(TimeoutError):   # each line came once
+            await bob.receive("chat", timeout=0.5)
+        for page in (ann, bob, dee, late):
+            await page.close()
+
+    asyncio.run(scenario())

@@ -189,6 +189,9 @@ def secure_old_games(args: argparse.Namespace, accounts: Accounts) -> int:
     storage = accounts.storage
     found = storage.open_games()
     for game_id, setup in found:
+        if not isinstance(setup.get("seats"), list) or not setup["seats"]:
+            print(f"game {game_id}: its stored setup cannot be read; left as it is")
+            continue
         creator = new_secret()
         seat_secrets: dict[int, str] = {}
         rows = []

@@ -242,7 +242,11 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
-    old = await asyncio.to_thread(ctx.storage.open_games)
+    try:
+        old = await asyncio.to_thread(ctx.storage.open_games)
+    except Exception as exc:   # a courtesy to the operator: never a reason not to start
+        log.debug("looking for games stored before seats had secrets failed: %s", exc)
+        old = []
     if old:   # stored before seats had secrets: any page may play them and delete them
         log.warning("%d games stored before seats had secrets are open to any page: "
                     "`huntgather admin secure-old-games` gives them secrets", len(old))

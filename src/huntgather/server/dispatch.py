@@ -22,6 +22,8 @@ from huntgather.server.connection import CLOSE_GONE, Connection
 from huntgather.server.messages import (
     INTENTS,
     Ack,
+    ChatIntent,
+    ChatWatchersIntent,
     CloseCode,
     ErrorCode,
     Hello,
@@ -30,6 +32,7 @@ from huntgather.server.messages import (
     MessageType,
     Name,
     PreviewIntent,
+    RematchIntent,
     Resign,
     Resync,
     SeatChange,
@@ -128,6 +131,21 @@ async def _resign(s: Sender, msg: Resign) -> None:
     s.ack(s.room.version)
 
 
+async def _chat(s: Sender, msg: ChatIntent) -> None:
+    await s.room.chat(s.conn, msg)
+    s.ack(s.room.version)
+
+
+async def _chat_watchers(s: Sender, msg: ChatWatchersIntent) -> None:
+    await s.room.set_watchers_chat(s.conn, msg)
+    s.ack(s.room.version)
+
+
+async def _rematch(s: Sender, msg: RematchIntent) -> None:
+    await s.room.rematch(s.conn, msg)
+    s.ack(s.room.version)
+
+
 async def _ping(s: Sender, msg: Any) -> None:
     s.conn.push(_PONG)
 
@@ -147,6 +165,9 @@ HANDLERS: dict[str, Handler] = {
     IntentType.SEAT: _seat,
     IntentType.RESIGN: _resign,
     IntentType.UNDO: _undo,
+    IntentType.CHAT: _chat,
+    IntentType.CHAT_WATCHERS: _chat_watchers,
+    IntentType.REMATCH: _rematch,
     IntentType.PING: _ping,
     IntentType.PONG: _pong,
 }

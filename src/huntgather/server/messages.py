@@ -65,6 +65,12 @@ MAX_SECRETS = 8
 MAX_TURN = 4
 #: the longest name a page may send (it is cleaned and cut to ``seats.MAX_NAME``)
 MAX_NAME_SENT = 200
+#: the longest chat line kept (visible characters, once cleaned)
+MAX_CHAT = 300
+#: the longest chat text a page may send at all (more is refused as a frame's field out of bounds)
+MAX_CHAT_SENT = 60_000
+#: the chat lines sent with a page's welcome (the latest)
+CHAT_HISTORY = 100
 #: the highest seat number of any edition
 MAX_SEAT = max(get_edition(name).max_players for name in edition_names()) - 1
 
@@ -93,6 +99,9 @@ class IntentType(StrEnum):
     RESYNC = "resync"
     PING = "ping"
     PONG = "pong"
+    CHAT = "chat"
+    CHAT_WATCHERS = "chat_watchers"
+    REMATCH = "rematch"
 
 
 class MessageType(StrEnum):
@@ -107,6 +116,10 @@ class MessageType(StrEnum):
     PING = "ping"
     PONG = "pong"
     ERROR = "error"
+    CHAT = "chat"
+    CHAT_LOG = "chat_log"
+    CHAT_WATCHERS = "chat_watchers"
+    REMATCH = "rematch"
 
 
 class NoticeType(StrEnum):
@@ -115,6 +128,15 @@ class NoticeType(StrEnum):
     DELETE = "delete"
     PRESENCE = "presence"
     ASK = "ask"
+    CHAT = "chat"
+
+
+class ChatChannel(StrEnum):
+    """Who a chat line is for: the players' table talk (every page reads it), or the watchers'
+    channel (written by watchers; the players may hide it, the creator may close it)."""
+
+    PLAYERS = "players"
+    WATCHERS = "watchers"
 
 
 class When(StrEnum):
@@ -179,6 +201,12 @@ class ErrorCode(StrEnum):
     RATED_NO_UNDO = "rated_no_undo"
     UNKNOWN_PLAYER = "unknown_player"
     RATED_GAME_KEPT = "rated_game_kept"
+    # chat and rematch (rooms.py)
+    CHAT_EMPTY = "chat_empty"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_TOO_FAST = "chat_too_fast"
+    CHAT_CLOSED = "chat_closed"
+    NOT_OVER = "not_over"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -259,6 +287,12 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                           "has ended)",
     ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created only while signed in",
     ErrorCode.ACCOUNT_SEAT: "`name` for a seat an account holds: it goes by the account's name",
+    ErrorCode.CHAT_EMPTY: "a chat line with no visible character once control characters are removed",
+    ErrorCode.CHAT_TOO_LONG: "a chat line of more than 300 characters (once cleaned); nothing was sent",
+    ErrorCode.CHAT_TOO_FAST: "more chat lines than a page may send (5 in 10 seconds); nothing was sent, "
+                             "wait a moment",
+    ErrorCode.CHAT_CLOSED: "the creator has closed the watchers' chat",
+    ErrorCode.NOT_OVER: "a rematch is offered once the game is over",
 }
 
 
@@ -447,6 +481,25 @@ class Resync(IntentBase):
     version: NotRequired[Version | None]
 
 
+class ChatIntent(IntentBase):
+    type: Literal[IntentType.CHAT]
+    seat: NotRequired[Annotated[Seat, Doc("the seat that speaks (the players' channel); without it "
+                                          "the line goes to the watchers' channel")]]
+    text: Annotated[str, Length(0, MAX_CHAT_SENT),
+                    Doc(f"the line: 1 to {MAX_CHAT} visible characters once control characters are "
+                        f"removed and spaces folded")]
+
+
+class ChatWatchersIntent(IntentBase):
+    type: Literal[IntentType.CHAT_WATCHERS]
+    open: Annotated[bool, Doc("whether watchers may write in their channel")]
+
+
+class RematchIntent(IntentBase):
+    type: Literal[IntentType.REMATCH]
+    seat: Seat
+
+
 class PingIntent(IntentBase):
     type: Literal[IntentType.PING]
 
@@ -507,6 +560,21 @@ INTENTS: dict[str, IntentSpec] = {spec.type: spec for spec in [
     IntentSpec(Resync, When.JOINED, "anyone",
                "an `update` from `version`, or a `snapshot` (`version` null or unknown), or "
                "nothing (up to date)", costly=True),
+    IntentSpec(ChatIntent, When.JOINED, "with `seat`: the seat's holder; without: a watcher (or anyone)",
+               "the line is cleaned (control characters removed, spaces folded), stored, and sent to "
+               "every page of the game, on every process, as a `chat`, then an `ack` to the sender; "
+               "refused with `chat_empty`, `chat_too_long` (over 300 characters), `chat_too_fast` "
+               "(over 5 lines in 10 seconds from one page) or, in the watchers' channel once the "
+               "creator closed it, `chat_closed`", costly=True),
+    IntentSpec(ChatWatchersIntent, When.JOINED, "the creator",
+               "opens or closes the watchers' channel (stored); a `chat_watchers` goes to every page, "
+               "an `ack` to the sender", costly=True),
+    IntentSpec(RematchIntent, When.JOINED, "the seat's holder, once the game is over",
+               "the seat wants a rematch: the `table` shows it (`rematch`); once every person seat "
+               "wants one (bots always do), a new game is made with the same seats, the same bots, "
+               "the next start player, a new secret deal (rated if this one was), and each page "
+               "gets a `rematch` with the new game's id and the secrets of the seats it holds; "
+               "refused with `not_over` while the game is on", costly=True),
     IntentSpec(PongIntent, When.ANYTIME, "anyone",
                "the answer to the server's `ping` (see Heartbeat); nothing is sent back"),
     IntentSpec(PingIntent, When.ANYTIME, "anyone", "a `pong`"),
@@ -664,6 +732,7 @@ class Welcome(TypedDict):
     version: int
     refused: list[int]
     heartbeat: float | None
+    rated: NotRequired[Annotated[bool, Doc("true in a rated game (absent otherwise)")]]
 
 
 class TableSeat(TypedDict):
@@ -681,6 +750,8 @@ class Table(TypedDict):
     watchers: int
     rated: Annotated[bool, Doc("a rated game (chosen at creation): no hints, no take-backs")]
     seats: list[TableSeat]
+    rematch: NotRequired[Annotated[list[int], Doc("once the game is over: the seats that want a "
+                                                  "rematch")]]
 
 
 class Snapshot(Changing):
@@ -763,6 +834,41 @@ class Pong(TypedDict):
     type: Literal[MessageType.PONG]
 
 
+class ChatLine(TypedDict):
+    """One line of chat as every page sees it."""
+
+    number: Annotated[int, Doc("the line's number: it only grows (a page that has it already may "
+                               "drop it)")]
+    channel: ChatChannel
+    seat: Annotated[int | None, Doc("the seat that spoke (the players' channel), or null (a watcher)")]
+    name: Annotated[str | None, Doc("the seat's name or the watcher's account name, when known")]
+    text: str
+    at: Annotated[float, Doc("when it was said: seconds since 1970 (UTC)")]
+
+
+class Chat(ChatLine):
+    type: Literal[MessageType.CHAT]
+
+
+class ChatLog(TypedDict):
+    type: Literal[MessageType.CHAT_LOG]
+    lines: Annotated[list[ChatLine], Doc(f"the latest {CHAT_HISTORY} lines, oldest first")]
+    watchers_open: bool
+
+
+class ChatWatchers(TypedDict):
+    type: Literal[MessageType.CHAT_WATCHERS]
+    open: bool
+
+
+class Rematch(TypedDict):
+    type: Literal[MessageType.REMATCH]
+    game: Annotated[str, Doc("the new game's id")]
+    seats: Annotated[dict[str, str], Doc("the new game's secrets of the seats this page held, by seat "
+                                         "number (empty for a watcher)")]
+    creator: Annotated[str | None, Doc("the new game's creator secret, to the old game's creator page")]
+
+
 class Error(TypedDict):
     type: Literal[MessageType.ERROR]
     code: ErrorCode
@@ -802,9 +908,14 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Ping, "every `heartbeat` seconds (5); answer it with `pong`"),
     MessageSpec(Pong, "the answer to a page's `ping`"),
     MessageSpec(Error, "the answer to an intent that cannot be honoured; nothing changed"),
+    MessageSpec(Chat, "to every page, a line of chat once stored (the sender's page too)"),
+    MessageSpec(ChatLog, "after `welcome`: the latest chat lines, and whether watchers may write"),
+    MessageSpec(ChatWatchers, "to every page when the creator opens or closes the watchers' channel"),
+    MessageSpec(Rematch, "to every page once every person seat wants a rematch: the new game (see "
+                         "`rematch`)"),
 ]}
 close(*(spec.shape for spec in MESSAGES.values()), ReplayView, Cell, Returned, EventView, PlayerView,
-      OccupantView, DecisionView, LastTile, FinalRow, FinalView, TableSeat, HintTurn)
+      OccupantView, DecisionView, LastTile, FinalRow, FinalView, TableSeat, HintTurn, ChatLine)
 
 
 # --------------------------------------------------------------------------- between processes
@@ -865,7 +976,17 @@ class AskNotice(TypedDict):
     process: str
 
 
-Notice = MoveNotice | SeatNotice | DeleteNotice | PresenceNotice | AskNotice
+class ChatNotice(TypedDict):
+    """A chat line stored (`line`), or the watchers' channel opened or closed (`watchers_open`):
+    every process sends it to its pages of the game."""
+
+    type: Literal[NoticeType.CHAT]
+    game: GameId
+    line: NotRequired[ChatLine]
+    watchers_open: NotRequired[bool]
+
+
+Notice = MoveNotice | SeatNotice | DeleteNotice | PresenceNotice | AskNotice | ChatNotice
 NOTICES: dict[str, type] = {type_of(shape): shape for shape in get_args(Notice)}
 close(*NOTICES.values(), SeatNoticeRow)
 

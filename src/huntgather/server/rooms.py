@@ -25,6 +25,8 @@ import contextlib
 import logging
 import random
 import re
+import secrets as system_secrets
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -38,11 +40,18 @@ from huntgather.game import Game
 from huntgather.moves import Draw, Move, Place, parse_move
 from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol, ratings
+from huntgather.server.chat import chat_budget, clean_chat
 from huntgather.server.codec import ProtocolError, dumps
-from huntgather.server.connection import CLOSE_GONE, Connection
+from huntgather.server.connection import CLOSE_GONE, Budget, Connection
 from huntgather.server.hint_pool import HintPool
 from huntgather.server.messages import (
+    CHAT_HISTORY,
     AskNotice,
+    ChatChannel,
+    ChatIntent,
+    ChatLine,
+    ChatNotice,
+    ChatWatchersIntent,
     DeleteNotice,
     ErrorCode,
     Hello,
@@ -56,6 +65,8 @@ from huntgather.server.messages import (
     PresenceNotice,
     Preview,
     PreviewIntent,
+    Rematch,
+    RematchIntent,
     ReplayView,
     Resign,
     SeatChange,
@@ -77,6 +88,7 @@ from huntgather.server.seats import (
     Deal,
     GameSetup,
     RequestError,
+    Seat,
     SeatKind,
     clean_name,
     hash_secret,
@@ -326,6 +338,21 @@ class Room:
     draws: Callable[[], random.Random] = random.SystemRandom
     #: called with the game's id when this process stores the move that ends a rated game
     on_rated_end: Callable[[str], None] | None = None
+    #: the latest chat lines (at most :data:`CHAT_HISTORY`), oldest first
+    chat_log: list[ChatLine] = field(default_factory=list)
+    #: whether watchers may write in their chat channel
+    watchers_open: bool = True
+    #: each page's budget of chat lines
+    chat_budgets: weakref.WeakKeyDictionary[Connection, Budget] = field(
+        default_factory=weakref.WeakKeyDictionary)
+    #: once the game is over: the seats that want a rematch (kept by this process only)
+    rematch_wants: set[int] = field(default_factory=set)
+    #: the rematch made: its game id, creator secret and seat secrets (in memory only)
+    rematch_made: tuple[str, str, dict[int, str]] | None = None
+    #: held while a rematch is asked for and made
+    rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: makes the rematch's game (:meth:`Rooms.create_rematch`)
+    on_rematch: Callable[[Room], Awaitable[tuple[str, str, dict[int, str]]]] | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -357,7 +384,11 @@ class Room:
                                    "joined": s.joined, "online": s.kind == SeatKind.BOT or i in online,
                                    "account": s.account_id is not None}
                                   for i, s in enumerate(self.seats)]
-        return {"type": MessageType.TABLE, "watchers": watchers, "rated": self.setup.rated, "seats": seats}
+        table: Table = {"type": MessageType.TABLE, "watchers": watchers, "rated": self.setup.rated,
+                              "seats": seats}
+        if self.rematch_wants:
+            table["rematch"] = sorted(self.rematch_wants)
+        return table
 
     def broadcast(self, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for every page (encoded once; never waits)."""
@@ -434,8 +465,10 @@ class Room:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
             conn.by_account = held - by_secret
-            conn.push(dumps(protocol.welcome(self.id, held, creator, self.version, refused,
-                                                      conn.heartbeat)))
+            welcome = protocol.welcome(self.id, held, creator, self.version, refused, conn.heartbeat)
+            if self.setup.rated:
+                welcome["rated"] = True
+            conn.push(dumps(welcome))
             self.conns.add(conn)
             catch_up = self._catch_up(since)
         self.broadcast_table()
@@ -443,6 +476,9 @@ class Room:
             self.on_presence(self)
         if catch_up is not None:
             conn.push(dumps(catch_up))
+        if self.chat_log or not self.watchers_open:
+            conn.push(dumps({"type": MessageType.CHAT_LOG, "lines": self.chat_log[-CHAT_HISTORY:],
+                             "watchers_open": self.watchers_open}))
 
     def _claims(self, account: int | None, by_secret: set[int]) -> set[int]:
         """The seats a signed-in page holding ``by_secret`` takes for its account: the person
@@ -751,6 +787,99 @@ class Room:
             await self._to_bot(seat, "easy")
         self.broadcast_table()
         self.wake_bots()
+
+    # ------------------------------------------------------------------ chat
+
+    async def chat(self, conn: Connection, msg: ChatIntent) -> None:
+        """Store a line of chat and send it to every page (:mod:`huntgather.server.chat`)."""
+        seat = msg.get("seat")
+        if seat is not None:
+            self._holder(conn, seat)
+            channel, name = ChatChannel.PLAYERS, self.seats[seat].name
+        else:
+            if not self.watchers_open and not conn.creator:
+                raise RequestError(ErrorCode.CHAT_CLOSED, "the creator has closed the watchers' chat")
+            channel, name = ChatChannel.WATCHERS, conn.account_name
+        text = clean_chat(msg["text"])
+        budget = self.chat_budgets.get(conn)
+        if budget is None:
+            budget = self.chat_budgets[conn] = chat_budget()
+        if not budget.take(asyncio.get_running_loop().time()):
+            raise RequestError(ErrorCode.CHAT_TOO_FAST, f"at most {budget.burst} chat lines in "
+                                                        f"{budget.burst / budget.rate:g} seconds; "
+                                                        f"wait a moment")
+        try:
+            line = await self.storage.add_chat_async(self.id, channel, seat, name, text)
+        except Exception as exc:
+            log.error("game %s: storing a chat line failed: %s", self.id, exc)
+            raise RequestError(ErrorCode.STORAGE_FAILED, "the line could not be stored, so it was not "
+                                                         "sent; try again in a moment") from None
+        self.hear_chat(line)
+
+    def hear_chat(self, line: ChatLine) -> None:
+        """A line stored (here or by another process): kept and sent to every page, once."""
+        if any(old["number"] == line["number"] for old in self.chat_log):
+            return
+        self.chat_log.append(line)
+        self.chat_log.sort(key=lambda old: old["number"])
+        del self.chat_log[:-CHAT_HISTORY]
+        self.broadcast({"type": MessageType.CHAT, **line})
+
+    async def set_watchers_chat(self, conn: Connection, msg: ChatWatchersIntent) -> None:
+        if not conn.creator:
+            raise RequestError(ErrorCode.NOT_CREATOR, "only the game's creator can open or close the "
+                                                      "watchers' chat")
+        try:
+            await self.storage.set_watchers_chat_async(self.id, msg["open"])
+        except Exception as exc:
+            log.error("game %s: storing the watchers' chat failed: %s", self.id, exc)
+            raise RequestError(ErrorCode.STORAGE_FAILED, "the change could not be stored; try again "
+                                                         "in a moment") from None
+        self.hear_watchers_chat(msg["open"])
+
+    def hear_watchers_chat(self, open_: bool) -> None:
+        self.watchers_open = open_
+        self.broadcast({"type": MessageType.CHAT_WATCHERS, "open": open_})
+
+    # ------------------------------------------------------------------ rematch
+
+    async def rematch(self, conn: Connection, msg: RematchIntent) -> None:
+        """The seat wants a rematch; once every seat that is not a bot does, the new game is made
+        and each page is sent its secrets of it (:class:`~huntgather.server.messages.Rematch`)."""
+        seat = self._holder(conn, msg["seat"])
+        if not self.game.is_over:
+            raise RequestError(ErrorCode.NOT_OVER, "a rematch is offered once the game is over")
+        # not under the game's lock: making the new game takes the rooms' lock, which a delete
+        # holds while it waits for this game's
+        async with self.rematch_lock:
+            made = self.rematch_made
+            targets = [conn]   # made already: this page gets its secrets again
+            if made is None:
+                self.rematch_wants.add(seat)
+                people = {i for i, s in enumerate(self.seats) if s.kind != SeatKind.BOT}
+                if people <= self.rematch_wants and self.on_rematch is not None:
+                    made = self.rematch_made = await self.on_rematch(self)
+                    targets = list(self.conns)
+        self.broadcast_table()
+        if made is not None:
+            game_id, creator, secrets_by_seat = made
+            for page in targets:
+                offer: Rematch = {"type": MessageType.REMATCH, "game": game_id,
+                                  "seats": {str(i): secrets_by_seat[i] for i in sorted(page.held)
+                                            if i in secrets_by_seat},
+                                  "creator": creator if page.creator else None}
+                page.push(dumps(offer))
+
+    def rematch_setup(self) -> tuple[GameSetup, dict[int, int]]:
+        """The setup of this game's rematch (same seats and bots, the next start player, a new
+        secret deal, rated if this one was), and the account of each seat."""
+        seats = tuple(Seat(s.kind, s.level if s.kind == SeatKind.BOT else None, s.name)
+                      for s in self.seats)
+        setup = replace(self.setup, seats=seats, start_player=(self.setup.start_player + 1) % len(seats),
+                        seed=system_secrets.randbelow(2**53), deal=Deal.SECRET, stack=None, mirror=None)
+        accounts = {i: s.account_id for i, s in enumerate(self.seats)
+                    if s.account_id is not None and s.kind == SeatKind.HUMAN}
+        return setup, accounts
 
     async def change_seat(self, conn: Connection, msg: SeatChange) -> None:
         """The creator hands a seat to a bot, turns a bot seat into a person seat (new secret), or
@@ -1132,10 +1261,18 @@ class Rooms:
         if notice["process"] != self.process and room.conns:
             self._announce(room)
 
+    async def _on_chat(self, room: Room, notice: ChatNotice) -> None:
+        line = notice.get("line")
+        if line is not None:
+            room.hear_chat(line)
+        open_ = notice.get("watchers_open")
+        if open_ is not None and open_ != room.watchers_open:
+            room.hear_watchers_chat(open_)
+
     #: the handler of each notice (a test checks that every declared notice has one)
     _NOTICE_HANDLERS: ClassVar[dict[str, Callable[[Rooms, Room, Any], Awaitable[None]]]] = {
         NoticeType.MOVE: _on_move, NoticeType.SEAT: _on_seat, NoticeType.DELETE: _on_delete,
-        NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask,
+        NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.CHAT: _on_chat,
     }
 
     def _announce(self, room: Room) -> None:
@@ -1161,6 +1298,7 @@ class Rooms:
     def _live(self, room: Room) -> None:
         room.on_presence = self._announce if self.storage.shared else None
         room.on_rated_end = self._rated_end
+        room.on_rematch = self.create_rematch
         self._rooms[room.id] = room
         self._evict(keep=room.id)
         if self.storage.shared:   # who is connected to this game on the other processes?
@@ -1195,11 +1333,18 @@ class Rooms:
         """The room of ``game_id`` if it is in memory now (loads nothing)."""
         return self._rooms.get(game_id)
 
-    async def create(self, setup: GameSetup, account: Account | None = None
-                     ) -> tuple[Room, str, dict[int, str]]:
+    async def create_rematch(self, room: Room) -> tuple[str, str, dict[int, str]]:
+        """The rematch of ``room``'s game, stored: its id, creator secret and seat secrets."""
+        setup, accounts = room.rematch_setup()
+        new, creator, secrets_by_seat = await self.create(setup, accounts=accounts)
+        return new.id, creator, secrets_by_seat
+
+    async def create(self, setup: GameSetup, account: Account | None = None, *,
+                     accounts: Mapping[int, int] | None = None) -> tuple[Room, str, dict[int, str]]:
         """A new stored game; returns the room, the creator's secret and the secret of each seat a
         page holds (a person seat's secret, an outside bot's token).  The creator's ``account``
-        (signed in) holds the first person seat, under its name unless the setup names it."""
+        (signed in) holds the first person seat, under its name unless the setup names it;
+        ``accounts`` gives seats their accounts (a rematch's)."""
         game = await asyncio.to_thread(build_game, setup, self.draws())
         if setup.deal == Deal.SECRET and setup.short is not None:
             setup = replace(setup, stack=game.initial.normal)
@@ -1213,6 +1358,8 @@ class Rooms:
         if account is not None and first is not None:
             seats[first] = replace(seats[first], account_id=account.id,
                                    name=seats[first].name or account.name)
+        for i, account_id in (accounts or {}).items():
+            seats[i] = replace(seats[i], account_id=account_id)
         try:
             await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
                                             [s.row(i) for i, s in enumerate(seats)], hash_secret(creator),
@@ -1290,7 +1437,8 @@ class Rooms:
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
                     self.workers, self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
                     draining=self.tally.draining, undone=len(stored.history) - len(game.history),
-                    draws=self.draws)
+                    draws=self.draws, chat_log=self.storage.chat_lines(game_id, CHAT_HISTORY),
+                    watchers_open=self.storage.watchers_chat_open(game_id))
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""
@@ -1319,6 +1467,11 @@ class Rooms:
         room.broadcast(protocol.error("deleted", "this game has been deleted", None, room.version))
         for conn in list(room.conns):
             conn.finish(CLOSE_GONE, "deleted")
+
+    async def chat_of(self, game_id: str) -> list[ChatLine]:
+        """Every chat line of a stored game, oldest first (for its replay)."""
+        await self.get(game_id)   # an unknown game is refused
+        return await asyncio.to_thread(self.storage.chat_lines, game_id)
 
     async def replay_view(self, game_id: str, ply: int) -> ReplayView:
         """The position of a game after its first ``ply`` moves (for step-by-step replay)."""

@@ -252,6 +252,13 @@ async def game_at(request: Request) -> Response:
         return _error(exc.code, exc.message)
     return JSONResponse(view)
 
+async def game_chat(request: Request) -> Response:
+    try:
+        lines = await context_of(request).rooms.chat_of(request.path_params["game_id"])
+    except RequestError as exc:
+        return _error(exc.code, exc.message)
+    return JSONResponse({"lines": lines})
+
 async def index(request: Request) -> Response:
     return FileResponse(f"{web_dir()}/index.html", headers={"Cache-Control": "no-cache"})
 
@@ -268,5 +275,6 @@ def http_routes() -> list[Route | Mount]:
         Route("/api/games/{game_id}", get_game, methods=["GET"]),
         Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/at/{ply}", game_at),
+        Route("/api/games/{game_id}/chat", game_chat),
         Mount("/static", ClientFiles(directory=web_dir()), name="static"),
     ]

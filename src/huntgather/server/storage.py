@@ -61,7 +61,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from huntgather.server.dbfile import watch_sqlite_file
-from huntgather.server.messages import MoveNotice, NoticeType, SeatNoticeRow, encode_notice
+from huntgather.server.messages import (
+    ChatChannel,
+    ChatLine,
+    MoveNotice,
+    NoticeType,
+    SeatNoticeRow,
+    encode_notice,
+)
 from huntgather.server.seats import SeatKind
 
 log = logging.getLogger("huntgather.server")
@@ -108,6 +115,24 @@ creators = Table(
     "hg_creators", metadata,
     Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
     Column("secret_hash", String(64), nullable=False),
+)
+
+#: the lines said at each game's table (schema 0005); ``id`` numbers them (it only grows)
+chat = Table(
+    "hg_chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(40), ForeignKey("hg_games.id"), nullable=False, index=True),
+    Column("channel", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+#: the games whose watchers' chat the creator closed (a row: closed; schema 0005)
+chat_closed = Table(
+    "hg_chat_closed", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
 )
 
 
@@ -576,12 +601,63 @@ class Storage:
         return self._write(self._delete, game_id)
 
     def _delete(self, conn: Connection, game_id: str) -> bool:
+        conn.execute(delete(chat).where(chat.c.game_id == game_id))
+        conn.execute(delete(chat_closed).where(chat_closed.c.game_id == game_id))
         conn.execute(delete(moves).where(moves.c.game_id == game_id))
         conn.execute(delete(seats).where(seats.c.game_id == game_id))
         conn.execute(delete(creators).where(creators.c.game_id == game_id))
         gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
         self._notify(conn, delete_notice(game_id))
         return bool(gone)
+
+    # ------------------------------------------------------------------ chat
+
+    async def add_chat_async(self, game_id: str, channel: ChatChannel, seat: int | None,
+                             name: str | None, said: str) -> ChatLine:
+        """:meth:`add_chat` by the writer thread."""
+        return await self.write(self._add_chat, game_id, channel, seat, name, said)
+
+    def add_chat(self, game_id: str, channel: ChatChannel, seat: int | None, name: str | None,
+                 said: str) -> ChatLine:
+        """Store a chat line (numbered by the database) and tell the other processes; return it."""
+        return self._write(self._add_chat, game_id, channel, seat, name, said)
+
+    def _add_chat(self, conn: Connection, game_id: str, channel: ChatChannel, seat: int | None,
+                  name: str | None, said: str) -> ChatLine:
+        now = time.time()
+        key = conn.execute(insert(chat).values(game_id=game_id, channel=str(channel), seat=seat,
+                                               name=name, text=said, at=now)).inserted_primary_key
+        assert key is not None
+        line: ChatLine = {"number": int(key[0]), "channel": channel, "seat": seat, "name": name,
+                          "text": said, "at": now}
+        self._notify(conn, encode_notice({"type": NoticeType.CHAT, "game": game_id, "line": line}))
+        return line
+
+    def chat_lines(self, game_id: str, last: int | None = None) -> list[ChatLine]:
+        """A game's chat lines, oldest first (only the ``last`` ones, if given)."""
+        query = select(chat).where(chat.c.game_id == game_id).order_by(chat.c.id.desc())
+        if last is not None:
+            query = query.limit(last)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [{"number": r.id, "channel": ChatChannel(r.channel), "seat": r.seat, "name": r.name,
+                 "text": r.text, "at": r.at} for r in reversed(rows)]
+
+    def watchers_chat_open(self, game_id: str) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(select(chat_closed.c.game_id)
+                                .where(chat_closed.c.game_id == game_id)).first() is None
+
+    async def set_watchers_chat_async(self, game_id: str, open_: bool) -> None:
+        """Open or close a game's watchers' chat (by the writer thread), and tell the others."""
+        await self.write(self._set_watchers_chat, game_id, open_)
+
+    def _set_watchers_chat(self, conn: Connection, game_id: str, open_: bool) -> None:
+        conn.execute(delete(chat_closed).where(chat_closed.c.game_id == game_id))
+        if not open_:
+            conn.execute(insert(chat_closed).values(game_id=game_id))
+        self._notify(conn, encode_notice({"type": NoticeType.CHAT, "game": game_id,
+                                          "watchers_open": open_}))
 
     def summaries(self, ids: list[str]) -> list[Summary]:
         """The games among ``ids`` that exist, most recently played first (public facts only)."""
@@ -614,12 +690,19 @@ class Storage:
 
     def open_games(self) -> list[tuple[str, dict[str, Any]]]:
         """The games stored before seats had secrets (no seat rows): every page may play them.
-        Each as its id and setup, oldest first."""
+        Each as its id and setup (empty when the stored setup cannot be read), oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(games.c.id, games.c.setup)
                                 .where(~select(seats.c.seat).where(seats.c.game_id == games.c.id).exists())
                                 .order_by(games.c.created)).all()
-        return [(r.id, json.loads(r.setup)) for r in rows]
+        out: list[tuple[str, dict[str, Any]]] = []
+        for r in rows:
+            try:
+                setup = json.loads(r.setup)
+            except ValueError:
+                setup = {}
+            out.append((r.id, setup if isinstance(setup, dict) else {}))
+        return out
 
     def secure(self, game_id: str, seat_rows: list[SeatRow], creator_hash: str) -> bool:
         """Give a game stored before seats had secrets its seats and creator (their secrets'
@@ -641,7 +724,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0004"
+SCHEMA = "0005"
 
 
 def _alembic_config(connection: Any) -> Any:

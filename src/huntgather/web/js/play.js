@@ -11,6 +11,7 @@ import {
   canConfirm, canUndoTurn, canon, currentHints, heldSeats, isRated, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
 } from "./game.js";
 import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
+import { createChat } from "./chat.js";
 import { animation, autoConfirm } from "./settings.js";
 import {
   forgetSecrets, myName, playSecrets, pruneBotSecrets, rememberGame, storeEntry, updateEntry,
@@ -40,6 +41,7 @@ export function createPlay(store, loadTiles) {
     showError(NOT_CONNECTED);
     return false;
   }
+  const chat = createChat(store, send);   // the chat panel, Resign, Leave and Rematch (chat.js)
 
   // the connection's state: in the header, and in the store (the Table shows no presence it cannot know)
   function onState(state) {
@@ -72,12 +74,14 @@ export function createPlay(store, loadTiles) {
   function leave() {
     if (conn) conn.close();
     conn = null;
+    chat.close();
     store.dispatch({ type: "leave" });
   }
 
   function open(id, mode) {
     leave();
     store.dispatch({ type: "open", gameId: id, mode });
+    chat.open(id, mode);
     $("#replay-controls").hidden = true;
     showError("");
     opened = false;
@@ -141,6 +145,12 @@ export function createPlay(store, loadTiles) {
           reconnect();   // hold the new person seat (hotseat) until its link is handed out
         }
         break;
+      case "chat":
+      case "chat_log":
+      case "chat_watchers":
+      case "rematch":
+        chat.onMessage(msg);
+        break;
       case "error": onError(msg); break;
       default: break;
     }
@@ -159,6 +169,7 @@ export function createPlay(store, loadTiles) {
     }
     opened = true;
     conn.welcomed(msg);
+    chat.onMessage(msg);
     store.dispatch({ type: "welcome", seats, creator: msg.creator });
     rememberGame(s().gameId, s().mode, s().me.seats);
     if (refused.length) showError(REFUSED);
@@ -180,7 +191,9 @@ export function createPlay(store, loadTiles) {
       return;
     }
     store.dispatch({ type: "error", code, request: msg.request });
-    if (code === "stale") {
+    if (String(code).startsWith("chat_")) {   // said in the chat panel
+      chat.onMessage(msg);
+    } else if (code === "stale") {
       if (s().view) send({ type: "resync", version: s().view.version });
       showError("the game moved on meanwhile; showing the latest position");
     } else {
@@ -368,6 +381,8 @@ export function createPlay(store, loadTiles) {
   async function openReplay(id, n) {
     leave();
     store.dispatch({ type: "open", gameId: id, mode: "replay" });
+    chat.open(id, "replay");
+    chat.loadReplay(id);
     $("#replay-controls").hidden = false;
     await showReplay(id, n);
   }

@@ -1,0 +1,296 @@
+// The chat panel of a game, and its Resign, Leave and Rematch buttons (docs/play.md, "Chat").
+//
+//   const chat = createChat(store, send);   // send(msg): true when it went out
+//   chat.open(gameId, mode);   chat.onMessage(msg);   chat.render(state);   chat.loadReplay(gameId);
+//
+// Every line is shown with textContent (a name or a text is never read as HTML).  Lines of a
+// muted seat are not shown; the mutes are remembered in this browser (localStorage), per game.
+// The players may hide the watchers' channel; the creator may close it for the watchers.
+
+import { $, api, el } from "./dom.js";
+import { heldSeats } from "./game.js";
+import { updateEntry } from "./storage.js";
+
+const MUTE_KEY = "hg-chat-muted";
+const HIDE_KEY = "hg-chat-hide-watchers";
+export const MAX_CHAT = 300;
+const KEEP = 200;   // lines kept on the page
+export const QUICK = ["good luck", "well played", "thinking…", "thanks"];
+
+// the seats muted in each game: { gameId: [seat, …] }
+export function mutedSeats(id) {
+  try {
+    const all = JSON.parse(localStorage.getItem(MUTE_KEY)) || {};
+    return Array.isArray(all[id]) ? all[id].filter(Number.isInteger) : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+export function setMuted(id, seat, muted) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(MUTE_KEY)) || {}; } catch (e) { all = {}; }
+  const now = new Set(Array.isArray(all[id]) ? all[id] : []);
+  if (muted) now.add(seat); else now.delete(seat);
+  all[id] = [...now].sort((a, b) => a - b);
+  if (!all[id].length) delete all[id];
+  try { localStorage.setItem(MUTE_KEY, JSON.stringify(all)); } catch (e) { /* storage full or off */ }
+}
+
+// whether a line is shown: not of a muted seat, not of the watchers' channel while it is hidden
+export function shownLine(line, muted, hideWatchers) {
+  if (line.channel === "watchers") return !hideWatchers;
+  return !(Number.isInteger(line.seat) && muted.includes(line.seat));
+}
+
+// the words in front of a line: "Ann (yellow)", "yellow", "watcher Eve", "a watcher"
+export function speaker(line, colours) {
+  if (line.channel === "watchers") return line.name ? `watcher ${line.name}` : "a watcher";
+  const colour = colours && colours[line.seat] ? colours[line.seat].name : `seat ${line.seat + 1}`;
+  return line.name ? `${line.name} (${colour})` : colour;
+}
+
+export function createChat(store, send) {
+  let gameId = null;
+  let mode = null;
+  let lines = [];            // this game's lines, by number
+  let watchersOpen = true;
+  let rated = false;
+  let resignAsked = false;   // the Resign button waits for its confirmation
+  const s = () => store.get();
+
+  // ---------------------------------------------------------------- the panel (built once)
+  const panel = el("details", { id: "chat", open: "" });
+  panel.hidden = true;
+  panel.append(el("summary", {}, "Chat"));
+  const list = el("ol", { id: "chat-lines", "aria-live": "polite", "aria-label": "chat" });
+  const form = el("form", { id: "chat-form" });
+  const input = el("input", { id: "chat-text", type: "text", maxlength: String(MAX_CHAT),
+    autocomplete: "off", "aria-label": "say something to the table", placeholder: "say something" });
+  form.append(input, el("button", { type: "submit", id: "chat-send" }, "Send"));
+  const quick = el("div", { id: "chat-quick", role: "group", "aria-label": "quick phrases" });
+  for (const phrase of QUICK) {
+    const b = el("button", { type: "button", class: "chat-quick" }, phrase);
+    b.onclick = () => say(phrase);
+    quick.append(b);
+  }
+  const options = el("div", { id: "chat-options" });
+  const hideBox = el("input", { type: "checkbox", id: "chat-hide-watchers" });
+  const hideLabel = el("label", {});
+  hideLabel.append(hideBox, " hide the watchers' chat");
+  const closeButton = el("button", { type: "button", id: "chat-close-watchers", class: "link-button" });
+  const mutes = el("span", { id: "chat-mutes" });
+  options.append(hideLabel, " ", closeButton, " ", mutes);
+  const error = el("p", { id: "chat-error", class: "error", role: "alert" });
+  panel.append(list, form, quick, options, error);
+
+  const actions = el("div", { id: "seat-actions" });
+  actions.hidden = true;
+  const resign = el("button", { type: "button", id: "resign" }, "Resign");
+  const confirmBox = el("span", { id: "resign-confirm" });
+  confirmBox.hidden = true;
+  const yes = el("button", { type: "button", id: "resign-yes", class: "primary" }, "Yes, resign");
+  const no = el("button", { type: "button", id: "resign-no" }, "No, play on");
+  confirmBox.append(el("span", {}, "Resign? A bot plays your seat to the end. "), yes, " ", no);
+  const leave = el("button", { type: "button", id: "leave",
+    title: "an unrated game: a bot plays your seat from now on (the same as resigning)" }, "Leave");
+  const rematch = el("button", { type: "button", id: "rematch" }, "Rematch");
+  const rematchText = el("span", { id: "rematch-status", "aria-live": "polite" });
+  actions.append(resign, confirmBox, " ", leave, " ", rematch, " ", rematchText);
+
+  const lobby = $("#lobby");
+  lobby.after(actions);
+  actions.after(panel);
+
+  // ---------------------------------------------------------------- sending
+
+  // the seats this page plays now (not those handed out, nor those handed to a bot)
+  function held() {
+    const st = s();
+    const seats = st.me && Array.isArray(st.me.seats) ? heldSeats(st) : [];
+    return seats.slice().sort((a, b) => a - b);
+  }
+
+  function say(text) {
+    const t = text.trim();
+    if (!t) return;
+    if (t.length > MAX_CHAT) { error.textContent = `at most ${MAX_CHAT} characters`; return; }
+    const seats = held();
+    const msg = { type: "chat", text: t };
+    if (seats.length) msg.seat = seats[0];
+    if (send(msg)) { input.value = ""; error.textContent = ""; }
+  }
+
+  form.onsubmit = (ev) => { ev.preventDefault(); say(input.value); };
+  // the board's keys (R, N, H…) must not fire while typing a line
+  input.addEventListener("keydown", (ev) => ev.stopPropagation());
+  hideBox.onchange = () => {
+    try { localStorage.setItem(HIDE_KEY, hideBox.checked ? "1" : "0"); } catch (e) { /* ignore */ }
+    draw();
+  };
+  closeButton.onclick = () => send({ type: "chat_watchers", open: !watchersOpen });
+
+  function version() { return s().view ? s().view.version : 0; }
+
+  resign.onclick = () => { resignAsked = true; render(s()); };
+  no.onclick = () => { resignAsked = false; render(s()); };
+  yes.onclick = () => {
+    resignAsked = false;
+    for (const seat of held()) send({ type: "resign", seat, version: version() });
+    render(s());
+  };
+  leave.onclick = () => {
+    for (const seat of held()) send({ type: "resign", seat, version: version() });
+    location.hash = "#/games";
+  };
+  rematch.onclick = () => {
+    for (const seat of held()) send({ type: "rematch", seat });
+    rematch.disabled = true;
+  };
+
+  // ---------------------------------------------------------------- receiving
+
+  function take(line) {
+    if (!line || typeof line.text !== "string" || !Number.isInteger(line.number)) return;
+    if (lines.some((l) => l.number === line.number)) return;
+    lines.push(line);
+    lines.sort((a, b) => a.number - b.number);
+    if (lines.length > KEEP) lines = lines.slice(-KEEP);
+  }
+
+  function goToRematch(msg) {
+    if (typeof msg.game !== "string") return;
+    const seats = msg.seats && typeof msg.seats === "object" ? msg.seats : {};
+    const mine = Object.entries(seats).filter(([k, v]) => /^\d+$/.test(k) && typeof v === "string");
+    if (mine.length || msg.creator) {
+      updateEntry(msg.game, (e) => {
+        for (const [k, v] of mine) e.seats[k] = v;
+        if (typeof msg.creator === "string") e.creator = msg.creator;
+      });
+      location.hash = `#/play/${msg.game}`;
+    } else {
+      location.hash = `#/watch/${msg.game}`;
+    }
+  }
+
+  function onMessage(msg) {
+    if (msg.type === "chat") take(msg);
+    else if (msg.type === "chat_log") {
+      for (const line of Array.isArray(msg.lines) ? msg.lines : []) take(line);
+      watchersOpen = msg.watchers_open !== false;
+    } else if (msg.type === "chat_watchers") watchersOpen = msg.open !== false;
+    else if (msg.type === "rematch") { goToRematch(msg); return; }
+    else if (msg.type === "welcome") rated = msg.rated === true;
+    else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
+      error.textContent = msg.message || msg.code;
+    }
+    render(s());
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  let drawn = "";        // what the lines were drawn from: redrawn only when it changes
+  let mutesDrawn = "";
+
+  function draw() {
+    const muted = gameId ? mutedSeats(gameId) : [];
+    const last = lines.length ? lines[lines.length - 1].number : 0;
+    const key = `${gameId}|${lines.length}|${last}|${muted.join(",")}|${hideBox.checked}`;
+    if (key === drawn) return;   // a store change that is not the chat's: the reader's scroll stays
+    drawn = key;
+    const colours = s().meta ? s().meta.colours : null;
+    const items = lines.filter((l) => shownLine(l, muted, hideBox.checked)).map((l) => {
+      const li = el("li", { class: `chat-line chat-${l.channel === "watchers" ? "watchers" : "players"}` });
+      const when = new Date((l.at || 0) * 1000);
+      li.title = when.toLocaleString();
+      li.append(el("span", { class: "chat-who" }, speaker(l, colours)), ": ",
+        el("span", { class: "chat-text" }, l.text));
+      return li;
+    });
+    list.replaceChildren(...items);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function drawMutes(st) {
+    const seats = st.table && Array.isArray(st.table.seats) ? st.table.seats : [];
+    const mine = new Set(held());
+    const muted = gameId ? mutedSeats(gameId) : [];
+    const key = JSON.stringify([gameId, muted, [...mine], seats.map((t) => [t.seat, t.kind, t.name])]);
+    if (key === mutesDrawn) return;   // unchanged: the boxes (and the focus on one) stay
+    mutesDrawn = key;
+    const boxes = seats.filter((t) => t.kind === "human" && !mine.has(t.seat)).map((t) => {
+      const box = el("input", { type: "checkbox", class: "chat-mute", "data-seat": String(t.seat) });
+      box.checked = muted.includes(t.seat);
+      box.onchange = () => { setMuted(gameId, t.seat, box.checked); draw(); };
+      const label = el("label", {});
+      const colours = st.meta ? st.meta.colours : null;
+      label.append(box, ` mute ${speaker({ channel: "players", seat: t.seat, name: t.name }, colours)}`);
+      return label;
+    });
+    mutes.replaceChildren(...boxes);
+  }
+
+  function render(st) {
+    const live = gameId && (mode === "play" || mode === "watch");
+    panel.hidden = !gameId;
+    actions.hidden = !live;
+    if (!gameId) return;
+    const player = held().length > 0;
+    const over = !!(st.view && st.view.over);
+    form.hidden = quick.hidden = mode === "replay" || (!player && !watchersOpen && !(st.me && st.me.creator));
+    hideLabel.hidden = !player;
+    closeButton.hidden = !(st.me && st.me.creator) || mode === "replay";
+    closeButton.textContent = watchersOpen ? "close the watchers' chat" : "open the watchers' chat";
+    input.placeholder = player ? "say something to the table" : watchersOpen ? "say something (watchers' chat)"
+      : "the watchers' chat is closed";
+    drawMutes(st);
+    if (live) {
+      resign.hidden = !player || over || resignAsked;
+      confirmBox.hidden = !player || over || !resignAsked;
+      leave.hidden = !player || over || rated;
+      rematch.hidden = !player || !over;
+      const wants = st.table && Array.isArray(st.table.rematch) ? st.table.rematch : [];
+      if (!over) rematch.disabled = false;
+      const colours = st.meta ? st.meta.colours : null;
+      const names = wants.map((seat) => {
+        const t = st.table.seats.find((x) => x.seat === seat);
+        return speaker({ channel: "players", seat, name: t ? t.name : null }, colours);
+      });
+      rematchText.textContent = over && names.length ? `rematch wanted by ${names.join(", ")}` : "";
+    }
+    draw();
+  }
+
+  function open(id, how) {
+    gameId = id;
+    mode = how;
+    lines = [];
+    watchersOpen = true;
+    rated = false;
+    resignAsked = false;
+    rematch.disabled = false;
+    error.textContent = "";
+    try { hideBox.checked = localStorage.getItem(HIDE_KEY) === "1"; } catch (e) { hideBox.checked = false; }
+    render(s());
+  }
+
+  function close() {
+    gameId = null;
+    mode = null;
+    lines = [];
+    render(s());
+  }
+
+  // a replay shows every line said in the game
+  async function loadReplay(id) {
+    try {
+      const data = await api(`/api/games/${encodeURIComponent(id)}/chat`);
+      if (gameId !== id) return;
+      for (const line of Array.isArray(data.lines) ? data.lines : []) take(line);
+      render(s());
+    } catch (e) { /* the chat is a nicety of the replay */ }
+  }
+
+  store.subscribe((st) => { if (gameId) render(st); });
+  return { open, close, onMessage, render, loadReplay, say };
+}
