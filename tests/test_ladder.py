@@ -33,8 +33,10 @@ def test_every_pair_plays_the_same_deals_from_both_seats(tmp_path: Path) -> None
     rows = {row.bot: row for row in ladder.rows}
     assert rows["greedy"].elo > rows["random"].elo
     assert all(row.games == 8 for row in ladder.rows)      # each bot meets two others, 4 games each
+    # the time per move is measured (which bot is quicker is no test's business: a loaded machine
+    # can turn two fast bots round)
     assert rows["random"].seconds_per_move is not None and rows["greedy"].seconds_per_move is not None
-    assert rows["greedy"].seconds_per_move > rows["random"].seconds_per_move
+    assert rows["random"].seconds_per_move > 0 and rows["greedy"].seconds_per_move > 0
 
 
 def test_a_ladder_resumes_and_a_pair_log_is_an_ordinary_tournament_log(tmp_path: Path) -> None:

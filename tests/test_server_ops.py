@@ -262,7 +262,8 @@ def test_readyz_fails_while_postgresql_is_unreachable(servers: list[Server]) -> 
         srv = OpsServer(url.set(host="127.0.0.1", port=gateway.port).render_as_string(hide_password=False))
         servers.append(srv.start())
         r = ready(srv)
-        assert r.status_code == 200 and r.json() == {"status": "ready", "schema": "0003"}, r.text
+        from huntgather.server.storage import SCHEMA
+        assert r.status_code == 200 and r.json() == {"status": "ready", "schema": SCHEMA}, r.text
         gateway.cut()
         reason = not_ready(srv)
         assert "cannot be reached" in reason or "did not answer" in reason, reason
