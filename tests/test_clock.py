@@ -67,8 +67,8 @@ def test_a_timeout_leaves_nothing_on_the_seat_and_stops_the_clock() -> None:
 def test_a_clock_out_of_its_bounds_is_refused(clock: Any) -> None:
     with pytest.raises(RequestError) as info:
         GameSetup.from_json({"clock": clock})
-    assert info.value.code == "bad_setup" and "clock" in info.value.message.lower() \
-        or "days_per_move" in info.value.message
+    assert info.value.code == "bad_setup"
+    assert "clock" in info.value.message or "days_per_move" in info.value.message
 
 
 def test_the_setup_keeps_its_clock_and_timeout_bot_when_stored() -> None:
@@ -88,10 +88,10 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
+from test_server import create, hello, play, recv, whole_turn  # noqa: E402
 
 from huntgather.server import create_app  # noqa: E402
 from huntgather.server.storage import Storage  # noqa: E402
-from test_server import create, hello, play, recv, whole_turn  # noqa: E402
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 11, "short": 10}
 
@@ -192,6 +192,7 @@ def test_a_restarted_server_acts_on_a_deadline_that_passed_while_it_was_down(tmp
             if stored.seats[0].kind == "bot":
                 break
             time.sleep(0.1)
+        assert stored is not None
         assert stored.seats[0].kind == "bot" and stored.seats[0].level == "easy"
         assert stored.clock is not None and ClockState.from_json(stored.clock).out == (0,)
         assert storage.expired(time.time()) == []
