@@ -1115,7 +1115,7 @@ class Rooms:
             if loop.time() >= next_sweep:
                 next_sweep = loop.time() + self.clock_sweep
                 try:
-                    due = await asyncio.to_thread(self.storage.expired, now)
+                    due = await self.storage.expired_async(now)
                 except Exception as exc:
                     log.warning("finding the games whose clock ran out failed: %s", exc)
                     due = []

@@ -517,9 +517,18 @@ class Storage:
     def expired(self, now: float, limit: int = 100) -> list[str]:
         """The games on whose clock the running seat's time ran out by ``now`` (soonest first)."""
         with self.engine.connect() as conn:
-            return [r for (r,) in conn.execute(
-                select(games.c.id).where(games.c.deadline <= now, games.c.status == "playing")
-                .order_by(games.c.deadline).limit(limit))]
+            return self._expired(conn, now, limit)
+
+    async def expired_async(self, now: float, limit: int = 100) -> list[str]:
+        """:meth:`expired` by the writer thread (in its turn: an in-memory database has one
+        connection, which no other thread may use while the writer does)."""
+        return await self.write(self._expired, now, limit)
+
+    @staticmethod
+    def _expired(conn: Connection, now: float, limit: int = 100) -> list[str]:
+        return [r for (r,) in conn.execute(
+            select(games.c.id).where(games.c.deadline <= now, games.c.status == "playing")
+            .order_by(games.c.deadline).limit(limit))]
 
     async def expire_async(self, game_id: str, ply: int, now: float, clock: str, row: SeatRow) -> bool:
         """:meth:`_expire` by the writer thread."""
