@@ -98,7 +98,7 @@ export function clockFieldset(levels) {
   const none = radio("none", "no clock");
   none.querySelector("input").checked = true;
   const live = radio("live", "live:");
-  live.append(el("input", { type: "number", id: "clock-minutes", min: "0.1", max: "1440", step: "any", value: "10",
+  live.append(el("input", { type: "number", id: "clock-minutes", min: "0", max: "1440", step: "any", value: "10",
     "aria-label": "minutes each", class: "short-number" }), " min + ",
   el("input", { type: "number", id: "clock-increment", min: "0", max: "3600", step: "1", value: "5",
     "aria-label": "seconds added after each turn", class: "short-number" }), " s a turn");
