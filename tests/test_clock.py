@@ -101,8 +101,9 @@ def storage_of(client: TestClient) -> Storage:
     return storage
 
 
-def test_a_clock_that_runs_out_hands_the_seat_to_the_timeout_bot_and_the_game_goes_on() -> None:
-    with TestClient(create_app("sqlite://", bot_delay=0.0)) as client:
+def test_a_clock_that_runs_out_hands_the_seat_to_the_timeout_bot_and_the_game_goes_on(tmp_path: Path) -> None:
+    # a file, not memory: the test reads the database while the bots write (one connection in memory)
+    with TestClient(create_app(str(tmp_path / "games.sqlite"), bot_delay=0.0)) as client:
         made = create(client, {**HUMANS, "clock": {"base": 2, "increment": 0}, "on_timeout": "random"})
         gid = made["id"]
         with client.websocket_connect(f"/ws/{gid}") as ann, client.websocket_connect(f"/ws/{gid}") as bob:

@@ -62,7 +62,8 @@ def test_a_five_second_clock_ticks_runs_out_and_a_bot_takes_the_seat(server: Ser
         assert clock_text(page, 1) == "0:05"
         assert "running" not in (page.get_attribute("#players span.clock[data-seat='1']", "class") or "")
         # nobody moves: the time runs out, the page says so, and a bot plays yellow
-        page.wait_for_function("() => /time ran out/.test(document.querySelector('#clock-news')?.textContent)")
+        page.wait_for_function("() => /time ran out/.test("
+                               "document.querySelector('#clock-news')?.textContent)")
         assert "yellow" in page.inner_text("#clock-news") and "random bot" in page.inner_text("#clock-news")
         page.wait_for_selector("#players tr[data-seat='0'] span.clock.out")
         assert "bot random" in page.inner_text("#players tr[data-seat='0']")

@@ -739,7 +739,9 @@ class Room:
                 return False
             seat = clock.seat
             old = self.seats[seat]
-            level = old.level if old.kind == SeatKind.BOT else self.setup.on_timeout
+            if old.kind == SeatKind.BOT:   # resigned or handed over: its bot's move stops the clock
+                return False
+            level = self.setup.on_timeout
             new_seat = SeatState(SeatKind.BOT, level, old.name, None, old.joined, old.account_id)
             new_clock = clock.timed_out(now)
             try:
@@ -1089,7 +1091,8 @@ class Rooms:
         """Act on the clocks' deadlines: every :attr:`clock_tick` seconds those of the games in
         memory, and every :attr:`clock_sweep` seconds (and at once, at start) the stored ones,
         which finds the games whose deadline passed while no process ran, or that no process
-        holds (a correspondence game nobody has open).  Nothing is kept in memory that a restart
+        holds (a correspondence game nobody has open); an in-memory database (tests) has only
+        the games in memory watched.  Nothing is kept in memory that a restart
         would lose: each deadline is stored, and :meth:`Room.expire` acts on it once."""
         loop = asyncio.get_running_loop()
         next_sweep = loop.time()
@@ -1112,7 +1115,9 @@ class Rooms:
                         and not room.closed:
                     busy.add(room.id)
                     self._spawn(expire(room.id, room))
-            if loop.time() >= next_sweep:
+            # an in-memory database is this process's alone, and its one connection is the
+            # writer's and the readers' in turn: only the games in memory are watched there
+            if loop.time() >= next_sweep and not self.storage.in_memory:
                 next_sweep = loop.time() + self.clock_sweep
                 try:
                     due = await self.storage.expired_async(now)

@@ -554,6 +554,11 @@ class Storage:
         with self.engine.connect() as conn:
             return _seats_of(conn, game_id)
 
+    @property
+    def in_memory(self) -> bool:
+        """Whether the database is SQLite in memory: one connection, gone with the process."""
+        return self.url in ("sqlite://", "sqlite:///:memory:")
+
     # ------------------------------------------------------------------ several processes
 
     @property
