@@ -108,6 +108,7 @@ export function clockFieldset(levels) {
   const bot = el("label", { id: "clock-bot" }, "when time runs out, a bot plays the seat: ");
   const sel = el("select", { id: "clock-on-timeout" });
   for (const level of levels) sel.append(el("option", { value: level }, level));
+  if (levels.includes("easy")) sel.value = "easy";   // the server's default
   bot.append(sel);
   box.append(none, el("br"), live, el("br"), post, el("br"), bot);
   return box;
