@@ -7,6 +7,7 @@ bound on time is generous (a slow machine fails none of them).
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -207,3 +208,47 @@ def test_a_bad_clock_is_refused_with_its_reason() -> None:
         r = client.post("/api/games", json={**HUMANS, "clock": {"days_per_move": 30}})
         assert r.status_code == 400 and r.json()["code"] == "bad_setup"
         assert "days_per_move" in r.json()["message"]
+
+
+# --------------------------------------------------------------------------- storage
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_timeout_is_recorded_once_and_a_move_made_against_it_is_a_conflict(tmp_path: Path,
+                                                                            database: str) -> None:
+    from huntgather.server.seats import new_secret
+    from huntgather.server.storage import ClockWrite, ConflictError, SeatRow
+
+    postgres = os.environ.get("HUNTGATHER_TEST_POSTGRES")
+    url = str(tmp_path / "games.sqlite") if database == "sqlite" else postgres
+    if url is None:
+        pytest.skip("set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL")
+    storage = Storage(url)
+    gid = new_secret()[:12]
+    try:
+        running = ClockState((5.0, 5.0), 0, time.time() - 10)   # seat 0's deadline passed 5 s ago
+        assert running.deadline is not None
+        storage.create(gid, {"edition": "2020"}, ["d3"], [SeatRow(0, "human", None, "Ann", "ab", True, 7),
+                                                           SeatRow(1, "human", None, None, "cd", True)],
+                       "ef", None, ClockWrite(running.to_json(), running.deadline))
+        assert gid in storage.expired(time.time())
+        assert gid not in storage.expired(running.deadline - 1)
+        now = time.time()
+        out = running.timed_out(now)
+        bot = SeatRow(0, "bot", "easy", "Ann", None, True, 7)
+        assert storage._write(storage._expire, gid, 1, now, out.to_json(), bot) is True
+        assert storage._write(storage._expire, gid, 1, now, out.to_json(), bot) is False   # done already
+        stored = storage.load(gid)
+        assert stored is not None and stored.seats[0] == bot and stored.clock == out.to_json()
+        assert gid not in storage.expired(time.time())
+        # a move by the seat, made by a copy that had not heard of the timeout, is refused
+        with pytest.raises(ConflictError, match="timeout"):
+            storage.append(gid, 1, ["3@0,1r0"], status="playing", scores=[0, 0],
+                           clock=ClockWrite(running.to_json(), None, running.deadline))
+        # the bot's move, made knowing it, is stored with the clock it leads to
+        after = out.after_turn(LIVE, now=now + 1, turn_over=True, running=1)
+        storage.append(gid, 1, ["3@0,1r0"], status="playing", scores=[0, 0],
+                       clock=ClockWrite(after.to_json(), after.deadline, None))
+        assert storage.load_clock(gid) == (2, after.to_json())
+    finally:
+        storage.close()

@@ -375,10 +375,10 @@ class Storage:
 
     def create(self, game_id: str, setup: dict[str, Any], history: list[str],
                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-               position: str | None = None) -> None:
+               position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
         """Store a new game with the moves it already has (its first draws), its seats and creator,
-        and the position those moves lead to."""
-        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position)
+        the position those moves lead to, and its clock."""
+        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock)
 
     def _create(self, conn: Connection, game_id: str, setup: dict[str, Any], history: list[str],
                 seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
