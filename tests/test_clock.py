@@ -250,5 +250,45 @@ def test_a_timeout_is_recorded_once_and_a_move_made_against_it_is_a_conflict(tmp
         storage.append(gid, 1, ["3@0,1r0"], status="playing", scores=[0, 0],
                        clock=ClockWrite(after.to_json(), after.deadline, None))
         assert storage.load_clock(gid) == (2, after.to_json())
+        # the next move is made against the deadline stored: the same number, read back exactly
+        stored = storage.load(gid)
+        assert stored is not None and stored.clock is not None
+        deadline = ClockState.from_json(stored.clock).deadline
+        assert deadline is not None and deadline == after.deadline
+        nxt = after.after_turn(LIVE, now=now + 2, turn_over=True, running=0)
+        storage.append(gid, 2, ["-", "d7"], status="playing", scores=[0, 0],
+                       clock=ClockWrite(nxt.to_json(), nxt.deadline, deadline))
+        assert storage.load_clock(gid) == (4, nxt.to_json())
+    finally:
+        storage.close()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_moves_of_many_games_at_once_store_each_clock(tmp_path: Path, database: str) -> None:
+    from huntgather.server.seats import new_secret
+    from huntgather.server.storage import NO_CLOCK, ClockWrite, MixedBatch
+
+    postgres = os.environ.get("HUNTGATHER_TEST_POSTGRES")
+    url = str(tmp_path / "games.sqlite") if database == "sqlite" else postgres
+    if url is None:
+        pytest.skip("set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL")
+    storage = Storage(url)
+    try:
+        clocked, plain = new_secret()[:12], new_secret()[:12]
+        start = ClockState((60.0, 60.0), 0, 1000.0)
+        storage.create(clocked, {}, ["d3"], clock=ClockWrite(start.to_json(), start.deadline))
+        storage.create(plain, {}, ["d3"])
+        after = start.after_turn(LIVE, now=1010.0, turn_over=True, running=1)
+        calls: list[tuple[Any, ...]] = [
+            (clocked, 1, ["3@0,1r0", "d7"], "playing", [0, 0], None,
+             ClockWrite(after.to_json(), after.deadline, start.deadline)),
+            (plain, 1, ["3@0,1r0", "d7"], "playing", [0, 0], None, NO_CLOCK)]
+        with storage.engine.begin() as conn:
+            storage._append_many(conn, calls)
+        assert storage.load_clock(clocked) == (3, after.to_json())
+        assert storage.load_clock(plain) == (3, None)
+        stale = [(clocked, 3, ["-"], "playing", [0, 0], None, ClockWrite(None, None, start.deadline))]
+        with pytest.raises(MixedBatch), storage.engine.begin() as conn:   # the deadline moved on
+            storage._append_many(conn, stale)
     finally:
         storage.close()
