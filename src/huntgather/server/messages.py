@@ -802,7 +802,8 @@ class MessageSpec:
 
 MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Welcome, "the answer to `hello`"),
-    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change (a "
+    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change, "
+                       "and in a game with a clock after every stored move (a "
                        "`table` not yet sent when the next one comes is replaced by it: only the "
                        "latest counts)"),
     MessageSpec(Snapshot, "the whole public game: after `welcome` or `resync` when the page's version "
