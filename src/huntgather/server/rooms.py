@@ -95,6 +95,7 @@ from huntgather.server.storage import (
     SeatRow,
     Storage,
     StoredGame,
+    TimedOutError,
     seat_row,
 )
 from huntgather.server.words import square_words
@@ -648,6 +649,10 @@ class Room:
         try:
             await self.storage.append_async(self.id, start, new, status=status, scores=list(game.scores),
                                             position=write_position(game.state), clock=clock)
+        except TimedOutError:   # another process recorded the running seat's timeout (its notice follows)
+            await self._read_clock(self.version)
+            raise RequestError(ErrorCode.TIME_OUT, "the time ran out before the move was stored; a bot "
+                                                   "plays the seat now") from None
         except ConflictError:   # another process stored a move first: catch up, then the request is stale
             await self.follow_storage()
             raise RequestError("stale", f"the game moved on (it is at version {self.version}); your move "
@@ -1000,8 +1005,8 @@ class Room:
                     await self._commit([move])
                 backoff = 0.5
             except RequestError as exc:
-                if exc.code == "stale":   # another process moved first; its move is followed now
-                    continue
+                if exc.code in ("stale", ErrorCode.TIME_OUT):   # another process moved first, or
+                    continue                                     # recorded a timeout: followed now
                 if exc.code != "storage_failed":
                     raise
                 # storage is down: try again later, and carry on once it works again

@@ -154,6 +154,10 @@ class ConflictError(StorageError):
     """Another process stored moves of this game first: this copy of the game is out of date."""
 
 
+class TimedOutError(ConflictError):
+    """Another process recorded a timeout of this game's running seat: the moves were not stored."""
+
+
 #: the PostgreSQL channel on which processes tell each other what they stored
 CHANNEL = "huntgather"
 #: PostgreSQL refuses notifications of 8000 bytes or more
@@ -449,7 +453,7 @@ class Storage:
         if current is None:
             raise StorageError(f"no stored game {game_id!r}")
         if current == start:
-            raise ConflictError(f"game {game_id}: another process recorded a timeout")
+            raise TimedOutError(f"game {game_id}: another process recorded a timeout")
         raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
 
     def _append_many(self, conn: Connection, calls: list[tuple[Any, ...]]) -> list[None]:
