@@ -36,6 +36,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args
 from huntgather.bots.registry import offered_levels
 from huntgather.editions import edition_names, get_edition
 from huntgather.kinds import Piece
+from huntgather.server.clock import ClockKind
 from huntgather.server.codec import ProtocolError, dumps, read_json
 from huntgather.server.fields import (
     Check,
@@ -113,6 +114,7 @@ class MessageType(StrEnum):
     PREVIEW = "preview"
     HINT = "hint"
     SEAT_SECRET = "seat_secret"
+    TIMEOUT = "timeout"
     PING = "ping"
     PONG = "pong"
     ERROR = "error"
@@ -129,6 +131,7 @@ class NoticeType(StrEnum):
     PRESENCE = "presence"
     ASK = "ask"
     CHAT = "chat"
+    TIMEOUT = "timeout"
 
 
 class ChatChannel(StrEnum):
@@ -178,6 +181,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_WATCHERS = "too_many_watchers"
     NO_UNDO = "no_undo"
     TOO_FAST = "too_fast"
+    TIME_OUT = "time_out"
     # accounts (server/accounts.py, routes_accounts.py, csrf.py)
     CROSS_SITE = "cross_site"
     BAD_NAME = "bad_name"
@@ -244,6 +248,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "
                        "while the game is on",
+    ErrorCode.TIME_OUT: "the seat's time on the game's clock ran out before its move came; a bot "
+                        "plays the seat now (see `timeout`)",
     ErrorCode.PASSKEY_NEEDS_HOST_NAME: "HTTP: passkeys need the page opened under a host name "
                                        "(`localhost`, a domain), not an IP address",
     ErrorCode.BAD_CHALLENGE: "HTTP: the passkey request's `challenge_id` is unknown, used already, "
@@ -745,6 +751,22 @@ class TableSeat(TypedDict):
     account: Annotated[bool, Doc("held by an account (its name is the account's: `name` refuses it)")]
 
 
+class ClockView(TypedDict):
+    """A game's clock (the server's judgement): each seat's time left at `version` (`left`,
+    seconds, as of the server's `now`, a Unix timestamp), the seat whose time runs (`running`,
+    null while a bot is to move or the game is over) and when it runs out (`deadline`, a
+    server timestamp: a page counts down `deadline - now` from when it got the message, without
+    trusting its own clock); `out`: the seats whose time ran out (bots play them now)."""
+
+    kind: ClockKind
+    left: list[float]
+    running: int | None
+    deadline: float | None
+    now: float
+    version: int
+    out: list[int]
+
+
 class Table(TypedDict):
     type: Literal[MessageType.TABLE]
     watchers: int
@@ -752,6 +774,16 @@ class Table(TypedDict):
     seats: list[TableSeat]
     rematch: NotRequired[Annotated[list[int], Doc("once the game is over: the seats that want a "
                                                   "rematch")]]
+    clock: NotRequired[ClockView]
+
+
+class Timeout(TypedDict):
+    """A seat's time ran out: the `on_timeout` bot of level `level` plays it from `version` on."""
+
+    type: Literal[MessageType.TIMEOUT]
+    seat: int
+    level: str
+    version: int
 
 
 class Snapshot(Changing):
@@ -892,7 +924,8 @@ class MessageSpec:
 
 MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Welcome, "the answer to `hello`"),
-    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change (a "
+    MessageSpec(Table, "after `welcome`, and to every page whenever the seats or who is there change, "
+                       "and in a game with a clock after every stored move (a "
                        "`table` not yet sent when the next one comes is replaced by it: only the "
                        "latest counts)"),
     MessageSpec(Snapshot, "the whole public game: after `welcome` or `resync` when the page's version "
@@ -905,6 +938,8 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Hint, "the answer to `hint`"),
     MessageSpec(SeatSecret, "to the creator, after turning a seat into a person seat or an outside "
                             "bot's seat"),
+    MessageSpec(Timeout, "to every page when a seat's time on the clock runs out (after the `table` "
+                         "that shows the bot in it)"),
     MessageSpec(Ping, "every `heartbeat` seconds (5); answer it with `pong`"),
     MessageSpec(Pong, "the answer to a page's `ping`"),
     MessageSpec(Error, "the answer to an intent that cannot be honoured; nothing changed"),
@@ -915,7 +950,7 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
                          "`rematch`)"),
 ]}
 close(*(spec.shape for spec in MESSAGES.values()), ReplayView, Cell, Returned, EventView, PlayerView,
-      OccupantView, DecisionView, LastTile, FinalRow, FinalView, TableSeat, HintTurn, ChatLine)
+      OccupantView, DecisionView, LastTile, FinalRow, FinalView, TableSeat, HintTurn, ChatLine, ClockView)
 
 
 # --------------------------------------------------------------------------- between processes
@@ -986,7 +1021,19 @@ class ChatNotice(TypedDict):
     watchers_open: NotRequired[bool]
 
 
-Notice = MoveNotice | SeatNotice | DeleteNotice | PresenceNotice | AskNotice | ChatNotice
+
+class TimeoutNotice(TypedDict):
+    """A seat's time ran out (its new row comes as a `seat` notice first): every process tells its
+    pages and reads the game's clock back."""
+
+    type: Literal[NoticeType.TIMEOUT]
+    game: GameId
+    seat: Seat
+    version: int
+
+
+Notice = (MoveNotice | SeatNotice | DeleteNotice | PresenceNotice | AskNotice | ChatNotice
+          | TimeoutNotice)
 NOTICES: dict[str, type] = {type_of(shape): shape for shape in get_args(Notice)}
 close(*NOTICES.values(), SeatNoticeRow)
 

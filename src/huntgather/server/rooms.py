@@ -26,6 +26,7 @@ import logging
 import random
 import re
 import secrets as system_secrets
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ from huntgather.moves import Draw, Move, Place, parse_move
 from huntgather.record import RecordError, load_position, write_position
 from huntgather.server import protocol, ratings
 from huntgather.server.chat import chat_budget, clean_chat
+from huntgather.server.clock import ClockState
 from huntgather.server.codec import ProtocolError, dumps
 from huntgather.server.connection import CLOSE_GONE, Budget, Connection
 from huntgather.server.hint_pool import HintPool
@@ -52,6 +54,7 @@ from huntgather.server.messages import (
     ChatLine,
     ChatNotice,
     ChatWatchersIntent,
+    ClockView,
     DeleteNotice,
     ErrorCode,
     Hello,
@@ -75,6 +78,8 @@ from huntgather.server.messages import (
     Snapshot,
     Table,
     TableSeat,
+    Timeout,
+    TimeoutNotice,
     Turn,
     Undo,
     Update,
@@ -95,7 +100,16 @@ from huntgather.server.seats import (
     new_secret,
     secret_matches,
 )
-from huntgather.server.storage import ConflictError, SeatRow, Storage, StoredGame, seat_row
+from huntgather.server.storage import (
+    NO_CLOCK,
+    ClockWrite,
+    ConflictError,
+    SeatRow,
+    Storage,
+    StoredGame,
+    TimedOutError,
+    seat_row,
+)
 from huntgather.server.words import square_words
 from huntgather.server.workers import Priority, Workers, choose_move, suggest
 from huntgather.state import IllegalMoveError, State
@@ -353,6 +367,8 @@ class Room:
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: makes the rematch's game (:meth:`Rooms.create_rematch`)
     on_rematch: Callable[[Room], Awaitable[tuple[str, str, dict[int, str]]]] | None = None
+    #: the game's clock as stored (None: the game has none), :mod:`huntgather.server.clock`
+    clock: ClockState | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -385,10 +401,41 @@ class Room:
                                    "account": s.account_id is not None}
                                   for i, s in enumerate(self.seats)]
         table: Table = {"type": MessageType.TABLE, "watchers": watchers, "rated": self.setup.rated,
-                              "seats": seats}
+                       "seats": seats}
         if self.rematch_wants:
             table["rematch"] = sorted(self.rematch_wants)
+        clock = self.clock_view()
+        if clock is not None:
+            table["clock"] = clock
         return table
+
+    def clock_view(self) -> ClockView | None:
+        """The clock as the pages see it, now (None: the game has no clock)."""
+        if self.clock is None or self.setup.clock is None:
+            return None
+        now = time.time()
+        return {"kind": self.setup.clock.kind, "left": [round(x, 3) for x in self.clock.left_now(now)],
+                "running": self.clock.seat, "deadline": self.clock.deadline, "now": now,
+                "version": self.version, "out": list(self.clock.out)}
+
+    def _running(self, game: Game) -> int | None:
+        """The seat whose time runs in ``game``: the player to move, unless a bot plays it."""
+        if game.is_over:
+            return None
+        player = game.state.current_player
+        return None if player in self.bots else player
+
+    def _next_clock(self, game: Game, now: float) -> ClockWrite:
+        """The clock once ``game`` (this game with more moves) is stored at ``now``."""
+        if self.clock is None or self.setup.clock is None:
+            return NO_CLOCK
+        played = game.history[len(self.game.history):]
+        before = self.game.state.current_player
+        turn_over = game.is_over or any(isinstance(m, Draw) for m in played) \
+            or game.state.current_player != before
+        new = self.clock.after_turn(self.setup.clock, now=now, turn_over=turn_over,
+                                    running=self._running(game))
+        return ClockWrite(new.to_json(), new.deadline, self.clock.deadline)
 
     def broadcast(self, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for every page (encoded once; never waits)."""
@@ -589,6 +636,9 @@ class Room:
         seat = self._holder(conn, msg["seat"])
         async with self.lock:
             self._check_turn(seat, msg["version"])
+            if self.clock is not None and self.clock.seat == seat and self.clock.expired(time.time()):
+                raise RequestError(ErrorCode.TIME_OUT, f"{PLAYER_NAMES[seat]}'s time ran out before "
+                                                       f"the move came; a bot plays the seat now")
             raw = msg["moves"]
             if not raw:
                 raise RequestError("bad_request", "'moves' is empty")
@@ -635,9 +685,14 @@ class Room:
         when the database refused; nothing changes then.
         """
         status = "over" if game.is_over else "playing"
+        clock = self._next_clock(game, time.time())
         try:
             await self.storage.append_async(self.id, start, new, status=status, scores=list(game.scores),
-                                            position=write_position(game.state))
+                                            position=write_position(game.state), clock=clock)
+        except TimedOutError:   # another process recorded the running seat's timeout (its notice follows)
+            await self._read_clock(self.version)
+            raise RequestError(ErrorCode.TIME_OUT, "the time ran out before the move was stored; a bot "
+                                                   "plays the seat now") from None
         except ConflictError:   # another process stored a move first: catch up, then the request is stale
             await self.follow_storage()
             raise RequestError("stale", f"the game moved on (it is at version {self.version}); your move "
@@ -649,6 +704,8 @@ class Room:
         self.tally.moves_stored += len(new)
         if status == "over" and not self.game.is_over and self.setup.rated and self.on_rated_end is not None:
             self.on_rated_end(self.id)
+        if clock.state is not None:
+            self.clock = ClockState.from_json(clock.state)
 
     def _adopt(self, game: Game, start: int) -> None:
         """Make ``game`` (this game at a later version) the room's game; push what changed since
@@ -658,6 +715,8 @@ class Room:
         self.marks[self.version] = len(game.events)
         self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:],
                                        self.version))
+        if self.clock is not None:
+            self.broadcast_table()
         self.wake_bots()
 
     def _adopt_undone(self, game: Game, stored: int) -> None:
@@ -667,6 +726,8 @@ class Room:
         self.undone = stored - len(game.history)
         self.marks = {self.version: len(game.events)}
         self.broadcast(self.snapshot())
+        if self.clock is not None:
+            self.broadcast_table()
         self.wake_bots()
 
     async def follow_storage(self, carried: tuple[int, list[str]] | None = None) -> None:
@@ -690,6 +751,7 @@ class Room:
                 return
             game = await asyncio.to_thread(restore_game, self.setup, stored.history, self.draws(),
                                            stored.position)
+            await self._read_clock(len(stored.history))
             self._adopt_undone(game, len(stored.history))
             return
         if self.setup.deal == Deal.SEEDED:   # rebuilt from the seed, so the next draws follow it too
@@ -700,7 +762,59 @@ class Room:
         else:
             game = self.game.copy()
             game.follow([parse_move(m) for m in new])
+        await self._read_clock(start + len(new))
         self._adopt(game, start)
+
+    async def _read_clock(self, version: int) -> None:
+        """Take the stored clock, if the stored game is at ``version`` (another process changed it)."""
+        if self.setup.clock is None:
+            return
+        stored = await asyncio.to_thread(self.storage.load_clock, self.id)
+        if stored is not None and stored[0] == version and stored[1] is not None:
+            self.clock = ClockState.from_json(stored[1])
+
+    async def expire(self) -> bool:
+        """If the running seat's time has run out, hand the seat to the setup's ``on_timeout`` bot
+        (keeping its account: a rated game counts the player who timed out last), record it, tell
+        every page; True if this process did.  Of several processes trying at once only one
+        does (:meth:`Storage._expire`); the others read the stored clock back."""
+        async with self.lock:
+            now = time.time()
+            clock = self.clock
+            if clock is None or clock.seat is None or self.closed or self.game.is_over \
+                    or not clock.expired(now):
+                return False
+            seat = clock.seat
+            old = self.seats[seat]
+            if old.kind == SeatKind.BOT:   # resigned or handed over: its bot's move stops the clock
+                return False
+            level = self.setup.on_timeout
+            new_seat = SeatState(SeatKind.BOT, level, old.name, None, old.joined, old.account_id)
+            new_clock = clock.timed_out(now)
+            try:
+                done = await self.storage.expire_async(self.id, self.version, now, new_clock.to_json(),
+                                                       new_seat.row(seat))
+            except Exception as exc:
+                log.error("game %s: recording seat %d's timeout failed: %s", self.id, seat, exc)
+                return False
+            if not done:   # another process did (its notices follow), or this copy is behind
+                await self._read_clock(self.version)
+                return False
+            log.info("game %s: seat %d's time ran out; a %s bot plays it", self.id, seat, level)
+            self.clock = new_clock
+            self.seats[seat] = new_seat
+            self._make_bots()
+            for other in self.conns:
+                other.held.discard(seat)
+        self.tell_timeout(seat)
+        return True
+
+    def tell_timeout(self, seat: int) -> None:
+        """Tell every page that ``seat``'s time ran out (the table first, with the bot in it)."""
+        self.broadcast_table()
+        level = self.seats[seat].level or self.setup.on_timeout
+        self.broadcast(Timeout(type=MessageType.TIMEOUT, seat=seat, level=level, version=self.version))
+        self.wake_bots()
 
     async def follow_seats(self, rows: list[SeatRow] | None = None) -> None:
         """Take the seats another process changed (``rows``, or all of them read from storage);
@@ -1033,8 +1147,8 @@ class Room:
                     await self._commit([move])
                 backoff = 0.5
             except RequestError as exc:
-                if exc.code == "stale":   # another process moved first; its move is followed now
-                    continue
+                if exc.code in ("stale", ErrorCode.TIME_OUT):   # another process moved first, or
+                    continue                                     # recorded a timeout: followed now
                 if exc.code != "storage_failed":
                     raise
                 # storage is down: try again later, and carry on once it works again
@@ -1108,6 +1222,10 @@ class Rooms:
         #: the seconds before a failed rating is tried again (by a sweep)
         self.rating_retry = RATING_RETRY
         self._rating_retry: asyncio.Task[None] | None = None
+        #: seconds between two looks at the clocks of the games in memory, and between two looks
+        #: at the stored deadlines (:meth:`_watch_clocks`)
+        self.clock_tick = 0.2
+        self.clock_sweep = 5.0
 
     # ------------------------------------------------------------------ other processes
 
@@ -1121,6 +1239,50 @@ class Rooms:
         url = self.storage.engine.url
         if url.get_backend_name() != "sqlite" or url.database not in (None, "", ":memory:"):
             self._spawn(self.sweep_ratings())   # (a database in memory is new: nothing to sweep)
+        self._spawn(self._watch_clocks())
+
+    async def _watch_clocks(self) -> None:
+        """Act on the clocks' deadlines: every :attr:`clock_tick` seconds those of the games in
+        memory, and every :attr:`clock_sweep` seconds (and at once, at start) the stored ones,
+        which finds the games whose deadline passed while no process ran, or that no process
+        holds (a correspondence game nobody has open); an in-memory database (tests) has only
+        the games in memory watched.  Nothing is kept in memory that a restart
+        would lose: each deadline is stored, and :meth:`Room.expire` acts on it once."""
+        loop = asyncio.get_running_loop()
+        next_sweep = loop.time()
+        busy: set[str] = set()
+
+        async def expire(game_id: str, room: Room | None) -> None:
+            try:
+                if room is None:
+                    room = await self.get(game_id)
+                await room.expire()
+            except Exception:
+                log.exception("game %s: acting on its clock failed", game_id)
+            finally:
+                busy.discard(game_id)
+
+        while True:
+            now = time.time()
+            for room in list(self._rooms.values()):
+                if room.clock is not None and room.clock.expired(now) and room.id not in busy \
+                        and not room.closed:
+                    busy.add(room.id)
+                    self._spawn(expire(room.id, room))
+            # an in-memory database is this process's alone, and its one connection is the
+            # writer's and the readers' in turn: only the games in memory are watched there
+            if loop.time() >= next_sweep and not self.storage.in_memory:
+                next_sweep = loop.time() + self.clock_sweep
+                try:
+                    due = await self.storage.expired_async(now)
+                except Exception as exc:
+                    log.warning("finding the games whose clock ran out failed: %s", exc)
+                    due = []
+                for game_id in due:
+                    if game_id not in busy:
+                        busy.add(game_id)
+                        self._spawn(expire(game_id, self._rooms.get(game_id)))
+            await asyncio.sleep(self.clock_tick)
 
     async def _keep_presence(self) -> None:
         """Every :attr:`presence_every` seconds, tell the other processes again which pages this
@@ -1257,6 +1419,14 @@ class Rooms:
             room.remote_heard.pop(process, None)
         room.broadcast_table()
 
+    async def _on_timeout(self, room: Room, notice: TimeoutNotice) -> None:
+        async with room.lock:
+            if notice["version"] != room.version:
+                await room.follow_storage()
+            await room._read_clock(room.version)
+        await room.follow_seats()   # the seat's bot (its notice may not have been followed yet)
+        room.tell_timeout(notice["seat"])
+
     async def _on_ask(self, room: Room, notice: AskNotice) -> None:
         if notice["process"] != self.process and room.conns:
             self._announce(room)
@@ -1273,6 +1443,7 @@ class Rooms:
     _NOTICE_HANDLERS: ClassVar[dict[str, Callable[[Rooms, Room, Any], Awaitable[None]]]] = {
         NoticeType.MOVE: _on_move, NoticeType.SEAT: _on_seat, NoticeType.DELETE: _on_delete,
         NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.CHAT: _on_chat,
+        NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.TIMEOUT: _on_timeout,
     }
 
     def _announce(self, room: Room) -> None:
@@ -1360,16 +1531,24 @@ class Rooms:
                                    name=seats[first].name or account.name)
         for i, account_id in (accounts or {}).items():
             seats[i] = replace(seats[i], account_id=account_id)
+        clock: ClockState | None = None
+        if setup.clock is not None:
+            player = None if game.is_over else game.state.current_player
+            running = None if player is None or seats[player].kind == SeatKind.BOT else player
+            clock = ClockState.start(setup.clock, len(seats), running=running, now=time.time())
         try:
             await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
                                             [s.row(i) for i, s in enumerate(seats)], hash_secret(creator),
-                                            write_position(game.state))
+                                            write_position(game.state),
+                                            NO_CLOCK if clock is None
+                                            else ClockWrite(clock.to_json(), clock.deadline, None))
         except Exception as exc:
             log.error("storing a new game failed: %s", exc)
             raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
                                                  "try again in a moment") from None
         async with self._lock:
             room = self._room(game_id, setup, game, seats, hash_secret(creator), False)
+            room.clock = clock
         room.wake_bots()
         return room, creator, secrets_by_seat
 
@@ -1438,7 +1617,9 @@ class Rooms:
                     self.workers, self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
                     draining=self.tally.draining, undone=len(stored.history) - len(game.history),
                     draws=self.draws, chat_log=self.storage.chat_lines(game_id, CHAT_HISTORY),
-                    watchers_open=self.storage.watchers_chat_open(game_id))
+                    watchers_open=self.storage.watchers_chat_open(game_id),
+                    clock=None if stored.clock is None or setup.clock is None
+                    else ClockState.from_json(stored.clock))
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""

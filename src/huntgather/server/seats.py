@@ -28,6 +28,7 @@ from typing import Any
 
 from huntgather.bots.registry import offered_levels
 from huntgather.editions import edition_names, get_edition
+from huntgather.server.clock import ClockSetup
 
 MAX_NAME = 24
 
@@ -134,6 +135,10 @@ class GameSetup:
     #: a rated game (chosen at creation, never after): every person seat must be held by an
     #: account and the deal is secret; no hints and no take-backs (:mod:`huntgather.server.ratings`)
     rated: bool = False
+    #: the game's clock (None: no clock), kept by the server (:mod:`huntgather.server.clock`)
+    clock: ClockSetup | None = None
+    #: the bot level that takes a seat whose time runs out
+    on_timeout: str = "easy"
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -145,7 +150,8 @@ class GameSetup:
         """
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
-        known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated"}
+        known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated", "clock",
+                 "on_timeout"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -220,7 +226,13 @@ class GameSetup:
                                                 "an outside bot cannot take a seat in it")
             if not any(s.kind == SeatKind.HUMAN for s in seats):
                 raise RequestError("bad_setup", "a rated game needs at least one person")
-        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated)
+        raw_clock = data.get("clock")
+        clock = None if raw_clock is None else ClockSetup.from_json(raw_clock)
+        on_timeout = data.get("on_timeout", "easy")
+        if on_timeout not in offered_levels():
+            raise RequestError("bad_setup", f"on_timeout: unknown bot level {on_timeout!r}; choose one "
+                                            f"of {', '.join(offered_levels())}")
+        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -233,4 +245,7 @@ class GameSetup:
             out["mirror"] = self.mirror
         if self.rated:
             out["rated"] = True
+        if self.clock is not None:
+            out["clock"] = self.clock.to_json()
+            out["on_timeout"] = self.on_timeout
         return out

@@ -88,6 +88,10 @@ games = Table(
     Column("scores", Text, nullable=False, default="[]"),
     #: the position after the last stored move (record text), or NULL for games stored before it
     Column("position", Text, nullable=True),
+    #: the clock's state (JSON, :class:`~huntgather.server.clock.ClockState`; NULL: no clock) and
+    #: when the running seat's time runs out (NULL: none runs); schema 0006
+    Column("clock", Text, nullable=True),
+    Column("deadline", Float, nullable=True, index=True),
 )
 
 moves = Table(
@@ -144,11 +148,13 @@ chat_closed = Table(
 _APPEND_POSTGRES = f"""
 WITH updated AS (
     UPDATE {games.name} AS g
-    SET ply = v.ply, status = v.status, scores = v.scores, updated = %(now)s, position = v.position
+    SET ply = v.ply, status = v.status, scores = v.scores, updated = %(now)s, position = v.position,
+        clock = v.clock, deadline = v.deadline
     FROM unnest(%(ids)s::text[], %(starts)s::int[], %(plies)s::int[], %(statuses)s::text[],
-                %(scores)s::text[], %(positions)s::text[])
-         AS v(id, start, ply, status, scores, position)
-    WHERE g.id = v.id AND g.ply = v.start
+                %(scores)s::text[], %(positions)s::text[], %(clocks)s::text[],
+                %(deadlines)s::float8[], %(befores)s::float8[])
+         AS v(id, start, ply, status, scores, position, clock, deadline, before)
+    WHERE g.id = v.id AND g.ply = v.start AND g.deadline IS NOT DISTINCT FROM v.before
     RETURNING g.id
 ), inserted AS (
     INSERT INTO {moves.name} (game_id, ply, move)
@@ -171,6 +177,10 @@ class StorageError(RuntimeError):
 
 class ConflictError(StorageError):
     """Another process stored moves of this game first: this copy of the game is out of date."""
+
+
+class TimedOutError(ConflictError):
+    """Another process recorded a timeout of this game's running seat: the moves were not stored."""
 
 
 #: the PostgreSQL channel on which processes tell each other what they stored
@@ -216,6 +226,11 @@ def seat_row(carried: SeatNoticeRow) -> SeatRow:
                    carried["secret_hash"], carried["joined"], carried.get("account_id"))
 
 
+def timeout_notice(game_id: str, seat: int, version: int) -> str:
+    """The notification of a seat's time run out (the seat itself comes as a :func:`seat_notice`)."""
+    return encode_notice({"type": NoticeType.TIMEOUT, "game": game_id, "seat": seat, "version": version})
+
+
 def delete_notice(game_id: str) -> str:
     """The notification of a game deleted."""
     return encode_notice({"type": NoticeType.DELETE, "game": game_id})
@@ -237,6 +252,20 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class ClockWrite:
+    """A game's clock as an append stores it: its state (JSON), the new deadline, and the deadline
+    the writer saw (the append is refused, as a conflict, if the stored one differs: another
+    process recorded a timeout).  All None for a game without a clock."""
+
+    state: str | None = None
+    deadline: float | None = None
+    before: float | None = None
+
+
+NO_CLOCK = ClockWrite()
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """Everything stored of one game."""
 
@@ -246,6 +275,8 @@ class StoredGame:
     creator_hash: str | None
     #: the position after the last move (record text); None for games stored without one
     position: str | None = None
+    #: the clock's state (JSON, :class:`~huntgather.server.clock.ClockState`), None without a clock
+    clock: str | None = None
 
 
 @dataclass(frozen=True)
@@ -353,14 +384,15 @@ class Storage:
 
     async def create_async(self, game_id: str, setup: dict[str, Any], history: list[str],
                            seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-                           position: str | None = None) -> None:
+                           position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
         """:meth:`create` by the writer thread."""
-        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash, position)
+        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock)
 
     async def append_async(self, game_id: str, start: int, new: list[str], *, status: str,
-                           scores: list[int], position: str | None = None) -> None:
+                           scores: list[int], position: str | None = None,
+                           clock: ClockWrite = NO_CLOCK) -> None:
         """:meth:`append` by the writer thread."""
-        await self.write(self._append, game_id, start, new, status, scores, position)
+        await self.write(self._append, game_id, start, new, status, scores, position, clock)
 
     async def set_seat_async(self, game_id: str, row: SeatRow) -> None:
         """:meth:`set_seat` by the writer thread."""
@@ -372,18 +404,18 @@ class Storage:
 
     def create(self, game_id: str, setup: dict[str, Any], history: list[str],
                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-               position: str | None = None) -> None:
+               position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
         """Store a new game with the moves it already has (its first draws), its seats and creator,
-        and the position those moves lead to."""
-        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position)
+        the position those moves lead to, and its clock."""
+        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock)
 
     def _create(self, conn: Connection, game_id: str, setup: dict[str, Any], history: list[str],
                 seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-                position: str | None = None) -> None:
+                position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
         now = time.time()
         conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
                                           status="playing", ply=len(history), scores="[]",
-                                          position=position))
+                                          position=position, clock=clock.state, deadline=clock.deadline))
         if history:
             conn.execute(insert(moves), [{"game_id": game_id, "ply": i, "move": m}
                                          for i, m in enumerate(history)])
@@ -410,26 +442,28 @@ class Storage:
         self._notify(conn, seat_notice(game_id, row))
 
     def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int],
-               position: str | None = None) -> None:
-        """Add ``new`` moves from ply ``start`` on, and the ``position`` they lead to, in one
-        transaction.
+               position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
+        """Add ``new`` moves from ply ``start`` on, the ``position`` they lead to and the game's
+        ``clock``, in one transaction.
 
         Optimistic concurrency on (game, ply): if the game no longer has
         ``start`` moves stored (another process was first), nothing is written
-        and :class:`ConflictError` is raised.  On PostgreSQL the other
+        and :class:`ConflictError` is raised; likewise if the stored deadline is not
+        ``clock.before`` (another process recorded a timeout).  On PostgreSQL the other
         processes are notified when the transaction commits.
         """
-        self._write(self._append, game_id, start, new, status, scores, position)
+        self._write(self._append, game_id, start, new, status, scores, position, clock)
 
     def _append(self, conn: Connection, game_id: str, start: int, new: list[str], status: str,
-                scores: list[int], position: str | None = None) -> None:
+                scores: list[int], position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
         if self.shared:   # PostgreSQL: one statement; nothing is written unless the ply was `start`
-            if not self._append_postgres(conn, [(game_id, start, new, status, scores, position)]):
+            if not self._append_postgres(conn, [(game_id, start, new, status, scores, position, clock)]):
                 self._refuse_append(conn, game_id, start)
             return
-        done = conn.execute(update(games).where(games.c.id == game_id, games.c.ply == start).values(
-            ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time(),
-            position=position)).rowcount
+        done = conn.execute(update(games).where(
+            games.c.id == game_id, games.c.ply == start, games.c.deadline.is_not_distinct_from(clock.before))
+            .values(ply=start + len(new), status=status, scores=json.dumps(scores), updated=time.time(),
+                    position=position, clock=clock.state, deadline=clock.deadline)).rowcount
         if not done:
             self._refuse_append(conn, game_id, start)
         if new:
@@ -443,6 +477,8 @@ class Storage:
         current = conn.execute(select(games.c.ply).where(games.c.id == game_id)).scalar()
         if current is None:
             raise StorageError(f"no stored game {game_id!r}")
+        if current == start:
+            raise TimedOutError(f"game {game_id}: another process recorded a timeout")
         raise ConflictError(f"game {game_id} has {current} stored moves, not {start}")
 
     def _append_many(self, conn: Connection, calls: list[tuple[Any, ...]]) -> list[None]:
@@ -460,12 +496,15 @@ class Storage:
             return [None] * len(calls)
         now = time.time()
         done = conn.execute(
-            update(games).where(games.c.id == bindparam("b_id"), games.c.ply == bindparam("b_start"))
+            update(games).where(games.c.id == bindparam("b_id"), games.c.ply == bindparam("b_start"),
+                                games.c.deadline.is_not_distinct_from(bindparam("b_before")))
             .values(ply=bindparam("b_ply"), status=bindparam("b_status"), scores=bindparam("b_scores"),
-                    updated=now, position=bindparam("b_position")),
+                    updated=now, position=bindparam("b_position"), clock=bindparam("b_clock"),
+                    deadline=bindparam("b_deadline")),
             [{"b_id": game_id, "b_start": start, "b_ply": start + len(new), "b_status": status,
-              "b_scores": json.dumps(scores), "b_position": position}
-             for game_id, start, new, status, scores, position in map(_with_position, calls)]).rowcount
+              "b_scores": json.dumps(scores), "b_position": position, "b_clock": clock.state,
+              "b_deadline": clock.deadline, "b_before": clock.before}
+             for game_id, start, new, status, scores, position, clock in map(_with_position, calls)]).rowcount
         if done != len(calls):
             raise MixedBatch(f"{len(calls) - done} of {len(calls)} games had other moves stored")
         rows = [{"game_id": game_id, "ply": start + i, "move": m}
@@ -485,6 +524,8 @@ class Storage:
             "ids": [c[0] for c in full], "starts": [c[1] for c in full],
             "plies": [c[1] + len(c[2]) for c in full], "statuses": [c[3] for c in full],
             "scores": [json.dumps(c[4]) for c in full], "positions": [c[5] for c in full],
+            "clocks": [c[6].state for c in full], "deadlines": [c[6].deadline for c in full],
+            "befores": [c[6].before for c in full],
             "move_games": [r[0] for r in rows], "move_plies": [r[1] for r in rows],
             "move_texts": [r[2] for r in rows],
             "payloads": [move_notice(c[0], c[1], c[2]) for c in full],
@@ -496,9 +537,56 @@ class Storage:
         with self.engine.connect() as conn:
             return _moves_of(conn, game_id, start)
 
+    def load_clock(self, game_id: str) -> tuple[int, str | None] | None:
+        """A game's stored ply and clock state (JSON), or None if there is no such game."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games.c.ply, games.c.clock).where(games.c.id == game_id)).first()
+        return None if row is None else (row[0], row[1])
+
+    def expired(self, now: float, limit: int = 100) -> list[str]:
+        """The games on whose clock the running seat's time ran out by ``now`` (soonest first)."""
+        with self.engine.connect() as conn:
+            return self._expired(conn, now, limit)
+
+    async def expired_async(self, now: float, limit: int = 100) -> list[str]:
+        """:meth:`expired` by the writer thread (in its turn: an in-memory database has one
+        connection, which no other thread may use while the writer does)."""
+        return await self.write(self._expired, now, limit)
+
+    @staticmethod
+    def _expired(conn: Connection, now: float, limit: int = 100) -> list[str]:
+        return [r for (r,) in conn.execute(
+            select(games.c.id).where(games.c.deadline <= now, games.c.status == "playing")
+            .order_by(games.c.deadline).limit(limit))]
+
+    async def expire_async(self, game_id: str, ply: int, now: float, clock: str, row: SeatRow) -> bool:
+        """:meth:`_expire` by the writer thread."""
+        return await self.write(self._expire, game_id, ply, now, clock, row)
+
+    def _expire(self, conn: Connection, game_id: str, ply: int, now: float, clock: str,
+                row: SeatRow) -> bool:
+        """Record a timeout: the game at ``ply`` whose deadline passed by ``now`` gets its new
+        ``clock`` (no deadline) and the seat's new ``row`` (a bot's), and the other processes are
+        told.  Returns False, having written nothing, unless this call is the one that changed the
+        stored game (one UPDATE conditioned on the ply and a deadline passed: of two processes
+        trying at once, the second finds the deadline gone)."""
+        done = conn.execute(update(games).where(
+            games.c.id == game_id, games.c.ply == ply, games.c.deadline.is_not(None),
+            games.c.deadline <= now).values(clock=clock, deadline=None, updated=now)).rowcount
+        if not done:
+            return False
+        self._set_seat(conn, game_id, row)
+        self._notify(conn, timeout_notice(game_id, row.seat, ply))
+        return True
+
     def load_seats(self, game_id: str) -> list[SeatRow]:
         with self.engine.connect() as conn:
             return _seats_of(conn, game_id)
+
+    @property
+    def in_memory(self) -> bool:
+        """Whether the database is SQLite in memory: one connection, gone with the process."""
+        return self.url in ("sqlite://", "sqlite:///:memory:")
 
     # ------------------------------------------------------------------ several processes
 
@@ -586,7 +674,8 @@ class Storage:
     def load(self, game_id: str) -> StoredGame | None:
         """The setup, move list, seats and creator of a stored game, or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(games.c.setup, games.c.position).where(games.c.id == game_id)).first()
+            row = conn.execute(select(games.c.setup, games.c.position, games.c.clock)
+                               .where(games.c.id == game_id)).first()
             if row is None:
                 return None
             history = _moves_of(conn, game_id)
@@ -594,7 +683,7 @@ class Storage:
             creator = conn.execute(select(creators.c.secret_hash)
                                    .where(creators.c.game_id == game_id)).scalar()
         setup: dict[str, Any] = json.loads(row[0])
-        return StoredGame(setup, history, seat_rows, creator, row[1])
+        return StoredGame(setup, history, seat_rows, creator, row[1], row[2])
 
     def delete(self, game_id: str) -> bool:
         """Remove a game, its moves and seats; False if there was no such game."""
@@ -724,7 +813,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0005"
+SCHEMA = "0006"
 
 
 def _alembic_config(connection: Any) -> Any:
@@ -996,8 +1085,9 @@ def _resolve(outcomes: list[_Outcome]) -> None:
 
 
 def _with_position(call: tuple[Any, ...]) -> tuple[Any, ...]:
-    """An :meth:`Storage._append` call's arguments with the position (None when not given)."""
-    return call if len(call) == 6 else (*call, None)
+    """An :meth:`Storage._append` call's arguments with the position and clock (None and
+    :data:`NO_CLOCK` when not given)."""
+    return (*call, None, NO_CLOCK)[:7] if len(call) == 5 else (*call, NO_CLOCK)[:7]
 
 
 def _moves_of(conn: Connection, game_id: str, start: int = 0) -> list[str]:

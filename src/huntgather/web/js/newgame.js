@@ -1,6 +1,7 @@
 // The New game screen (#/new): edition, seats (a person or a bot of some level), who starts,
 // an optional seed and a short stack; it creates the game and goes to its table.
 
+import { clockFieldset, formClock } from "./clock.js";
 import { $, api, el, swatch } from "./dom.js";
 import { ID_RE, MAX_NAME, loadStore, myName, saveStore, setMyName } from "./storage.js";
 
@@ -92,6 +93,7 @@ export function setupNewForm(meta) {
     if (old && parseInt(old, 10) < n) sel.value = old;
   }
 
+  if (!$("#clock-choice")) $("#start-game").before(clockFieldset(meta.bot_levels));
   seats.append(seatRow(0, "human"), seatRow(1, "bot:easy"));
   refreshStartSelect();
   $("#your-name").value = myName();
@@ -134,6 +136,13 @@ export function setupNewForm(meta) {
     }
     if (short !== "") setup.short = parseInt(short, 10);
     if (signedIn && $("#rated").checked) setup.rated = true;
+    const clock = formClock();
+    if (clock.error) {
+      $("#new-error").textContent = clock.error;
+      $(`#${clock.focus}`).focus();
+      return;
+    }
+    Object.assign(setup, clock.fields);
     $("#start-game").disabled = true;
     try {
       // a seed may be larger than a JavaScript number holds exactly: its digits go into the JSON as they are

@@ -9,6 +9,7 @@ import {
   presence, seatInfo, seatLabel, seatName, colourOf, who,
 } from "./game.js";
 import { moveAttrs } from "./board.js";
+import { clockSpan, hasClock, startClockTicks } from "./clock.js";
 import { linkRow } from "./lobby.js";
 import { showRemaining } from "./settings.js";
 import { turnBell } from "./sounds.js";
@@ -32,6 +33,7 @@ export function turnText(s) {
 }
 
 export function createPanel(store, act, board) {
+  startClockTicks();
   // a log line or final-table row that lights up its feature's squares on the board
   function hoverable(node, tiles) {
     if (!Array.isArray(tiles) || !tiles.length) return;
@@ -88,6 +90,7 @@ export function createPanel(store, act, board) {
       if (info && info.kind === "bot") name.append(el("span", { class: "muted" }, ` · bot ${info.level}`));
       if (info && info.kind === "remote") name.append(el("span", { class: "muted" }, " (outside bot)"));
       if (held(s, p.seat)) name.append(" ", el("span", { class: "you" }, "you"));
+      if (hasClock()) name.append(" ", clockSpan(p.seat));
       tr.append(name, el("td", { class: "score" }, String(p.score)), el("td", {}, String(p.meeples)),
         el("td", {}, String(p.huts)));
       body.append(tr);

@@ -9,7 +9,9 @@
 import { $, api, showError, showStatus } from "./dom.js";
 import {
   canConfirm, canUndoTurn, canon, currentHints, heldSeats, isRated, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
+  who,
 } from "./game.js";
+import { noteClock, showClockNews } from "./clock.js";
 import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
 import { createChat } from "./chat.js";
 import { animation, autoConfirm } from "./settings.js";
@@ -75,6 +77,8 @@ export function createPlay(store, loadTiles) {
     if (conn) conn.close();
     conn = null;
     chat.close();
+    noteClock(null);
+    showClockNews("");
     store.dispatch({ type: "leave" });
   }
 
@@ -106,7 +110,13 @@ export function createPlay(store, loadTiles) {
       case "welcome": onWelcome(msg); break;
       case "table":
         if (s().mode === "play") pruneBotSecrets(s().gameId, msg);
+        noteClock(msg.clock);
         store.dispatch({ type: "table", table: msg });
+        break;
+      case "timeout":   // a seat's time ran out: the table that came first shows its bot
+        if (Number.isInteger(msg.seat)) {
+          showClockNews(`${who(s(), msg.seat)}: time ran out — a ${msg.level} bot plays this seat now`);
+        }
         break;
       case "snapshot": {
         await loadTiles(msg.edition);
