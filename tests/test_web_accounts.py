@@ -284,14 +284,15 @@ def test_a_name_that_is_html_stays_text_on_the_leaderboard_and_the_profile(serve
 # ------------------------------------------------------------------ the screens, with given answers
 
 NOW = time.time()
-#: OpenSkill's mu per point of the Elo-like rating shown (docs/accounts.md, Ratings): a sigma of
-#: ``n * MU_PER_POINT`` is shown as "± n"
+#: OpenSkill's mu per point of the Elo-like rating shown (docs/accounts.md, Ratings): the answers
+#: carry a sigma of ``n * MU_PER_POINT`` and its ``uncertainty`` n, which the page shows as "± n"
 MU_PER_POINT = math.sqrt(2) * 25 / 6 * math.log(10) / 400
 HISTORY = [{"at": NOW - 3600 * (9 - i), "rating": r, "game": f"g{i}"}
            for i, r in enumerate([1500, 1517, 1496, 1532, 1548, 1529])]
 PROFILE = {
     "name": XSS, "kind": "person",
-    "ratings": {"2020": {"rating": 1529, "mu": 25.4, "sigma": 81 * MU_PER_POINT, "provisional": True,
+    "ratings": {"2020": {"rating": 1529, "uncertainty": 81, "mu": 25.4, "sigma": 81 * MU_PER_POINT,
+                         "provisional": True,
                          "games": 6, "wins": 4, "history": HISTORY}},
     "stats": {"2020": {"played": 6, "won": 4, "average_score": 41.25, "average_margin": -3.5}},
     "recent": [{"id": "g5", "edition": "2020", "at": NOW, "rank": 2, "score": 40,
@@ -300,11 +301,14 @@ PROFILE = {
     "bots": {"2020": {"easy": {"played": 5, "won": 4}, "hard": {"played": 1, "won": 0}}},
 }
 LEADERBOARD = {"edition": "2020", "who": "all", "players": [
-    {"rank": 1, "name": "hard", "kind": "bot", "rating": 1702, "mu": 30.1, "sigma": 40.2 * MU_PER_POINT,
+    {"rank": 1, "name": "hard", "kind": "bot", "rating": 1702, "uncertainty": 40.2, "mu": 30.1,
+     "sigma": 40.2 * MU_PER_POINT,
      "provisional": False, "games": 41, "wins": 30},
-    {"rank": 2, "name": XSS, "kind": "person", "rating": 1529, "mu": 25.4, "sigma": 81 * MU_PER_POINT,
+    {"rank": 2, "name": XSS, "kind": "person", "rating": 1529, "uncertainty": 81, "mu": 25.4,
+     "sigma": 81 * MU_PER_POINT,
      "provisional": True, "games": 6, "wins": 4},
-    {"rank": 3, "name": "easy", "kind": "bot", "rating": 1310, "mu": 20.0, "sigma": 35.9 * MU_PER_POINT,
+    {"rank": 3, "name": "easy", "kind": "bot", "rating": 1310, "uncertainty": 35.9, "mu": 20.0,
+     "sigma": 35.9 * MU_PER_POINT,
      "provisional": False, "games": 90, "wins": 20},
 ]}
 

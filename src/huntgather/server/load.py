@@ -59,6 +59,8 @@ class LoopLag:
         """One look: the loop woke a timer ``lag`` seconds late."""
         self.smoothed += WEIGHT * (max(0.0, lag) - self.smoothed)
         self.tally.loop_lag = self.smoothed
+        if self.shed_after <= 0:   # never shed: the lag is only measured (for the metrics)
+            return
         if not self.overloaded and self.smoothed > self.shed_after:
             self.overloaded = True
             log.warning("overloaded: the event loop runs %.0f ms late; new games and connections are "

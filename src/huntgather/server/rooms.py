@@ -1251,12 +1251,20 @@ class Rooms:
         loop = asyncio.get_running_loop()
         next_sweep = loop.time()
         busy: set[str] = set()
+        #: games whose record cannot be read: said once, then left alone (as every other request
+        #: for them is answered ``corrupt_game``)
+        unreadable: set[str] = set()
 
         async def expire(game_id: str, room: Room | None) -> None:
             try:
                 if room is None:
                     room = await self.get(game_id)
                 await room.expire()
+            except RequestError as exc:
+                if exc.code == ErrorCode.CORRUPT_GAME:
+                    unreadable.add(game_id)
+                log.warning("game %s: its clock ran out, but the game cannot be loaded (%s)", game_id,
+                            exc.code)
             except Exception:
                 log.exception("game %s: acting on its clock failed", game_id)
             finally:
@@ -1279,7 +1287,7 @@ class Rooms:
                     log.warning("finding the games whose clock ran out failed: %s", exc)
                     due = []
                 for game_id in due:
-                    if game_id not in busy:
+                    if game_id not in busy and game_id not in unreadable:
                         busy.add(game_id)
                         self._spawn(expire(game_id, self._rooms.get(game_id)))
             await asyncio.sleep(self.clock_tick)
