@@ -19,7 +19,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -136,8 +136,13 @@ class Accounts:
     def __init__(self, storage: Storage, hasher: PasswordHasher | None = None) -> None:
         self.storage = storage
         self.hasher = hasher or PasswordHasher()
-        #: verified against for an unknown name, so that it takes as long as a known one
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    @cached_property
+    def _dummy(self) -> str:
+        """A hash verified against for an unknown name, so that it takes as long as a known one
+        (made at the first sign-in, not at start: every server and every test app makes an
+        ``Accounts``, and an argon2 hash costs a tenth of a second)."""
+        return self.hasher.hash(secrets.token_urlsafe(16))
 
     # ------------------------------------------------------------------ accounts
 
