@@ -191,12 +191,18 @@ _SIGNED_OUT = "you are not signed in (or your session has ended); sign in again"
 # --------------------------------------------------------------------------- sign up, in, out
 
 
+async def _name_and_password(request: Request) -> tuple[str, str]:
+    """The ``name`` and ``password`` of a sign-up or sign-in body; raises ``bad_request``."""
+    data = await read_body(request)
+    name = _text_field(data, "name")
+    password = _text_field(data, "password")
+    assert name is not None and password is not None   # not optional: _text_field raised otherwise
+    return name, password
+
+
 async def sign_up(request: Request) -> Response:
     try:
-        data = await read_body(request)
-        name = _text_field(data, "name")
-        password = _text_field(data, "password")
-        assert name is not None and password is not None
+        name, password = await _name_and_password(request)
     except RequestError as exc:
         return _refused(exc)
     if not limits_of(request).sign_ups.allow(_client(request)):
@@ -211,10 +217,7 @@ async def sign_up(request: Request) -> Response:
 
 async def sign_in(request: Request) -> Response:
     try:
-        data = await read_body(request)
-        name = _text_field(data, "name")
-        password = _text_field(data, "password")
-        assert name is not None and password is not None
+        name, password = await _name_and_password(request)
     except RequestError as exc:
         return _refused(exc)
     limits, accounts = limits_of(request), accounts_of(request)
