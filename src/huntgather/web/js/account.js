@@ -218,15 +218,22 @@ export function setupAccounts(onChange) {
       $("#account-password").focus();
       return;
     }
+    await signInBy(() => jsonRequest(mode === "sign-up" ? "/api/accounts" : "/api/session", "POST",
+      { name, password }));
+  }
+
+  // one way of signing in or up (`work`); then a new account takes the seats this browser holds,
+  // the dialog closes and the page shows who is signed in; a failure is said in the dialog
+  async function signInBy(work) {
     busy(true);
     try {
-      await jsonRequest(mode === "sign-up" ? "/api/accounts" : "/api/session", "POST", { name, password });
+      await work();
       if (mode === "sign-up") await claimHeldSeats();
       close();
       await changed();
       focusAfter();
     } catch (e) {
-      error.textContent = errorWords(e);
+      $("#account-error").textContent = errorWords(e);
     } finally {
       busy(false);
     }
@@ -251,22 +258,7 @@ export function setupAccounts(onChange) {
       $("#account-name").focus();
       return;
     }
-    busy(true);
-    try {
-      if (mode === "sign-up") {
-        await passkeys.passkeySignUp(name);
-        await claimHeldSeats();
-      } else {
-        await passkeys.passkeySignIn();
-      }
-      close();
-      await changed();
-      focusAfter();
-    } catch (e) {
-      error.textContent = errorWords(e);
-    } finally {
-      busy(false);
-    }
+    await signInBy(() => (mode === "sign-up" ? passkeys.passkeySignUp(name) : passkeys.passkeySignIn()));
   }
 
   $("#sign-in").onclick = () => open("sign-in");
