@@ -61,18 +61,58 @@ echo "== ruff"
 echo "== js lint"
 # the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
 .venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
-# mypy and the compiled build (into its cache, from a copy of the tree) run beside the pure suite:
-# its two test processes spend much of their time waiting on browsers and servers.  Their output
-# is shown, and their exit status checked, once the suite is done.
+# mypy and the compiled build's tests run beside the pure suite (whose test processes spend much
+# of their time waiting on browsers, servers and timers); their output is shown, and their exit
+# status checked, once the suite is done.
 side=$(mktemp -d /tmp/huntgather-side.XXXXXX)
 on_exit_do+=('kill $(jobs -p) 2>/dev/null; rm -rf "$side"')
 # mypy's cache lives outside the checkout, so that a fresh clone on this machine reuses it (mypy
 # checks every cached module against its source's hash: a changed file is checked again)
 .venv/bin/mypy --cache-dir "${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-mypy" >"$side/mypy" 2>&1 &
 mypy_pid=$!
+
+# The tests that can tell the builds apart, again on the optional compiled build (mypyc;
+# docs/performance.md): the rules, records, positions, the digest of 1,000 games, state identity
+# (with a state sent to a spawned process), the bots, their search and the RL encoding's reading of
+# the state.  The server, the page, the tools and the docs run on the pure build only: they call
+# the same compiled functions that these tests check.  Compiled into a copy of the checkout's files
+# (or taken from the cache of builds, keyed by a hash of every source it is built from), where these
+# tests run with that copy first on the import path, so the checkout itself stays pure for the
+# suite running meanwhile.  Set HUNTGATHER_SKIP_COMPILED=1 to leave it out where no C compiler
+# exists.
+COMPILED_TESTS=(
+  tests/test_rulebook_2020.py tests/test_rulebook_2002.py tests/test_rule_edges.py
+  tests/test_specials.py tests/test_editions.py tests/test_tiles.py tests/test_reference.py
+  tests/test_moves.py tests/test_record.py tests/test_positions.py tests/test_properties.py
+  tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
+  tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
+)
+# not the tests of documents, logs and tools among them (they read files and run scripts), nor the
+# two RL tests that train or compare Ray with local runs: they run on the pure build
+COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs and not documented"
+COMPILED_DESELECT+=" and not variants_tool and not scale_tool and not interval_tool and not tournament_log"
+compiled_suite() {
+  local tree="$side/compiled-tree"
+  mkdir -p "$tree"
+  # the checkout's files (tracked, and new ones git does not ignore), without any build output
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$tree"
+  else
+    tar --exclude=./.venv --exclude=./.git --exclude='*.so' --exclude=./build -cf - . | tar -xf - -C "$tree"
+  fi
+  ln -s "$PWD/.venv" "$tree/.venv"
+  # the rulebooks' reference facts beside the checkout, where some tests look for them
+  if [ -d ../shared ]; then ln -s "$(cd ../shared && pwd)" "$side/shared"; fi
+  cd "$tree"
+  export PYTHONPATH="$tree/src"   # before the editable install's path to the checkout
+  bash scripts/compiled.sh build
+  echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files)"
+  .venv/bin/python -m pytest -q -rs -p no:cacheprovider --durations=5 -k "$COMPILED_DESELECT" \
+    "${COMPILED_TESTS[@]}" "$@"
+}
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
-  bash scripts/compiled.sh prepare >"$side/compile" 2>&1 &
-  compile_pid=$!
+  (compiled_suite "$@") >"$side/compiled" 2>&1 &
+  compiled_pid=$!
 fi
 
 echo "== pytest"
@@ -87,33 +127,10 @@ wait "$mypy_pid" || mypy_status=$?
 cat "$side/mypy"
 [ "$mypy_status" = 0 ] || exit "$mypy_status"
 
-# The tests that can tell the builds apart, again on the optional compiled build (mypyc;
-# docs/performance.md): the rules, records, positions, the digest of 1,000 games, state identity
-# (with a state sent to a spawned process), the bots, their search and the RL encoding's reading of
-# the state.  The server, the page, the tools and the docs run on the pure build only: they call
-# the same compiled functions that these tests check.  Compiled in place (or taken from the cache
-# of builds, keyed by a hash of every source it is built from) and removed afterwards, whatever
-# happens.  Set HUNTGATHER_SKIP_COMPILED=1 to leave it out where no C compiler exists.
-COMPILED_TESTS=(
-  tests/test_rulebook_2020.py tests/test_rulebook_2002.py tests/test_rule_edges.py
-  tests/test_specials.py tests/test_editions.py tests/test_tiles.py tests/test_reference.py
-  tests/test_moves.py tests/test_record.py tests/test_positions.py tests/test_properties.py
-  tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
-  tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
-)
-# not the tests of documents, logs and tools among them (they read files and run scripts), nor the
-# two RL tests that train or compare Ray with local runs: they run on the pure build
-COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs and not documented"
-COMPILED_DESELECT+=" and not variants_tool and not scale_tool and not interval_tool and not tournament_log"
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
-  echo "== compiled build (mypyc)"
-  on_exit_do+=('bash scripts/compiled.sh clean')
-  compile_status=0
-  wait "$compile_pid" || compile_status=$?
-  cat "$side/compile"
-  [ "$compile_status" = 0 ] || exit "$compile_status"
-  bash scripts/compiled.sh build
-  echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files)"
-  .venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs -p no:cacheprovider --durations=15 \
-    -k "$COMPILED_DESELECT" "${COMPILED_TESTS[@]}" "$@"
+  echo "== compiled build (mypyc) and its tests"
+  compiled_status=0
+  wait "$compiled_pid" || compiled_status=$?
+  cat "$side/compiled"
+  [ "$compiled_status" = 0 ] || exit "$compiled_status"
 fi

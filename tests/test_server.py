@@ -1137,7 +1137,7 @@ def test_bots_wait_for_storage_and_carry_on_when_it_works_again(monkeypatch: pyt
             await real(*args, **kwargs)
 
         monkeypatch.setattr(storage, "append_async", flaky)
-        made = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3})
+        made = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3, "unwatched": True})
         view = wait_for(c, made["id"], lambda v: v["over"])
         assert view["over"] and failures["left"] == 0
 
@@ -1595,8 +1595,9 @@ def test_games_of_hard_bots_alone_delay_neither_a_quick_bot_nor_a_persons_hard_b
     def placed_by(view: dict[str, Any], seat: int, since: int) -> bool:
         return any(e["kind"] == "TilePlaced" and e["player"] == seat for e in view["log"][since:])
 
-    with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
-        hard = [create(c, {"seats": [{"kind": "bot", "level": "hard"}] * 5})["id"] for _ in range(12)]
+    with TestClient(create_app("sqlite://", bot_delay=0.0, bot_games_per_creator=0)) as c:
+        hard = [create(c, {"seats": [{"kind": "bot", "level": "hard"}] * 5, "unwatched": True})["id"]
+                for _ in range(12)]
         made = create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"},
                                     {"kind": "bot", "level": "hard"}], "short": 12})
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
@@ -1617,6 +1618,48 @@ def test_games_of_hard_bots_alone_delay_neither_a_quick_bot_nor_a_persons_hard_b
             assert set(moved) == {1, 2}
             assert len(moved[1]) <= 4, f"{len(moved[1])} of 12 hard games moved before the greedy bot"
             assert len(moved[2]) <= 6, f"{len(moved[2])} of 12 hard games moved before Ann's hard bot"
+
+
+def test_a_game_of_bots_alone_rests_while_nobody_watches_and_goes_on_when_a_page_opens() -> None:
+    """Nobody's CPU goes to a game of the server's bots alone that no page has open: created, its
+    bots do not start; a watcher's page starts them and sees the game to its end.  Created
+    ``unwatched``, the bots play at once."""
+    app = create_app("sqlite://", bot_delay=0.0)
+    with TestClient(app) as c:
+        rooms = app.state.rooms
+        made = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3})
+        room = rooms._rooms[made["id"]]
+        assert room.resting and room._bot_task is None and room.version == made["version"]
+        with c.websocket_connect(f"/ws/{made['id']}") as ws:
+            view = hello(ws, [])["snapshot"]
+            while not view["over"]:
+                view = apply_update(view, recv(ws, "update"))
+        assert room.game.is_over
+        alone = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3, "unwatched": True})
+        assert wait_for(c, alone["id"], lambda v: v["over"])["over"]
+        for bad in ("yes", 1, None):
+            r = c.post("/api/games", json={"seats": [{"kind": "bot"}] * 2, "unwatched": bad})
+            assert r.status_code == 400 and r.json()["code"] == "bad_setup", bad
+
+
+def test_one_creator_has_at_most_four_games_of_bots_alone_going() -> None:
+    """The fifth game of bots alone going at once from one address is refused 429
+    ``too_many_bot_games`` (plain words); another address is not held back; resting games (no page
+    open) and finished ones do not count; a game with a person never counts."""
+    app = create_app("sqlite://", bot_delay=0.0)
+    long_alone = {"seats": [{"kind": "bot", "level": "random"}] * 2, "unwatched": True}
+    with TestClient(app) as c:
+        for _ in range(4):   # resting: no page, not unwatched
+            create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2})
+        going = [create(c, long_alone)["id"] for _ in range(4)]
+        r = c.post("/api/games", json=long_alone)
+        assert r.status_code == 429 and r.json()["code"] == "too_many_bot_games", r.text
+        assert "4 games of bots alone going" in r.json()["message"]
+        create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})   # a person plays
+        other = TestClient(app, client=("198.51.100.7", 4242))
+        assert other.post("/api/games", json=long_alone).status_code == 201
+        wait_for(c, going[0], lambda v: v["over"])
+        assert c.post("/api/games", json=long_alone).status_code == 201   # one finished: room again
 
 
 def test_a_flood_of_hints_from_one_visitor_holds_one_slot_and_others_are_served() -> None:

@@ -645,7 +645,7 @@ def test_no_worker_process_outlives_the_server(tmp_path: Path, servers: list[Ser
 
     async def make_the_bots_think() -> None:
         made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "hard"}]})
-        create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 10})
+        create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 10, "unwatched": True})
         page = await Page.join(srv, made["id"], [made["creator"], made["seats"]["0"]])
         await page.play()
         # the hard bot's reply (searched in a worker)
@@ -818,7 +818,8 @@ def test_a_read_only_database_refuses_clearly_loses_nothing_and_bots_resume(disk
         made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})
         person = await Page.join(srv, made["id"], hotseat_secrets(made))
         acked = [(await person.play())[0] for _ in range(5)]
-        bots = create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 30})
+        bots = create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 30,
+                                 "unwatched": True})
         running = await wait_for_view(srv, bots["id"], lambda v: v["version"] >= 6, "the bots do not play")
         assert not running["over"]
 

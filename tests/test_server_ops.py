@@ -292,7 +292,7 @@ def test_a_backup_taken_during_play_restores_into_a_server_that_goes_on(tmp_path
 
     async def scenario() -> None:
         made = create_game(srv, HOTSEAT)
-        create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2})   # writes meanwhile
+        create_game(srv, {"seats": [{"kind": "bot", "level": "random"}] * 2, "unwatched": True})   # writes
         page = await Page.join(srv, made["id"], hotseat_secrets(made))
         last = [(await page.play())[0] for _ in range(4)][-1]
         done = huntgather("backup", str(backup), "--db", str(db))

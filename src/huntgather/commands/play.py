@@ -105,6 +105,10 @@ def register(sub: Any) -> None:
                      help="with PostgreSQL: how often each process tells the others which pages it "
                           "has; the pages of a process silent three times as long (crashed) go "
                           "offline on the others (default 10; the same on every process)")
+    ops.add_argument("--bot-games-per-creator", type=int, default=4, metavar="N",
+                     help="how many games of the server's bots alone one creator (an account, else "
+                          "an address) may have going at once in this process; more are refused "
+                          "with 429 too_many_bot_games (default 4; 0: no limit)")
     ops.add_argument("--hello-timeout", type=float, default=10.0, metavar="SECONDS",
                      help="a game connection that has not said hello this long after it opened is "
                           "closed (code 4408, no_hello; default 10)")
@@ -157,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--max-sockets-per-address cannot be negative (0: no limit)")
     if args.max_watchers < 0:
         raise CommandError("--max-watchers cannot be negative (0: no limit)")
+    if args.bot_games_per_creator < 0:
+        raise CommandError("--bot-games-per-creator cannot be negative (0: no limit)")
     if args.shed_after < 0:
         raise CommandError("--shed-after cannot be negative (0: never shed)")
     if args.costly_per_second < 0:
@@ -183,7 +189,8 @@ def run(args: argparse.Namespace) -> int:
                          hello_timeout=args.hello_timeout,
                          max_sockets_per_address=args.max_sockets_per_address,
                          max_watchers=args.max_watchers, presence_every=args.presence_every,
-                         costly_per_second=args.costly_per_second, shed_after=args.shed_after)
+                         costly_per_second=args.costly_per_second, shed_after=args.shed_after,
+                         bot_games_per_creator=args.bot_games_per_creator)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

@@ -18,7 +18,7 @@ from huntgather.server.hosts import allowed_hosts
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS
 from huntgather.server.load import SHED_AFTER
 from huntgather.server.protocol import HELLO_TIMEOUT
-from huntgather.server.rooms import MAX_WATCHERS
+from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, MAX_WATCHERS
 
 __all__ = ["app_from_env", "create_app"]
 
@@ -28,7 +28,8 @@ def app_from_env() -> Starlette:
     ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY``,
     ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_PRESENCE_EVERY`` and ``HUNTGATHER_SHED_AFTER``
     (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
-    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS`` and ``HUNTGATHER_MAX_WATCHERS`` (``huntgather play``'s
+    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS`` and
+    ``HUNTGATHER_BOT_GAMES_PER_CREATOR`` (``huntgather play``'s
     options of the same names).
 
     For ``uvicorn --factory huntgather.server:app_from_env --workers 4 --ws-max-size 65536``.
@@ -48,6 +49,8 @@ def app_from_env() -> Starlette:
                      max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))),
                      presence_every=float(env("HUNTGATHER_PRESENCE_EVERY", "10")),
                      costly_per_second=float(env("HUNTGATHER_COSTLY_PER_SECOND", "5")),
-                     shed_after=float(env("HUNTGATHER_SHED_AFTER", str(SHED_AFTER))))
+                     shed_after=float(env("HUNTGATHER_SHED_AFTER", str(SHED_AFTER))),
+                     bot_games_per_creator=int(env("HUNTGATHER_BOT_GAMES_PER_CREATOR",
+                                                   str(BOT_GAMES_PER_CREATOR))))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app

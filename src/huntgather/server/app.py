@@ -58,7 +58,7 @@ from huntgather.server.load import LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
-from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
+from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_passkeys import passkey_routes
@@ -137,7 +137,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
-               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0) -> Starlette:
+               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0,
+               bot_games_per_creator: int = BOT_GAMES_PER_CREATOR) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -159,7 +160,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     the event loop runs over ``shed_after`` seconds late (smoothed; 0, the default here: never;
     ``huntgather play`` and :func:`~huntgather.server.app_from_env` shed after
     :data:`~huntgather.server.load.SHED_AFTER`), new games and new websockets are refused with
-    503 ``busy`` (:mod:`huntgather.server.load`).
+    503 ``busy`` (:mod:`huntgather.server.load`).  One creator (an account, else an address)
+    may have ``bot_games_per_creator`` games of bots alone going at once (0: any); such a game
+    rests while no page has it open, unless created with ``"unwatched": true``.
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
@@ -171,7 +174,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         raise ValueError("the budget of costly intents cannot be negative (0: no budget)")
     if not presence_every > 0:
         raise ValueError("the presence repeat must be a positive number of seconds")
-    if max_sockets_per_address < 0 or max_watchers < 0:
+    if max_sockets_per_address < 0 or max_watchers < 0 or bot_games_per_creator < 0:
         raise ValueError("the most sockets per address and watchers per game cannot be negative")
     storage = Storage(db)
     workers = Workers(bot_workers, processes=worker_processes)
@@ -179,6 +182,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         else rooms_factory(storage, workers)
     rooms.max_watchers = max_watchers
     rooms.presence_every = presence_every
+    rooms.bot_games_per_creator = bot_games_per_creator
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
                             heartbeat, silent_after, hello_timeout, costly_per_second)

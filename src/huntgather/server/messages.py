@@ -175,6 +175,7 @@ class ErrorCode(StrEnum):
     BAD_SETUP = "bad_setup"
     BAD_CONTENT_TYPE = "bad_content_type"
     TOO_MANY_GAMES = "too_many_games"
+    TOO_MANY_BOT_GAMES = "too_many_bot_games"
     UNKNOWN_EDITION = "unknown_edition"
     DRAINING = "draining"
     TOO_MANY_SOCKETS = "too_many_sockets"
@@ -244,6 +245,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_CONTENT_TYPE: "HTTP: a body that is not `application/json`",
     ErrorCode.TOO_MANY_GAMES: "HTTP: more new games a minute than allowed (per account when signed in, "
                               "else per address)",
+    ErrorCode.TOO_MANY_BOT_GAMES: "HTTP: a new game of bots alone while its creator (an account, else "
+                                  "an address) has as many going as `--bot-games-per-creator` allows",
     ErrorCode.UNKNOWN_EDITION: "HTTP: no such edition",
     ErrorCode.NO_UNDO: "no turn to take back: `undo` is only for a person playing against bots alone "
                        "(an outside bot counts as a person), once they have played a turn, and "

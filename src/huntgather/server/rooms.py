@@ -128,6 +128,8 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 MAX_CATCH_UP = 400
 #: the most watchers a game takes, by default (every one costs each change a message to send)
 MAX_WATCHERS = 200
+#: the most games of bots alone one creator may have going at once in a process (``--bot-games-per-creator``)
+BOT_GAMES_PER_CREATOR = 4
 #: the seconds before a rating that failed is tried again (doubling while it fails)
 RATING_RETRY = 5.0
 
@@ -523,6 +525,7 @@ class Room:
             self.on_presence(self)
         if catch_up is not None:
             conn.push(dumps(catch_up))
+        self.wake_bots()   # a resting game of bots alone goes on now that a page watches it
         if self.chat_log or not self.watchers_open:
             conn.push(dumps({"type": MessageType.CHAT_LOG, "lines": self.chat_log[-CHAT_HISTORY:],
                              "watchers_open": self.watchers_open}))
@@ -1107,10 +1110,23 @@ class Room:
         people = any(s.kind != SeatKind.BOT for s in self.seats)
         return Priority.PERSON if people else Priority.BOTS_ONLY
 
+    @property
+    def bots_only(self) -> bool:
+        """Every seat is the server's bot's (no person, no outside bot)."""
+        return all(s.kind == SeatKind.BOT for s in self.seats)
+
+    @property
+    def resting(self) -> bool:
+        """A game of the server's bots alone that no page has open, on any process: its bots wait
+        until one does (unless it was created ``unwatched``)."""
+        if not self.bots_only or self.setup.unwatched or self.conns:
+            return False
+        return not any(held or count for held, count in self.remote.values())
+
     def wake_bots(self) -> None:
-        """Start the bot loop if a bot is to move and it is not running."""
+        """Start the bot loop if a bot is to move and it is not running (nor resting)."""
         if self.closed or self.draining or self.game.is_over \
-                or self.game.state.current_player not in self.bots:
+                or self.game.state.current_player not in self.bots or self.resting:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
@@ -1123,6 +1139,8 @@ class Room:
             delay = self.bot_delay if self.game.decision.phase == "place" else self.bot_delay / 2
             await asyncio.sleep(delay)
             if self.draining:   # the process stops: the next one resumes this bot (same seed, same move)
+                return
+            if self.resting:    # the last page closed: go on when one opens (attach wakes the bots)
                 return
             if self.closed or self.game.is_over or self.game.state.current_player != player:
                 continue   # the game changed meanwhile (a turn taken back): look again
@@ -1226,6 +1244,11 @@ class Rooms:
         #: at the stored deadlines (:meth:`_watch_clocks`)
         self.clock_tick = 0.2
         self.clock_sweep = 5.0
+        #: the most games of bots alone one creator (an account, else an address) may have going at
+        #: once in this process (0: any)
+        self.bot_games_per_creator = BOT_GAMES_PER_CREATOR
+        #: the games of bots alone each creator made in this process
+        self._bot_games: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ other processes
 
@@ -1426,6 +1449,7 @@ class Rooms:
             room.remote.pop(process, None)
             room.remote_heard.pop(process, None)
         room.broadcast_table()
+        room.wake_bots()   # a page on another process may be what a resting game waited for
 
     async def _on_timeout(self, room: Room, notice: TimeoutNotice) -> None:
         async with room.lock:
@@ -1518,12 +1542,33 @@ class Rooms:
         new, creator, secrets_by_seat = await self.create(setup, accounts=accounts)
         return new.id, creator, secrets_by_seat
 
+    def _going(self, game_id: str) -> bool:
+        """A game of bots alone that plays on: in memory, not over and not resting."""
+        room = self._rooms.get(game_id)
+        return room is not None and not room.closed and not room.game.is_over and not room.resting
+
+    def _check_bot_games(self, setup: GameSetup, creator: str | None) -> None:
+        """Refuse a game of bots alone from a creator who has :attr:`bot_games_per_creator` going."""
+        if creator is None or not self.bot_games_per_creator \
+                or not all(s.kind == SeatKind.BOT for s in setup.seats):
+            return
+        going = [g for g in self._bot_games.get(creator, []) if self._going(g)]
+        self._bot_games[creator] = going
+        if len(going) >= self.bot_games_per_creator:
+            raise RequestError(ErrorCode.TOO_MANY_BOT_GAMES,
+                               f"you have {len(going)} games of bots alone going, as many as one "
+                               f"person may; close one (or let one finish) first")
+
     async def create(self, setup: GameSetup, account: Account | None = None, *,
-                     accounts: Mapping[int, int] | None = None) -> tuple[Room, str, dict[int, str]]:
+                     accounts: Mapping[int, int] | None = None,
+                     creator_key: str | None = None) -> tuple[Room, str, dict[int, str]]:
         """A new stored game; returns the room, the creator's secret and the secret of each seat a
         page holds (a person seat's secret, an outside bot's token).  The creator's ``account``
         (signed in) holds the first person seat, under its name unless the setup names it;
-        ``accounts`` gives seats their accounts (a rematch's)."""
+        ``accounts`` gives seats their accounts (a rematch's).  ``creator_key`` names who asks
+        (an account or an address), for the cap on games of bots alone
+        (:attr:`bot_games_per_creator`)."""
+        self._check_bot_games(setup, creator_key)
         game = await asyncio.to_thread(build_game, setup, self.draws())
         if setup.deal == Deal.SECRET and setup.short is not None:
             setup = replace(setup, stack=game.initial.normal)
@@ -1557,6 +1602,8 @@ class Rooms:
         async with self._lock:
             room = self._room(game_id, setup, game, seats, hash_secret(creator), False)
             room.clock = clock
+        if creator_key is not None and room.bots_only:
+            self._bot_games.setdefault(creator_key, []).append(game_id)
         room.wake_bots()
         return room, creator, secrets_by_seat
 

@@ -113,8 +113,8 @@ def bot_levels() -> dict[str, Any]:
 
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
-           "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "sign_in_required": 401,
-           "rated_game_kept": 409}
+           "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "too_many_bot_games": 429,
+           "sign_in_required": 401, "rated_game_kept": 409}
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -212,7 +212,7 @@ async def new_game(request: Request) -> Response:
                                                  f"wait a little")
         if setup.rated and account is None:
             raise RequestError(ErrorCode.SIGN_IN_REQUIRED, "sign in to create a rated game")
-        room, creator, seat_secrets = await ctx.rooms.create(setup, account)
+        room, creator, seat_secrets = await ctx.rooms.create(setup, account, creator_key=who)
     except RequestError as exc:
         return _error(exc.code, exc.message)
     people = {str(i): s for i, s in seat_secrets.items() if setup.seats[i].kind == SeatKind.HUMAN}

@@ -139,6 +139,9 @@ class GameSetup:
     clock: ClockSetup | None = None
     #: the bot level that takes a seat whose time runs out
     on_timeout: str = "easy"
+    #: a game of the server's bots alone plays on while no page has it open (by default it rests
+    #: until one does: nobody's CPU is spent on a game nobody watches)
+    unwatched: bool = False
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -151,7 +154,7 @@ class GameSetup:
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
         known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated", "clock",
-                 "on_timeout"}
+                 "on_timeout", "unwatched"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -232,7 +235,11 @@ class GameSetup:
         if on_timeout not in offered_levels():
             raise RequestError("bad_setup", f"on_timeout: unknown bot level {on_timeout!r}; choose one "
                                             f"of {', '.join(offered_levels())}")
-        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout)
+        unwatched = data.get("unwatched", False)
+        if not isinstance(unwatched, bool):
+            raise RequestError("bad_setup", "unwatched must be true or false")
+        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout,
+                   unwatched)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -248,4 +255,6 @@ class GameSetup:
         if self.clock is not None:
             out["clock"] = self.clock.to_json()
             out["on_timeout"] = self.on_timeout
+        if self.unwatched:
+            out["unwatched"] = True
         return out
