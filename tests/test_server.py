@@ -965,7 +965,7 @@ def wait_for(client: TestClient, gid: str, done: Any, limit: float = 60.0) -> di
 
 def test_bots_play_a_whole_game_by_themselves(client: TestClient) -> None:
     seats = [{"kind": "bot", "level": level} for level in ("random", "easy", "greedy")]
-    made = create(client, {"seats": seats, "short": 8})
+    made = create(client, {"seats": seats, "short": 8, "unwatched": True})   # no page watches it
     assert made["seats"] == {}
     view = wait_for(client, made["id"], lambda v: v["over"])
     assert view["over"], "the bots did not finish the game"

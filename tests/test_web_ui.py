@@ -1771,6 +1771,33 @@ WATCH_LIT = """() => {
 }"""
 
 
+def check_projection(page: Any, url: str, gid: str) -> bool:
+    """If the game now has a feature that final scoring would score: each player's line under the
+    table gives the server's projected score, and pointing at a tile of the feature lights it and
+    says what it would score (True: checked)."""
+    with urllib.request.urlopen(f"{url}api/games/{gid}") as r:
+        view = json.load(r)
+    projection = view["projection"]
+    if not projection or not projection["rows"]:
+        return False
+    lines = page.locator("#projection li").all_inner_texts()
+    assert [int(line.split(": ", 1)[1].split()[0]) for line in lines] == projection["scores"], lines
+    assert all("if the game ended now" in line for line in lines), lines
+    row = projection["rows"][0]
+    cell = next(c for c in view["board"] if c["tile"] == row["tiles"][0])
+    box = page.locator(f"#cell-{cell['x']}_{cell['y']}").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip = page.locator("#projection-tip")
+    tip.wait_for(state="visible")
+    assert row["explanation"] in tip.inner_text()
+    assert page.locator("#overlay rect.projected-hl").count() >= 1
+    page.screenshot(path=str(ARTIFACTS / "projection-tip.png"))
+    page.mouse.move(1, 1)   # off the board: the tip goes
+    tip.wait_for(state="hidden")
+    return True
+
+
 @pytest.mark.parametrize("size", [(390, 844, "no-preference"), (360, 740, "no-preference"),
                                   (1366, 768, "reduce")],
                          ids=["390x844", "360x740", "1366x768-reduced-motion"])
@@ -1791,6 +1818,7 @@ def test_a_game_ends_with_a_summary_and_its_final_scoring_lit_on_the_board(
         start_game(page, server.url, ["human", "bot:easy"], short=6, seed=21)
         gid = game_id_of(page)
         page.evaluate(WATCH_LIT)
+        projected = False   # the live projection checked (on the desktop: a pointer to hover with)
         while True:
             page.wait_for_function(WAIT_LEGAL_OR_END)
             if not page.locator("#game-summary").is_hidden():
@@ -1799,7 +1827,10 @@ def test_a_game_ends_with_a_summary_and_its_final_scoring_lit_on_the_board(
                 assert in_window(page, "#score-strip")
                 strip = page.locator("#score-strip li .score").all_inner_texts()
                 assert strip == page.locator("#players td.score").all_text_contents()
+            elif not projected:
+                projected = check_projection(page, server.url, gid)
             touch_turn(page, touch=phone)
+        assert phone or projected, "no position of the game had a meadow or river system to project"
         with urllib.request.urlopen(f"{server.url}api/games/{gid}") as r:
             view = json.load(r)
         final, on_board = view["final"], {c["tile"] for c in view["board"]}

@@ -68,6 +68,16 @@ test("a tile's cell names the tile, its turn, its zones as they lie, the pieces 
     + "red: hunter on the meadow to the east. Placed by red. Last move.");
 });
 
+test("a tile's cell says what its features would score if the game ended now (the live projection)", () => {
+  const s = playing();
+  s.view = { ...s.view, projection: { scores: [0, 3], rows: [
+    { kind: "hunters", points: [0, 3], explanation: "Meadow of 1 tile: 1 mammoth ×3 = 3 → red (1 hunter)", tiles: [1] },
+    { kind: "huts", points: [2, 0], explanation: "River system of 2 tiles = 2 → yellow (1 hut)", tiles: [5, 6] }] } };
+  const [, start] = boardCells(s);
+  assert.ok(cellLabel(s, TILES, start).endsWith(
+    "Last move. If the game ended now: Meadow of 1 tile: 1 mammoth ×3 = 3 → red (1 hunter)."), cellLabel(s, TILES, start));
+});
+
 test("an empty square's cell says in how many rotations the tile fits, and whether as turned now", () => {
   const s = playing();
   const cells = boardCells(s);

@@ -26,7 +26,7 @@ __all__ = ["REPLACED", "GapError", "apply_update", "follows"]
 #: the parts of a view that an update gives whole (the board and the log only grow): the server's
 #: ``messages.UPDATE_KEYS``, copied so that the client needs no server (a test checks they agree)
 REPLACED = ("players", "occupants", "remaining", "bonus_left", "decision", "legal", "last", "over", "final",
-            "seed")
+            "seed", "projection")
 
 
 class GapError(ValueError):

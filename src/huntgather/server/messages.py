@@ -710,6 +710,15 @@ class FinalView(TypedDict):
     text: str
 
 
+class ProjectionView(TypedDict):
+    """What final scoring would give if the game ended now (:meth:`huntgather.state.State.final_rows`,
+    the one scoring module's): each river system with huts and each meadow with hunters, and each
+    seat's score with those points added."""
+
+    rows: list[FinalRow]
+    scores: Annotated[list[int], Doc("each seat's score now plus its points in ``rows``")]
+
+
 class Changing(TypedDict):
     """The parts of a view sent whole in snapshots and updates alike (:data:`UPDATE_KEYS`)."""
 
@@ -724,6 +733,9 @@ class Changing(TypedDict):
     over: bool
     final: FinalView | None
     seed: Annotated[int | None, Doc("the seed, once the game is over")]
+    projection: Annotated[ProjectionView | None,
+                          Doc("final scoring if the game ended now; null once it is over, and in a "
+                              "rated game created without `projections`")]
 
 
 #: the keys an ``update`` replaces whole in a page's view (the board and log only grow)

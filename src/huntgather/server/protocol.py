@@ -260,6 +260,18 @@ def final_view(events: Sequence[Event]) -> wire.FinalView | None:
             "scores": list(over.scores), "winners": list(over.winners), "text": over.describe()}
 
 
+def projection_view(state: State) -> wire.ProjectionView:
+    """What final scoring would give now, and each seat's score with it (the live projection)."""
+    rows = state.final_rows()
+    scores = list(state.scores)
+    for row in rows:
+        for i, points in enumerate(row.points):
+            scores[i] += points
+    return {"rows": [{"kind": r.kind, "points": list(r.points), "explanation": r.explanation,
+                      "tiles": list(r.tiles)} for r in rows],
+            "scores": scores}
+
+
 def decision_text(state: State) -> str:
     """The decision in a player's words: ``'red to place a menhir tile'`` (no tile ids)."""
     d = state.decision
@@ -314,8 +326,9 @@ def last_view(events: Sequence[Event]) -> list[wire.LastTile]:
     return last
 
 
-def _changing(game: Game, seed: int) -> wire.Changing:
-    """The parts of a view that are sent whole in snapshots and updates alike."""
+def _changing(game: Game, seed: int, projections: bool) -> wire.Changing:
+    """The parts of a view that are sent whole in snapshots and updates alike (``projections``:
+    with the live projection while the game is on)."""
     state = game.state
     return {
         "players": players_view(state),
@@ -328,13 +341,15 @@ def _changing(game: Game, seed: int) -> wire.Changing:
         "over": state.is_over,
         "final": final_view(game.events) if state.is_over else None,
         "seed": seed if state.is_over else None,   # the seed only once nothing is left to hide
+        "projection": projection_view(state) if projections and not state.is_over else None,
     }
 
 
 def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False,
-             version: int | None = None, rated: bool = False) -> wire.Snapshot:
+             version: int | None = None, rated: bool = False, projections: bool = True) -> wire.Snapshot:
     """The whole public view of a game (what a watcher sees), at ``version`` (by default the
-    number of moves in its history; a game with turns taken back is further on)."""
+    number of moves in its history; a game with turns taken back is further on); ``projections``:
+    with the live projection (:func:`projection_view`)."""
     state = game.state
     out: wire.Snapshot = {
            "type": wire.MessageType.SNAPSHOT, "game": game_id,
@@ -344,14 +359,14 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
                      for (x, y), (t, r) in state.board.cells.items()],
            "log": [event_view(e, state) for e in game.events], "replay": replay, "rated": rated,
-           **_changing(game, seed)}
+           **_changing(game, seed, projections)}
     if replay:
         out["legal"] = []
     return out
 
 
 def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event],
-           version: int | None = None) -> wire.Update:
+           version: int | None = None, *, projections: bool = True) -> wire.Update:
     """What changed since version ``start``: the new events and tiles, and the new decision
     (``version``: the new version, by default the number of moves in the game's history)."""
     return {"type": wire.MessageType.UPDATE, "game": game_id, "from": start,
@@ -359,4 +374,4 @@ def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence
            "events": [event_view(e, game.state) for e in new_events],
            "placed": [{"x": e.x, "y": e.y, "tile": e.tile, "rotation": e.rotation}
                       for e in new_events if isinstance(e, TilePlaced)],
-            **_changing(game, seed)}
+            **_changing(game, seed, projections)}

@@ -391,7 +391,8 @@ class Room:
 
     def snapshot(self) -> Snapshot:
         return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal),
-                                 version=self.version, rated=self.setup.rated)
+                                 version=self.version, rated=self.setup.rated,
+                                 projections=self.setup.projections)
 
     def table(self) -> Table:
         online, watchers = self.presence()
@@ -461,7 +462,7 @@ class Room:
             return self.snapshot()
         assert since is not None
         return protocol.update(self.game, self.id, self.setup.seed, since, self.game.events[start:],
-                               self.version)
+                               self.version, projections=self.setup.projections)
 
     # ------------------------------------------------------------------ joining
 
@@ -717,7 +718,7 @@ class Room:
         self.game = game
         self.marks[self.version] = len(game.events)
         self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:],
-                                       self.version))
+                                       self.version, projections=self.setup.projections))
         if self.clock is not None:
             self.broadcast_table()
         self.wake_bots()
@@ -1717,7 +1718,7 @@ class Rooms:
             raise RequestError("bad_request", f"the move number must be from 0 to {len(history)}")
         game = Game.replay(room.game.initial, history[:ply])
         view = protocol.snapshot(game, game_id, room.setup.seed, str(room.setup.deal), replay=True,
-                                 rated=room.setup.rated)
+                                 rated=room.setup.rated, projections=room.setup.projections)
         return {**view, "total": len(history)}
 
     async def drain(self) -> None:

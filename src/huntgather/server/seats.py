@@ -142,6 +142,10 @@ class GameSetup:
     #: a game of the server's bots alone plays on while no page has it open (by default it rests
     #: until one does: nobody's CPU is spent on a game nobody watches)
     unwatched: bool = False
+    #: the live projection (final scoring if the game ended now) in every view, a rule chosen at
+    #: creation, the same for everyone: on by default in unrated games, off in rated ones (a page
+    #: may still hide what it is sent)
+    projections: bool = True
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -154,7 +158,7 @@ class GameSetup:
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
         known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated", "clock",
-                 "on_timeout", "unwatched"}
+                 "on_timeout", "unwatched", "projections"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -238,8 +242,11 @@ class GameSetup:
         unwatched = data.get("unwatched", False)
         if not isinstance(unwatched, bool):
             raise RequestError("bad_setup", "unwatched must be true or false")
+        projections = data.get("projections", not rated)
+        if not isinstance(projections, bool):
+            raise RequestError("bad_setup", "projections must be true or false")
         return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout,
-                   unwatched)
+                   unwatched, projections)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -257,4 +264,6 @@ class GameSetup:
             out["on_timeout"] = self.on_timeout
         if self.unwatched:
             out["unwatched"] = True
+        if self.projections == self.rated:   # not the default (on in unrated games, off in rated)
+            out["projections"] = self.projections
         return out

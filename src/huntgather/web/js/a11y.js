@@ -13,6 +13,8 @@
 
 import { $, svgEl } from "./dom.js";
 import { legalPlacements, myTurn, who } from "./game.js";
+import { tileProjectionWords } from "./projection.js";
+import { showProjection } from "./settings.js";
 
 export const ROTATION_WORDS = ["not turned", "turned a quarter clockwise", "turned half round",
   "turned a quarter anticlockwise"];
@@ -108,6 +110,8 @@ export function cellLabel(s, ts, c) {
   const placed = v.log.find((e) => e.kind === "TilePlaced" && e.tile === c.tile);
   if (placed && placed.player !== undefined && placed.player !== null) parts.push(`Placed by ${who(s, placed.player)}.`);
   if ((v.last || []).some((m) => m.tile === c.tile)) parts.push("Last move.");
+  const projected = showProjection() ? tileProjectionWords(v, c.tile) : "";
+  if (projected) parts.push(`If the game ended now: ${projected}.`);
   return parts.join(" ");
 }
 

@@ -15,13 +15,14 @@
 // The tile in hand can be dragged with the mouse from the panel onto a legal square; on a touch
 // screen, a finger held on a legal square shows the tile there until it lifts (nothing placed).
 
-import { $, svgEl } from "./dom.js";
+import { $, el, svgEl } from "./dom.js";
 import {
   canon, choiceLabel, currentHints, heldSeats, legalPlacements, myTurn, placementAt,
   placementsForRotation, rgbOf, sameMove, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
-import { animation } from "./settings.js";
+import { rowsAt } from "./projection.js";
+import { animation, showProjection } from "./settings.js";
 import { clearOf, SPOT_GAP } from "./spots.js";
 
 // a square is 100 units: at this zoom a legal square (92 units) is a target of 44 px or more
@@ -744,6 +745,67 @@ export function createBoard(store, act) {
     !(s.pending && s.pending.moves.length > 1) && !!s.tiles[s.view.edition];
 
   // the legal square under a point of the window, or null
+  // ------------------------------------------------------- the live projection under a finger or pointer
+
+  // the placed tile under a point of the window (null: an empty square, or off the board)
+  function tileAt(clientX, clientY) {
+    const v = store.get().view;
+    const box = svg.getBoundingClientRect();
+    if (!v || clientX < box.left || clientX > box.right || clientY < box.top || clientY > box.bottom) return null;
+    const x = Math.floor((clientX - box.left - cam.x) / cam.k / 100);
+    const y = Math.floor((clientY - box.top - cam.y) / cam.k / 100);
+    const c = v.board.find((b) => b.x === x && b.y === y);
+    return c ? c.tile : null;
+  }
+
+  // what the features of the tile at a point would score if the game ended now: lit on the board
+  // and said in a box beside the point (nothing: the box goes)
+  let tipTile = null;
+  function projectAt(clientX, clientY) {
+    const s = store.get();
+    const tile = showProjection() ? tileAt(clientX, clientY) : null;
+    const rows = tile === null ? [] : rowsAt(s.view, tile);
+    const tip = $("#projection-tip");
+    if (!rows.length) { hideProjection(); return; }
+    if (tile !== tipTile) {
+      tipTile = tile;
+      highlight(rows.flatMap((r) => r.tiles), "projected-hl");
+      tip.innerHTML = "";
+      tip.append(el("strong", {}, "If the game ended now"));
+      for (const r of rows) tip.append(el("p", { class: `kind-${r.kind}` }, r.explanation));
+    }
+    const wrap = $("#board-wrap").getBoundingClientRect();
+    tip.hidden = false;
+    const left = Math.min(clientX - wrap.left + 12, wrap.width - tip.offsetWidth - 4);
+    const top = clientY - wrap.top + 12 + tip.offsetHeight > wrap.height ? clientY - wrap.top - tip.offsetHeight - 12
+      : clientY - wrap.top + 12;
+    tip.style.left = `${Math.max(4, left)}px`;
+    tip.style.top = `${Math.max(4, top)}px`;
+  }
+
+  function hideProjection() {
+    tipTile = null;
+    $("#projection-tip").hidden = true;
+    clearHighlight("projected-hl");
+  }
+
+  function setupProjection() {
+    let tap = null;   // where a finger went down (a tap on a placed tile shows its projection)
+    svg.addEventListener("pointermove", (ev) => {
+      if (ev.pointerType === "mouse" && !down.size) projectAt(ev.clientX, ev.clientY);
+    });
+    svg.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") hideProjection(); });
+    svg.addEventListener("pointerdown", (ev) => {
+      tap = ev.pointerType === "mouse" ? null : { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
+      if (tap) hideProjection();
+    }, true);
+    svg.addEventListener("pointerup", (ev) => {
+      if (tap && tap.id === ev.pointerId && Math.abs(ev.clientX - tap.x) + Math.abs(ev.clientY - tap.y) < 8
+          && !ev.target.closest(".target, .spot, .hint-spot, #pending-tile")) projectAt(ev.clientX, ev.clientY);
+      tap = null;
+    });
+  }
+
   function legalSquareAt(clientX, clientY) {
     const box = svg.getBoundingClientRect();
     if (clientX < box.left || clientX > box.right || clientY < box.top || clientY > box.bottom) return null;
@@ -865,6 +927,7 @@ export function createBoard(store, act) {
   }
 
   setupInput();
+  setupProjection();
   setupPress();
   setupDrag();
   return { render, highlight, clearHighlight, zoom, pan, refit, reveal,

@@ -212,7 +212,7 @@ function leavingPieces(occupants, events) {
 // the keys an `update` replaces whole in the view (the board and the log only grow): the server's
 // messages.UPDATE_KEYS, which tests/test_protocol_declarations.py checks this list against
 export const UPDATE_KEYS = ["players", "occupants", "remaining", "bonus_left", "decision", "legal", "last",
-  "over", "final", "seed"];
+  "over", "final", "seed", "projection"];
 
 // apply an `update` from the server to the view (the caller checked that it follows on)
 function applyUpdate(s, u, animate) {

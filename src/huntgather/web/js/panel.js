@@ -11,7 +11,8 @@ import {
 import { moveAttrs } from "./board.js";
 import { clockSpan, hasClock, startClockTicks } from "./clock.js";
 import { linkRow } from "./lobby.js";
-import { showRemaining } from "./settings.js";
+import { projectionWords } from "./projection.js";
+import { showProjection, showRemaining } from "./settings.js";
 import { turnBell } from "./sounds.js";
 
 const TITLE = "Hunters & Gatherers";
@@ -51,7 +52,8 @@ export function createPanel(store, act, board) {
   }
 
   function clear() {
-    for (const id of ["#choices", "#hints", "#log", "#players tbody", "#score-strip"]) $(id).innerHTML = "";
+    for (const id of ["#choices", "#hints", "#log", "#players tbody", "#score-strip", "#projection"]) $(id).innerHTML = "";
+    $("#projection").hidden = true;
     $("#final").hidden = true;
     $("#game-summary").hidden = true;
     delete $("#game-summary").dataset.scoring;
@@ -97,6 +99,20 @@ export function createPanel(store, act, board) {
     }
   }
 
+  // each player's score if the game ended now, by kind (the live projection; a setting hides it)
+  function renderProjection(s) {
+    const v = s.view;
+    const list = $("#projection");
+    list.innerHTML = "";
+    list.hidden = !(v.projection && showProjection());
+    if (list.hidden) return;
+    for (const p of v.players) {
+      const li = el("li", { "data-seat": p.seat });
+      li.append(swatch(s.meta, p.seat), " ", `${who(s, p.seat)}: ${projectionWords(v, p.seat)}`);
+      list.append(li);
+    }
+  }
+
   // the scores in one line over the board (a phone shows it; its players' table is in the sheet)
   function renderStrip(s) {
     const v = s.view;
@@ -104,7 +120,8 @@ export function createPanel(store, act, board) {
     strip.innerHTML = "";
     for (const p of v.players) {
       const li = el("li", { "data-seat": p.seat, class: p.seat === v.decision.player && !v.over ? "current" : "",
-        title: `${who(s, p.seat)}: ${p.score} points` });
+        title: `${who(s, p.seat)}: ${p.score} points`
+          + (v.projection && showProjection() ? `; ${projectionWords(v, p.seat)}` : "") });
       li.append(swatch(s.meta, p.seat), " ", el("span", { class: "score" }, String(p.score)));
       strip.append(li);
     }
@@ -363,6 +380,7 @@ export function createPanel(store, act, board) {
     if (!ts) return;
     renderTurn(s);
     renderPlayers(s);
+    renderProjection(s);
     renderStrip(s);
     renderSummary(s);
     renderTile(s, ts);

@@ -11,6 +11,7 @@ const VOLUME_KEY = "hg-volume";
 const ANIM_KEY = "hg-animation";
 const AUTO_KEY = "hg-auto-confirm";
 const REMAINING_KEY = "hg-show-remaining";
+const PROJECTION_KEY = "hg-show-projection";
 const STYLE_KEY = "hg-tile-style";
 const DEFAULT_VOLUME = 60;   // percent
 
@@ -40,6 +41,10 @@ export function volume() {
 export const autoConfirm = () => localStorage.getItem(AUTO_KEY) === "1";
 
 export const showRemaining = () => localStorage.getItem(REMAINING_KEY) === "1";
+
+// the live projection (what final scoring would give now): shown unless switched off
+// (read by the screen-reader words too, whose tests run without a browser: no storage, shown)
+export const showProjection = () => typeof localStorage === "undefined" || localStorage.getItem(PROJECTION_KEY) !== "0";
 
 // "painted" (the default) or "clean": how the server draws the tiles (GET /api/tiles/…?style=);
 // the page shows it on <body data-tile-style>
@@ -77,6 +82,11 @@ export function setupSettings(changed, styled = () => {}) {
   $("#show-remaining").checked = showRemaining();
   $("#show-remaining").onchange = () => {
     remember(REMAINING_KEY, $("#show-remaining").checked ? "1" : "0");
+    changed();
+  };
+  $("#show-projection").checked = showProjection();
+  $("#show-projection").onchange = () => {
+    remember(PROJECTION_KEY, $("#show-projection").checked ? "1" : "0");
     changed();
   };
 }
