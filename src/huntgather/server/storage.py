@@ -813,7 +813,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0006"
+SCHEMA = "0007"
 
 
 def _alembic_config(connection: Any) -> Any:
