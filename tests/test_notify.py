@@ -473,3 +473,72 @@ def test_smtp_urls() -> None:
     for bad in ["http://mail.example.org", "smtp://", "smtp://m.example.org:99999", "smtp://m.example?x=1"]:
         with pytest.raises(ValueError):
             SmtpSettings.from_url(bad)
+
+
+def _certificate() -> tuple[bytes, bytes]:
+    """A self-signed certificate for ``localhost`` and its key (PEM)."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    return (cert.public_bytes(serialization.Encoding.PEM),
+            key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                              serialization.NoEncryption()))
+
+
+def test_starttls_is_used_when_offered_required_when_asked_and_the_password_never_said(
+        tmp_path: Path) -> None:
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+
+    from huntgather.server.notify import MailError, send_mail
+
+    cert, key = _certificate()
+    (tmp_path / "cert.pem").write_bytes(cert)
+    (tmp_path / "key.pem").write_bytes(key)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    trusting = ssl.create_default_context(cadata=cert.decode())
+
+    def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        return AuthResult(success=data.login == b"ann" and data.password == b"s3cret pass")
+
+    box = Inbox()
+    tls_port, plain_port = free_port(), free_port()
+    with_tls = Controller(box, hostname="localhost", port=tls_port, tls_context=server_tls,
+                          require_starttls=True, authenticator=authenticator)
+    plain = Controller(box, hostname="localhost", port=plain_port)
+    with_tls.start()
+    plain.start()
+    try:
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = "t@example.org", "ann@example.org", "hello"
+        message.set_content("hi")
+        for url in (f"smtp://ann:s3cret%20pass@localhost:{tls_port}",
+                    f"smtp+starttls://ann:s3cret%20pass@localhost:{tls_port}"):
+            send_mail(SmtpSettings.from_url(url), message, trusting)
+        assert len(box.wait("ann@example.org", "hello", 2)) == 2
+        with pytest.raises(MailError, match="offers no STARTTLS") as refused:
+            send_mail(SmtpSettings.from_url(f"smtp://localhost:{plain_port}?starttls=require"), message, trusting)
+        with pytest.raises(MailError) as wrong:   # (a server that takes no password: said quickly)
+            send_mail(SmtpSettings.from_url(f"smtp://ann:not%20it@localhost:{plain_port}"), message,
+                      trusting)
+        with pytest.raises(MailError, match=r"SSL|certificate"):   # a certificate nobody vouches for
+            send_mail(SmtpSettings.from_url(f"smtp://ann:s3cret%20pass@localhost:{tls_port}"), message)
+        assert "not it" not in str(wrong.value) and "s3cret" not in str(refused.value)
+        assert len(box.mails) == 2
+    finally:
+        with_tls.stop()
+        plain.stop()

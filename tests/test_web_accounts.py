@@ -658,7 +658,8 @@ def test_the_account_screen_shows_and_saves_the_turn_notifications(tmp_path: Pat
         page.get_by_label("Email address").fill("ann@example.org")
         page.get_by_label("Email me when it is my turn").check()
         page.click("#notify-save")
-        page.wait_for_function("() => /link went to/.test(document.querySelector('#notify-note').textContent)")
+        page.wait_for_function("() => /link went to/.test("
+                               "document.querySelector('#notify-note').textContent)")
         assert "Not confirmed yet" in page.inner_text("#notify-email-state")
         assert page.get_by_label("Email me when it is my turn").is_checked()
         mail = box.wait("ann@example.org", "Confirm")
