@@ -497,7 +497,7 @@ def _certificate() -> tuple[bytes, bytes]:
                               serialization.NoEncryption()))
 
 
-def test_starttls_is_used_when_offered_required_when_asked_and_the_password_never_said(
+def test_starttls_is_used_when_offered_required_when_asked_tls_with_smtps_and_no_password_said(
         tmp_path: Path) -> None:
     import ssl
 
@@ -520,8 +520,10 @@ def test_starttls_is_used_when_offered_required_when_asked_and_the_password_neve
     with_tls = Controller(box, hostname="localhost", port=tls_port, tls_context=server_tls,
                           require_starttls=True, authenticator=authenticator)
     plain = Controller(box, hostname="localhost", port=plain_port)
+    implicit = Controller(box, hostname="localhost", port=free_port(), ssl_context=server_tls)
     with_tls.start()
     plain.start()
+    implicit.start()
     try:
         message = EmailMessage()
         message["From"], message["To"], message["Subject"] = "t@example.org", "ann@example.org", "hello"
@@ -529,16 +531,19 @@ def test_starttls_is_used_when_offered_required_when_asked_and_the_password_neve
         for url in (f"smtp://ann:s3cret%20pass@localhost:{tls_port}",
                     f"smtp+starttls://ann:s3cret%20pass@localhost:{tls_port}"):
             send_mail(SmtpSettings.from_url(url), message, trusting)
-        assert len(box.wait("ann@example.org", "hello", 2)) == 2
+        send_mail(SmtpSettings.from_url(f"smtps://localhost:{implicit.port}"), message, trusting)
+        assert len(box.wait("ann@example.org", "hello", 3)) == 3
         with pytest.raises(MailError, match="offers no STARTTLS") as refused:
-            send_mail(SmtpSettings.from_url(f"smtp://localhost:{plain_port}?starttls=require"), message, trusting)
+            send_mail(SmtpSettings.from_url(f"smtp://localhost:{plain_port}?starttls=require"), message,
+                      trusting)
         with pytest.raises(MailError) as wrong:   # (a server that takes no password: said quickly)
             send_mail(SmtpSettings.from_url(f"smtp://ann:not%20it@localhost:{plain_port}"), message,
                       trusting)
         with pytest.raises(MailError, match=r"SSL|certificate"):   # a certificate nobody vouches for
             send_mail(SmtpSettings.from_url(f"smtp://ann:s3cret%20pass@localhost:{tls_port}"), message)
         assert "not it" not in str(wrong.value) and "s3cret" not in str(refused.value)
-        assert len(box.mails) == 2
+        assert len(box.mails) == 3
     finally:
         with_tls.stop()
         plain.stop()
+        implicit.stop()
