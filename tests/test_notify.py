@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -547,3 +548,57 @@ def test_starttls_is_used_when_offered_required_when_asked_tls_with_smtps_and_no
         with_tls.stop()
         plain.stop()
         implicit.stop()
+
+
+def test_a_failed_mail_is_retried_later_a_played_turn_is_dropped_and_each_turn_is_claimed_once(
+        tmp_path: Path) -> None:
+    """The notifier alone, on a SQLite file: the SMTP server is down at first (the failure is
+    counted and the turn kept for a retry a minute later), two notifiers claim one batch once,
+    a turn played meanwhile is left out, and deleting a game removes its waiting turns."""
+    from huntgather.server.notify import Notifier, NotifyStore
+    from huntgather.server.storage import SeatRow, Storage, games
+
+    storage = Storage(str(tmp_path / "games.sqlite"))
+    store = NotifyStore(storage)
+    ann = Accounts(storage, hasher=_Hasher()).create("Ann Lee", PASSWORD)
+    token = store.set_email(ann.id, "ann@example.org")
+    assert token is not None and store.confirm(token)
+    store.set_switches(ann.id, True, None)
+    for gid in ("g1", "g2"):
+        storage.create(gid, {"edition": "2020"}, ["d3"],
+                       [SeatRow(0, "human", None, "Bob", "ab", True),
+                        SeatRow(1, "human", None, "Ann Lee", "cd", True, ann.id)])
+        with storage.engine.begin() as conn:
+            assert store.add_waiting(conn, ann.id, gid, 1, 1)
+            assert not store.add_waiting(conn, ann.id, gid, 1, 1)   # the same turn told twice: once
+    port = free_port()
+    settings = NotifySettings(SmtpSettings("127.0.0.1", port), "turns@example.org",
+                              "https://games.example.org/", 0)
+    first, second = Notifier(storage, settings), Notifier(storage, settings)
+
+    async def scenario() -> None:
+        assert await first.sweep() == 1 and first.failures == 1 and first.sent == 0   # nobody listens
+        assert await first.sweep() == 0 and await second.sweep() == 0   # the retry waits a minute
+        box = Inbox()
+        controller = Controller(box, hostname="127.0.0.1", port=port)
+        controller.start()
+        try:
+            with storage.engine.begin() as conn:   # g2's turn is played meanwhile
+                conn.execute(games.update().where(games.c.id == "g2").values(ply=2))
+            later = time.time() + 61
+            assert store.due(later, 0) == [ann.id]
+            told = await asyncio.gather(first._tell(ann.id, later), second._tell(ann.id, later))
+            assert sorted(told) == [0, 1]   # one of the two took the batch
+            mails = box.wait("ann@example.org", "Your turn")
+            assert len(mails) == 1 and "/#/play/g1" in text_of(mails[0]) and "g2" not in text_of(mails[0])
+        finally:
+            controller.stop()
+        assert await first.sweep() == 0 and await second.sweep() == 0   # never again for that turn
+
+    asyncio.run(scenario())
+    assert storage.delete("g1")
+    with storage.engine.connect() as conn:
+        from huntgather.server.account_tables import notify_waiting
+
+        assert [r.game_id for r in conn.execute(select(notify_waiting))] == ["g2"]
+    storage.close()

@@ -403,6 +403,9 @@ class NotifyStore:
         return bool(done)
 
     def unsubscribe_token(self, conn: Connection, account_id: int, email: str) -> str:
+        """A new unsubscribe token for a mail to the account (its expired links are removed)."""
+        conn.execute(delete(notify_tokens).where(notify_tokens.c.account_id == account_id,
+                                                 notify_tokens.c.expires <= time.time()))
         token = secrets.token_urlsafe(32)
         conn.execute(insert(notify_tokens).values(id_hash=token_hash(token), account_id=account_id,
                                                   purpose="unsubscribe", email=email,
@@ -686,10 +689,16 @@ class Notifier:
             return 0
         name, prefs = who
         sending = [r for r in rows if r not in gone]
+        mail = prefs.email_on and prefs.email_confirmed and bool(prefs.email) \
+            and self.settings.smtp is not None
+        if not mail and not prefs.push_on:   # switched off meanwhile
+            await asyncio.to_thread(self.store.settle, claim, sending, "dropped")
+            return 0
         ok = True
         if prefs.push_on and all(r.tries == 0 for r in sending):   # not again when a mail is retried
             await self._push(account_id, live)
-        if prefs.email_on and prefs.email_confirmed and prefs.email and self.settings.smtp is not None:
+        if mail:
+            assert prefs.email is not None
             try:
                 await asyncio.to_thread(self._mail_turns, account_id, name, prefs.email, live)
                 self.sent += 1
