@@ -602,3 +602,27 @@ def test_a_failed_mail_is_retried_later_a_played_turn_is_dropped_and_each_turn_i
 
         assert [r.game_id for r in conn.execute(select(notify_waiting))] == ["g2"]
     storage.close()
+
+
+def test_a_push_service_saying_the_subscription_is_gone_makes_the_server_forget_it(
+        tmp_path: Path, push: PushService) -> None:
+    from huntgather.server.notify import Notifier, Waiting
+    from huntgather.server.storage import Storage
+
+    storage = Storage(str(tmp_path / "games.sqlite"))
+    notifier = Notifier(storage, NotifySettings(None, "turns@example.org", "https://games.example.org/", 0))
+    ann = Accounts(storage, hasher=_Hasher()).create("Ann Lee", PASSWORD)
+    browsers = [Browser(push), Browser(push)]
+    for b in browsers:
+        sub = b.subscription()
+        notifier.store.add_subscription(ann.id, sub["endpoint"], sub["keys"]["p256dh"], sub["keys"]["auth"])
+    waiting = [Waiting("g1", 3, 1, ["Bob"], "2020")]
+    asyncio.run(notifier._push(ann.id, waiting))
+    push.wait(2)
+    by_path = {b.endpoint.removeprefix(push.url): b for b in browsers}
+    assert sorted(by_path[path].read(body)["game"] for path, _, body in push.received) == ["g1", "g1"]
+    push.status = 410   # both browsers unsubscribed: the push service says so
+    asyncio.run(notifier._push(ann.id, waiting))
+    push.wait(4)
+    assert notifier.store.subscriptions(ann.id) == [] and notifier.pushed == 2
+    storage.close()
