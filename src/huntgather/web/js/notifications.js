@@ -78,11 +78,13 @@ export function setupNotifications(errorWords, jsonRequest) {
     await jsonRequest("/api/push/subscriptions", "POST", sub.toJSON());
   }
 
+  // end this browser's subscription; true if it had one
   async function unsubscribe() {
     const sub = await currentSubscription();
-    if (!sub) return;
+    if (!sub) return false;
     await jsonRequest("/api/push/subscriptions", "DELETE", { endpoint: sub.endpoint });
     await sub.unsubscribe();
+    return true;
   }
 
   $("#notify-form").addEventListener("submit", async (ev) => {
@@ -95,11 +97,16 @@ export function setupNotifications(errorWords, jsonRequest) {
       if (email !== (shown.settings.email || "")) body.email = email || null;
       body.email_on = $("#notify-email-on").checked && !!email;
     }
-    const push = $("#notify-push-on").checked && pushUsable();
     try {
-      if (push) await subscribe();
-      else if (pushUsable()) await unsubscribe();
-      body.push_on = push;
+      // the box is this browser's: ticked, it subscribes (and the account's pushes are on);
+      // unticked, it ends its own subscription, and the account's pushes stay on while
+      // another browser of the account has one
+      if (pushUsable() && $("#notify-push-on").checked) {
+        await subscribe();
+        body.push_on = true;
+      } else if (pushUsable() && await unsubscribe()) {
+        body.push_on = shown.push.subscriptions > 1;
+      }
       const answer = await jsonRequest("/api/me/notifications", "PUT", body);
       await show();
       note(answer.confirmation === "sent" ? `Saved. A link went to ${email}: open it to confirm the address.`
