@@ -626,3 +626,36 @@ def test_a_push_service_saying_the_subscription_is_gone_makes_the_server_forget_
     push.wait(4)
     assert notifier.store.subscriptions(ann.id) == [] and notifier.pushed == 2
     storage.close()
+
+
+def test_the_mail_options_are_checked_in_plain_words_without_echoing_the_password() -> None:
+    from argparse import Namespace
+
+    from huntgather.cli import CommandError
+    from huntgather.commands.play import notify_settings
+    from huntgather.server.notify import new_vapid_key
+
+    def settings(**given: Any) -> NotifySettings:
+        options = {"smtp": None, "mail_from": None, "public_url": None, "notify_delay": 300.0,
+                   "vapid_key": None, **given}
+        made: NotifySettings = notify_settings(Namespace(**options))
+        return made
+
+    assert settings().smtp is None
+    ok = settings(smtp="smtp+starttls://ann:hunter2@smtp.example.org:587", mail_from="t@example.org",
+                  public_url="https://games.example.org/")
+    assert ok.smtp is not None and ok.smtp.security == "require-starttls" and ok.base == "https://games.example.org/"
+    assert "hunter2" not in repr(ok) and "hunter2" not in ok.smtp.describe()
+    key = new_vapid_key()
+    assert settings(vapid_key=key).vapid_key == key
+    for given, said in [({"smtp": "smtp://ann:hunter2@smtp.example.org:99999"}, "port"),
+                        ({"smtp": "imap://ann:hunter2@smtp.example.org"}, "smtp://"),
+                        ({"smtp": "smtp://ann:hunter2@smtp.example.org"}, "--mail-from"),
+                        ({"smtp": "smtp://smtp.example.org", "mail_from": "nope",
+                          "public_url": "https://games.example.org/"}, "--mail-from"),
+                        ({"public_url": "games.example.org"}, "--public-url"),
+                        ({"notify_delay": -1.0}, "--notify-delay"),
+                        ({"vapid_key": "hunter2"}, "--vapid-key")]:
+        with pytest.raises(CommandError, match=said) as refused:
+            settings(**given)
+        assert "hunter2" not in str(refused.value)
