@@ -630,3 +630,43 @@ def test_every_account_screen_names_its_controls_and_pictures(server: Server, pa
         found[screen] = page.evaluate(check)
     assert not any(found.values()), found
     assert page.locator("svg.rating-chart a[aria-label]").count() == len(HISTORY)   # each point named
+
+
+def test_the_account_screen_shows_and_saves_the_turn_notifications(tmp_path: Path, pages: Pages) -> None:
+    """The notification settings on #/me, with a server that mails (aiosmtpd): an address saved
+    there is mailed its confirmation link (and nothing else), the screen says it waits for it;
+    the page's service worker registers at the root scope."""
+    pytest.importorskip("aiosmtpd")
+    from aiosmtpd.controller import Controller
+    from play_server import free_port
+    from test_notify import Inbox
+
+    box, smtp_port, port = Inbox(), free_port(), free_port()
+    controller = Controller(box, hostname="127.0.0.1", port=smtp_port)
+    controller.start()
+    srv = Server(tmp_path / "games.sqlite", port,
+                 args=("--smtp", f"smtp://127.0.0.1:{smtp_port}", "--mail-from", "turns@example.org",
+                       "--public-url", f"http://127.0.0.1:{port}/")).start()
+    try:
+        page = pages.new("ann")
+        sign_up(page, srv.url, "Ann", PASSWORD)
+        page.click("#me-link")
+        page.wait_for_selector("#notify-form")
+        page.wait_for_function("() => document.querySelector('#notify-email-state').textContent !== ''")
+        assert page.locator("#notify-mail-off").is_hidden()
+        assert "No address" in page.inner_text("#notify-email-state")
+        page.get_by_label("Email address").fill("ann@example.org")
+        page.get_by_label("Email me when it is my turn").check()
+        page.click("#notify-save")
+        page.wait_for_function("() => /link went to/.test("
+                               "document.querySelector('#notify-note').textContent)")
+        assert "Not confirmed yet" in page.inner_text("#notify-email-state")
+        assert page.get_by_label("Email me when it is my turn").is_checked()
+        mail = box.wait("ann@example.org", "Confirm")
+        assert len(box.mails) == 1 and "/notifications/confirm?token=" in str(mail[0])
+        page.screenshot(path=str(ARTIFACTS / "accounts-notifications-1920x1080.png"))
+        scope = page.evaluate("navigator.serviceWorker.register('/sw.js').then((r) => r.scope)")
+        assert scope == srv.url
+    finally:
+        srv.stop()
+        controller.stop()

@@ -112,7 +112,66 @@ def register(sub: Any) -> None:
     ops.add_argument("--hello-timeout", type=float, default=10.0, metavar="SECONDS",
                      help="a game connection that has not said hello this long after it opened is "
                           "closed (code 4408, no_hello; default 10)")
+    mail = parser.add_argument_group("turn notifications (docs/deploy.md#turn-notifications)")
+    mail.add_argument("--smtp", default=None, metavar="URL",
+                      help="send turn mails through this SMTP server: smtp://user:password@host:port "
+                           "(STARTTLS when offered), smtp+starttls://… (STARTTLS required) or "
+                           "smtps://… (TLS from the start); default: no mail")
+    mail.add_argument("--mail-from", default=None, metavar="ADDRESS",
+                      help="the From address of the mails (required with --smtp)")
+    mail.add_argument("--public-url", default=None, metavar="URL",
+                      help="the address players reach the server at, e.g. https://games.example.org/ "
+                           "(the links in mails are built from it; required with --smtp)")
+    mail.add_argument("--notify-delay", type=float, default=300.0, metavar="SECONDS",
+                      help="how long a turn waits before it is mailed or pushed, so that one mail tells "
+                           "every game waiting and none comes while the player is on the page (default 300)")
+    mail.add_argument("--vapid-key", default=None, metavar="KEY",
+                      help="the Web Push (VAPID) private key, raw P-256 in base64url (default: one made at "
+                           "the first start and kept in the database); also HUNTGATHER_VAPID_KEY")
+    mail.add_argument("--push-service", action="append", default=[], metavar="URL",
+                      help="accept push subscriptions whose endpoint starts with this URL, besides the "
+                           "browsers' own push services (repeatable; for a test or a private service)")
     parser.set_defaults(run=run)
+
+
+def notify_settings(args: argparse.Namespace) -> Any:
+    """The :class:`~huntgather.server.notify.NotifySettings` of ``--smtp`` and its friends;
+    raises :class:`CommandError` saying what is wrong (never echoing a password)."""
+    import os
+
+    from huntgather.server.notify import NotifySettings, SmtpSettings, check_vapid_key, clean_email
+    from huntgather.server.seats import RequestError
+
+    if not args.notify_delay >= 0:
+        raise CommandError("--notify-delay cannot be negative")
+    smtp = None
+    mail_from = "huntgather@localhost"
+    public = args.public_url or ""
+    if public:
+        parts = public.split("://", 1)
+        if len(parts) != 2 or parts[0] not in ("http", "https") or not parts[1].strip("/"):
+            raise CommandError("--public-url must be an http:// or https:// address, e.g. "
+                               "https://games.example.org/")
+    if args.smtp:
+        try:
+            smtp = SmtpSettings.from_url(args.smtp)
+        except ValueError as exc:
+            raise CommandError(f"--smtp: {exc}") from None
+        if not args.mail_from or not public:
+            raise CommandError("--smtp needs --mail-from (the From address) and --public-url (the "
+                               "address the links in mails lead to)")
+    if args.mail_from:
+        try:
+            mail_from = clean_email(args.mail_from)
+        except RequestError:
+            raise CommandError(f"--mail-from: {args.mail_from!r} is not an email address") from None
+    vapid = args.vapid_key or os.environ.get("HUNTGATHER_VAPID_KEY") or None
+    if vapid:
+        try:
+            vapid = check_vapid_key(vapid)
+        except ValueError as exc:
+            raise CommandError(f"--vapid-key: {exc}") from None
+    return NotifySettings(smtp, mail_from, public, args.notify_delay, vapid)
 
 
 def _announcer(json_log: bool) -> Any:
@@ -179,12 +238,14 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             raise CommandError(f"--forwarded-allow-ips: {proxy!r} is not an address or a network such as "
                                f"127.0.0.1 or 10.0.0.0/8") from None
+    notify = notify_settings(args)
     db = args.db or default_db()
     json_log = args.log_format == "json"
     configure(args.log_format, args.log_level or ("info" if json_log else "warning"))
     say = _announcer(json_log)
     try:
-        app = create_app(db, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
+        app = create_app(db, notify=notify, push_services=tuple(args.push_service),
+                         bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
                          allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)),
                          hello_timeout=args.hello_timeout,
                          max_sockets_per_address=args.max_sockets_per_address,
@@ -243,6 +304,8 @@ def run(args: argparse.Namespace) -> int:
         url_db = app.state.storage.url
         where = url_db.removeprefix("sqlite:///") if url_db.startswith("sqlite:///") else public_url(url_db)
         say(f"games are stored in {where}")
+        if notify.smtp is not None:
+            say(f"turn mails go through {notify.smtp.describe()}, from {notify.mail_from}")
         say("press Ctrl+C to stop (games are kept)")
         if not args.no_browser and not opened.is_set():
             opened.set()

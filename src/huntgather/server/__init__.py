@@ -17,6 +17,7 @@ from huntgather.server.gc_tuning import tune_gc
 from huntgather.server.hosts import allowed_hosts
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS
 from huntgather.server.load import SHED_AFTER
+from huntgather.server.notify import NotifySettings
 from huntgather.server.protocol import HELLO_TIMEOUT
 from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, MAX_WATCHERS
 
@@ -29,8 +30,10 @@ def app_from_env() -> Starlette:
     ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_PRESENCE_EVERY`` and ``HUNTGATHER_SHED_AFTER``
     (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
     ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS`` and
-    ``HUNTGATHER_BOT_GAMES_PER_CREATOR`` (``huntgather play``'s
-    options of the same names).
+    ``HUNTGATHER_BOT_GAMES_PER_CREATOR``, and for turn notifications ``HUNTGATHER_SMTP``,
+    ``HUNTGATHER_MAIL_FROM``, ``HUNTGATHER_PUBLIC_URL``, ``HUNTGATHER_NOTIFY_DELAY``,
+    ``HUNTGATHER_VAPID_KEY`` and ``HUNTGATHER_PUSH_SERVICE`` (comma-separated) (``huntgather
+    play``'s options of the same names).
 
     For ``uvicorn --factory huntgather.server:app_from_env --workers 4 --ws-max-size 65536``.
     """
@@ -40,7 +43,10 @@ def app_from_env() -> Starlette:
     hosts = [h.strip() for h in os.environ.get("HUNTGATHER_ALLOW_HOST", "").split(",") if h.strip()]
     origins = [o.strip() for o in os.environ.get("HUNTGATHER_ALLOW_ORIGIN", "").split(",") if o.strip()]
     env = os.environ.get
-    app = create_app(db, bot_delay=float(env("HUNTGATHER_BOT_DELAY", "0.6")),
+    notify = _notify_from_env()
+    app = create_app(db, notify=notify,
+                     push_services=tuple(p.strip() for p in env("HUNTGATHER_PUSH_SERVICE", "").split(",")
+                                         if p.strip()), bot_delay=float(env("HUNTGATHER_BOT_DELAY", "0.6")),
                      allowed_hosts=tuple(allowed_hosts("127.0.0.1", hosts)),
                      allowed_origins=tuple(origins),
                      hello_timeout=float(env("HUNTGATHER_HELLO_TIMEOUT", str(HELLO_TIMEOUT))),
@@ -54,3 +60,23 @@ def app_from_env() -> Starlette:
                                                    str(BOT_GAMES_PER_CREATOR))))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app
+
+
+def _notify_from_env() -> NotifySettings:
+    """The turn notifications' settings from the environment (checked as ``huntgather play``'s
+    options are; a mistake raises RuntimeError saying which)."""
+    from argparse import Namespace
+
+    from huntgather.cli import CommandError
+    from huntgather.commands.play import notify_settings
+
+    env = os.environ.get
+    try:
+        args = Namespace(smtp=env("HUNTGATHER_SMTP") or None, mail_from=env("HUNTGATHER_MAIL_FROM") or None,
+                         public_url=env("HUNTGATHER_PUBLIC_URL") or None,
+                         notify_delay=float(env("HUNTGATHER_NOTIFY_DELAY", "300")),
+                         vapid_key=env("HUNTGATHER_VAPID_KEY") or None)
+        settings: NotifySettings = notify_settings(args)
+    except (CommandError, ValueError) as exc:
+        raise RuntimeError(f"turn notifications: {exc}") from None
+    return settings

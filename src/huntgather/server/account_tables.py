@@ -1,4 +1,5 @@
-"""The tables of accounts, sessions, passkeys and ratings (schema revision 0004).
+"""The tables of accounts, sessions, passkeys and ratings (schema revision 0004), and of turn
+notifications (0007).
 
 Every table here is made by the migration ``r0004_accounts``; this module declares them
 once for the queries.  An account is a person's or a bot level's (``kind``); its ``name_key``
@@ -98,4 +99,62 @@ rating_events = Table(
     Column("mu_after", Float, nullable=False),
     Column("sigma_after", Float, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+# --------------------------------------------------------------------------- notifications (0007)
+
+#: an account's email address and its switches for turn notifications (:mod:`.notify`)
+notify_settings = Table(
+    "hg_notify_settings", metadata,
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), primary_key=True),
+    Column("email", String(254), nullable=True),
+    Column("email_confirmed", Boolean, nullable=False, default=False),
+    Column("email_on", Boolean, nullable=False, default=False),
+    Column("push_on", Boolean, nullable=False, default=False),
+    #: when the last confirmation mail went out (a new one waits a while)
+    Column("confirm_sent", Float, nullable=True),
+)
+
+#: the links mailed: a confirmation of an address or an unsubscribe (only the token's hash)
+notify_tokens = Table(
+    "hg_notify_tokens", metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False, index=True),
+    Column("purpose", String(16), nullable=False),
+    Column("email", String(254), nullable=True),
+    Column("expires", Float, nullable=False),
+)
+
+#: one turn that passed to an account while none of its pages was on the game
+notify_waiting = Table(
+    "hg_notify_waiting", metadata,
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), primary_key=True),
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("since", Float, nullable=False, index=True),
+    #: ``waiting``, ``sending`` (claimed by ``claimed_by``), ``sent`` or ``dropped``
+    Column("state", String(8), nullable=False, index=True),
+    Column("claimed_by", String(16), nullable=True),
+    Column("claimed_at", Float, nullable=True),
+    Column("tries", Integer, nullable=False, default=0),
+)
+
+#: each browser's Web Push subscription (its endpoint is unique: ``endpoint_hash``)
+push_subscriptions = Table(
+    "hg_push_subscriptions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False, index=True),
+    Column("endpoint", Text, nullable=False),
+    Column("endpoint_hash", String(64), nullable=False, unique=True),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+#: the server's own keys (the VAPID key pair of Web Push)
+server_keys = Table(
+    "hg_server_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
 )

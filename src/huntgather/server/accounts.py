@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from huntgather.server.account_tables import AccountKind, accounts, challenges, passkeys, sessions
 from huntgather.server.messages import NoticeType, encode_notice
+from huntgather.server.notify import NotifyStore
 from huntgather.server.seats import RequestError, clean_name
 from huntgather.server.storage import Storage, games, seats
 
@@ -227,7 +228,8 @@ class Accounts:
     def delete(self, account_id: int) -> list[str]:
         """Delete an account's personal data, keeping its place in the games it played.
 
-        Its password hash, passkeys, sessions and challenges go; its name becomes
+        Its password hash, passkeys, sessions and challenges go, and so do its email address,
+        notification settings, mailed links, waiting turns and push subscriptions; its name becomes
         :data:`DELETED_NAME` (and no longer holds the name: ``name_key`` is NULL), and so does
         the name of each of its seats, in every game.  The seats keep their ``account_id`` (a
         number that now names nobody), so that ratings, which are a function of the games, come
@@ -241,6 +243,7 @@ class Accounts:
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
             conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
             conn.execute(delete(challenges).where(challenges.c.account_id == account_id))
+            NotifyStore.forget(conn, account_id)   # the address, its tokens, the turns waiting, pushes
             conn.execute(update(seats).where(seats.c.account_id == account_id).values(name=DELETED_NAME))
             playing = sorted(conn.execute(
                 select(seats.c.game_id).distinct()

@@ -16,6 +16,7 @@ The protocol (every route, every message, every error code) is documented in
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
+``/api/me/notifications``, ...    turn notifications by mail and Web Push (routes_notify)
 ================================  ==============================================
 
 A change (POST, PUT, PATCH, DELETE) sent by another site's page is refused, 403 ``cross_site``
@@ -50,7 +51,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.accounts import Accounts
 from huntgather.server.connection import BUDGET_RATE
-from huntgather.server.context import ServerContext
+from huntgather.server.context import RateLimit, ServerContext
 from huntgather.server.csrf import CrossSiteGuard
 from huntgather.server.health import health_routes
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS, SocketLimit
@@ -58,9 +59,11 @@ from huntgather.server.load import LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
+from huntgather.server.notify import Notifier, NotifySettings
 from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
+from huntgather.server.routes_notify import notify_routes
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_ws import ws_routes
@@ -138,7 +141,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
                costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0,
-               bot_games_per_creator: int = BOT_GAMES_PER_CREATOR) -> Starlette:
+               bot_games_per_creator: int = BOT_GAMES_PER_CREATOR,
+               notify: NotifySettings | None = None, push_services: tuple[str, ...] = ()) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -163,6 +167,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     503 ``busy`` (:mod:`huntgather.server.load`).  One creator (an account, else an address)
     may have ``bot_games_per_creator`` games of bots alone going at once (0: any); such a game
     rests while no page has it open, unless created with ``"unwatched": true``.
+    ``notify`` says how turn notifications go out (:mod:`huntgather.server.notify`; None: no
+    mail, pushes only); ``push_services`` are URLs of push services accepted besides the known
+    ones (:data:`~huntgather.server.routes_notify.PUSH_SERVICES`).
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
@@ -195,7 +202,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ratings_routes(), *ws_routes(),
+    notifier = Notifier(storage, notify or NotifySettings())
+    rooms.notifier = notifier
+    routes = [*http_routes(), *account_routes(), *notify_routes(), *passkey_routes(), *ratings_routes(),
+              *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
@@ -204,6 +214,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     app.state.rooms = rooms
     app.state.accounts = Accounts(storage)
     app.state.sign_in_limits = SignInLimits()
+    app.state.notifier = notifier
+    app.state.push_services = tuple(push_services)
+    app.state.notify_limits = {"confirm": RateLimit(10, 3600.0), "links": RateLimit(30, 60.0)}
     return app
 
 
@@ -255,12 +268,15 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
         log.warning("%d games stored before seats had secrets are open to any page: "
                     "`huntgather admin secure-old-games` gives them secrets", len(old))
     watching = asyncio.get_running_loop().create_task(app.state.lag.watch())
+    notifying = asyncio.get_running_loop().create_task(app.state.notifier.run())
     if gc_tuning.tuned():   # a serving process (huntgather play, app_from_env), not a test
         gc_tuning.collect_young_every()
     try:
         yield
     finally:
         watching.cancel()
+        notifying.cancel()
+        await app.state.notifier.close()
         await ctx.rooms.close()
         ctx.workers.shutdown()
         ctx.storage.close()

@@ -212,6 +212,11 @@ class ErrorCode(StrEnum):
     CHAT_TOO_FAST = "chat_too_fast"
     CHAT_CLOSED = "chat_closed"
     NOT_OVER = "not_over"
+    # turn notifications (notify.py, routes_notify.py)
+    BAD_EMAIL = "bad_email"
+    MAIL_OFF = "mail_off"
+    BAD_SUBSCRIPTION = "bad_subscription"
+    TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -302,6 +307,12 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                              "wait a moment",
     ErrorCode.CHAT_CLOSED: "the creator has closed the watchers' chat",
     ErrorCode.NOT_OVER: "a rematch is offered once the game is over",
+    ErrorCode.BAD_EMAIL: "not an email address mail may be sent to (HTTP 400)",
+    ErrorCode.MAIL_OFF: "an address or turn mails asked of a server started without `--smtp` (HTTP 409)",
+    ErrorCode.BAD_SUBSCRIPTION: "a push subscription of the wrong shape, or whose endpoint is not a "
+                                "known push service (HTTP 400)",
+    ErrorCode.TOO_MANY_SUBSCRIPTIONS: "an account keeps at most 10 browsers for push notifications "
+                                      "(HTTP 409)",
 }
 
 

@@ -117,6 +117,7 @@ from huntgather.svg import PLAYER_NAMES
 
 if TYPE_CHECKING:
     from huntgather.server.accounts import Account
+    from huntgather.server.notify import Notifier
 
 log = logging.getLogger("huntgather.server")
 
@@ -371,6 +372,11 @@ class Room:
     on_rematch: Callable[[Room], Awaitable[tuple[str, str, dict[int, str]]]] | None = None
     #: the game's clock as stored (None: the game has none), :mod:`huntgather.server.clock`
     clock: ClockState | None = None
+    #: called when the turn passes to a seat held by an account with no page on it:
+    #: ``(game, seat, account, version)`` (:meth:`huntgather.server.notify.Notifier.turn_passed`)
+    on_turn: Callable[[str, int, int, int], None] | None = None
+    #: called when a page holding an account's seat opens the game: ``(game, account)``
+    on_seen: Callable[[str, int], None] | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -514,6 +520,10 @@ class Room:
                 if new != seat:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
+            if self.on_seen is not None:
+                for account_id in {self.seats[i].account_id for i in held} - {None}:
+                    assert account_id is not None
+                    self.on_seen(self.id, account_id)
             conn.by_account = held - by_secret
             welcome = protocol.welcome(self.id, held, creator, self.version, refused, conn.heartbeat)
             if self.setup.rated:
@@ -706,10 +716,27 @@ class Room:
             raise RequestError("storage_failed", "the move could not be stored, so it does not count; "
                                                  "try again in a moment") from None
         self.tally.moves_stored += len(new)
+        if status == "playing":
+            self._tell_turn(game, start + len(new))
         if status == "over" and not self.game.is_over and self.setup.rated and self.on_rated_end is not None:
             self.on_rated_end(self.id)
         if clock.state is not None:
             self.clock = ClockState.from_json(clock.state)
+
+    def _tell_turn(self, game: Game, version: int) -> None:
+        """If ``game`` (just stored at ``version``) passes the turn to a seat of an account and no
+        page holds that seat (here or on another process), tell :attr:`on_turn`."""
+        seat = game.state.current_player
+        if self.on_turn is None or seat == self.game.state.current_player or not 0 <= seat < len(self.seats):
+            return
+        held = self.seats[seat]
+        if held.kind != SeatKind.HUMAN or held.account_id is None:
+            return
+        online, _ = self.presence()
+        for seats_held, _count in self.remote.values():
+            online |= seats_held
+        if seat not in online:
+            self.on_turn(self.id, seat, held.account_id, version)
 
     def _adopt(self, game: Game, start: int) -> None:
         """Make ``game`` (this game at a later version) the room's game; push what changed since
@@ -1250,6 +1277,8 @@ class Rooms:
         self.bot_games_per_creator = BOT_GAMES_PER_CREATOR
         #: the games of bots alone each creator made in this process
         self._bot_games: dict[str, list[str]] = {}
+        #: records the turns that wait for someone, and tells them (:mod:`huntgather.server.notify`)
+        self.notifier: Notifier | None = None
 
     # ------------------------------------------------------------------ other processes
 
@@ -1501,6 +1530,8 @@ class Rooms:
 
     def _live(self, room: Room) -> None:
         room.on_presence = self._announce if self.storage.shared else None
+        if self.notifier is not None:
+            room.on_turn, room.on_seen = self.notifier.turn_passed, self.notifier.seen
         room.on_rated_end = self._rated_end
         room.on_rematch = self.create_rematch
         self._rooms[room.id] = room

@@ -57,7 +57,8 @@ log = logging.getLogger("huntgather.server")
 
 _STATUS: dict[str, int] = {ErrorCode.NAME_TAKEN: 409, ErrorCode.BAD_LOGIN: 401, ErrorCode.SIGNED_OUT: 401,
            ErrorCode.WRONG_PASSWORD: 403, ErrorCode.TOO_MANY_ATTEMPTS: 429, ErrorCode.TOO_LARGE: 413,
-           ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503}
+           ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
+           ErrorCode.MAIL_OFF: 409, ErrorCode.TOO_MANY_SUBSCRIPTIONS: 409}
 #: the most games ``GET /api/me`` lists (the most recently played)
 MAX_GAMES = 200
 _PLAYER = re.compile(r"^player (\d+)$", re.MULTILINE)

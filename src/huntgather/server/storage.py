@@ -695,6 +695,9 @@ class Storage:
         conn.execute(delete(moves).where(moves.c.game_id == game_id))
         conn.execute(delete(seats).where(seats.c.game_id == game_id))
         conn.execute(delete(creators).where(creators.c.game_id == game_id))
+        waiting = metadata.tables.get("hg_notify_waiting")   # declared by account_tables (schema 0007)
+        if waiting is not None:
+            conn.execute(delete(waiting).where(waiting.c.game_id == game_id))
         gone = conn.execute(delete(games).where(games.c.id == game_id)).rowcount
         self._notify(conn, delete_notice(game_id))
         return bool(gone)
@@ -813,7 +816,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0006"
+SCHEMA = "0007"
 
 
 def _alembic_config(connection: Any) -> Any:

@@ -8,6 +8,7 @@
 //   await accounts.refresh();   accounts.me();   accounts.showMe();
 
 import { $, api, el } from "./dom.js";
+import { setupNotifications } from "./notifications.js";
 import { ID_RE, loadStore, normalEntry, playSecrets } from "./storage.js";
 
 // the server's error codes, in a player's words (a code not here: the server's own message)
@@ -28,6 +29,10 @@ const ERROR_WORDS = {
     "not a numeric address.",
   passkey_exists: () => "This device holds a passkey of this account already.",
   passkey_refused: () => "The passkey's answer could not be checked, so nothing changed. Try again.",
+  bad_email: () => "That is not an email address (name@example.org).",
+  mail_off: () => "This server sends no mail: its operator has not set it up.",
+  bad_subscription: () => "This browser's push service is not one the server takes.",
+  too_many_subscriptions: () => "This account has notifications in too many browsers already: switch them off in one you no longer use.",
   passkey_failed: () => "The browser could not use the passkey. Try again, or use a password.",
   unknown_passkey: () => "That passkey belongs to no account here.",
   bad_challenge: () => "The passkey request ran out of time. Try again.",
@@ -279,6 +284,8 @@ export function setupAccounts(onChange) {
     box.classList.toggle("error", isError);
   }
 
+  const notifications = setupNotifications(errorWords, jsonRequest);
+
   async function showMe() {
     await Promise.all([refresh(), passkeysLoaded]);
     $("#me-signed-out").hidden = !!me;
@@ -313,6 +320,7 @@ export function setupAccounts(onChange) {
     $("#passkey-unavailable").hidden = passkeysUsable();
     $("#delete-password-label").hidden = !a.has_password;
     $("#delete-password").value = "";
+    await notifications.show();
   }
 
   async function signOut(everywhere) {
