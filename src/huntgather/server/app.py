@@ -14,6 +14,7 @@ The protocol (every route, every message, every error code) is documented in
 ``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
 ``/api/accounts``, ``/api/me``    accounts and sessions (:mod:`~huntgather.server.routes_accounts`)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
+``GET  /api/lobby``               the public games with a seat open; take one, quick match
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ================================  ==============================================
@@ -58,9 +59,10 @@ from huntgather.server.load import LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
-from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
+from huntgather.server.rooms import LOBBY_EXPIRY, MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
+from huntgather.server.routes_lobby import lobby_routes
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_ws import ws_routes
@@ -137,7 +139,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
-               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0) -> Starlette:
+               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0,
+               lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -159,8 +162,12 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     the event loop runs over ``shed_after`` seconds late (smoothed; 0, the default here: never;
     ``huntgather play`` and :func:`~huntgather.server.app_from_env` shed after
     :data:`~huntgather.server.load.SHED_AFTER`), new games and new websockets are refused with
-    503 ``busy`` (:mod:`huntgather.server.load`).
+    503 ``busy`` (:mod:`huntgather.server.load`).  A public game stays listed in the lobby for
+    ``lobby_expiry`` seconds; one address or account may take ``lobby_per_minute`` lobby seats
+    and quick matches a minute (:mod:`huntgather.server.routes_lobby`).
     """
+    if not lobby_expiry > 0 or lobby_per_minute < 1:
+        raise ValueError("the lobby's expiry and its requests a minute must be positive")
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
     if hello_timeout <= 0:
@@ -179,9 +186,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         else rooms_factory(storage, workers)
     rooms.max_watchers = max_watchers
     rooms.presence_every = presence_every
+    rooms.lobby_expiry = lobby_expiry
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after, hello_timeout, costly_per_second)
+                            heartbeat, silent_after, hello_timeout, costly_per_second, lobby_per_minute)
     lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(CrossSiteGuard, allowed=context.origins),
@@ -191,7 +199,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ratings_routes(), *ws_routes(),
+    routes = [*http_routes(), *lobby_routes(), *account_routes(), *passkey_routes(), *ratings_routes(),
+              *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context

@@ -211,6 +211,13 @@ class ErrorCode(StrEnum):
     CHAT_TOO_FAST = "chat_too_fast"
     CHAT_CLOSED = "chat_closed"
     NOT_OVER = "not_over"
+    # the public lobby and quick match (rooms.py, routes_lobby.py)
+    NOT_LISTED = "not_listed"
+    SEAT_NOT_OPEN = "seat_not_open"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    WAITING_FOR_PLAYERS = "waiting_for_players"
+    TOO_MANY_REQUESTS = "too_many_requests"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -299,6 +306,16 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                              "wait a moment",
     ErrorCode.CHAT_CLOSED: "the creator has closed the watchers' chat",
     ErrorCode.NOT_OVER: "a rematch is offered once the game is over",
+    ErrorCode.NOT_LISTED: "a seat asked for in a game that is not in the public lobby (never listed, "
+                          "filled, expired or deleted)",
+    ErrorCode.SEAT_NOT_OPEN: "a seat asked for that is not open in the lobby (the creator's, a bot's, "
+                             "or no such seat)",
+    ErrorCode.SEAT_TAKEN: "someone else took the open seat first",
+    ErrorCode.ALREADY_SEATED: "the account holds a seat of that game already",
+    ErrorCode.WAITING_FOR_PLAYERS: "a move or hint in a public game whose open seats are not all taken "
+                                   "yet",
+    ErrorCode.TOO_MANY_REQUESTS: "too many seats taken or quick matches asked for a minute from one "
+                                 "address or account; wait a little",
 }
 
 
@@ -767,6 +784,15 @@ class ClockView(TypedDict):
     out: list[int]
 
 
+class LobbyView(TypedDict):
+    """A public game waiting in the lobby: its seats still `open` there, and when the listing
+    `expires` (a server timestamp; then the game is deleted unless its seats are taken).  No
+    move is made, no bot moves and no clock runs until they are taken."""
+
+    open: list[int]
+    expires: float
+
+
 class Table(TypedDict):
     type: Literal[MessageType.TABLE]
     watchers: int
@@ -775,6 +801,7 @@ class Table(TypedDict):
     rematch: NotRequired[Annotated[list[int], Doc("once the game is over: the seats that want a "
                                                   "rematch")]]
     clock: NotRequired[ClockView]
+    lobby: NotRequired[LobbyView]
 
 
 class Timeout(TypedDict):

@@ -139,6 +139,17 @@ class GameSetup:
     clock: ClockSetup | None = None
     #: the bot level that takes a seat whose time runs out
     on_timeout: str = "easy"
+    #: listed in the public lobby at creation: its person seats but the creator's are open to
+    #: anyone (:mod:`huntgather.server.lobby`); the deal is secret
+    public: bool = False
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """The seats a public game lists as open: every person seat but the first (the creator's)."""
+        if not self.public:
+            return ()
+        people = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
+        return tuple(people[1:])
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -151,7 +162,7 @@ class GameSetup:
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
         known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated", "clock",
-                 "on_timeout"}
+                 "on_timeout", "public"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -226,13 +237,22 @@ class GameSetup:
                                                 "an outside bot cannot take a seat in it")
             if not any(s.kind == SeatKind.HUMAN for s in seats):
                 raise RequestError("bad_setup", "a rated game needs at least one person")
+        public = data.get("public", False)
+        if not isinstance(public, bool):
+            raise RequestError("bad_setup", "public must be true or false")
+        if public and not stored:
+            if deal != Deal.SECRET or mirror is not None:
+                raise RequestError("bad_setup", "a public game has a secret deal: leave the seed empty")
+            if sum(s.kind == SeatKind.HUMAN for s in seats) < 2:
+                raise RequestError("bad_setup", "a public game needs a person seat open besides yours")
         raw_clock = data.get("clock")
         clock = None if raw_clock is None else ClockSetup.from_json(raw_clock)
         on_timeout = data.get("on_timeout", "easy")
         if on_timeout not in offered_levels():
             raise RequestError("bad_setup", f"on_timeout: unknown bot level {on_timeout!r}; choose one "
                                             f"of {', '.join(offered_levels())}")
-        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout)
+        return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout,
+                   public)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -248,4 +268,6 @@ class GameSetup:
         if self.clock is not None:
             out["clock"] = self.clock.to_json()
             out["on_timeout"] = self.on_timeout
+        if self.public:
+            out["public"] = True
         return out
