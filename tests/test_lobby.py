@@ -11,9 +11,12 @@ test client, SQLite in memory; the race between two server processes on PostgreS
 
 from __future__ import annotations
 
+import os
 import time
+import uuid
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -266,3 +269,53 @@ def test_the_creator_hands_the_open_seat_to_a_bot_and_the_game_starts(app: Starl
         assert "lobby" not in table and table["seats"][1]["kind"] == "bot"
         recv(ws, "update")   # the bot, to move first, plays at once
     assert lobby(client) == []
+
+
+POSTGRES = os.environ.get("HUNTGATHER_TEST_POSTGRES")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
+def test_the_lobby_is_stored_and_a_seat_race_between_processes_has_one_winner(tmp_path: Path,
+                                                                              kind: str) -> None:
+    import threading
+
+    from huntgather.server.storage import NO_CLOCK, ClockWrite, Listing, SeatRow
+
+    url = str(tmp_path / "games.sqlite") if kind == "sqlite" else str(POSTGRES)
+    first, second = Storage(url), Storage(url)   # two server processes on one database
+    try:
+        gid = f"lob-{uuid.uuid4().hex[:8]}"   # PostgreSQL's database is shared
+        now = time.time()
+        seats = [SeatRow(i, "human", None, "Ann" if i == 0 else None, f"h{i}", i == 0) for i in range(3)]
+        listing = Listing("", "2020", 3, '{"base": 60.0, "increment": 0.0}', "live:60+0", False, None, "Ann",
+                          None, now, now + 60, (1, 2))
+        first.create(gid, {"edition": "2020", "public": True}, ["d1"], seats, "c", None,
+                     ClockWrite('{"left": [60, 60, 60], "seat": null, "since": 0}', None), listing)
+        mine = [r for r in second.lobby(now, edition="2020", players=3, clock="live:60+0") if r.game_id == gid]
+        assert [r.open_seats for r in mine] == [(1, 2)]
+        assert second.lobby_open(gid) == ([1, 2], now + 60)
+        results: list[bool] = []
+        go = threading.Barrier(2)
+
+        def race(storage: Storage, who: str) -> None:
+            go.wait()
+            results.append(storage.take_seat(gid, SeatRow(1, "human", None, who, who, True)))
+
+        threads = [threading.Thread(target=race, args=(s, w)) for s, w in ((first, "A"), (second, "B"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == [False, True]
+        assert first.load_seats(gid)[1].name in ("A", "B")
+        # the last seat starts the clock and unlists the game
+        started = ClockWrite('{"left": [60, 60, 60], "seat": 0, "since": 1}', 61.0)
+        assert second.take_seat(gid, SeatRow(2, "human", None, "C", "c2", True), started)
+        assert first.lobby_open(gid) == ([], None)
+        assert first.load_clock(gid) == (1, started.state)
+        assert not first.take_seat(gid, SeatRow(2, "human", None, "D", "d2", True), NO_CLOCK)
+        assert gid not in [r.game_id for r in first.lobby(now)]
+    finally:
+        first.close()
+        second.close()

@@ -465,10 +465,12 @@ class Storage:
 
     def create(self, game_id: str, setup: dict[str, Any], history: list[str],
                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-               position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
+               position: str | None = None, clock: ClockWrite = NO_CLOCK,
+               listing: Listing | None = None) -> None:
         """Store a new game with the moves it already has (its first draws), its seats and creator,
-        the position those moves lead to, and its clock."""
-        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock)
+        the position those moves lead to, its clock, and its ``listing`` in the public lobby
+        (a public game's)."""
+        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock, listing)
 
     def _create(self, conn: Connection, game_id: str, setup: dict[str, Any], history: list[str],
                 seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
