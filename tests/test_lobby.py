@@ -98,9 +98,11 @@ def test_a_public_game_is_listed_taken_and_then_played(app: Starlette, client: T
     assert row["id"] == gid and row["edition"] == "2020" and row["players"] == 2 and not row["rated"]
     assert row["clock"] == {"base": 600.0, "increment": 10.0}
     assert row["creator"] == {"name": "Ann Lee", "rating": 1500}
-    assert [(s["seat"], s["open"], s["name"]) for s in row["seats"]] == [(0, False, "Ann Lee"), (1, True, None)]
+    assert [(s["seat"], s["open"], s["name"]) for s in row["seats"]] == [(0, False, "Ann Lee"),
+                                                                         (1, True, None)]
     assert row["expires"] - row["created"] == pytest.approx(30 * 60)
-    assert set(row) == {"id", "edition", "players", "seats", "clock", "rated", "creator", "created", "expires"}
+    assert set(row) == {"id", "edition", "players", "seats", "clock", "rated", "creator", "created",
+                        "expires"}
     with client.websocket_connect(f"/ws/{gid}") as ws:
         ws.send_json({"type": "hello", "secrets": [made["seats"]["0"]]})
         recv(ws, "welcome")
@@ -292,7 +294,8 @@ def test_the_lobby_is_stored_and_a_seat_race_between_processes_has_one_winner(tm
                           None, now, now + 60, (1, 2))
         first.create(gid, {"edition": "2020", "public": True}, ["d1"], seats, "c", None,
                      ClockWrite('{"left": [60, 60, 60], "seat": null, "since": 0}', None), listing)
-        mine = [r for r in second.lobby(now, edition="2020", players=3, clock="live:60+0") if r.game_id == gid]
+        mine = [r for r in second.lobby(now, edition="2020", players=3, clock="live:60+0")
+                if r.game_id == gid]
         assert [r.open_seats for r in mine] == [(1, 2)]
         assert second.lobby_open(gid) == ([1, 2], now + 60)
         results: list[bool] = []

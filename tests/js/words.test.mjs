@@ -2,7 +2,7 @@
 // attributes, the JSON reader that keeps big seeds, a player's coloured letter.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce } from "../../src/huntgather/web/js/game.js";
+import { initialState, myTurn, reduce } from "../../src/huntgather/web/js/game.js";
 import { turnText } from "../../src/huntgather/web/js/panel.js";
 import { moveAttrs } from "../../src/huntgather/web/js/board.js";
 import { parseJSON, swatch } from "../../src/huntgather/web/js/dom.js";
@@ -31,6 +31,15 @@ test("the turn line: mine, a bot's, someone away, someone else's", () => {
   // not connected: this page cannot know who is away
   assert.equal(turnText(state({ seats: [], connection: "offline", table: [{ ...ann, online: false }] })),
     "Ann (yellow) is to play");
+});
+
+test("the turn line: a public game waiting in the lobby is nobody's turn yet", () => {
+  const ann = { seat: 0, kind: "human", name: "Ann", online: true, joined: true };
+  const waiting = reduce(state({ table: [ann] }), { type: "table",
+    table: { seats: [ann, { seat: 1, kind: "human", online: false, joined: false }], lobby: { open: [1], expires: 0 } } });
+  assert.equal(turnText(waiting), "Waiting for players from the public lobby");
+  assert.equal(myTurn(waiting), false);
+  assert.equal(myTurn(state({ table: [ann] })), true);
 });
 
 test("the turn line: the bonus tile, the game's end, a replay, a moment of nobody's", () => {
