@@ -298,7 +298,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                  "or too many new accounts from this address; wait (`Retry-After`)",
     ErrorCode.SIGNED_OUT: "HTTP 401: this needs a signed-in session and the request has none (or it "
                           "has ended)",
-    ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created only while signed in",
+    ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created, joined from the lobby or asked "
+                                "for by quick match only while signed in",
     ErrorCode.ACCOUNT_SEAT: "`name` for a seat an account holds: it goes by the account's name",
     ErrorCode.CHAT_EMPTY: "a chat line with no visible character once control characters are removed",
     ErrorCode.CHAT_TOO_LONG: "a chat line of more than 300 characters (once cleaned); nothing was sent",
