@@ -99,10 +99,24 @@ def test_a_public_game_found_in_the_lobby_is_played_to_the_end_and_rematched(ser
         # they chat while Ann's 5 seconds run
         ann.fill("#chat-text", "hello Bob")
         ann.click("#chat-send")
-        wait_said(bob, ": hello Bob")
+        wait_said(bob, ": hello Bob")   # said as yellow, or as a watcher once her time ran out
         bob.fill("#chat-text", "hi Ann")
         bob.click("#chat-send")
         wait_said(ann, "Bob (red): hi Ann")
+
+        # on the phone, a quick match nobody else asks for: its game waits, then offers a bot
+        phone.select_option("#quick-edition", "2002")
+        phone.select_option("#quick-clock", "none")
+        phone.click("#quick-go")
+        phone.wait_for_selector("#lobby-wait:not([hidden])")
+        assert "A bot will be offered" in phone.inner_text("#lobby-wait-tools")
+        phone.evaluate("() => { const w = JSON.parse(sessionStorage.getItem('hg-quick-wait'));"
+                       " for (const k in w) w[k].at = 0; sessionStorage.setItem('hg-quick-wait',"
+                       " JSON.stringify(w)); }")   # the 30 seconds chosen have passed
+        phone.click("#wait-bot")
+        phone.wait_for_selector("#lobby-wait", state="hidden")
+        phone.wait_for_function("() => /bot/.test(document.querySelector(\"#lobby li[data-seat='1']\")"
+                                "?.textContent)")
 
         # Ann does nothing: her time runs out and a bot plays yellow
         for page in (ann, bob):

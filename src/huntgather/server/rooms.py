@@ -1347,10 +1347,11 @@ class Rooms:
         memory, and every :attr:`clock_sweep` seconds (and at once, at start) the stored ones,
         which finds the games whose deadline passed while no process ran, or that no process
         holds (a correspondence game nobody has open); an in-memory database (tests) has only
-        the games in memory watched.  Nothing is kept in memory that a restart
+        the games in memory watched.  Every :attr:`clock_sweep` seconds too, the public games
+        whose listing expired are deleted (:meth:`_expire_listings`).  Nothing is kept in memory that a restart
         would lose: each deadline is stored, and :meth:`Room.expire` acts on it once."""
         loop = asyncio.get_running_loop()
-        next_sweep = loop.time()
+        next_sweep = next_lobby = loop.time()
         busy: set[str] = set()
         #: games whose record cannot be read: said once, then left alone (as every other request
         #: for them is answered ``corrupt_game``)
@@ -1380,7 +1381,8 @@ class Rooms:
                     self._spawn(expire(room.id, room))
             # an in-memory database is this process's alone, and its one connection is the
             # writer's and the readers' in turn: only the games in memory are watched there
-            if loop.time() >= next_sweep:
+            if loop.time() >= next_lobby:   # the public games whose listing expired unfilled
+                next_lobby = loop.time() + self.clock_sweep
                 await self._expire_listings(now)
             if loop.time() >= next_sweep and not self.storage.in_memory:
                 next_sweep = loop.time() + self.clock_sweep
