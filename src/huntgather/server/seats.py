@@ -140,7 +140,7 @@ class GameSetup:
     #: the bot level that takes a seat whose time runs out
     on_timeout: str = "easy"
     #: listed in the public lobby at creation: its person seats but the creator's are open to
-    #: anyone (:mod:`huntgather.server.lobby`); the deal is secret
+    #: anyone (:mod:`huntgather.server.routes_lobby`); the deal is secret
     public: bool = False
 
     @property
