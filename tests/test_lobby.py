@@ -322,3 +322,14 @@ def test_the_lobby_is_stored_and_a_seat_race_between_processes_has_one_winner(tm
     finally:
         first.close()
         second.close()
+
+
+def test_a_signed_in_quick_match_goes_by_the_accounts_name_and_rating(app: Starlette,
+                                                                    client: TestClient) -> None:
+    sign_up(client, "Ann Lee")
+    r = client.post("/api/quickmatch", json={"name": "Not Ann", "rated": True})
+    assert r.status_code == 201, r.text
+    [row] = lobby(client)
+    assert row["rated"] and row["creator"] == {"name": "Ann Lee", "rating": 1500}
+    assert client.post("/api/quickmatch", json={"rated": True}).json()["matched"] is False   # not her own
+    assert len(lobby(client)) == 2

@@ -1348,8 +1348,9 @@ class Rooms:
         which finds the games whose deadline passed while no process ran, or that no process
         holds (a correspondence game nobody has open); an in-memory database (tests) has only
         the games in memory watched.  Every :attr:`clock_sweep` seconds too, the public games
-        whose listing expired are deleted (:meth:`_expire_listings`).  Nothing is kept in memory that a restart
-        would lose: each deadline is stored, and :meth:`Room.expire` acts on it once."""
+        whose listing expired are deleted (:meth:`_expire_listings`).  Nothing is kept in memory
+        that a restart would lose: each deadline is stored, and :meth:`Room.expire` acts on it
+        once."""
         loop = asyncio.get_running_loop()
         next_sweep = next_lobby = loop.time()
         busy: set[str] = set()

@@ -178,8 +178,10 @@ async def quick_match(request: Request) -> Response:
     try:
         data = await read_body(request)
         name = _guest_name(data)
-        setup = _quick_setup(data, name)
         account = await signed_in(request)
+        if account is not None:   # a signed-in person's seat goes by the account's name
+            name = None
+        setup = _quick_setup(data, name)
         if setup.rated and account is None:
             raise RequestError(ErrorCode.SIGN_IN_REQUIRED, "sign in to play a rated game")
         who = _who(request, account)
