@@ -240,10 +240,10 @@ def test_quick_match_prefers_the_creator_of_the_nearest_rating(app: Starlette, c
 
 
 def test_an_unfilled_public_game_expires_and_its_pages_are_told() -> None:
-    app = make_app(lobby_expiry=0.3)
+    app = make_app(lobby_expiry=1.5)
+    app.state.rooms.clock_tick = 0.05
+    app.state.rooms.clock_sweep = 0.05
     with TestClient(app) as c:
-        app.state.rooms.clock_tick = 0.05
-        app.state.rooms.clock_sweep = 0.05
         made = c.post("/api/games", json=PUBLIC).json()
         assert len(lobby(c)) == 1
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
