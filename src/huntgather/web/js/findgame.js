@@ -228,13 +228,14 @@ export function createWaitBanner(store, act) {
       `taken; if not, it is removed ${untilWords(left)}.`;
     const o = offer(s);
     const canOffer = !!(s.me && s.me.creator) && Date.now() >= o.at;
-    const key = JSON.stringify([s.gameId, open, canOffer, o.level]);
+    const wait = canOffer ? 0 : Math.max(1, Math.ceil((o.at - Date.now()) / 1000));
+    const key = JSON.stringify([s.gameId, open, canOffer, o.level, wait]);
     if (key === drawn) return;
     drawn = key;
     const tools = $("#lobby-wait-tools");
     tools.innerHTML = "";
     if (s.me && s.me.creator && !canOffer) {
-      tools.append(el("span", { class: "muted" }, "A bot will be offered if nobody comes."));
+      tools.append(el("span", { class: "muted" }, `A bot will be offered in ${wait} s if nobody comes.`));
     }
     if (canOffer) {
       const b = el("button", { type: "button", id: "wait-bot", class: "primary" },
