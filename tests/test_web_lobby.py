@@ -110,6 +110,7 @@ def test_a_public_game_found_in_the_lobby_is_played_to_the_end_and_rematched(ser
         phone.click("#quick-go")
         phone.wait_for_selector("#lobby-wait:not([hidden])")
         assert "A bot will be offered" in phone.inner_text("#lobby-wait-tools")
+        phone.screenshot(path=str(ARTIFACTS / "lobby-phone-waiting.png"))
         phone.evaluate("() => { const w = JSON.parse(sessionStorage.getItem('hg-quick-wait'));"
                        " for (const k in w) w[k].at = 0; sessionStorage.setItem('hg-quick-wait',"
                        " JSON.stringify(w)); }")   # the 30 seconds chosen have passed
