@@ -2,10 +2,11 @@
 // attributes, the JSON reader that keeps big seeds, a player's coloured letter.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce } from "../../src/huntgather/web/js/game.js";
+import { initialState, myTurn, reduce } from "../../src/huntgather/web/js/game.js";
 import { turnText } from "../../src/huntgather/web/js/panel.js";
 import { moveAttrs } from "../../src/huntgather/web/js/board.js";
 import { parseJSON, swatch } from "../../src/huntgather/web/js/dom.js";
+import { clockWords } from "../../src/huntgather/web/js/findgame.js";
 
 const META = { colours: [{ name: "yellow", rgb: "#fc0", ink: "#000", letter: "Y" }, { name: "red", rgb: "#c00", ink: "#fff", letter: "R" }] };
 
@@ -31,6 +32,24 @@ test("the turn line: mine, a bot's, someone away, someone else's", () => {
   // not connected: this page cannot know who is away
   assert.equal(turnText(state({ seats: [], connection: "offline", table: [{ ...ann, online: false }] })),
     "Ann (yellow) is to play");
+});
+
+test("the turn line: a public game waiting in the lobby is nobody's turn yet", () => {
+  const ann = { seat: 0, kind: "human", name: "Ann", online: true, joined: true };
+  const waiting = reduce(state({ table: [ann] }), { type: "table",
+    table: { seats: [ann, { seat: 1, kind: "human", online: false, joined: false }], lobby: { open: [1], expires: 0 } } });
+  assert.equal(turnText(waiting), "Waiting for players from the public lobby");
+  assert.equal(myTurn(waiting), false);
+  assert.equal(myTurn(state({ table: [ann] })), true);
+});
+
+test("a listed game's clock in words", () => {
+  assert.equal(clockWords(null), "no clock");
+  assert.equal(clockWords({ base: 600, increment: 10 }), "10 min + 10 s");
+  assert.equal(clockWords({ base: 5, increment: 0 }), "5 s");
+  assert.equal(clockWords({ base: 90, increment: 0 }), "1.5 min");
+  assert.equal(clockWords({ days_per_move: 1 }), "1 day a move");
+  assert.equal(clockWords({ days_per_move: 3 }), "3 days a move");
 });
 
 test("the turn line: the bonus tile, the game's end, a replay, a moment of nobody's", () => {

@@ -61,6 +61,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="pause before each bot move, so that it can be followed (default 0.6)")
+    parser.add_argument("--lobby-expiry", type=float, default=30.0, metavar="MINUTES",
+                        help="how long a public game stays listed in the lobby; one whose open seats "
+                             "are not all taken by then is deleted (never played) (default 30)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another origin whose pages may open game sockets, e.g. "
                              "https://games.example.org behind a reverse proxy (repeatable)")
@@ -228,6 +231,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--costly-per-second cannot be negative (0: no budget)")
     if not args.presence_every > 0:
         raise CommandError("--presence-every must be a positive number of seconds")
+    if not args.lobby_expiry > 0:
+        raise CommandError("--lobby-expiry must be a positive number of minutes")
     if not args.hello_timeout > 0:
         raise CommandError("--hello-timeout must be a positive number of seconds")
     proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
@@ -251,7 +256,8 @@ def run(args: argparse.Namespace) -> int:
                          max_sockets_per_address=args.max_sockets_per_address,
                          max_watchers=args.max_watchers, presence_every=args.presence_every,
                          costly_per_second=args.costly_per_second, shed_after=args.shed_after,
-                         bot_games_per_creator=args.bot_games_per_creator)
+                         bot_games_per_creator=args.bot_games_per_creator,
+                         lobby_expiry=args.lobby_expiry * 60.0)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

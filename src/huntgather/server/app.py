@@ -14,6 +14,7 @@ The protocol (every route, every message, every error code) is documented in
 ``GET  /api/games/{id}/at/{n}``   the position after the first n moves (replay)
 ``/api/accounts``, ``/api/me``    accounts and sessions (:mod:`~huntgather.server.routes_accounts`)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
+``GET  /api/lobby``               the public games with a seat open; take one, quick match
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ``/api/me/notifications``, ...    turn notifications by mail and Web Push (routes_notify)
@@ -60,9 +61,10 @@ from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
 from huntgather.server.notify import Notifier, NotifySettings
-from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, MAX_WATCHERS, PRESENCE_EVERY, Rooms
+from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, LOBBY_EXPIRY, MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
+from huntgather.server.routes_lobby import lobby_routes
 from huntgather.server.routes_notify import notify_routes
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ratings import ratings_routes
@@ -142,7 +144,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
                costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0,
                bot_games_per_creator: int = BOT_GAMES_PER_CREATOR,
-               notify: NotifySettings | None = None, push_services: tuple[str, ...] = ()) -> Starlette:
+               notify: NotifySettings | None = None, push_services: tuple[str, ...] = (),
+               lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -170,7 +173,12 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     ``notify`` says how turn notifications go out (:mod:`huntgather.server.notify`; None: no
     mail, pushes only); ``push_services`` are URLs of push services accepted besides the known
     ones (:data:`~huntgather.server.routes_notify.PUSH_SERVICES`).
+    A public game stays listed in the lobby for ``lobby_expiry`` seconds; one address or
+    account may take ``lobby_per_minute`` lobby seats and quick matches a minute
+    (:mod:`huntgather.server.routes_lobby`).
     """
+    if not lobby_expiry > 0 or lobby_per_minute < 1:
+        raise ValueError("the lobby's expiry and its requests a minute must be positive")
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
     if hello_timeout <= 0:
@@ -190,9 +198,10 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     rooms.max_watchers = max_watchers
     rooms.presence_every = presence_every
     rooms.bot_games_per_creator = bot_games_per_creator
+    rooms.lobby_expiry = lobby_expiry
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after, hello_timeout, costly_per_second)
+                            heartbeat, silent_after, hello_timeout, costly_per_second, lobby_per_minute)
     lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(CrossSiteGuard, allowed=context.origins),
@@ -204,7 +213,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
     notifier = Notifier(storage, notify or NotifySettings())
     rooms.notifier = notifier
-    routes = [*http_routes(), *account_routes(), *notify_routes(), *passkey_routes(), *ratings_routes(),
+    routes = [*http_routes(), *lobby_routes(), *account_routes(), *notify_routes(), *passkey_routes(),
+              *ratings_routes(),
               *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)

@@ -52,13 +52,17 @@ class ServerContext:
     hello_timeout: float
     #: each page's budget of costly intents a second (four seconds' worth at once; 0: no budget)
     costly_per_second: float = 5.0
+    #: the most lobby seats taken and quick matches asked for a minute, per address or account
+    lobby_per_minute: int = 20
     creations: RateLimit = field(init=False)
+    lobby_requests: RateLimit = field(init=False)
     #: one event per open game socket: set, it closes its page with 1012 once the message being
     #: handled is answered (:func:`huntgather.server.app.drain`)
     pages: set[asyncio.Event] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.creations = RateLimit(self.games_per_minute)
+        self.lobby_requests = RateLimit(self.lobby_per_minute)
 
     @property
     def tally(self) -> Tally:

@@ -217,6 +217,13 @@ class ErrorCode(StrEnum):
     MAIL_OFF = "mail_off"
     BAD_SUBSCRIPTION = "bad_subscription"
     TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
+    # the public lobby and quick match (rooms.py, routes_lobby.py)
+    NOT_LISTED = "not_listed"
+    SEAT_NOT_OPEN = "seat_not_open"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    WAITING_FOR_PLAYERS = "waiting_for_players"
+    TOO_MANY_REQUESTS = "too_many_requests"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -299,7 +306,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                  "or too many new accounts from this address; wait (`Retry-After`)",
     ErrorCode.SIGNED_OUT: "HTTP 401: this needs a signed-in session and the request has none (or it "
                           "has ended)",
-    ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created only while signed in",
+    ErrorCode.SIGN_IN_REQUIRED: "HTTP 401: a rated game can be created, joined from the lobby or asked "
+                                "for by quick match only while signed in",
     ErrorCode.ACCOUNT_SEAT: "`name` for a seat an account holds: it goes by the account's name",
     ErrorCode.CHAT_EMPTY: "a chat line with no visible character once control characters are removed",
     ErrorCode.CHAT_TOO_LONG: "a chat line of more than 300 characters (once cleaned); nothing was sent",
@@ -313,6 +321,16 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                 "known push service (HTTP 400)",
     ErrorCode.TOO_MANY_SUBSCRIPTIONS: "an account keeps at most 10 browsers for push notifications "
                                       "(HTTP 409)",
+    ErrorCode.NOT_LISTED: "a seat asked for in a game that is not in the public lobby (never listed, "
+                          "filled, expired or deleted)",
+    ErrorCode.SEAT_NOT_OPEN: "a seat asked for that is not open in the lobby (the creator's, a bot's, "
+                             "or no such seat)",
+    ErrorCode.SEAT_TAKEN: "someone else took the open seat first",
+    ErrorCode.ALREADY_SEATED: "the account holds a seat of that game already",
+    ErrorCode.WAITING_FOR_PLAYERS: "a move or hint in a public game whose open seats are not all taken "
+                                   "yet",
+    ErrorCode.TOO_MANY_REQUESTS: "too many seats taken or quick matches asked for a minute from one "
+                                 "address or account; wait a little",
 }
 
 
@@ -793,6 +811,15 @@ class ClockView(TypedDict):
     out: list[int]
 
 
+class LobbyView(TypedDict):
+    """A public game waiting in the lobby: its seats still `open` there, and when the listing
+    `expires` (a server timestamp; then the game is deleted unless its seats are taken).  No
+    move is made, no bot moves and no clock runs until they are taken."""
+
+    open: list[int]
+    expires: float
+
+
 class Table(TypedDict):
     type: Literal[MessageType.TABLE]
     watchers: int
@@ -801,6 +828,7 @@ class Table(TypedDict):
     rematch: NotRequired[Annotated[list[int], Doc("once the game is over: the seats that want a "
                                                   "rematch")]]
     clock: NotRequired[ClockView]
+    lobby: NotRequired[LobbyView]
 
 
 class Timeout(TypedDict):

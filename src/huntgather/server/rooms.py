@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import re
@@ -61,6 +62,7 @@ from huntgather.server.messages import (
     Hint,
     HintIntent,
     HintTurn,
+    LobbyView,
     MessageType,
     MoveNotice,
     Name,
@@ -104,10 +106,12 @@ from huntgather.server.storage import (
     NO_CLOCK,
     ClockWrite,
     ConflictError,
+    Listing,
     SeatRow,
     Storage,
     StoredGame,
     TimedOutError,
+    clock_key,
     seat_row,
 )
 from huntgather.server.words import square_words
@@ -290,6 +294,8 @@ def _plan_json(state: State, plan: Sequence[Move]) -> list[MoveJson]:
 # --------------------------------------------------------------------------- rooms
 
 
+#: the default of :attr:`Rooms.lobby_expiry`, seconds (``huntgather play --lobby-expiry``, minutes)
+LOBBY_EXPIRY = 30 * 60.0
 #: the default of :attr:`Rooms.presence_every`, seconds
 PRESENCE_EVERY = 10.0
 
@@ -377,6 +383,10 @@ class Room:
     on_turn: Callable[[str, int, int, int], None] | None = None
     #: called when a page holding an account's seat opens the game: ``(game, account)``
     on_seen: Callable[[str, int], None] | None = None
+    #: a game listed in the public lobby: its seats still open there (no move is made, no bot
+    #: moves and no clock runs until they are taken), and when the listing expires
+    open_seats: set[int] = field(default_factory=set)
+    lobby_expires: float | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -416,6 +426,8 @@ class Room:
         clock = self.clock_view()
         if clock is not None:
             table["clock"] = clock
+        if self.open_seats and self.lobby_expires is not None:
+            table["lobby"] = LobbyView(open=sorted(self.open_seats), expires=self.lobby_expires)
         return table
 
     def clock_view(self) -> ClockView | None:
@@ -565,15 +577,95 @@ class Room:
 
     async def _store_seat(self, seat: int, new: SeatState, *, required: bool = True) -> None:
         """Store and apply a seat's new state; if storing fails, raise (or, unless ``required``, keep
-        the change in memory only and log it)."""
+        the change in memory only and log it).  A seat open in the lobby is spoken for then
+        (:meth:`Storage._set_seat`); with the last one the game leaves the lobby and its clock
+        starts."""
+        start = self._filled_clock(seat, new)
         try:
-            await self.storage.set_seat_async(self.id, new.row(seat))
+            await self.storage.set_seat_async(self.id, new.row(seat),
+                                              NO_CLOCK if start is None else ClockWrite(start.to_json(),
+                                                                                       start.deadline))
         except Exception as exc:
             log.error("game %s: storing seat %d failed: %s", self.id, seat, exc)
             if required:
                 raise RequestError("storage_failed", "the change could not be stored, so it was not "
                                                      "made; try again in a moment") from None
+        else:
+            self._left_lobby(seat, start)
         self.seats[seat] = new
+
+    # ------------------------------------------------------------------ the public lobby
+
+    def _filled_clock(self, seat: int, new: SeatState) -> ClockState | None:
+        """The clock that starts if ``seat``, taking ``new``, is the last seat open in the lobby
+        (None: it is not, or the game has no clock): the player to move's time runs from now,
+        unless a bot plays it."""
+        if self.open_seats != {seat} or self.clock is None or self.clock.seat is not None \
+                or self.game.is_over:
+            return None
+        player = self.game.state.current_player
+        kind = new.kind if player == seat else self.seats[player].kind
+        return replace(self.clock, seat=None if kind == SeatKind.BOT else player, since=time.time())
+
+    def _left_lobby(self, seat: int, start: ClockState | None) -> None:
+        """``seat`` is no longer open in the lobby (stored); the game starts with the last one."""
+        if seat not in self.open_seats:
+            return
+        self.open_seats.discard(seat)
+        if not self.open_seats:
+            self.lobby_expires = None
+            if start is not None:
+                self.clock = start
+            log.info("game %s: its open seats are taken; it leaves the lobby and starts", self.id)
+
+    async def take_seat(self, seat: int, account: Account | None, name: str | None) -> str:
+        """A person takes a seat open in the lobby: the seat gets a new secret (returned), their
+        account (if signed in) and name; every page is told.  Refused unless the seat is open
+        (of two people taking it at once, on any processes, one wins: ``seat_taken``), in a
+        rated game unless signed in, and for an account holding a seat of the game already."""
+        async with self.lock:
+            if not 0 <= seat < len(self.seats):
+                raise RequestError(ErrorCode.SEAT_NOT_OPEN, f"there is no seat {seat}")
+            if not self.open_seats:
+                raise RequestError(ErrorCode.NOT_LISTED, "this game is not in the lobby any more: its "
+                                                         "seats are taken, or it expired")
+            if seat not in self.open_seats:
+                if seat in self.setup.open_seats:
+                    raise RequestError(ErrorCode.SEAT_TAKEN, "someone took this seat first")
+                raise RequestError(ErrorCode.SEAT_NOT_OPEN, f"seat {seat} is not open to take")
+            if self.setup.rated and account is None:
+                raise RequestError(ErrorCode.SIGN_IN_REQUIRED, "sign in to take a seat in a rated game")
+            if account is not None and any(s.account_id == account.id for s in self.seats):
+                raise RequestError(ErrorCode.ALREADY_SEATED, "you hold a seat of this game already")
+            secret = new_secret()
+            new = SeatState(SeatKind.HUMAN, None, account.name if account is not None else name,
+                            hash_secret(secret), True, None if account is None else account.id)
+            start = self._filled_clock(seat, new)
+            try:
+                taken = await self.storage.take_seat_async(
+                    self.id, new.row(seat), NO_CLOCK if start is None
+                    else ClockWrite(start.to_json(), start.deadline))
+            except Exception as exc:
+                log.error("game %s: taking seat %d failed: %s", self.id, seat, exc)
+                raise RequestError(ErrorCode.STORAGE_FAILED, "the seat could not be taken; try again in "
+                                                             "a moment") from None
+            if not taken:   # another process gave it first (its notice may still be on its way)
+                await self._read_lobby()
+                raise RequestError(ErrorCode.SEAT_TAKEN, "someone took this seat first")
+            self.seats[seat] = new
+            self._left_lobby(seat, start)
+            for other in self.conns:   # nobody held it, but a page may have kept its first secret
+                other.held.discard(seat)
+        self.broadcast_table()
+        self.wake_bots()
+        return secret
+
+    async def _read_lobby(self) -> None:
+        """Read back which seats are open in the lobby, and the clock (another process changed
+        them)."""
+        open_, expires = await asyncio.to_thread(self.storage.lobby_open, self.id)
+        self.open_seats, self.lobby_expires = set(open_), expires
+        await self._read_clock(self.version)
 
     # ------------------------------------------------------------------ checks
 
@@ -594,8 +686,12 @@ class Room:
                                         f"{self.version})")
 
     def _check_turn(self, seat: int, version: int) -> None:
-        """:meth:`_check_current`, and it is ``seat``'s turn (a person's)."""
+        """:meth:`_check_current`, and it is ``seat``'s turn (a person's), and no seat waits in the
+        lobby."""
         self._check_current(version)
+        if self.open_seats:
+            raise RequestError(ErrorCode.WAITING_FOR_PLAYERS, "the game starts once its open seats are "
+                                                              "taken in the lobby")
         player = self.game.state.current_player
         if player in self.bots:
             raise RequestError("not_your_turn", f"it is {PLAYER_NAMES[player]}'s turn, and a bot "
@@ -862,6 +958,8 @@ class Room:
                         for conn in self.conns:
                             conn.held.discard(r.seat)
             self._make_bots()
+            if self.open_seats:   # a seat taken, or handed out, by another process
+                await self._read_lobby()
         self.broadcast_table()
         self.wake_bots()
 
@@ -1021,7 +1119,8 @@ class Room:
         seats = tuple(Seat(s.kind, s.level if s.kind == SeatKind.BOT else None, s.name)
                       for s in self.seats)
         setup = replace(self.setup, seats=seats, start_player=(self.setup.start_player + 1) % len(seats),
-                        seed=system_secrets.randbelow(2**53), deal=Deal.SECRET, stack=None, mirror=None)
+                        seed=system_secrets.randbelow(2**53), deal=Deal.SECRET, stack=None, mirror=None,
+                        public=False)
         accounts = {i: s.account_id for i, s in enumerate(self.seats)
                     if s.account_id is not None and s.kind == SeatKind.HUMAN}
         return setup, accounts
@@ -1152,8 +1251,9 @@ class Room:
         return not any(held or count for held, count in self.remote.values())
 
     def wake_bots(self) -> None:
-        """Start the bot loop if a bot is to move and it is not running (nor resting)."""
-        if self.closed or self.draining or self.game.is_over \
+        """Start the bot loop if a bot is to move and it is not running (nor resting, nor waiting
+        for players in the lobby)."""
+        if self.closed or self.draining or self.game.is_over or self.open_seats \
                 or self.game.state.current_player not in self.bots or self.resting:
             return
         if self._bot_task is None or self._bot_task.done():
@@ -1279,6 +1379,8 @@ class Rooms:
         self._bot_games: dict[str, list[str]] = {}
         #: records the turns that wait for someone, and tells them (:mod:`huntgather.server.notify`)
         self.notifier: Notifier | None = None
+        #: the seconds a public game stays listed in the lobby before it expires (``--lobby-expiry``)
+        self.lobby_expiry = LOBBY_EXPIRY
 
     # ------------------------------------------------------------------ other processes
 
@@ -1299,10 +1401,12 @@ class Rooms:
         memory, and every :attr:`clock_sweep` seconds (and at once, at start) the stored ones,
         which finds the games whose deadline passed while no process ran, or that no process
         holds (a correspondence game nobody has open); an in-memory database (tests) has only
-        the games in memory watched.  Nothing is kept in memory that a restart
-        would lose: each deadline is stored, and :meth:`Room.expire` acts on it once."""
+        the games in memory watched.  Every :attr:`clock_sweep` seconds too, the public games
+        whose listing expired are deleted (:meth:`_expire_listings`).  Nothing is kept in memory
+        that a restart would lose: each deadline is stored, and :meth:`Room.expire` acts on it
+        once."""
         loop = asyncio.get_running_loop()
-        next_sweep = loop.time()
+        next_sweep = next_lobby = loop.time()
         busy: set[str] = set()
         #: games whose record cannot be read: said once, then left alone (as every other request
         #: for them is answered ``corrupt_game``)
@@ -1332,6 +1436,9 @@ class Rooms:
                     self._spawn(expire(room.id, room))
             # an in-memory database is this process's alone, and its one connection is the
             # writer's and the readers' in turn: only the games in memory are watched there
+            if loop.time() >= next_lobby:   # the public games whose listing expired unfilled
+                next_lobby = loop.time() + self.clock_sweep
+                await self._expire_listings(now)
             if loop.time() >= next_sweep and not self.storage.in_memory:
                 next_sweep = loop.time() + self.clock_sweep
                 try:
@@ -1344,6 +1451,21 @@ class Rooms:
                         busy.add(game_id)
                         self._spawn(expire(game_id, self._rooms.get(game_id)))
             await asyncio.sleep(self.clock_tick)
+
+    async def _expire_listings(self, now: float) -> None:
+        """Delete the public games whose listing expired unfilled (never played: their moves wait
+        for their players); every page of one is told why and closed."""
+        try:
+            due = await self.storage.lobby_expired_async(now)
+            for game_id in due:
+                if await self.storage.expire_listing_async(game_id, now):
+                    log.info("game %s: nobody took its open seats in time; it is deleted", game_id)
+                    room = self._rooms.get(game_id)
+                    if room is not None:
+                        await self._close_deleted(room, "nobody took the open seats in time, so the "
+                                                        "game was taken out of the lobby and deleted")
+        except Exception as exc:
+            log.warning("expiring the lobby's games failed: %s", exc)
 
     async def _keep_presence(self) -> None:
         """Every :attr:`presence_every` seconds, tell the other processes again which pages this
@@ -1593,13 +1715,16 @@ class Rooms:
 
     async def create(self, setup: GameSetup, account: Account | None = None, *,
                      accounts: Mapping[int, int] | None = None,
-                     creator_key: str | None = None) -> tuple[Room, str, dict[int, str]]:
+                     creator_key: str | None = None,
+                     rating: int | None = None) -> tuple[Room, str, dict[int, str]]:
         """A new stored game; returns the room, the creator's secret and the secret of each seat a
         page holds (a person seat's secret, an outside bot's token).  The creator's ``account``
         (signed in) holds the first person seat, under its name unless the setup names it;
         ``accounts`` gives seats their accounts (a rematch's).  ``creator_key`` names who asks
         (an account or an address), for the cap on games of bots alone
-        (:attr:`bot_games_per_creator`)."""
+        (:attr:`bot_games_per_creator`).  A public game is listed in the lobby (with the
+        creator's ``rating``) for :attr:`lobby_expiry` seconds, and its clock waits for its
+        players."""
         self._check_bot_games(setup, creator_key)
         game = await asyncio.to_thread(build_game, setup, self.draws())
         if setup.deal == Deal.SECRET and setup.short is not None:
@@ -1617,16 +1742,29 @@ class Rooms:
         for i, account_id in (accounts or {}).items():
             seats[i] = replace(seats[i], account_id=account_id)
         clock: ClockState | None = None
+        now = time.time()
+        listing = None
+        if setup.open_seats:
+            first_seat = seats[first] if first is not None else None
+            listing = Listing(
+                "", setup.edition, len(seats),
+                None if setup.clock is None else json.dumps(setup.clock.to_json()),
+                clock_key(None if setup.clock is None else setup.clock.to_json()), setup.rated,
+                None if account is None else account.id,
+                None if first_seat is None else first_seat.name, rating, now, now + self.lobby_expiry,
+                setup.open_seats)
         if setup.clock is not None:
             player = None if game.is_over else game.state.current_player
-            running = None if player is None or seats[player].kind == SeatKind.BOT else player
-            clock = ClockState.start(setup.clock, len(seats), running=running, now=time.time())
+            running = None if player is None or seats[player].kind == SeatKind.BOT or listing \
+                else player
+            clock = ClockState.start(setup.clock, len(seats), running=running, now=now)
         try:
             await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
                                             [s.row(i) for i, s in enumerate(seats)], hash_secret(creator),
                                             write_position(game.state),
                                             NO_CLOCK if clock is None
-                                            else ClockWrite(clock.to_json(), clock.deadline, None))
+                                            else ClockWrite(clock.to_json(), clock.deadline, None),
+                                            listing)
         except Exception as exc:
             log.error("storing a new game failed: %s", exc)
             raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
@@ -1634,6 +1772,8 @@ class Rooms:
         async with self._lock:
             room = self._room(game_id, setup, game, seats, hash_secret(creator), False)
             room.clock = clock
+            if listing is not None:
+                room.open_seats, room.lobby_expires = set(listing.open_seats), listing.expires
         if creator_key is not None and room.bots_only:
             self._bot_games.setdefault(creator_key, []).append(game_id)
         room.wake_bots()
@@ -1700,13 +1840,15 @@ class Rooms:
         else:   # stored before seats had secrets
             seats = [SeatState(s.kind, s.level, None, None, False) for s in setup.seats]
             open_access = True
+        open_seats, expires = self.storage.lobby_open(game_id) if setup.public else ([], None)
         return Room(game_id, setup, game, self.storage, seats, stored.creator_hash, open_access,
                     self.workers, self.hints, self.bot_delay, self.max_watchers, tally=self.tally,
                     draining=self.tally.draining, undone=len(stored.history) - len(game.history),
                     draws=self.draws, chat_log=self.storage.chat_lines(game_id, CHAT_HISTORY),
                     watchers_open=self.storage.watchers_chat_open(game_id),
                     clock=None if stored.clock is None or setup.clock is None
-                    else ClockState.from_json(stored.clock))
+                    else ClockState.from_json(stored.clock),
+                    open_seats=set(open_seats), lobby_expires=expires)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""
@@ -1725,16 +1867,22 @@ class Rooms:
                                                      "a moment") from None
             await self._close_deleted(room)
 
-    async def _close_deleted(self, room: Room) -> None:
-        """Close a deleted game: every page is told and its socket closed."""
+    async def _close_deleted(self, room: Room, why: str = "this game has been deleted") -> None:
+        """Close a deleted game: every page is told (``why``) and its socket closed."""
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
         if room.closed:
             return
         await room.close()
-        room.broadcast(protocol.error("deleted", "this game has been deleted", None, room.version))
+        room.broadcast(protocol.error("deleted", why, None, room.version))
         for conn in list(room.conns):
             conn.finish(CLOSE_GONE, "deleted")
+
+    async def take_seat(self, game_id: str, seat: int, account: Account | None,
+                        name: str | None) -> str:
+        """:meth:`Room.take_seat` of a stored game (``unknown_game`` if there is none)."""
+        room = await self.get(game_id)
+        return await room.take_seat(seat, account, name)
 
     async def chat_of(self, game_id: str) -> list[ChatLine]:
         """Every chat line of a stored game, oldest first (for its replay)."""

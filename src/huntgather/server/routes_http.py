@@ -114,7 +114,8 @@ def bot_levels() -> dict[str, Any]:
 
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
            "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "too_many_bot_games": 429,
-           "sign_in_required": 401, "rated_game_kept": 409}
+           "sign_in_required": 401, "rated_game_kept": 409, "not_listed": 404, "seat_not_open": 409,
+           "seat_taken": 409, "already_seated": 409, "too_many_requests": 429}
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -212,10 +213,16 @@ async def new_game(request: Request) -> Response:
                                                  f"wait a little")
         if setup.rated and account is None:
             raise RequestError(ErrorCode.SIGN_IN_REQUIRED, "sign in to create a rated game")
-        room, creator, seat_secrets = await ctx.rooms.create(setup, account, creator_key=who)
+        rating = None
+        if setup.public and account is not None:
+            from huntgather.server.routes_lobby import rating_of  # (it imports this module)
+            rating = await asyncio.to_thread(rating_of, ctx.storage, account.id, setup.edition)
+        room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=rating, creator_key=who)
     except RequestError as exc:
         return _error(exc.code, exc.message)
-    people = {str(i): s for i, s in seat_secrets.items() if setup.seats[i].kind == SeatKind.HUMAN}
+    # a public game's open seats are given by the lobby (with new secrets): the creator gets none
+    people = {str(i): s for i, s in seat_secrets.items()
+              if setup.seats[i].kind == SeatKind.HUMAN and i not in setup.open_seats}
     tokens = {str(i): s for i, s in seat_secrets.items() if setup.seats[i].kind == SeatKind.REMOTE}
     links = {"play": {i: f"/#/play/{room.id}/{s}" for i, s in people.items()},
              "watch": f"/#/watch/{room.id}"}

@@ -146,6 +146,17 @@ class GameSetup:
     #: creation, the same for everyone: on by default in unrated games, off in rated ones (a page
     #: may still hide what it is sent)
     projections: bool = True
+    #: listed in the public lobby at creation: its person seats but the creator's are open to
+    #: anyone (:mod:`huntgather.server.routes_lobby`); the deal is secret
+    public: bool = False
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """The seats a public game lists as open: every person seat but the first (the creator's)."""
+        if not self.public:
+            return ()
+        people = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
+        return tuple(people[1:])
 
     @classmethod
     def from_json(cls, data: Any, *, stored: bool = False) -> GameSetup:
@@ -158,7 +169,7 @@ class GameSetup:
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
         known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated", "clock",
-                 "on_timeout", "unwatched", "projections"}
+                 "on_timeout", "unwatched", "projections", "public"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
@@ -233,6 +244,14 @@ class GameSetup:
                                                 "an outside bot cannot take a seat in it")
             if not any(s.kind == SeatKind.HUMAN for s in seats):
                 raise RequestError("bad_setup", "a rated game needs at least one person")
+        public = data.get("public", False)
+        if not isinstance(public, bool):
+            raise RequestError("bad_setup", "public must be true or false")
+        if public and not stored:
+            if deal != Deal.SECRET or mirror is not None:
+                raise RequestError("bad_setup", "a public game has a secret deal: leave the seed empty")
+            if sum(s.kind == SeatKind.HUMAN for s in seats) < 2:
+                raise RequestError("bad_setup", "a public game needs a person seat open besides yours")
         raw_clock = data.get("clock")
         clock = None if raw_clock is None else ClockSetup.from_json(raw_clock)
         on_timeout = data.get("on_timeout", "easy")
@@ -246,7 +265,7 @@ class GameSetup:
         if not isinstance(projections, bool):
             raise RequestError("bad_setup", "projections must be true or false")
         return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout,
-                   unwatched, projections)
+                   unwatched, projections, public)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -266,4 +285,6 @@ class GameSetup:
             out["unwatched"] = True
         if self.projections == self.rated:   # not the default (on in unrated games, off in rated)
             out["projections"] = self.projections
+        if self.public:
+            out["public"] = True
         return out

@@ -140,6 +140,31 @@ chat_closed = Table(
 )
 
 
+#: the games listed in the public lobby (schema 0007): what the lobby shows without reading
+#: the setup, and ``clock_key`` (:func:`clock_key`), the clock in one word, for quick match
+lobby = Table(
+    "hg_lobby", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("edition", String(8), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("clock_key", String(40), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("creator_account", Integer, nullable=True),
+    Column("creator_name", String(64), nullable=True),
+    Column("creator_rating", Integer, nullable=True),
+    Column("created", Float, nullable=False, index=True),
+    Column("expires", Float, nullable=False, index=True),
+)
+
+#: the seats of a listed game still open (a row: open); taking one deletes its row
+lobby_seats = Table(
+    "hg_lobby_seats", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+
+
 #: :meth:`Storage._append` for one or many games on PostgreSQL, as one statement (psycopg's
 #: named parameters; the rows travel as arrays): the games whose stored ply is still the call's
 #: start move on, and only theirs get their moves inserted and their notification (sent at
@@ -266,6 +291,40 @@ NO_CLOCK = ClockWrite()
 
 
 @dataclass(frozen=True)
+class Listing:
+    """A game as the public lobby lists it (``hg_lobby``), and its open seats."""
+
+    game_id: str
+    edition: str
+    players: int
+    #: the clock's setup (JSON, :class:`~huntgather.server.clock.ClockSetup`), None: no clock
+    clock: str | None
+    clock_key: str
+    rated: bool
+    creator_account: int | None
+    creator_name: str | None
+    creator_rating: int | None
+    created: float
+    expires: float
+    open_seats: tuple[int, ...] = ()
+    #: every seat of the game (filled in by :meth:`Storage.lobby`)
+    seats: tuple[SeatRow, ...] = ()
+
+
+def clock_key(clock: dict[str, Any] | None) -> str:
+    """A clock setup (its JSON form) in one word, equal for equal clocks.
+
+    >>> clock_key(None), clock_key({"base": 600.0, "increment": 10.0}), clock_key({"days_per_move": 2})
+    ('none', 'live:600+10', 'days:2')
+    """
+    if clock is None:
+        return "none"
+    if "days_per_move" in clock:
+        return f"days:{int(clock['days_per_move'])}"
+    return f"live:{float(clock.get('base', 0)):g}+{float(clock.get('increment', 0)):g}"
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """Everything stored of one game."""
 
@@ -384,9 +443,11 @@ class Storage:
 
     async def create_async(self, game_id: str, setup: dict[str, Any], history: list[str],
                            seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-                           position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
+                           position: str | None = None, clock: ClockWrite = NO_CLOCK,
+                           listing: Listing | None = None) -> None:
         """:meth:`create` by the writer thread."""
-        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock)
+        await self.write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock,
+                         listing)
 
     async def append_async(self, game_id: str, start: int, new: list[str], *, status: str,
                            scores: list[int], position: str | None = None,
@@ -394,9 +455,9 @@ class Storage:
         """:meth:`append` by the writer thread."""
         await self.write(self._append, game_id, start, new, status, scores, position, clock)
 
-    async def set_seat_async(self, game_id: str, row: SeatRow) -> None:
-        """:meth:`set_seat` by the writer thread."""
-        await self.write(self._set_seat, game_id, row)
+    async def set_seat_async(self, game_id: str, row: SeatRow, start_clock: ClockWrite = NO_CLOCK) -> None:
+        """:meth:`set_seat` by the writer thread (``start_clock``: :meth:`_set_seat`)."""
+        await self.write(self._set_seat, game_id, row, start_clock)
 
     async def delete_async(self, game_id: str) -> bool:
         """:meth:`delete` by the writer thread."""
@@ -404,14 +465,17 @@ class Storage:
 
     def create(self, game_id: str, setup: dict[str, Any], history: list[str],
                seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-               position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
+               position: str | None = None, clock: ClockWrite = NO_CLOCK,
+               listing: Listing | None = None) -> None:
         """Store a new game with the moves it already has (its first draws), its seats and creator,
-        the position those moves lead to, and its clock."""
-        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock)
+        the position those moves lead to, its clock, and its ``listing`` in the public lobby
+        (a public game's)."""
+        self._write(self._create, game_id, setup, history, seat_rows, creator_hash, position, clock, listing)
 
     def _create(self, conn: Connection, game_id: str, setup: dict[str, Any], history: list[str],
                 seat_rows: list[SeatRow] | None = None, creator_hash: str | None = None,
-                position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
+                position: str | None = None, clock: ClockWrite = NO_CLOCK,
+                listing: Listing | None = None) -> None:
         now = time.time()
         conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
                                           status="playing", ply=len(history), scores="[]",
@@ -427,19 +491,141 @@ class Storage:
                                          for r in seat_rows])
         if creator_hash is not None:
             conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
+        if listing is not None and listing.open_seats:
+            conn.execute(insert(lobby).values(
+                game_id=game_id, edition=listing.edition, players=listing.players, clock=listing.clock,
+                clock_key=listing.clock_key, rated=listing.rated, creator_account=listing.creator_account,
+                creator_name=listing.creator_name, creator_rating=listing.creator_rating,
+                created=listing.created, expires=listing.expires))
+            conn.execute(insert(lobby_seats), [{"game_id": game_id, "seat": i} for i in listing.open_seats])
 
     def set_seat(self, game_id: str, row: SeatRow) -> None:
         """Store a seat's new state (a name, a bot taking over, a new secret)."""
         self._write(self._set_seat, game_id, row)
 
-    def _set_seat(self, conn: Connection, game_id: str, row: SeatRow) -> None:
+    def _set_seat(self, conn: Connection, game_id: str, row: SeatRow,
+                  start_clock: ClockWrite = NO_CLOCK) -> None:
+        """Store a seat (and tell the other processes); a seat open in the lobby is no longer
+        (whoever changed it, the creator or a link's holder, it is spoken for), and the game
+        leaves the lobby with its last open seat: then ``start_clock``, if given, is stored as
+        the game's clock (a listed game's clock waits for its players)."""
         done = conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat)
                             .values(kind=row.kind, level=row.level, name=row.name,
                                     secret_hash=row.secret_hash, joined=row.joined,
                                     account_id=row.account_id)).rowcount
         if not done:
             raise StorageError(f"no seat {row.seat} stored for game {game_id!r}")
+        if conn.execute(delete(lobby_seats).where(lobby_seats.c.game_id == game_id,
+                                                  lobby_seats.c.seat == row.seat)).rowcount:
+            self._close_listing(conn, game_id, start_clock)
         self._notify(conn, seat_notice(game_id, row))
+
+    def _close_listing(self, conn: Connection, game_id: str, start_clock: ClockWrite) -> None:
+        """After a seat left the lobby: if it was the game's last open one, unlist the game and
+        start its clock (only where none has run yet)."""
+        if conn.execute(select(lobby_seats.c.seat).where(lobby_seats.c.game_id == game_id)).first():
+            return
+        conn.execute(delete(lobby).where(lobby.c.game_id == game_id))
+        if start_clock.state is not None:
+            conn.execute(update(games).where(games.c.id == game_id, games.c.deadline.is_(None))
+                         .values(clock=start_clock.state, deadline=start_clock.deadline))
+
+    async def take_seat_async(self, game_id: str, row: SeatRow, start_clock: ClockWrite = NO_CLOCK) -> bool:
+        """:meth:`take_seat` by the writer thread."""
+        return await self.write(self._take_seat, game_id, row, start_clock)
+
+    def take_seat(self, game_id: str, row: SeatRow, start_clock: ClockWrite = NO_CLOCK) -> bool:
+        """Give a seat open in the lobby to the person who took it (``row``: a new secret's hash,
+        their account and name); False, and nothing written, unless the seat was open (one
+        conditional DELETE: of two people taking it at once, one wins).  With the last open
+        seat the game leaves the lobby and ``start_clock`` is stored (:meth:`_set_seat`)."""
+        return self._write(self._take_seat, game_id, row, start_clock)
+
+    def _take_seat(self, conn: Connection, game_id: str, row: SeatRow, start_clock: ClockWrite) -> bool:
+        if not conn.execute(delete(lobby_seats).where(lobby_seats.c.game_id == game_id,
+                                                      lobby_seats.c.seat == row.seat)).rowcount:
+            return False
+        conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat)
+                     .values(kind=row.kind, level=row.level, name=row.name, secret_hash=row.secret_hash,
+                             joined=row.joined, account_id=row.account_id))
+        self._close_listing(conn, game_id, start_clock)
+        self._notify(conn, seat_notice(game_id, row))
+        return True
+
+    def lobby_open(self, game_id: str) -> tuple[list[int], float | None]:
+        """A game's seats open in the lobby and when its listing expires (``[]`` and None: not
+        listed)."""
+        with self.engine.connect() as conn:
+            expires = conn.execute(select(lobby.c.expires).where(lobby.c.game_id == game_id)).scalar()
+            if expires is None:
+                return [], None
+            open_ = [s for (s,) in conn.execute(select(lobby_seats.c.seat)
+                                                .where(lobby_seats.c.game_id == game_id)
+                                                .order_by(lobby_seats.c.seat))]
+        return open_, float(expires)
+
+    async def lobby_async(self, now: float, limit: int = 100, *, edition: str | None = None,
+                          players: int | None = None, clock: str | None = None,
+                          rated: bool | None = None) -> list[Listing]:
+        """:meth:`lobby` by the writer thread (in its turn: an in-memory database has one
+        connection)."""
+        return await self.write(self._lobby, now, limit, edition, players, clock, rated)
+
+    def lobby(self, now: float, limit: int = 100, *, edition: str | None = None,
+              players: int | None = None, clock: str | None = None,
+              rated: bool | None = None) -> list[Listing]:
+        """The games listed and not expired at ``now``, newest first, with their open seats (only
+        those of ``edition``, ``players``, ``clock`` (:func:`clock_key`) and ``rated``, if given)."""
+        with self.engine.connect() as conn:
+            return self._lobby(conn, now, limit, edition, players, clock, rated)
+
+    @staticmethod
+    def _lobby(conn: Connection, now: float, limit: int = 100, edition: str | None = None,
+               players: int | None = None, clock: str | None = None,
+               rated: bool | None = None) -> list[Listing]:
+        query = select(lobby).where(lobby.c.expires > now)
+        if edition is not None:
+            query = query.where(lobby.c.edition == edition)
+        if players is not None:
+            query = query.where(lobby.c.players == players)
+        if clock is not None:
+            query = query.where(lobby.c.clock_key == clock)
+        if rated is not None:
+            query = query.where(lobby.c.rated == rated)
+        rows = conn.execute(query.order_by(lobby.c.created.desc(), lobby.c.game_id).limit(limit)).all()
+        ids = [r.game_id for r in rows]
+        if not ids:
+            return []
+        open_: dict[str, list[int]] = {}
+        for game_id, seat in conn.execute(select(lobby_seats.c.game_id, lobby_seats.c.seat)
+                                          .where(lobby_seats.c.game_id.in_(ids))
+                                          .order_by(lobby_seats.c.seat)):
+            open_.setdefault(game_id, []).append(seat)
+        by_game: dict[str, list[Any]] = {}
+        for r in conn.execute(select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)):
+            by_game.setdefault(r.game_id, []).append(r)
+        return [Listing(r.game_id, r.edition, r.players, r.clock, r.clock_key, bool(r.rated),
+                        r.creator_account, r.creator_name, r.creator_rating, r.created, r.expires,
+                        tuple(open_.get(r.game_id, ())), tuple(_seat_rows(by_game.get(r.game_id, []))))
+                for r in rows if open_.get(r.game_id)]
+
+    async def lobby_expired_async(self, now: float, limit: int = 100) -> list[str]:
+        """The listed games whose listing expired by ``now`` (by the writer thread)."""
+        def expired(conn: Connection) -> list[str]:
+            return [g for (g,) in conn.execute(select(lobby.c.game_id).where(lobby.c.expires <= now)
+                                               .order_by(lobby.c.expires).limit(limit))]
+        return await self.write(expired)
+
+    async def expire_listing_async(self, game_id: str, now: float) -> bool:
+        """Delete a listed game whose listing expired by ``now`` (never played: its moves wait
+        for its players), telling the other processes; False, and nothing done, if it is no
+        longer listed or not yet expired (its last seat was just taken)."""
+        def expire(conn: Connection) -> bool:
+            if not conn.execute(delete(lobby).where(lobby.c.game_id == game_id,
+                                                    lobby.c.expires <= now)).rowcount:
+                return False
+            return self._delete(conn, game_id)
+        return await self.write(expire)
 
     def append(self, game_id: str, start: int, new: list[str], *, status: str, scores: list[int],
                position: str | None = None, clock: ClockWrite = NO_CLOCK) -> None:
@@ -690,6 +876,8 @@ class Storage:
         return self._write(self._delete, game_id)
 
     def _delete(self, conn: Connection, game_id: str) -> bool:
+        conn.execute(delete(lobby_seats).where(lobby_seats.c.game_id == game_id))
+        conn.execute(delete(lobby).where(lobby.c.game_id == game_id))
         conn.execute(delete(chat).where(chat.c.game_id == game_id))
         conn.execute(delete(chat_closed).where(chat_closed.c.game_id == game_id))
         conn.execute(delete(moves).where(moves.c.game_id == game_id))
@@ -816,7 +1004,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0007"
+SCHEMA = "0008"
 
 
 def _alembic_config(connection: Any) -> Any:

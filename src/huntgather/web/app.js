@@ -21,6 +21,7 @@ import { setupSounds } from "./js/sounds.js";
 import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js";
 import { setupNewForm, showNewForm } from "./js/newgame.js";
 import { showGames } from "./js/games.js";
+import { createWaitBanner, setupFind, showFind } from "./js/findgame.js";
 import { setupAccounts } from "./js/account.js";
 import { showLeaderboard, showProfile, watchRatedEnd } from "./js/profile.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
@@ -69,8 +70,10 @@ async function main() {
   const a11y = createA11y(store, board);
   const panel = createPanel(store, play, board);
   const lobby = createLobby(store, play);
+  const waitBanner = createWaitBanner(store, play);
   store.subscribe((state, action) => {
     lobby.render(state);
+    waitBanner.render(state);
     board.render(state, action);
     a11y.render(state);
     panel.render(state);
@@ -95,6 +98,9 @@ async function main() {
     } else if (parts[0] === "replay" && validId) {
       show("play");
       await play.openReplay(id, parts[2] ? parseInt(parts[2], 10) || 0 : 0);
+    } else if (parts[0] === "find") {
+      show("find");
+      await showFind(meta, accounts.me());
     } else if (parts[0] === "games") {
       show("games");
       await showGames(meta, accounts);
@@ -126,6 +132,7 @@ async function main() {
   watchRatedEnd(store, accounts);
 
   setupNewForm(store.get().meta);
+  setupFind();
   setupKeys(store, play, board, a11y);
   setupSettings(() => panel.render(store.get()), restyle);
   setupSounds(store);

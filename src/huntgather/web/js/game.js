@@ -111,6 +111,7 @@ export const isWatcher = (s) => !s.replay && !!s.view && heldSeats(s).length ===
 export function myTurn(s) {
   const v = s.view;
   if (!v || v.over || v.replay || s.replay || !v.decision) return false;
+  if (s.table && s.table.lobby) return false;   // a public game waiting for its players: no move yet
   const p = v.decision.player;
   return p !== null && p !== undefined && held(s, p);
 }

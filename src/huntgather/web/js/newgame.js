@@ -25,15 +25,16 @@ export function showNewForm(me) {
   ratedChanged();
 }
 
-// a rated game is dealt in secret: no seed while "Rated" is ticked
+// a rated or a public game is dealt in secret: no seed while "Rated" or "List in the public lobby" is ticked
 function ratedChanged() {
-  const rated = $("#rated").checked;
-  $("#seed").disabled = rated;
-  if (rated) $("#seed").value = "";
+  const secret = $("#rated").checked || $("#public").checked;
+  $("#seed").disabled = secret;
+  if (secret) $("#seed").value = "";
 }
 
 export function setupNewForm(meta) {
   $("#rated").addEventListener("change", ratedChanged);
+  $("#public").addEventListener("change", ratedChanged);
   const seats = $("#seats");
   const about = meta.bot_level_text || {};
 
@@ -136,6 +137,14 @@ export function setupNewForm(meta) {
     }
     if (short !== "") setup.short = parseInt(short, 10);
     if (signedIn && $("#rated").checked) setup.rated = true;
+    if ($("#public").checked) {
+      if (setup.seats.filter((x) => x.kind === "human").length < 2) {
+        $("#new-error").textContent = "A game in the public lobby needs a seat for a person besides yours: " +
+          "make another player a person.";
+        return;
+      }
+      setup.public = true;
+    }
     const clock = formClock();
     if (clock.error) {
       $("#new-error").textContent = clock.error;

@@ -24,6 +24,7 @@ export function turnText(s) {
   if (v.over) return "Game over";
   if (v.replay || s.replay) return `Replay — ${d.text}`;
   if (d.player === null || d.player === undefined) return d.text;
+  if (s.table && s.table.lobby) return "Waiting for players from the public lobby";
   const bonus = d.stack === "bonus" ? ` (${v.bonus_name})` : "";
   const info = seatInfo(s, d.player);
   if (info && info.kind === "bot") return `${who(s, d.player)}: bot ${info.level} is thinking…${bonus}`;
