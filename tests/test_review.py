@@ -77,7 +77,8 @@ def test_the_same_record_gives_the_same_review_and_the_chances_add_up() -> None:
 
 
 def test_labels_and_bad_requests() -> None:
-    assert [label(x) for x in (0.0, 0.05, 0.1, 0.2, 1.0)] == [None, "inaccuracy", "mistake", "blunder", "blunder"]
+    assert ([label(x) for x in (0.0, 0.05, 0.1, 0.2, 1.0)]
+            == [None, "inaccuracy", "mistake", "blunder", "blunder"])
     with pytest.raises(ValueError, match="level"):
         review_record(BLUNDER, level="random")
     with pytest.raises(ValueError, match="simulation"):

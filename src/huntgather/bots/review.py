@@ -86,8 +86,8 @@ def move_accuracy(before: float, after: float) -> float:
     (https://lichess.org/page/accuracy), ``103.1668 exp(-0.04354 (before - after) * 100) -
     3.1669``, clamped to [0, 100].
 
-    >>> round(move_accuracy(0.6, 0.6), 1), round(move_accuracy(0.6, 0.5), 1), round(move_accuracy(0.9, 0.1), 1)
-    (100.0, 63.6, 0.0)
+    >>> [round(move_accuracy(best, played), 1) for best, played in ((0.6, 0.6), (0.6, 0.5), (0.9, 0.1))]
+    [100.0, 63.6, 0.0]
     """
     loss = max(0.0, before - after) * 100.0
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
@@ -187,7 +187,8 @@ class Review:
                          f"{s.average_loss:.3f}, {s.inaccuracies} inaccuracies, {s.mistakes} "
                          f"mistakes, {s.blunders} blunders")
         if self.scores is not None:
-            lines.append("final scores: " + ", ".join(f"{n} {v}" for n, v in zip(names, self.scores, strict=True)))
+            lines.append("final scores: "
+                         + ", ".join(f"{n} {v}" for n, v in zip(names, self.scores, strict=True)))
         return "\n".join(lines)
 
 
