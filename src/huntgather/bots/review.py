@@ -224,8 +224,7 @@ def record_turns(text: str) -> tuple[list[_Turn], State]:
                                       and not state.is_over):
             turns.append(_Turn(start[0], start[1], start[2], tuple(current)))
             start, current = None, []
-    if start is not None:   # the record stops in mid-turn: that turn is not reviewed
-        pass
+    # (a record that stops in mid-turn: that turn is not reviewed)
     return turns, state
 
 
@@ -233,64 +232,116 @@ def _seed(text: str, level: str) -> int:
     return int.from_bytes(hashlib.sha256(f"review|{level}|{text}".encode()).digest()[:8], "big")
 
 
-def review_record(text: str, level: str = "expert", simulations: int = SIMULATIONS,
-                  samples: int = SAMPLES,
-                  progress: Callable[[int, int], None] | None = None) -> Review:
-    """Review every turn of the record ``text`` with ``level``'s search (see the module text).
+@dataclass(frozen=True)
+class TurnSearch:
+    """What the search found for one turn (:func:`search_turns`; plain data, as a worker
+    process returns it)."""
 
-    ``progress(done, total)`` is called after each turn.  Raises :class:`RecordError` for a
-    record that cannot be replayed, :class:`ValueError` for a bad level or budget.
-    """
-    from huntgather.bots.analysis import best_plan, predict_after
-    from huntgather.bots.levels import expert_bot
+    turn: int
+    ply: int
+    decision: int
+    player: int
+    played: tuple[str, ...]
+    best: tuple[str, ...]
+    #: None for a forced turn (one way to play: not searched)
+    chance_played: float | None
+    chance_best: float | None
+    predicted_played: tuple[float, ...]
+    predicted_best: tuple[float, ...]
 
+
+@dataclass(frozen=True)
+class RecordFacts:
+    """What the review needs to know of a record besides its turns."""
+
+    players: int
+    turns: int
+    #: the final scores, None if the record does not end the game
+    scores: tuple[int, ...] | None
+
+
+def record_facts(text: str) -> RecordFacts:
+    """The record's players, number of turns and final scores (:class:`RecordError` if it
+    cannot be replayed)."""
+    turns, end = record_turns(text)
+    return RecordFacts(end.players, len(turns), tuple(end.scores) if end.is_over else None)
+
+
+def _check(level: str, simulations: int, samples: int) -> None:
     if level not in REVIEWERS:
         raise ValueError(f"the review's level is one of {', '.join(REVIEWERS)}, not {level!r}")
     if simulations < 1 or samples < 1:
         raise ValueError("the review needs at least one simulation and one sample a turn")
-    turns, end = record_turns(text)
-    players = end.players
+
+
+def search_turns(text: str, level: str = "expert", simulations: int = SIMULATIONS,
+                 samples: int = SAMPLES, first: int = 0, count: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[TurnSearch]:
+    """Search the turns ``first`` to ``first + count`` (0-based; all by default) of the record
+    ``text``: the costly part of :func:`review_record`, which a server spreads over several
+    calls to report its progress.  Each turn's result depends only on the record, the level,
+    the budget and the turn, never on the slice."""
+    from huntgather.bots.analysis import best_plan, predict_after
+    from huntgather.bots.levels import expert_bot
+
+    _check(level, simulations, samples)
+    turns, _ = record_turns(text)
     seed = _seed(text, level)
-    chance = [1.0 / players if players > 2 else 0.5] * players
-    reviewed: list[TurnReview] = []
-    chances: list[tuple[float, ...]] = []
-    swings: list[float] = []
-    for number, turn in enumerate(turns, 1):
-        state, me = turn.state, turn.state.player
-        plans = {plan for plan, _ in turn_plans(state)}
-        if len(plans) <= 1:
-            predicted = tuple(predict_after(state, turn.played))
-            reviewed.append(TurnReview(number, turn.ply, turn.decision, me,
-                                       tuple(map(str, turn.played)), tuple(map(str, turn.played)),
-                                       chance[me], chance[me], 0.0, None, predicted, predicted, True))
+    stop = len(turns) if count is None else min(len(turns), first + count)
+    out: list[TurnSearch] = []
+    for index in range(first, stop):
+        turn, number = turns[index], index + 1
+        state = turn.state
+        played = tuple(map(str, turn.played))
+        predicted = tuple(predict_after(state, turn.played))
+        if len({plan for plan, _ in turn_plans(state)}) <= 1:
+            out.append(TurnSearch(number, turn.ply, turn.decision, state.player, played, played,
+                                  None, None, predicted, predicted))
         else:
             bot = expert_bot(seed + number, Limits(simulations=simulations))
             result = bot.search(state)
             best = best_plan(result, result.moves[0][0])
             if best == turn.played:
-                value = bot.compare(state, [best], samples)[0]
-                played_value = best_value = value
+                played_value = best_value = bot.compare(state, [best], samples)[0]
             else:
                 best_value, played_value = bot.compare(state, [best, turn.played], samples)
                 if played_value >= best_value:   # the paired samples value the played turn as high
                     best, best_value = turn.played, played_value
-            loss = best_value - played_value
-            reviewed.append(TurnReview(
-                number, turn.ply, turn.decision, me, tuple(map(str, turn.played)), tuple(map(str, best)),
-                played_value, best_value, loss, label(loss),
-                tuple(predict_after(state, turn.played)),
-                tuple(predict_after(state, best)) if best != turn.played
-                else tuple(predict_after(state, turn.played))))
-            before = chance[me]
-            chance[me] = played_value
-            if players == 2:
-                chance[1 - me] = 1.0 - played_value
-            swings.append(abs(chance[me] - before))
-        if reviewed[-1].forced:
-            swings.append(0.0)
-        chances.append(tuple(chance))
+            out.append(TurnSearch(number, turn.ply, turn.decision, state.player, played,
+                                  tuple(map(str, best)), played_value, best_value, predicted,
+                                  predicted if best == turn.played else tuple(predict_after(state, best))))
         if progress is not None:
             progress(number, len(turns))
+    return out
+
+
+def assemble(facts: RecordFacts, searched: list[TurnSearch], level: str = "expert",
+             simulations: int = SIMULATIONS, samples: int = SAMPLES) -> Review:
+    """The review from every turn's search (:func:`search_turns`, in order): losses, labels,
+    the win-chance rows, the turning points and each seat's accuracy."""
+    players = facts.players
+    chance = [1.0 / players if players > 2 else 0.5] * players
+    reviewed: list[TurnReview] = []
+    chances: list[tuple[float, ...]] = []
+    swings: list[float] = []
+    for t in searched:
+        me = t.player
+        if t.chance_played is None or t.chance_best is None:
+            reviewed.append(TurnReview(t.turn, t.ply, t.decision, me, t.played, t.best, chance[me],
+                                       chance[me], 0.0, None, t.predicted_played, t.predicted_best,
+                                       True))
+            swings.append(0.0)
+        else:
+            loss = t.chance_best - t.chance_played
+            reviewed.append(TurnReview(t.turn, t.ply, t.decision, me, t.played, t.best, t.chance_played,
+                                       t.chance_best, loss, label(loss), t.predicted_played,
+                                       t.predicted_best))
+            before = chance[me]
+            chance[me] = t.chance_played
+            if players == 2:
+                chance[1 - me] = 1.0 - t.chance_played
+            swings.append(abs(chance[me] - before))
+        chances.append(tuple(chance))
     ranked = sorted((i for i in range(len(reviewed)) if swings[i] >= TURNING_SWING),
                     key=lambda i: (-swings[i], i))[:TURNING_POINTS]
     summaries = []
@@ -303,5 +354,18 @@ def review_record(text: str, level: str = "expert", simulations: int = SIMULATIO
             sum(t.label == "blunder" for t in own),
             sum(t.loss for t in own) / len(own) if own else 0.0))
     return Review(level, simulations, samples, players, tuple(reviewed), tuple(summaries),
-                  tuple(sorted(reviewed[i].turn for i in ranked)),
-                  tuple(end.scores) if end.is_over else None, tuple(chances))
+                  tuple(sorted(reviewed[i].turn for i in ranked)), facts.scores, tuple(chances))
+
+
+def review_record(text: str, level: str = "expert", simulations: int = SIMULATIONS,
+                  samples: int = SAMPLES,
+                  progress: Callable[[int, int], None] | None = None) -> Review:
+    """Review every turn of the record ``text`` with ``level``'s search (see the module text).
+
+    ``progress(done, total)`` is called after each turn.  Raises :class:`RecordError` for a
+    record that cannot be replayed, :class:`ValueError` for a bad level or budget.
+    """
+    _check(level, simulations, samples)
+    facts = record_facts(text)
+    return assemble(facts, search_turns(text, level, simulations, samples, progress=progress),
+                    level, simulations, samples)
