@@ -21,7 +21,8 @@ Per seat an *accuracy* in percent (:func:`move_accuracy`, lichess's formula) ave
 turns, and the *turning points*: the turns whose mover's win chance changed the most since
 that seat's previous turn.  Turns with a single way to play are listed as forced, unsearched.
 
-Reproducible: every search is seeded from the record's text and the turn, and no time limit
+Reproducible: every search is seeded from the game (its start and moves, not the record's
+comments or layout) and the turn, and no time limit
 applies, so the same record, level and budget give the same review on any machine.
 
 >>> from huntgather.game import Game
@@ -200,10 +201,13 @@ class _Turn:
     played: Plan
 
 
-def record_turns(text: str) -> tuple[list[_Turn], State]:
+def record_turns(text: str) -> tuple[list[_Turn], State, str]:
     """The turns of a record (the position before each, its number of record moves, and the
-    moves played), and the position at its end.  Raises :class:`RecordError`."""
+    moves played), the position at its end, and the game's text for the seed (its start and its
+    moves: neither comments nor layout count).  Raises :class:`RecordError`."""
+    from huntgather.record import write_position
     record = parse_record(text)
+    key = write_position(record.state) + "\n" + " ".join(map(str, record.moves))
     state = record.state.copy()
     turns: list[_Turn] = []
     decisions = 0
@@ -225,11 +229,11 @@ def record_turns(text: str) -> tuple[list[_Turn], State]:
             turns.append(_Turn(start[0], start[1], start[2], tuple(current)))
             start, current = None, []
     # (a record that stops in mid-turn: that turn is not reviewed)
-    return turns, state
+    return turns, state, key
 
 
-def _seed(text: str, level: str) -> int:
-    return int.from_bytes(hashlib.sha256(f"review|{level}|{text}".encode()).digest()[:8], "big")
+def _seed(key: str, level: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"review|{level}|{key}".encode()).digest()[:8], "big")
 
 
 @dataclass(frozen=True)
@@ -263,7 +267,7 @@ class RecordFacts:
 def record_facts(text: str) -> RecordFacts:
     """The record's players, number of turns and final scores (:class:`RecordError` if it
     cannot be replayed)."""
-    turns, end = record_turns(text)
+    turns, end, _ = record_turns(text)
     return RecordFacts(end.players, len(turns), tuple(end.scores) if end.is_over else None)
 
 
@@ -285,8 +289,8 @@ def search_turns(text: str, level: str = "expert", simulations: int = SIMULATION
     from huntgather.bots.levels import expert_bot
 
     _check(level, simulations, samples)
-    turns, _ = record_turns(text)
-    seed = _seed(text, level)
+    turns, _, key = record_turns(text)
+    seed = _seed(key, level)
     stop = len(turns) if count is None else min(len(turns), first + count)
     out: list[TurnSearch] = []
     for index in range(first, stop):

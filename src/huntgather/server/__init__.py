@@ -28,7 +28,8 @@ def app_from_env() -> Starlette:
     ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY``,
     ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_PRESENCE_EVERY`` and ``HUNTGATHER_SHED_AFTER``
     (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
-    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS`` and ``HUNTGATHER_MAX_WATCHERS`` (``huntgather play``'s
+    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS``, ``HUNTGATHER_REVIEWS``,
+    ``HUNTGATHER_REVIEW_SIMULATIONS`` and ``HUNTGATHER_REVIEW_SAMPLES`` (``huntgather play``'s
     options of the same names).
 
     For ``uvicorn --factory huntgather.server:app_from_env --workers 4 --ws-max-size 65536``.
@@ -48,6 +49,9 @@ def app_from_env() -> Starlette:
                      max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))),
                      presence_every=float(env("HUNTGATHER_PRESENCE_EVERY", "10")),
                      costly_per_second=float(env("HUNTGATHER_COSTLY_PER_SECOND", "5")),
-                     shed_after=float(env("HUNTGATHER_SHED_AFTER", str(SHED_AFTER))))
+                     shed_after=float(env("HUNTGATHER_SHED_AFTER", str(SHED_AFTER))),
+                     reviews=int(env("HUNTGATHER_REVIEWS", "1")),
+                     review_simulations=int(env("HUNTGATHER_REVIEW_SIMULATIONS", "150")),
+                     review_samples=int(env("HUNTGATHER_REVIEW_SAMPLES", "48")))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app

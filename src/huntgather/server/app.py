@@ -47,6 +47,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from huntgather.bots.review import SAMPLES as REVIEW_SAMPLES
+from huntgather.bots.review import SIMULATIONS as REVIEW_SIMULATIONS
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.accounts import Accounts
 from huntgather.server.connection import BUDGET_RATE
@@ -58,11 +60,13 @@ from huntgather.server.load import LoopLag, ShedLoad
 from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
+from huntgather.server.reviews import Reviews
 from huntgather.server.rooms import MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ratings import ratings_routes
+from huntgather.server.routes_reviews import review_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -137,7 +141,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                silent_after: float = protocol.SILENT_AFTER, hello_timeout: float = protocol.HELLO_TIMEOUT,
                max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
                max_watchers: int = MAX_WATCHERS, presence_every: float = PRESENCE_EVERY,
-               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0) -> Starlette:
+               costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0, reviews: int = 1,
+               review_simulations: int = REVIEW_SIMULATIONS, review_samples: int = REVIEW_SAMPLES
+               ) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -160,6 +166,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     ``huntgather play`` and :func:`~huntgather.server.app_from_env` shed after
     :data:`~huntgather.server.load.SHED_AFTER`), new games and new websockets are refused with
     503 ``busy`` (:mod:`huntgather.server.load`).
+    At most ``reviews`` post-game reviews are computed at once, each turn searched with
+    ``review_simulations`` and valued on ``review_samples`` paired samples
+    (:mod:`huntgather.server.reviews`).
     """
     if not 0 < heartbeat < silent_after:
         raise ValueError("the heartbeat must be positive and shorter than the silence that closes a page")
@@ -171,17 +180,20 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         raise ValueError("the budget of costly intents cannot be negative (0: no budget)")
     if not presence_every > 0:
         raise ValueError("the presence repeat must be a positive number of seconds")
+    if reviews < 1 or review_simulations < 1 or review_samples < 1:
+        raise ValueError("reviews at once, and a review's simulations and samples, must be at least 1")
     if max_sockets_per_address < 0 or max_watchers < 0:
         raise ValueError("the most sockets per address and watchers per game cannot be negative")
     storage = Storage(db)
-    workers = Workers(bot_workers, processes=worker_processes)
+    workers = Workers(bot_workers, processes=worker_processes, reviews=reviews)
     rooms = Rooms(storage, workers, bot_delay, max_rooms) if rooms_factory is None \
         else rooms_factory(storage, workers)
     rooms.max_watchers = max_watchers
     rooms.presence_every = presence_every
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after, hello_timeout, costly_per_second)
+                            heartbeat, silent_after, hello_timeout, costly_per_second,
+                            reviews=Reviews(rooms, simulations=review_simulations, samples=review_samples))
     lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(CrossSiteGuard, allowed=context.origins),
@@ -191,7 +203,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         middleware.insert(3, Middleware(ShedLoad, lag=lag))
     if allowed_hosts is not None:   # a page reached under another name (DNS rebinding) is refused
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ratings_routes(), *ws_routes(),
+    routes = [*http_routes(), *account_routes(), *passkey_routes(), *ratings_routes(), *review_routes(),
+              *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.context = context
@@ -242,6 +255,8 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
+    if ctx.reviews is not None:
+        ctx.reviews.start()
     try:
         old = await asyncio.to_thread(ctx.storage.open_games)
     except Exception as exc:   # a courtesy to the operator: never a reason not to start
@@ -257,6 +272,8 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         watching.cancel()
+        if ctx.reviews is not None:
+            await ctx.reviews.close()
         await ctx.rooms.close()
         ctx.workers.shutdown()
         ctx.storage.close()

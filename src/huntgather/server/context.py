@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 
 from huntgather.server.metrics import Tally
+from huntgather.server.reviews import Reviews
 from huntgather.server.rooms import Rooms
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -52,6 +53,8 @@ class ServerContext:
     hello_timeout: float
     #: each page's budget of costly intents a second (four seconds' worth at once; 0: no budget)
     costly_per_second: float = 5.0
+    #: the post-game reviews (:mod:`huntgather.server.reviews`)
+    reviews: Reviews | None = None
     creations: RateLimit = field(init=False)
     #: one event per open game socket: set, it closes its page with 1012 once the message being
     #: handled is answered (:func:`huntgather.server.app.drain`)

@@ -211,6 +211,9 @@ class ErrorCode(StrEnum):
     CHAT_TOO_FAST = "chat_too_fast"
     CHAT_CLOSED = "chat_closed"
     NOT_OVER = "not_over"
+    # post-game reviews (reviews.py, routes_reviews.py)
+    GAME_NOT_OVER = "game_not_over"
+    TOO_MANY_REVIEWS = "too_many_reviews"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -299,6 +302,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                              "wait a moment",
     ErrorCode.CHAT_CLOSED: "the creator has closed the watchers' chat",
     ErrorCode.NOT_OVER: "a rematch is offered once the game is over",
+    ErrorCode.GAME_NOT_OVER: "HTTP 409: a game is reviewed once it is over",
+    ErrorCode.TOO_MANY_REVIEWS: "HTTP 429: more review requests or polls from one address a minute "
+                                "than the server answers (see Limits); wait a little",
 }
 
 

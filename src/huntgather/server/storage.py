@@ -140,6 +140,27 @@ chat_closed = Table(
 )
 
 
+#: the games' post-game reviews (schema 0007; :mod:`huntgather.server.reviews`)
+reviews = Table(
+    "hg_reviews", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("level", String(16), nullable=False),
+    #: queued, running, done or failed
+    Column("status", String(8), nullable=False, index=True),
+    #: turns searched so far, of ``total``
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    #: the turns searched so far (JSON), so that a restarted server goes on from there
+    Column("partial", Text, nullable=True),
+    #: the review once done (JSON)
+    Column("review", Text, nullable=True),
+    Column("requested", Float, nullable=False),
+    #: the process computing it and when it last said so (a claim: computed once)
+    Column("owner", String(40), nullable=True),
+    Column("heartbeat", Float, nullable=True),
+)
+
+
 #: :meth:`Storage._append` for one or many games on PostgreSQL, as one statement (psycopg's
 #: named parameters; the rows travel as arrays): the games whose stored ply is still the call's
 #: start move on, and only theirs get their moves inserted and their notification (sent at
@@ -690,6 +711,7 @@ class Storage:
         return self._write(self._delete, game_id)
 
     def _delete(self, conn: Connection, game_id: str) -> bool:
+        conn.execute(delete(reviews).where(reviews.c.game_id == game_id))
         conn.execute(delete(chat).where(chat.c.game_id == game_id))
         conn.execute(delete(chat_closed).where(chat_closed.c.game_id == game_id))
         conn.execute(delete(moves).where(moves.c.game_id == game_id))
@@ -813,7 +835,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0006"
+SCHEMA = "0007"
 
 
 def _alembic_config(connection: Any) -> Any:
