@@ -1,12 +1,14 @@
 """The calibration of the review's labels (docs/review.md): expert self-play, reviewed.
 
-Plays ``--games`` games of ``expert`` against ``expert`` (seeded: game ``i`` has seed
-``--seed + i``), reviews each with :func:`huntgather.bots.review.review_record` at the given
-budget, and prints, for the unforced turns of all games together, the distribution of the
-win-chance loss (percentiles) and the share of turns that each label's threshold would mark.
-Thresholds are chosen so that the expert, playing itself, is labelled rarely.
+Plays ``--games`` games of ``expert`` against ``expert`` (``--bot``: another level against
+itself; game ``i`` has seed ``--seed + i``), reviews each with
+:func:`huntgather.bots.review.review_record` at the given budget, and prints, for the unforced
+turns of all games together, the distribution of the win-chance loss (percentiles) and the
+share of turns that each label's threshold would mark.  The thresholds are chosen so that the
+expert, playing itself, is labelled rarely.
 
-    python tools/review_calibration.py --games 4 --players 2 --short 30 > review-calibration.log
+    python tools/review_calibration.py --games 4 --players 2 > review-calibration.log
+    python tools/review_calibration.py --bot greedy --games 2 --short 40
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from huntgather.bots.review import SAMPLES, SIMULATIONS, THRESHOLDS, review_reco
 from huntgather.record import write_record
 
 
-def selfplay(players: int, seed: int, short: int | None) -> str:
-    """The record of one expert self-play game (its normal stack cut to ``short`` tiles)."""
+def selfplay(players: int, seed: int, short: int | None, bot: str = "expert") -> str:
+    """The record of one self-play game of ``bot`` (its normal stack cut to ``short`` tiles)."""
     start = State.new(players)
     if short is not None:
         start.normal = start.normal[:short]
     game = Game(state=start, seed=seed)
-    bots = [make_bot("expert", seed=seed * 10 + p) for p in range(players)]
+    bots = [make_bot(bot, seed=seed * 10 + p) for p in range(players)]
     while not game.is_over:
         game.play(bots[game.state.player].choose(game.state))
     return write_record(game)
@@ -38,6 +40,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", default="expert", help="the level that plays itself (default: expert)")
     parser.add_argument("--short", type=int, default=None, help="tiles in the normal stack (default: all)")
     parser.add_argument("--simulations", type=int, default=SIMULATIONS)
     parser.add_argument("--samples", type=int, default=SAMPLES)
@@ -45,7 +48,7 @@ def main() -> int:
     losses: list[float] = []
     for i in range(args.games):
         began = time.perf_counter()
-        text = selfplay(args.players, args.seed + i, args.short)
+        text = selfplay(args.players, args.seed + i, args.short, args.bot)
         played = time.perf_counter() - began
         review = review_record(text, simulations=args.simulations, samples=args.samples)
         mine = [t.loss for t in review.turns if not t.forced]

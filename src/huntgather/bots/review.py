@@ -185,8 +185,8 @@ class Review:
         lines.append("")
         for s in self.summaries:
             lines.append(f"{names[s.player]}: accuracy {s.accuracy:.1f} %, average loss "
-                         f"{s.average_loss:.3f}, {s.inaccuracies} inaccuracies, {s.mistakes} "
-                         f"mistakes, {s.blunders} blunders")
+                         f"{s.average_loss:.3f}; inaccuracies {s.inaccuracies}, mistakes {s.mistakes}, "
+                         f"blunders {s.blunders}")
         if self.scores is not None:
             lines.append("final scores: "
                          + ", ".join(f"{n} {v}" for n, v in zip(names, self.scores, strict=True)))
