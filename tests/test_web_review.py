@@ -23,12 +23,15 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 
 from test_web_ui import ARTIFACTS, TIMEOUT  # noqa: E402  (after the skips: it needs Playwright)
 
-BOTS = {"seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "easy"}], "short": 6, "seed": 5}
+BOTS = {"seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "easy"}], "short": 6,
+        "seed": 5}
+#: a tiny review budget
+BUDGET = ("--review-simulations", "4", "--review-samples", "1")
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite", args=("--review-simulations", "4", "--review-samples", "1")).start()
+    srv = Server(tmp_path / "games.sqlite", args=BUDGET).start()
     yield srv
     srv.stop()
 
@@ -66,7 +69,8 @@ def test_the_review_graph_takes_the_replay_to_a_turn(server: Server, browser: An
         ply = int(second.get_attribute("data-ply") or "")
         second.click()
         page.wait_for_function(f"location.hash === '#/replay/{gid}/{ply}'")
-        page.wait_for_function(f"document.querySelector('#replay-pos').textContent.startsWith('move {ply} /')")
+        page.wait_for_function(
+            f"document.querySelector('#replay-pos').textContent.startsWith('move {ply} /')")
         assert page.locator("#review-here").text_content().startswith("Turn 2: ")
         assert "current" in (second.get_attribute("class") or "")
         assert page.locator("#viewport .review-played").count() == 1
