@@ -21,7 +21,8 @@ pytest.importorskip("uvicorn")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 
-from test_web_ui import ARTIFACTS, TIMEOUT  # noqa: E402  (after the skips: it needs Playwright)
+from test_web_a11y import NAMES_JS  # noqa: E402  (after the skips: they need Playwright)
+from test_web_ui import ARTIFACTS, TIMEOUT  # noqa: E402
 
 BOTS = {"seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "easy"}], "short": 6,
         "seed": 5}
@@ -76,9 +77,16 @@ def test_the_review_graph_takes_the_replay_to_a_turn(server: Server, browser: An
         assert page.locator("#viewport .review-played").count() == 1
         # the best placement as a ghost tile, where it is not the played one
         with urllib.request.urlopen(f"{server.http}/api/games/{gid}/review", timeout=30) as answer:
-            turn = next(t for t in json.load(answer)["review"]["turns"] if t["ply"] == ply)
+            review = json.load(answer)["review"]
+        turn = next(t for t in review["turns"] if t["ply"] == ply)
         assert page.locator("#viewport .review-best").count() == (turn["best"][0] != turn["played"][0])
+        assert not page.evaluate(NAMES_JS)   # every point a named control, the graph an image with a name
         page.locator("#review").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"review-{name}.png"))
+        elsewhere = [t for t in review["turns"] if t["best"][0] != t["played"][0]]
+        if name == "desktop" and elsewhere:   # a turn the expert would have placed elsewhere
+            page.locator(f"#review-chart .review-point[data-ply='{elsewhere[0]['ply']}']").click()
+            page.wait_for_selector("#viewport .review-best")
+            page.screenshot(path=str(ARTIFACTS / "review-desktop-best.png"))
         page.close()
     assert not errors, f"JavaScript errors: {errors}"
