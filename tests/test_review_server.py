@@ -138,6 +138,23 @@ def test_a_review_under_way_when_its_process_died_is_taken_up_after_a_restart(tm
     assert row.owner != "dead" and row.partial is None
 
 
+def test_two_processes_on_one_database_compute_a_queued_review_once(tmp_path: Path) -> None:
+    from huntgather.server.reviews import LEVEL
+    db = database(tmp_path, "sqlite")
+    with TestClient(app(db)) as client:
+        gid = finished_game(client)
+    storage = Storage(db)   # asked for, and no process has started on it yet
+    with storage.engine.begin() as conn:
+        conn.execute(reviews.insert().values(game_id=gid, level=LEVEL, status="queued", done=0, total=3,
+                                             partial="[]", review=None, requested=1.0, owner=None,
+                                             heartbeat=None))
+    storage.close()
+    with TestClient(app(db)) as one, TestClient(app(db)) as two:   # both look for work at start
+        until(lambda: one.get(f"/api/games/{gid}/review").json()["status"] == "done", "the review")
+        counts = [c.app.state.context.reviews.computed for c in (one, two)]  # type: ignore[attr-defined]
+    assert sorted(counts) == [0, 1]
+
+
 def test_hostile_and_early_requests_are_refused(tmp_path: Path) -> None:
     with TestClient(app(database(tmp_path, "sqlite"))) as client:
         r = client.post("/api/games", json=PEOPLE)

@@ -131,6 +131,17 @@ export function createReview(store, play) {
       label.textContent = String(t.value);
       svg.append(label);
     }
+    // the turning points: a dashed line down the graph at each
+    const turning = new Set(review.turning_points || []);
+    const first = plot.series[0] ? plot.series[0].points : [];
+    for (const p of first) {
+      if (!turning.has(p.turn)) continue;
+      const mark = svgEl("line", { x1: p.x, x2: p.x, y1: plot.box.top, y2: plot.box.bottom, class: "review-turning" });
+      const title = svgEl("title");
+      title.textContent = `turning point: turn ${p.turn}`;
+      mark.append(title);
+      svg.append(mark);
+    }
     for (const line of plot.series) {
       svg.append(svgEl("path", { d: linePath(line.points), class: `review-line seat-${line.seat}` }));
       for (const p of line.points) {
@@ -164,6 +175,11 @@ export function createReview(store, play) {
         .filter(([, n]) => n).map(([w, n]) => `${n} ${n === 1 ? w.replace(/ies$/, "y").replace(/s$/, "") : w}`);
       li.textContent = `${seatNames[p.player]}: accuracy ${p.accuracy.toFixed(0)} %` +
         (counts.length ? ` · ${counts.join(", ")}` : " · no labelled turn");
+      list.append(li);
+    }
+    if (review.turning_points && review.turning_points.length) {
+      const li = document.createElement("li");
+      li.textContent = `turning points (dashed): ${review.turning_points.map((n) => `turn ${n}`).join(", ")}`;
       list.append(li);
     }
   }
