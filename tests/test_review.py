@@ -34,9 +34,9 @@ d37 37@0,1r0 -
 """
 
 
-def short_game(tiles: int = 4, seed: int = 3) -> str:
+def short_game(tiles: int = 4, seed: int = 3, players: int = 2) -> str:
     """The record of a greedy game with ``tiles`` tiles in the normal stack."""
-    start = State.new(2)
+    start = State.new(players)
     start.normal = start.normal[:tiles]
     game = Game(state=start, seed=seed)
     while not game.is_over:
@@ -77,6 +77,15 @@ def test_the_same_record_gives_the_same_review_and_the_chances_add_up() -> None:
     for row in first.chances:
         assert sum(row) == pytest.approx(1.0)
     assert set(first.turning_points) <= {t.turn for t in first.turns}
+
+
+def test_three_players_each_seat_has_its_line_and_its_accuracy() -> None:
+    review = review_record(short_game(tiles=5, seed=4, players=3), simulations=4, samples=1)
+    assert review.players == 3 and len(review.summaries) == 3
+    assert all(len(row) == 3 for row in review.chances)
+    for turn, row in zip(review.turns, review.chances, strict=True):
+        assert turn.forced or row[turn.player] == turn.chance_played   # the mover's latest figure
+    assert all(0.0 <= s.accuracy <= 100.0 for s in review.summaries)
 
 
 def test_labels_and_bad_requests() -> None:
