@@ -41,7 +41,7 @@ the budget of an occupant decision, the values and the report are those of the t
 (:mod:`huntgather.bots.search`).
 
 >>> from huntgather import Game
->>> from huntgather.bots.base import Limits
+>>> from huntgather.bots.base import Limits, check_decision
 >>> g = Game(players=2, seed=2)
 >>> bot = ExpertBot(Limits(simulations=8), seed=1)
 >>> bot.choose(g.state) in g.legal_moves()
@@ -55,7 +55,7 @@ import random
 import time
 from collections.abc import Callable
 
-from huntgather.bots.base import Limits
+from huntgather.bots.base import Limits, check_decision
 from huntgather.bots.heuristic import DEFAULT, Kept, Weights, advantage
 from huntgather.bots.plans import Plan, estimated_plans, reply
 from huntgather.bots.search import (
@@ -201,8 +201,34 @@ class ExpertBot(SearchBot):
             values = self._heuristic(state)
         return self._value(values, me)
 
-    def _search(self, state: State, rng: random.Random) -> SearchResult:
-        start = time.perf_counter()
+    def compare(self, state: State, plans: list[Plan], samples: int) -> list[float]:
+        """Each plan's mean value for the mover over the same first ``samples`` determinizations
+        of ``state`` (unchanged): the plans paired on exactly the same draws, as in a search's
+        rounds, valued by the same samples.  The post-game review
+        (:mod:`huntgather.bots.review`) measures a played turn against the best one with it.
+
+        >>> from huntgather import Game
+        >>> from huntgather.bots.plans import turn_plans
+        >>> g = Game(players=2, seed=2)
+        >>> plans = [plan for plan, _ in turn_plans(g.state)][:2]
+        >>> values = ExpertBot(Limits(simulations=8), seed=1).compare(g.state, plans, 3)
+        >>> len(values), all(0.0 < v < 1.0 for v in values)
+        (2, True)
+        """
+        check_decision(state)
+        if samples < 1:
+            raise ValueError(f"compare needs at least one sample, not {samples}")
+        work = state.copy()
+        orders = Determinizations(work, self.rng(state))
+        self._prepare(work)
+        try:
+            return [sum(self._sample(work, plan, orders.follow(k)) for k in range(samples)) / samples
+                    for plan in plans]
+        finally:
+            self._kept, self._kept_others = {}, {}
+
+    def _prepare(self, state: State) -> None:
+        """Set the numbers of a search of ``state`` (its weights, turns and opponent model)."""
         self._kept, self._kept_others = {}, {}
         self._weights = self.weights if isinstance(self.weights, Weights) else self.weights(state)
         self._heuristic = Heuristic(self._weights)
@@ -214,6 +240,10 @@ class ExpertBot(SearchBot):
         # (the same object when there is no model or it gives the same numbers: one kept, and
         # exactly the samples of a search without a model)
         self._others = self._weights if others is None or others == self._weights else others
+
+    def _search(self, state: State, rng: random.Random) -> SearchResult:
+        start = time.perf_counter()
+        self._prepare(state)
         player = state.player
         # (ranked by the margin itself wherever the value is a logistic of it, with two players
         # too: a logistic can round two margins far from even to one value and reorder a tie)

@@ -115,6 +115,14 @@ def register(sub: Any) -> None:
     ops.add_argument("--hello-timeout", type=float, default=10.0, metavar="SECONDS",
                      help="a game connection that has not said hello this long after it opened is "
                           "closed (code 4408, no_hello; default 10)")
+    ops.add_argument("--reviews", type=int, default=1, metavar="N",
+                     help="post-game reviews computed at once, each in a worker process at the "
+                          "lowest CPU priority (default 1; docs/review.md)")
+    ops.add_argument("--review-simulations", type=int, default=150, metavar="N",
+                     help="a review's search budget per turn (default 150, the expert's)")
+    ops.add_argument("--review-samples", type=int, default=48, metavar="N",
+                     help="a review's paired samples per turn that value the played and the best "
+                          "turn (default 48)")
     mail = parser.add_argument_group("turn notifications (docs/deploy.md#turn-notifications)")
     mail.add_argument("--smtp", default=None, metavar="URL",
                       help="send turn mails through this SMTP server: smtp://user:password@host:port "
@@ -235,6 +243,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--lobby-expiry must be a positive number of minutes")
     if not args.hello_timeout > 0:
         raise CommandError("--hello-timeout must be a positive number of seconds")
+    for option, value in (("--reviews", args.reviews), ("--review-simulations", args.review_simulations),
+                          ("--review-samples", args.review_samples)):
+        if value < 1:
+            raise CommandError(f"{option} must be at least 1")
     proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
     for proxy in proxies:
         try:
@@ -257,7 +269,9 @@ def run(args: argparse.Namespace) -> int:
                          max_watchers=args.max_watchers, presence_every=args.presence_every,
                          costly_per_second=args.costly_per_second, shed_after=args.shed_after,
                          bot_games_per_creator=args.bot_games_per_creator,
-                         lobby_expiry=args.lobby_expiry * 60.0)
+                         lobby_expiry=args.lobby_expiry * 60.0,
+                         reviews=args.reviews, review_simulations=args.review_simulations,
+                         review_samples=args.review_samples)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

@@ -29,8 +29,9 @@ def app_from_env() -> Starlette:
     ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY``,
     ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_PRESENCE_EVERY`` and ``HUNTGATHER_SHED_AFTER``
     (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
-    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS`` and
-    ``HUNTGATHER_BOT_GAMES_PER_CREATOR``, and for turn notifications ``HUNTGATHER_SMTP``,
+    ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS``,
+    ``HUNTGATHER_BOT_GAMES_PER_CREATOR``, ``HUNTGATHER_REVIEWS``, ``HUNTGATHER_REVIEW_SIMULATIONS``
+    and ``HUNTGATHER_REVIEW_SAMPLES``, and for turn notifications ``HUNTGATHER_SMTP``,
     ``HUNTGATHER_MAIL_FROM``, ``HUNTGATHER_PUBLIC_URL``, ``HUNTGATHER_NOTIFY_DELAY``,
     ``HUNTGATHER_VAPID_KEY`` and ``HUNTGATHER_PUSH_SERVICE`` (comma-separated) (``huntgather
     play``'s options of the same names).
@@ -57,7 +58,10 @@ def app_from_env() -> Starlette:
                      costly_per_second=float(env("HUNTGATHER_COSTLY_PER_SECOND", "5")),
                      shed_after=float(env("HUNTGATHER_SHED_AFTER", str(SHED_AFTER))),
                      bot_games_per_creator=int(env("HUNTGATHER_BOT_GAMES_PER_CREATOR",
-                                                   str(BOT_GAMES_PER_CREATOR))))
+                                                   str(BOT_GAMES_PER_CREATOR))),
+                     reviews=int(env("HUNTGATHER_REVIEWS", "1")),
+                     review_simulations=int(env("HUNTGATHER_REVIEW_SIMULATIONS", "150")),
+                     review_samples=int(env("HUNTGATHER_REVIEW_SAMPLES", "48")))
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app
 

@@ -49,6 +49,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from huntgather.bots.review import SAMPLES as REVIEW_SAMPLES
+from huntgather.bots.review import SIMULATIONS as REVIEW_SIMULATIONS
 from huntgather.server import gc_tuning, protocol
 from huntgather.server.accounts import Accounts
 from huntgather.server.connection import BUDGET_RATE
@@ -61,6 +63,7 @@ from huntgather.server.logs import LogContext
 from huntgather.server.messages import ErrorCode
 from huntgather.server.metrics import MetricsServer
 from huntgather.server.notify import Notifier, NotifySettings
+from huntgather.server.reviews import Reviews
 from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, LOBBY_EXPIRY, MAX_WATCHERS, PRESENCE_EVERY, Rooms
 from huntgather.server.routes_accounts import SignInLimits, account_routes
 from huntgather.server.routes_http import Scope, http_routes, web_dir
@@ -68,6 +71,7 @@ from huntgather.server.routes_lobby import lobby_routes
 from huntgather.server.routes_notify import notify_routes
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ratings import ratings_routes
+from huntgather.server.routes_reviews import review_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -145,7 +149,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                costly_per_second: float = BUDGET_RATE, shed_after: float = 0.0,
                bot_games_per_creator: int = BOT_GAMES_PER_CREATOR,
                notify: NotifySettings | None = None, push_services: tuple[str, ...] = (),
-               lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20) -> Starlette:
+               lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20, reviews: int = 1,
+               review_simulations: int = REVIEW_SIMULATIONS, review_samples: int = REVIEW_SAMPLES
+               ) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -176,6 +182,9 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     A public game stays listed in the lobby for ``lobby_expiry`` seconds; one address or
     account may take ``lobby_per_minute`` lobby seats and quick matches a minute
     (:mod:`huntgather.server.routes_lobby`).
+    At most ``reviews`` post-game reviews are computed at once, each turn searched with
+    ``review_simulations`` and valued on ``review_samples`` paired samples
+    (:mod:`huntgather.server.reviews`).
     """
     if not lobby_expiry > 0 or lobby_per_minute < 1:
         raise ValueError("the lobby's expiry and its requests a minute must be positive")
@@ -189,10 +198,12 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         raise ValueError("the budget of costly intents cannot be negative (0: no budget)")
     if not presence_every > 0:
         raise ValueError("the presence repeat must be a positive number of seconds")
+    if reviews < 1 or review_simulations < 1 or review_samples < 1:
+        raise ValueError("reviews at once, and a review's simulations and samples, must be at least 1")
     if max_sockets_per_address < 0 or max_watchers < 0 or bot_games_per_creator < 0:
         raise ValueError("the most sockets per address and watchers per game cannot be negative")
     storage = Storage(db)
-    workers = Workers(bot_workers, processes=worker_processes)
+    workers = Workers(bot_workers, processes=worker_processes, reviews=reviews)
     rooms = Rooms(storage, workers, bot_delay, max_rooms) if rooms_factory is None \
         else rooms_factory(storage, workers)
     rooms.max_watchers = max_watchers
@@ -201,7 +212,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     rooms.lobby_expiry = lobby_expiry
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
-                            heartbeat, silent_after, hello_timeout, costly_per_second, lobby_per_minute)
+                            heartbeat, silent_after, hello_timeout, costly_per_second, lobby_per_minute,
+                            reviews=Reviews(rooms, simulations=review_simulations, samples=review_samples))
     lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(CrossSiteGuard, allowed=context.origins),
@@ -214,7 +226,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     notifier = Notifier(storage, notify or NotifySettings())
     rooms.notifier = notifier
     routes = [*http_routes(), *lobby_routes(), *account_routes(), *notify_routes(), *passkey_routes(),
-              *ratings_routes(),
+              *ratings_routes(), *review_routes(),
               *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
@@ -269,6 +281,8 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
+    if ctx.reviews is not None:
+        ctx.reviews.start()
     try:
         old = await asyncio.to_thread(ctx.storage.open_games)
     except Exception as exc:   # a courtesy to the operator: never a reason not to start
@@ -287,6 +301,8 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
         watching.cancel()
         notifying.cancel()
         await app.state.notifier.close()
+        if ctx.reviews is not None:
+            await ctx.reviews.close()
         await ctx.rooms.close()
         ctx.workers.shutdown()
         ctx.storage.close()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 
 from huntgather.server.metrics import Tally
+from huntgather.server.reviews import Reviews
 from huntgather.server.rooms import Rooms
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -54,6 +55,8 @@ class ServerContext:
     costly_per_second: float = 5.0
     #: the most lobby seats taken and quick matches asked for a minute, per address or account
     lobby_per_minute: int = 20
+    #: the post-game reviews (:mod:`huntgather.server.reviews`)
+    reviews: Reviews | None = None
     creations: RateLimit = field(init=False)
     lobby_requests: RateLimit = field(init=False)
     #: one event per open game socket: set, it closes its page with 1012 once the message being

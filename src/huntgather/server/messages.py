@@ -224,6 +224,9 @@ class ErrorCode(StrEnum):
     ALREADY_SEATED = "already_seated"
     WAITING_FOR_PLAYERS = "waiting_for_players"
     TOO_MANY_REQUESTS = "too_many_requests"
+    # post-game reviews (reviews.py, routes_reviews.py)
+    GAME_NOT_OVER = "game_not_over"
+    TOO_MANY_REVIEWS = "too_many_reviews"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -331,6 +334,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                    "yet",
     ErrorCode.TOO_MANY_REQUESTS: "too many seats taken or quick matches asked for a minute from one "
                                  "address or account; wait a little",
+    ErrorCode.GAME_NOT_OVER: "HTTP 409: a game is reviewed once it is over",
+    ErrorCode.TOO_MANY_REVIEWS: "HTTP 429: more review requests or polls from one address a minute "
+                                "than the server answers (see Limits); wait a little",
 }
 
 

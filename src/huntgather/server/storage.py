@@ -140,7 +140,7 @@ chat_closed = Table(
 )
 
 
-#: the games listed in the public lobby (schema 0007): what the lobby shows without reading
+#: the games listed in the public lobby (schema 0008): what the lobby shows without reading
 #: the setup, and ``clock_key`` (:func:`clock_key`), the clock in one word, for quick match
 lobby = Table(
     "hg_lobby", metadata,
@@ -162,6 +162,27 @@ lobby_seats = Table(
     "hg_lobby_seats", metadata,
     Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
+)
+
+
+#: the games' post-game reviews (schema 0009; :mod:`huntgather.server.reviews`)
+reviews = Table(
+    "hg_reviews", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("level", String(16), nullable=False),
+    #: queued, running, done or failed
+    Column("status", String(8), nullable=False, index=True),
+    #: turns searched so far, of ``total``
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    #: the turns searched so far (JSON), so that a restarted server goes on from there
+    Column("partial", Text, nullable=True),
+    #: the review once done (JSON)
+    Column("review", Text, nullable=True),
+    Column("requested", Float, nullable=False),
+    #: the process computing it and when it last said so (a claim: computed once)
+    Column("owner", String(40), nullable=True),
+    Column("heartbeat", Float, nullable=True),
 )
 
 
@@ -878,6 +899,7 @@ class Storage:
     def _delete(self, conn: Connection, game_id: str) -> bool:
         conn.execute(delete(lobby_seats).where(lobby_seats.c.game_id == game_id))
         conn.execute(delete(lobby).where(lobby.c.game_id == game_id))
+        conn.execute(delete(reviews).where(reviews.c.game_id == game_id))
         conn.execute(delete(chat).where(chat.c.game_id == game_id))
         conn.execute(delete(chat_closed).where(chat_closed.c.game_id == game_id))
         conn.execute(delete(moves).where(moves.c.game_id == game_id))
@@ -1004,7 +1026,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0008"
+SCHEMA = "0009"
 
 
 def _alembic_config(connection: Any) -> Any:

@@ -10,7 +10,10 @@ forked), in three lanes with their own workers:
 * ``heavy``: medium, hard and expert bots (a level's lane is its registration's,
   :attr:`huntgather.bots.registry.BotSpec.lane`);
 * ``hints``: searches asked for by people, rationed per page and in all by
-  the rooms.
+  the rooms;
+* ``reviews``: the post-game reviews (:mod:`huntgather.server.reviews`), their own
+  processes at the lowest CPU priority the system gives (``nice`` 19), so that a review never
+  takes a bot's worker and the system runs it only with CPU to spare.
 
 In each lane, a search for a game a person plays in goes before the searches of games of
 bots alone (:class:`Priority`), and among equals the first asked goes first; each game asks
@@ -164,6 +167,13 @@ class LaneGate:
         self.running -= 1
 
 
+def _review_worker(parent: int) -> None:
+    """In a review worker: the lowest CPU priority, then watch the server (:func:`_watch_parent`)."""
+    with contextlib.suppress(OSError, AttributeError):   # (no os.nice on Windows)
+        os.nice(19)
+    _watch_parent(parent)
+
+
 def _watch_parent(parent: int) -> None:
     """In a worker: exit as soon as the server process ``parent`` is gone (even after ``kill -9``).
 
@@ -180,11 +190,12 @@ def _watch_parent(parent: int) -> None:
 
 
 class Workers:
-    """The three lanes; ``processes=False`` runs them on threads instead (for a quick test)."""
+    """The four lanes; ``processes=False`` runs them on threads instead (for a quick test).
+    ``reviews``: the review lane's workers (at most that many reviews computed at once)."""
 
-    def __init__(self, bot_workers: int = 2, *, processes: bool = True) -> None:
+    def __init__(self, bot_workers: int = 2, *, processes: bool = True, reviews: int = 1) -> None:
         self.processes = processes
-        self._sizes = {"light": 1, "heavy": max(1, bot_workers), "hints": 1}
+        self._sizes = {"light": 1, "heavy": max(1, bot_workers), "hints": 1, "reviews": max(1, reviews)}
         self._pools: dict[str, Executor] = {}
         #: the searches waiting or running in each lane (for the metrics)
         self.pending: dict[str, int] = dict.fromkeys(self._sizes, 0)
@@ -196,11 +207,16 @@ class Workers:
             size = self._sizes[lane]
             if self.processes:
                 pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_watch_parent, initargs=(os.getpid(),))
+                                           initializer=_review_worker if lane == "reviews" else _watch_parent,
+                                           initargs=(os.getpid(),))
             else:
                 pool = ThreadPoolExecutor(size, thread_name_prefix=f"hg-{lane}")
             self._pools[lane] = pool
         return pool
+
+    def size(self, lane: str) -> int:
+        """How many searches ``lane`` runs at once."""
+        return self._sizes[lane]
 
     @staticmethod
     def lane_of(level: str) -> str:

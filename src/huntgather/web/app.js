@@ -15,6 +15,7 @@ import { createA11y } from "./js/a11y.js";
 import { createPanel } from "./js/panel.js";
 import { createLobby } from "./js/lobby.js";
 import { createPlay } from "./js/play.js";
+import { createReview } from "./js/review.js";
 import { setupKeys } from "./js/keys.js";
 import { setupSettings, tileStyle } from "./js/settings.js";
 import { setupSounds } from "./js/sounds.js";
@@ -71,9 +72,11 @@ async function main() {
   const panel = createPanel(store, play, board);
   const lobby = createLobby(store, play);
   const waitBanner = createWaitBanner(store, play);
+  const review = createReview(store, play);
   store.subscribe((state, action) => {
     lobby.render(state);
     waitBanner.render(state);
+    review.render(state);
     board.render(state, action);
     a11y.render(state);
     panel.render(state);

@@ -22,6 +22,7 @@ import {
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
 import { rowsAt } from "./projection.js";
+import { parsePlace, turnAt } from "./review.js";
 import { animation, showProjection } from "./settings.js";
 import { clearOf, SPOT_GAP } from "./spots.js";
 
@@ -548,6 +549,41 @@ export function createBoard(store, act) {
     }
   }
 
+  // in a replay, at the position of a reviewed turn: the played placement framed, and the
+  // expert's best (when it differs) as a ghost tile with a dashed frame (review.js says it in words)
+  function drawReview(s, ts) {
+    const t = turnAt(s.review.review, s.replay.version);
+    if (!t) return;
+    const vp = $("#viewport");
+    const played = parsePlace(t.played.find((m) => parsePlace(m)));
+    const best = parsePlace(t.best.find((m) => parsePlace(m)));
+    const same = !best || (played && best.x === played.x && best.y === played.y && best.rotation === played.rotation);
+    if (best && !same && ts.tiles[best.tile]) {
+      const g = tileGroup(ts, best.tile, best.rotation, best.x, best.y);
+      g.setAttribute("class", "review-best");
+      g.dataset.x = String(best.x);
+      g.dataset.y = String(best.y);
+      const frame = svgEl("rect", { class: "review-best-frame", x: 4, y: 4, width: 92, height: 92 });
+      const title = svgEl("title");
+      title.textContent = `the expert's best: ${t.best.join(" ")}${t.label ? ` (the played turn: ${t.label})` : ""}`;
+      g.append(frame, title);
+      vp.append(g);
+    }
+    if (played && ts.tiles[played.tile]) {   // (not on the board yet: this is the position before it)
+      const g = tileGroup(ts, played.tile, played.rotation, played.x, played.y);
+      g.setAttribute("class", "review-played-tile");
+      vp.append(g);
+    }
+    if (played) {
+      const r = svgEl("rect", { class: "review-played", x: played.x * 100 + 2, y: played.y * 100 + 2, width: 96, height: 96,
+        "data-x": played.x, "data-y": played.y });
+      const title = svgEl("title");
+      title.textContent = `played: ${t.played.join(" ")}`;
+      r.append(title);
+      vp.append(r);
+    }
+  }
+
   // where a choice's spot goes: on the zone of the placed tile, or of the meeple to take back
   function spotFor(s, ts, m, where, p) {
     let cell, tile;
@@ -696,6 +732,7 @@ export function createBoard(store, act) {
       vp.append(r);
     }
     drawPieces(s, ts, where);
+    if (s.replay && s.review && s.review.gameId === s.gameId) drawReview(s, ts);
     if (mine && v.decision.phase === "place" && !s.sentTurn && !(s.pending && s.pending.moves.length > 1)) drawTargets(s);
     const hints = currentHints(s);
     if (mine && hints && hints.turns && !s.pending) drawHints(hints);

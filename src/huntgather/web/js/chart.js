@@ -57,3 +57,26 @@ export function plotHistory(history, { width = 600, height = 220, span = 40,
 export function linePath(points) {
   return points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
 }
+
+// where the points of a post-game review's win-chance graph go (the review of
+// GET /api/games/{id}/review): one point a turn, left to right, at the height of a seat's win
+// chance after it (0 % at the bottom, 100 % at the top). With two players one line, yellow's
+// (red's is its mirror); with more, a line per seat. Each point keeps its turn, its ply (the
+// replay position of the turn), its mover and its label, for the marks and the clicks.
+export function plotChances(review, { width = 600, height = 200,
+  pad = { left: 40, right: 10, top: 10, bottom: 24 } } = {}) {
+  const box = { left: pad.left, right: width - pad.right, top: pad.top, bottom: height - pad.bottom };
+  const turns = review && Array.isArray(review.turns) ? review.turns : [];
+  const rows = review && Array.isArray(review.chances) ? review.chances : [];
+  const y = linearScale([0, 1], [box.bottom, box.top]);
+  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((value) => ({ value, y: y(value) }));
+  if (!turns.length || rows.length !== turns.length) return { box, series: [], yTicks, xTicks: [] };
+  const x = linearScale([1, Math.max(2, turns.length)], [box.left, box.right]);
+  const seats = review.players === 2 ? [0] : [...Array(review.players).keys()];
+  const series = seats.map((seat) => ({ seat, points: turns.map((t, i) => ({
+    x: x(i + 1), y: y(rows[i][seat]), chance: rows[i][seat], turn: t.turn, ply: t.ply,
+    player: t.player, label: t.label, mine: t.player === seat })) }));
+  const xTicks = niceTicks(1, turns.length, Math.min(6, turns.length))
+    .filter((n) => n >= 1 && n <= turns.length && Number.isInteger(n)).map((n) => ({ value: n, x: x(n) }));
+  return { box, series, yTicks, xTicks };
+}

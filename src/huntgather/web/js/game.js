@@ -45,7 +45,9 @@ function session(gameId = null, mode = null) {
 
 export function initialState() {
   // `changes` counts the updates applied, across games: a view shows each one's news once
-  return { meta: null, tiles: {}, changes: 0, ...session() };
+  // `review`: the last post-game review loaded, {gameId, review} (review.js; kept across opens:
+  // the replay of the reviewed game is another open of it)
+  return { meta: null, tiles: {}, changes: 0, review: null, ...session() };
 }
 
 // ------------------------------------------------------------------ selectors
@@ -257,6 +259,7 @@ export function reduce(s, a) {
     // --- the page
     case "meta": return { ...s, meta: a.meta };
     case "tiles": return { ...s, tiles: { ...s.tiles, [a.edition]: a.tiles } };
+    case "review": return { ...s, review: { gameId: a.gameId, review: a.review } };
     case "open": return { ...s, ...session(a.gameId, a.mode) };     // a game (or its replay) from scratch
     case "leave": return { ...s, mode: null, replay: null };
     // --- the server's messages

@@ -425,6 +425,19 @@ export function createPlay(store, loadTiles) {
     await showReplay(id, n, v);
   }
 
+  // to the position after the first n moves: in this game's replay at once, else by opening it
+  function replayTo(id, n) {
+    if (s().mode === "replay" && s().gameId === id) {
+      replaySteps = replaySteps.then(async () => {
+        if (s().mode !== "replay" || s().gameId !== id) return;
+        history.replaceState(null, "", `#/replay/${encodeURIComponent(id)}/${n}`);
+        await showReplay(id, n);
+      }).catch((e) => showError(e.message));
+    } else {
+      location.hash = `#/replay/${encodeURIComponent(id)}/${n}`;
+    }
+  }
+
   function replayStep(step) {
     replaySteps = replaySteps.then(() => doReplayStep(step)).catch((e) => showError(e.message));
   }
@@ -435,7 +448,7 @@ export function createPlay(store, loadTiles) {
   $("#replay-end").onclick = () => replayStep(1e9);
 
   return {
-    open, openReplay, leave, send, replayStep, handOut,
+    open, openReplay, leave, send, replayStep, replayTo, handOut,
     rotate, cycleSpot, placeAt, turnPending, choose, undo, undoTurn, confirmTurn, requestHint, tryHint,
     legalPlacements: () => legalPlacements(s()),
   };
