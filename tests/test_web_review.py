@@ -25,7 +25,7 @@ from test_web_a11y import NAMES_JS  # noqa: E402  (after the skips: they need Pl
 from test_web_ui import ARTIFACTS, TIMEOUT  # noqa: E402
 
 BOTS = {"seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "easy"}], "short": 6,
-        "seed": 5}
+        "seed": 5, "unwatched": True}   # played to its end before a page opens it
 #: a tiny review budget
 BUDGET = ("--review-simulations", "4", "--review-samples", "1")
 
