@@ -178,3 +178,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return item.path.name in SLOW_MODULES
 
     items.sort(key=lambda item: 0 if slow(item) else 1)
+
+
+@pytest.fixture(scope="session")
+def postgres_processes() -> Iterator[tuple[Any, Any]]:
+    """Two real ``huntgather play`` processes on the throw-away PostgreSQL of
+    ``HUNTGATHER_TEST_POSTGRES`` (logging at ``info``), started once per test process and shared
+    by the tests of several processes that leave them running (tests/test_server_processes.py,
+    test_clock_processes.py, test_lobby_processes.py); a test that stops or kills processes
+    starts its own."""
+    import os
+
+    from play_server import Server
+
+    url = os.environ.get("HUNTGATHER_TEST_POSTGRES")
+    if not url:
+        pytest.skip("set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL (scripts/test.sh starts one "
+                    "when run as root)")
+    a = Server(url, args=("--log-level", "info")).start()
+    try:
+        b = Server(url, args=("--log-level", "info")).start()
+    except Exception:
+        a.stop()
+        raise
+    yield a, b
+    a.stop()
+    b.stop()
+

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,17 +29,9 @@ SAID = "time ran out"
 
 
 @pytest.fixture
-def processes() -> Iterator[tuple[Server, Server]]:
-    assert POSTGRES
-    a = Server(POSTGRES, args=("--log-level", "info")).start()
-    try:
-        b = Server(POSTGRES, args=("--log-level", "info")).start()
-    except Exception:
-        a.stop()
-        raise
-    yield a, b
-    a.stop()
-    b.stop()
+def processes(postgres_processes: tuple[Server, Server]) -> tuple[Server, Server]:
+    """The two processes on PostgreSQL that several test modules share (tests/conftest.py)."""
+    return postgres_processes
 
 
 def test_a_clock_running_out_on_the_other_process_is_handled_once(processes: tuple[Server, Server]) -> None:
@@ -75,6 +66,7 @@ def test_a_clock_running_out_on_the_other_process_is_handled_once(processes: tup
         await ann.close()
         await bob.close()
 
+    before = [len(srv.output) for srv in processes]   # (the processes served other tests before)
     asyncio.run(scenario())
-    said = [line for srv in processes for line in srv.output if SAID in line]
+    said = [line for srv, n in zip(processes, before, strict=True) for line in srv.output[n:] if SAID in line]
     assert len(said) == 1, said

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 
 import pytest
 from play_server import Page, Server
@@ -24,17 +23,9 @@ pytestmark = pytest.mark.skipif(not POSTGRES, reason="set HUNTGATHER_TEST_POSTGR
 
 
 @pytest.fixture
-def processes() -> Iterator[tuple[Server, Server]]:
-    assert POSTGRES
-    a = Server(POSTGRES).start()
-    try:
-        b = Server(POSTGRES).start()
-    except Exception:
-        a.stop()
-        raise
-    yield a, b
-    a.stop()
-    b.stop()
+def processes(postgres_processes: tuple[Server, Server]) -> tuple[Server, Server]:
+    """The two processes on PostgreSQL that several test modules share (tests/conftest.py)."""
+    return postgres_processes
 
 
 def test_a_seat_race_through_two_processes_has_one_winner(processes: tuple[Server, Server]) -> None:

@@ -29,8 +29,8 @@ from huntgather.server.rooms import GameSetup, restore_game
 from huntgather.server.storage import Storage, reviews
 
 POSTGRES = os.environ.get("HUNTGATHER_TEST_POSTGRES")
-BOTS = {"seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "easy"}], "short": 3, "seed": 5,
-        "unwatched": True}   # played to its end with no page open
+BOTS = {"seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "easy"}], "short": 3,
+        "seed": 5, "unwatched": True}   # played to its end with no page open
 PEOPLE = {"seats": [{"kind": "human"}, {"kind": "human"}], "short": 6}
 
 

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,17 +35,9 @@ async def play_turn(mover: Page) -> tuple[dict[str, Any], float]:
 
 
 @pytest.fixture
-def processes() -> Iterator[tuple[Server, Server]]:
-    assert POSTGRES
-    a = Server(POSTGRES).start()
-    try:
-        b = Server(POSTGRES).start()
-    except Exception:
-        a.stop()
-        raise
-    yield a, b
-    a.stop()
-    b.stop()
+def processes(postgres_processes: tuple[Server, Server]) -> tuple[Server, Server]:
+    """The two processes on PostgreSQL that several test modules share (tests/conftest.py)."""
+    return postgres_processes
 
 
 def test_a_game_played_across_two_processes(processes: tuple[Server, Server]) -> None:
