@@ -79,6 +79,30 @@ def _ask(conn: Connection, game_id: str, level: str, total: int, now: float) -> 
                      .values(status="queued", owner=None, heartbeat=None, requested=now))
 
 
+# The reads below go through the storage's writer thread too (Storage.write), as the lobby's do:
+# an in-memory database has one connection, which two threads must never use at once.
+
+def _row(conn: Connection, game_id: str) -> Any:
+    """A review's row (status, progress, the review), or None."""
+    return conn.execute(select(reviews.c.status, reviews.c.done, reviews.c.total, reviews.c.review)
+                        .where(reviews.c.game_id == game_id)).first()
+
+
+def _waiting(conn: Connection, now: float) -> list[str]:
+    """Reviews any process could take up now, oldest first."""
+    return list(conn.execute(select(reviews.c.game_id).where(
+        or_(reviews.c.status == "queued",
+            (reviews.c.status == "running") & (reviews.c.heartbeat < now - STALE)))
+        .order_by(reviews.c.requested).limit(50)).scalars())
+
+
+def _partial(conn: Connection, game_id: str) -> list[dict[str, Any]]:
+    """The turns of a review searched so far."""
+    partial = conn.execute(select(reviews.c.partial).where(reviews.c.game_id == game_id)).scalar()
+    loaded: list[dict[str, Any]] = json.loads(partial or "[]")
+    return loaded
+
+
 def _claim(conn: Connection, game_id: str, owner: str, now: float) -> bool:
     """Make ``owner`` the one process computing the review; False if another has it."""
     taken = conn.execute(update(reviews).where(
@@ -163,31 +187,18 @@ class Reviews:
     async def state(self, game_id: str) -> dict[str, Any]:
         """``{"status", "progress": {"done", "total"}, "review"}`` of a game's review (status
         ``none`` if it was never asked for)."""
-        row = await asyncio.to_thread(self._row, game_id)
+        row = await self.storage.write(_row, game_id)
         if row is None:
             return {"status": "none", "progress": None, "review": None}
         return {"status": row.status, "progress": {"done": row.done, "total": row.total},
                 "review": json.loads(row.review) if row.status == "done" and row.review else None}
 
-    def _row(self, game_id: str) -> Any:
-        with self.storage.engine.connect() as conn:
-            return conn.execute(select(reviews.c.status, reviews.c.done, reviews.c.total, reviews.c.review)
-                                .where(reviews.c.game_id == game_id)).first()
-
-    def _waiting(self) -> list[str]:
-        """Reviews any process could take up now, oldest first."""
-        now = time.time()
-        with self.storage.engine.connect() as conn:
-            return list(conn.execute(select(reviews.c.game_id).where(
-                or_(reviews.c.status == "queued",
-                    (reviews.c.status == "running") & (reviews.c.heartbeat < now - STALE)))
-                .order_by(reviews.c.requested).limit(50)).scalars())
 
     async def _run(self) -> None:
         while True:
             try:
                 if len(self._running) < self.size:
-                    for game_id in await asyncio.to_thread(self._waiting):
+                    for game_id in await self.storage.write(_waiting, time.time()):
                         if len(self._running) >= self.size:
                             break
                         if game_id in self._running:
@@ -217,7 +228,7 @@ class Reviews:
             if not room.game.is_over:
                 raise ValueError("the game is not over")
             record = write_record(room.game, comments=False)
-            partial = await asyncio.to_thread(self._partial, game_id)
+            partial = await self.storage.write(_partial, game_id)
             facts: RecordFacts = await asyncio.to_thread(record_facts, record)
             searched = [_turn_from(t) for t in partial]
             while len(searched) < facts.turns:
@@ -242,9 +253,3 @@ class Reviews:
             with contextlib.suppress(Exception):
                 await self.storage.write(_finish, game_id, self.owner, "failed", None)
 
-    def _partial(self, game_id: str) -> list[dict[str, Any]]:
-        """The turns of a review searched so far."""
-        with self.storage.engine.connect() as conn:
-            partial = conn.execute(select(reviews.c.partial).where(reviews.c.game_id == game_id)).scalar()
-        loaded: list[dict[str, Any]] = json.loads(partial or "[]")
-        return loaded
