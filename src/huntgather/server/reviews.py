@@ -158,8 +158,12 @@ class Reviews:
         return self.workers.size("reviews")
 
     def start(self) -> None:
-        if self._loop is None:
-            self._loop = asyncio.get_running_loop().create_task(self._run())
+        """Run the background loop in the running event loop (again, if an earlier one is gone:
+        a test's app is started more than once)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None or self._loop.done() or self._loop.get_loop() is not loop:
+            self._wake = asyncio.Event()
+            self._loop = loop.create_task(self._run())
 
     async def close(self) -> None:
         """Stop: the reviews this process was computing go back to the queue (their turns
@@ -167,7 +171,8 @@ class Reviews:
         tasks = [t for t in (self._loop, *self._running.values()) if t is not None]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        here = asyncio.get_running_loop()
+        await asyncio.gather(*(t for t in tasks if t.get_loop() is here), return_exceptions=True)
         self._loop = None
         if self._running:
             self._running.clear()
@@ -195,9 +200,12 @@ class Reviews:
 
 
     async def _run(self) -> None:
+        # an in-memory database is this process's alone and new: nothing waits there before a
+        # request wakes the loop (and its one connection is left to the requests meanwhile)
+        look = not self.storage.in_memory
         while True:
             try:
-                if len(self._running) < self.size:
+                if look and len(self._running) < self.size:
                     for game_id in await self.storage.write(_waiting, time.time()):
                         if len(self._running) >= self.size:
                             break
@@ -215,8 +223,9 @@ class Reviews:
             try:
                 async with asyncio.timeout(POLL):
                     await self._wake.wait()
+                look = True
             except TimeoutError:
-                pass
+                look = not self.storage.in_memory
 
     def _done(self, game_id: str, _task: asyncio.Task[None]) -> None:
         self._running.pop(game_id, None)

@@ -2,9 +2,8 @@
 // `projection`, computed by the rules' one scoring module), and each player's score by kind.
 // Pure functions of the view: the panel, the board and the screen-reader words use them.
 
-// the kinds of points, in the words of the page (a kind the page does not know is shown as sent)
-const KIND_WORDS = { river: "rivers", forest: "forests", huts: "huts", hunters: "hunters",
-  logboat: "logboat", hunting_trap: "hunting trap" };
+// the kinds of points, in the words of the page (any other kind, a special's, is its name in words)
+const KIND_WORDS = { river: "rivers", forest: "forests", huts: "huts", hunters: "hunters" };
 export const kindWords = (kind) => KIND_WORDS[kind] || kind.replace(/_/g, " ");
 
 // the rows of the projection that a placed tile is part of (its river system, its meadows)
