@@ -69,9 +69,9 @@ def test_the_review_graph_takes_the_replay_to_a_turn(server: Server, browser: An
         second = points.nth(1)
         ply = int(second.get_attribute("data-ply") or "")
         second.click()
-        page.wait_for_function(f"location.hash === '#/replay/{gid}/{ply}'")
-        page.wait_for_function(
-            f"document.querySelector('#replay-pos').textContent.startsWith('move {ply} /')")
+        page.wait_for_function(f"() => location.hash === '#/replay/{gid}/{ply}'")
+        page.wait_for_function(   # (a function, not an expression: the page's CSP forbids eval)
+            f"() => document.querySelector('#replay-pos').textContent.startsWith('move {ply} /')")
         assert page.locator("#review-here").text_content().startswith("Turn 2: ")
         assert "current" in (second.get_attribute("class") or "")
         assert page.locator("#viewport .review-played").count() == 1
