@@ -141,6 +141,38 @@ def test_the_writer_commits_together_and_a_bad_write_undoes_only_itself(tmp_path
     storage.close()
 
 
+def test_an_in_memory_database_serves_the_writer_and_direct_reads_from_other_threads_at_once() -> None:
+    """The one connection of an in-memory database is lent to one thread at a time: the writer's
+    transactions and a sweep's or a request's own transactions from other threads never nest."""
+    import threading
+
+    storage = Storage("sqlite://")
+    failures: list[BaseException] = []
+    games_per_thread = 150
+
+    def create_and_count(prefix: str) -> None:
+        try:
+            for i in range(games_per_thread):
+                storage.create(f"{prefix}{i}", {"edition": "2020"}, ["d1"])   # a transaction of its own
+                storage.count()                                                # a read beside it
+        except BaseException as exc:   # noqa: BLE001 - reported by the assertion below
+            failures.append(exc)
+
+    async def through_the_writer() -> None:
+        for i in range(games_per_thread):
+            await storage.create_async(f"w{i}", {"edition": "2020"}, ["d1"])
+
+    threads = [threading.Thread(target=create_and_count, args=(p,)) for p in "ab"]
+    for t in threads:
+        t.start()
+    asyncio.run(through_the_writer())
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert storage.count() == 3 * games_per_thread     # not one write rolled back by another's return
+    storage.close()
+
+
 POSTGRES = os.environ.get("HUNTGATHER_TEST_POSTGRES")
 
 

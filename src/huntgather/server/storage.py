@@ -58,7 +58,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from huntgather.server.dbfile import watch_sqlite_file
 from huntgather.server.messages import (
@@ -410,6 +410,36 @@ def _driver_url(url: str) -> str:
     return url
 
 
+class _OneConnectionPool(StaticPool):
+    """The one connection of an in-memory database, lent to one thread at a time.
+
+    An in-memory SQLite database lives in one connection, so every part of the
+    server shares it: the writer thread, the lobby's expiry sweep, a request's
+    direct read. :class:`StaticPool` hands it to all of them at once, and one
+    thread's ``BEGIN`` or its return-time rollback then lands inside another
+    thread's transaction ("cannot start a transaction within a transaction",
+    or a write silently rolled back). This pool makes a second thread wait
+    until the first has given the connection back; the same thread may take
+    it again while it holds it, as with :class:`StaticPool`.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._turn = threading.RLock()
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        self._turn.acquire()
+        try:
+            return super()._do_get()
+        except BaseException:
+            self._turn.release()
+            raise
+
+    def _do_return_conn(self, record: ConnectionPoolEntry) -> None:
+        super()._do_return_conn(record)
+        self._turn.release()
+
+
 class Storage:
     """Games and their moves in one database."""
 
@@ -419,7 +449,7 @@ class Storage:
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
             if self.url in ("sqlite://", "sqlite:///:memory:"):
-                kwargs["poolclass"] = StaticPool
+                kwargs["poolclass"] = _OneConnectionPool
             else:
                 Path(self.url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = create_engine(_driver_url(self.url), **kwargs)
@@ -1166,6 +1196,8 @@ class Writer:
                         break
                     batch.append(more)
                 self._commit(batch)
+                if isinstance(self.engine.pool, _OneConnectionPool):
+                    self._drop_connection()   # the in-memory database's one connection, for others between batches
                 if stop:
                     return
         finally:
