@@ -155,7 +155,7 @@ def test_an_in_memory_database_serves_the_writer_and_direct_reads_from_other_thr
             for i in range(games_per_thread):
                 storage.create(f"{prefix}{i}", {"edition": "2020"}, ["d1"])   # a transaction of its own
                 storage.count()                                                # a read beside it
-        except BaseException as exc:   # noqa: BLE001 - reported by the assertion below
+        except BaseException as exc:   # reported by the assertion below
             failures.append(exc)
 
     async def through_the_writer() -> None:

@@ -1197,7 +1197,7 @@ class Writer:
                     batch.append(more)
                 self._commit(batch)
                 if isinstance(self.engine.pool, _OneConnectionPool):
-                    self._drop_connection()   # the in-memory database's one connection, for others between batches
+                    self._drop_connection()   # the in-memory database's one connection: others' turn
                 if stop:
                     return
         finally:
