@@ -24,36 +24,16 @@ with warnings.catch_warnings():   # starlette's notice about httpx versions
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from argon2 import PasswordHasher
+from app_helpers import PASSWORD, CountingHasher, device, make_app, sign_up
 from sqlalchemy import select
 from starlette.applications import Starlette
 
-from huntgather.server import create_app
 from huntgather.server.account_tables import accounts, sessions
 from huntgather.server.accounts import DELETED_NAME, Accounts
 from huntgather.server.auth import COOKIE
 from huntgather.server.storage import Storage, games, seats
 
-PASSWORD = "correct horse"
 TWO = {"seats": [{"kind": "human"}, {"kind": "human"}], "short": 6}
-
-
-class CountingHasher(PasswordHasher):
-    """Cheap argon2id that counts how many passwords it verified."""
-
-    def __init__(self) -> None:
-        super().__init__(time_cost=1, memory_cost=8192, parallelism=1)
-        self.verified = 0
-
-    def verify(self, hash: str | bytes, password: str | bytes) -> bool:
-        self.verified += 1
-        return super().verify(hash, password)
-
-
-def make_app(**options: Any) -> Starlette:
-    app = create_app("sqlite://", bot_delay=0.0, worker_processes=False, **options)
-    app.state.accounts = Accounts(app.state.storage, hasher=CountingHasher())
-    return app
 
 
 @pytest.fixture
@@ -67,11 +47,6 @@ def client(app: Starlette) -> Iterator[TestClient]:
         yield c
 
 
-def device(app: Starlette, address: str = "testclient", base_url: str = "http://testserver") -> TestClient:
-    """Another browser (its own cookies), from ``address``."""
-    return TestClient(app, client=(address, 50000), base_url=base_url)
-
-
 def hasher(app: Starlette) -> CountingHasher:
     h: CountingHasher = app.state.accounts.hasher
     return h
@@ -80,13 +55,6 @@ def hasher(app: Starlette) -> CountingHasher:
 def storage(app: Starlette) -> Storage:
     s: Storage = app.state.storage
     return s
-
-
-def sign_up(c: TestClient, name: str = "Ann Lee", password: str = PASSWORD) -> dict[str, Any]:
-    r = c.post("/api/accounts", json={"name": name, "password": password})
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()["account"]
-    return made
 
 
 def sign_in(c: TestClient, name: str = "Ann Lee", password: str = PASSWORD, **kw: Any) -> Any:

@@ -29,23 +29,13 @@ with warnings.catch_warnings():   # starlette's notice about httpx versions
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from argon2 import PasswordHasher
+from app_helpers import device, make_app, recv, sign_up
 from starlette.applications import Starlette
 
-from huntgather.server import create_app
-from huntgather.server.accounts import Accounts
 from huntgather.server.storage import Storage
 
-PASSWORD = "correct horse"
 CLOCK = {"base": 600, "increment": 10}
 PUBLIC = {"seats": [{"kind": "human"}, {"kind": "human"}], "short": 4, "public": True, "clock": CLOCK}
-
-
-def make_app(**options: Any) -> Starlette:
-    app = create_app("sqlite://", bot_delay=0.0, worker_processes=False, **options)
-    app.state.accounts = Accounts(app.state.storage,
-                                  hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
-    return app
 
 
 @pytest.fixture
@@ -57,25 +47,6 @@ def app() -> Starlette:
 def client(app: Starlette) -> Iterator[TestClient]:
     with TestClient(app) as c:
         yield c
-
-
-def device(app: Starlette, address: str) -> TestClient:
-    """Another browser (its own cookies), from ``address``."""
-    return TestClient(app, client=(address, 50000))
-
-
-def sign_up(c: TestClient, name: str) -> None:
-    r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-
-
-def recv(ws: Any, *types: str) -> dict[str, Any]:
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] in types:
-            return msg
-        if msg["type"] == "ping":
-            ws.send_json({"type": "pong"})
 
 
 def lobby(c: TestClient) -> list[dict[str, Any]]:

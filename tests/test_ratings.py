@@ -24,6 +24,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("openskill")
 
+from app_helpers import recv
 from argon2 import PasswordHasher
 from sqlalchemy import select, update
 
@@ -360,16 +361,6 @@ def stored_rated_game(storage: Storage, account: int | None, short: int = 2) -> 
                     SeatRow(1, "bot", "easy", None, None, False)], hash_secret(creator),
                    write_position(game.state))
     return gid, secret, creator
-
-
-def recv(ws: Any, *types: str) -> dict[str, Any]:
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] in types:
-            return msg
-        if msg["type"] == "ping":
-            ws.send_json({"type": "pong"})
-        assert msg["type"] != "error", msg
 
 
 def wait_for(check: Callable[[], bool], what: str, patience: float = 30.0) -> None:

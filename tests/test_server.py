@@ -34,6 +34,7 @@ pytest.importorskip("httpx")
 with warnings.catch_warnings():   # starlette's notice about httpx versions
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+import app_helpers
 from starlette.websockets import WebSocketDisconnect
 
 from huntgather import Game, parse_move
@@ -86,16 +87,8 @@ def history(client: TestClient, gid: str) -> list[str]:
 
 
 def recv(ws: Any, *types: str, skip: tuple[str, ...] = ("table",)) -> dict[str, Any]:
-    """The next message of one of ``types``; messages of the ``skip`` types before it are passed over,
-    the server's pings are answered (as a page does), anything else fails the test."""
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] in types:
-            return msg
-        if msg["type"] == "ping":
-            ws.send_json({"type": "pong"})
-            continue
-        assert msg["type"] in skip, f"expected {types}, got {msg}"
+    """:func:`app_helpers.recv`, passing over only ``table`` messages unless told otherwise."""
+    return app_helpers.recv(ws, *types, skip=skip)
 
 
 def hello(ws: Any, secrets: list[str], version: int | None = None, name: str | None = None) -> dict[str, Any]:

@@ -27,6 +27,8 @@ import base64
 import binascii
 import html
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -221,45 +223,48 @@ def _form(path: str, token: str, button: str) -> str:
 _GONE = "<p>This link is unknown or too old. Your settings are on your account page.</p>"
 
 
-async def confirm_page(request: Request) -> Response:
-    token = _token(request)
-    email = await asyncio.to_thread(notifier_of(request).store.token_email, token, "confirm")
-    if email is None:
-        return _page("Link expired", _GONE, 404)
-    return _page("Confirm your address",
-                 f"<p>Send huntgather's turn notifications to <b>{html.escape(email)}</b>?</p>"
-                 + _form("/notifications/confirm", token, "Confirm"))
+@dataclass(frozen=True)
+class _MailLink:
+    """A link of a mail (confirm the address, unsubscribe): a page that asks, a form that acts."""
+
+    kind: str                               # the token's kind, and the path's last part
+    ask_title: str
+    ask: str                                # "…{email}…?": the question, the address in bold
+    button: str
+    act: Callable[[NotifyStore, str], bool]
+    done_title: str
+    done: str
+
+    @property
+    def path(self) -> str:
+        return f"/notifications/{self.kind}"
+
+    async def page(self, request: Request) -> Response:
+        token = _token(request)
+        email = await asyncio.to_thread(notifier_of(request).store.token_email, token, self.kind)
+        if email is None:
+            return _page("Link expired", _GONE, 404)
+        return _page(self.ask_title, "<p>" + self.ask.format(email=f"<b>{html.escape(email)}</b>") + "</p>"
+                     + _form(self.path, token, self.button))
+
+    async def post(self, request: Request) -> Response:
+        if not _limits(request)["links"].allow(_client(request)):
+            return _page("Too many tries", "<p>Try again in a minute.</p>", 429)
+        done = await asyncio.to_thread(self.act, notifier_of(request).store, _token(request))
+        if not done:
+            return _page("Link expired", _GONE, 404)
+        log.info("a mail's %s link used", self.kind)
+        return _page(self.done_title, f"<p>{self.done}</p>")
 
 
-async def confirm(request: Request) -> Response:
-    if not _limits(request)["links"].allow(_client(request)):
-        return _page("Too many tries", "<p>Try again in a minute.</p>", 429)
-    done = await asyncio.to_thread(notifier_of(request).store.confirm, _token(request))
-    if not done:
-        return _page("Link expired", _GONE, 404)
-    return _page("Address confirmed", "<p>Turn notifications can go to this address now. Switch them on "
-                                      "or off on your account page.</p>")
-
-
-async def unsubscribe_page(request: Request) -> Response:
-    token = _token(request)
-    email = await asyncio.to_thread(notifier_of(request).store.token_email, token, "unsubscribe")
-    if email is None:
-        return _page("Link expired", _GONE, 404)
-    return _page("Stop the turn mails",
-                 f"<p>Send no more turn notifications to <b>{html.escape(email)}</b>?</p>"
-                 + _form("/notifications/unsubscribe", token, "Unsubscribe"))
-
-
-async def unsubscribe(request: Request) -> Response:
-    if not _limits(request)["links"].allow(_client(request)):
-        return _page("Too many tries", "<p>Try again in a minute.</p>", 429)
-    done = await asyncio.to_thread(notifier_of(request).store.unsubscribe, _token(request))
-    if not done:
-        return _page("Link expired", _GONE, 404)
-    log.info("turn mails switched off by an unsubscribe link")
-    return _page("Unsubscribed", "<p>No more turn mails will come. You can switch them on again on your "
-                                 "account page.</p>")
+_MAIL_LINKS = (
+    _MailLink("confirm", "Confirm your address", "Send huntgather's turn notifications to {email}?",
+              "Confirm", NotifyStore.confirm, "Address confirmed",
+              "Turn notifications can go to this address now. Switch them on or off on your account page."),
+    _MailLink("unsubscribe", "Stop the turn mails", "Send no more turn notifications to {email}?",
+              "Unsubscribe", NotifyStore.unsubscribe, "Unsubscribed",
+              "No more turn mails will come. You can switch them on again on your account page."),
+)
 
 
 async def service_worker(request: Request) -> Response:
@@ -273,9 +278,7 @@ def notify_routes() -> list[Route]:
         Route("/api/me/notifications", put_settings, methods=["PUT"]),
         Route("/api/push/subscriptions", add_subscription, methods=["POST"]),
         Route("/api/push/subscriptions", remove_subscription, methods=["DELETE"]),
-        Route("/notifications/confirm", confirm_page, methods=["GET"]),
-        Route("/notifications/confirm", confirm, methods=["POST"]),
-        Route("/notifications/unsubscribe", unsubscribe_page, methods=["GET"]),
-        Route("/notifications/unsubscribe", unsubscribe, methods=["POST"]),
+        *(Route(link.path, link.page, methods=["GET"]) for link in _MAIL_LINKS),
+        *(Route(link.path, link.post, methods=["POST"]) for link in _MAIL_LINKS),
         Route("/sw.js", service_worker, methods=["GET"]),
     ]

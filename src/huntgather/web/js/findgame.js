@@ -4,7 +4,7 @@
 // waits in the lobby, with the creator's offer to give the open seats to a bot.
 
 import { $, api, el } from "./dom.js";
-import { ID_RE, MAX_NAME, loadStore, myName, saveStore } from "./storage.js";
+import { ID_RE, MAX_NAME, loadStore, myName, openCreatedGame, saveStore } from "./storage.js";
 
 // seconds between two readings of the lobby while the screen shows
 const POLL_SECONDS = 4;
@@ -157,12 +157,7 @@ export function setupFind() {
     try {
       const setup = { seats: [{ kind: "human" }, { kind: "bot", level: "easy" }] };
       if (myName()) setup.seats[0].name = myName().slice(0, MAX_NAME);
-      const res = await api("/api/games", { ...POST, body: JSON.stringify(setup) });
-      if (!res || !ID_RE.test(res.id)) throw new Error("the server answered without a game id");
-      const all = loadStore();
-      all[res.id] = { creator: res.creator, seats: { ...(res.seats || {}) }, handed: [], created: Date.now() };
-      saveStore(all);
-      location.hash = `#/play/${res.id}`;
+      openCreatedGame(await api("/api/games", { ...POST, body: JSON.stringify(setup) }));
     } catch (e) {
       $("#quick-error").textContent = e.message;
     }

@@ -3,7 +3,7 @@
 
 import { clockFieldset, formClock } from "./clock.js";
 import { $, api, el, swatch } from "./dom.js";
-import { ID_RE, MAX_NAME, loadStore, myName, saveStore, setMyName } from "./storage.js";
+import { MAX_NAME, myName, openCreatedGame, setMyName } from "./storage.js";
 
 // meta: GET /api/editions (colours, bot levels, what each level does in a player's words, from the
 // level's registration in bots/levels.py, and its place on the ladder)
@@ -157,13 +157,8 @@ export function setupNewForm(meta) {
       // a seed may be larger than a JavaScript number holds exactly: its digits go into the JSON as they are
       let body = JSON.stringify(setup);
       if (seed !== "") body = body.replace(/}$/, `,"seed":${seed}}`);
-      const res = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-        body });
-      if (!res || !ID_RE.test(res.id)) throw new Error("the server answered without a game id");
-      const all = loadStore();
-      all[res.id] = { creator: res.creator, seats: { ...(res.seats || {}) }, handed: [], created: Date.now() };
-      saveStore(all);
-      location.hash = `#/play/${res.id}`;
+      openCreatedGame(await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
+        body }));
     } catch (e) {
       if (e.code === "sign_in_required") {
         $("#new-error").textContent = "A rated game needs an account: sign in again (the session has ended), " +

@@ -27,6 +27,15 @@ export function saveStore(all) {
   try { localStorage.setItem(STORE_KEY, JSON.stringify(all)); } catch (e) { /* storage full or disabled */ }
 }
 
+// a game this page just created (the answer of POST /api/games): keep its secrets, then open it
+export function openCreatedGame(res) {
+  if (!res || !ID_RE.test(res.id)) throw new Error("the server answered without a game id");
+  const all = loadStore();
+  all[res.id] = { creator: res.creator, seats: { ...(res.seats || {}) }, handed: [], created: Date.now() };
+  saveStore(all);
+  location.hash = `#/play/${res.id}`;
+}
+
 export function normalEntry(e) {
   const out = e && typeof e === "object" ? e : {};
   if (!out.seats || typeof out.seats !== "object" || Array.isArray(out.seats)) out.seats = {};
