@@ -156,6 +156,25 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+@pytest.fixture(scope="session")
+def spare_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The test process's :class:`play_server.Spares`: servers started a test ahead."""
+    from play_server import Spares
+
+    spares = Spares(tmp_path_factory.mktemp("spare-servers"))
+    yield spares
+    spares.close()
+
+
+@pytest.fixture
+def server(spare_servers: Any) -> Iterator[Any]:
+    """A ``huntgather play`` process with the default options and a database of its own, for this
+    test alone (started during the test before: :class:`play_server.Spares`); stopped after it."""
+    srv = spare_servers.take()
+    yield srv
+    srv.stop()
+
+
 @pytest.fixture
 def servers() -> Iterator[list[Any]]:
     """Server processes a test starts (``tests/play_server.py``'s ``Server``): every one still

@@ -31,19 +31,11 @@ def free_port() -> int:
         return port
 
 
-def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
-           output: list[str] | None = None, wait: float = 60.0, args: tuple[str, ...] = ()
-           ) -> subprocess.Popen[str]:
-    """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``); return
-    once it serves.
-
-    It sheds no load (``--shed-after 0``) unless ``args`` say otherwise: the test machine's
-    own load (browsers, other tests' servers) would make it refuse new games now and then, and
-    shedding has tests of its own (tests/test_load_shedding.py).
-
-    Every line it prints is appended to ``output``.  Raises :class:`RuntimeError`, with what it
-    printed, if it exits or does not serve within ``wait`` seconds.
-    """
+def spawn(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
+          output: list[str] | None = None, args: tuple[str, ...] = ()
+          ) -> tuple[subprocess.Popen[str], threading.Event]:
+    """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``) without
+    waiting for it: the process, and an event set once it serves (see :func:`launch`)."""
     lines = output if output is not None else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
@@ -60,6 +52,13 @@ def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | No
                 ready.set()
 
     threading.Thread(target=read, daemon=True).start()
+    return proc, ready
+
+
+def serving(proc: subprocess.Popen[str], ready: threading.Event, lines: list[str],
+            wait: float = 60.0) -> subprocess.Popen[str]:
+    """``proc`` once it serves; raises :class:`RuntimeError`, with what it printed, if it exits or
+    does not serve within ``wait`` seconds."""
     deadline = time.monotonic() + wait
     while not ready.wait(0.1):
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -67,6 +66,24 @@ def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | No
             proc.wait(5)
             raise RuntimeError("the server did not start:\n" + "".join(lines[-60:]))
     return proc
+
+
+def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
+           output: list[str] | None = None, wait: float = 60.0, args: tuple[str, ...] = ()
+           ) -> subprocess.Popen[str]:
+    """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``); return
+    once it serves.
+
+    It sheds no load (``--shed-after 0``) unless ``args`` say otherwise: the test machine's
+    own load (browsers, other tests' servers) would make it refuse new games now and then, and
+    shedding has tests of its own (tests/test_load_shedding.py).
+
+    Every line it prints is appended to ``output``.  Raises :class:`RuntimeError`, with what it
+    printed, if it exits or does not serve within ``wait`` seconds.
+    """
+    lines = output if output is not None else []
+    proc, ready = spawn(db, port, bot_delay, env, lines, args)
+    return serving(proc, ready, lines, wait)
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
@@ -139,9 +156,21 @@ class Server:
         self.args = args
         self.proc: subprocess.Popen[str] | None = None
         self.output: list[str] = []
+        self._ready = threading.Event()
 
     def start(self) -> Server:
         self.proc = launch(self.db, self.port, self.bot_delay, self.env, self.output, args=self.args)
+        return self
+
+    def begin(self) -> Server:
+        """Start the process without waiting for it to serve (:meth:`serving` waits)."""
+        self.proc, self._ready = spawn(self.db, self.port, self.bot_delay, self.env, self.output, self.args)
+        return self
+
+    def serving(self) -> Server:
+        """Once the process :meth:`begin` started serves."""
+        assert self.proc is not None
+        serving(self.proc, self._ready, self.output)
         return self
 
     @property
@@ -186,6 +215,41 @@ class Server:
     def url(self) -> str:
         """The page's address, ``http://127.0.0.1:PORT/``."""
         return self.http + "/"
+
+
+class Spares:
+    """Servers with the default options, each started one test ahead of the test that takes it.
+
+    A server takes about a second to start (Python, the imports, the database's migrations), and
+    most tests that take one spend their time waiting on a browser: handing out a server started
+    beforehand and starting the next one at once lets that second pass during the test before.
+    Each server has a database of its own in ``folder``; :meth:`close` stops the one left over.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.made = 0
+        self.next: Server | None = None
+
+    def _begin(self) -> Server:
+        self.made += 1
+        home = self.folder / f"server-{self.made}"
+        home.mkdir(parents=True)
+        return Server(home / "games.sqlite").begin()
+
+    def take(self) -> Server:
+        """A serving server, all the test's own (stop it when done)."""
+        srv, self.next = self.next or self._begin(), None
+        try:
+            srv.serving()
+        finally:
+            self.next = self._begin()
+        return srv
+
+    def close(self) -> None:
+        if self.next is not None:
+            self.next.stop()
+            self.next = None
 
 
 # --------------------------------------------------------------------------- a page

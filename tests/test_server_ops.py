@@ -187,6 +187,15 @@ def test_forwarded_allow_ips_must_be_addresses(tmp_path: Path) -> None:
     assert "'nginx' is not an address" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_heartbeat_must_be_shorter_than_the_silence_that_closes_a_page(tmp_path: Path) -> None:
+    for heartbeat in ("0", "20"):
+        done = huntgather("play", "--no-browser", "--db", str(tmp_path / "g.sqlite"),
+                          "--heartbeat", heartbeat)
+        assert done.returncode == 2, done.stderr
+        assert "--heartbeat must be a positive number of seconds under 20" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
 # --------------------------------------------------------------------------- 4. PostgreSQL gone
 
 

@@ -43,13 +43,6 @@ XSS_NAME = "<svg onload=pwned=1>"   # within a name's 24 characters: HTML that w
 PASSWORD = "correct horse battery staple"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
-
-
 class Pages:
     """Browser contexts (each its own cookies and storage) and their pages; JavaScript errors kept."""
 

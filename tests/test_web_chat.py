@@ -7,8 +7,6 @@ Skipped when Playwright or chromium is missing (``scripts/test.sh`` installs bot
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,13 +30,6 @@ from test_web_ui import (  # noqa: E402  (after the skips: it needs Playwright)
 #: what would run if a page ever read a name or a line as HTML
 PAYLOAD = "<img src=x onerror=window.pwned=1>"
 NAME = "<img src=x onerror=f()>"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
 
 
 def lines(page: Any) -> list[str]:

@@ -8,7 +8,6 @@ as tests/test_web_ui.py.  Skipped when Playwright or chromium is missing.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,6 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 
 TIMEOUT = 20_000   # ms, for one step of the UI (never a measure of speed)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
 
 
 def clock_text(page: Any, seat: int) -> str:

@@ -9,8 +9,6 @@ Screenshots of the lobby at a phone's size and a desktop's go to artifacts/.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,13 +29,6 @@ from test_web_ui import (  # noqa: E402  (after the skips: it needs Playwright)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1400, "height": 900}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
 
 
 def wait_said(page: Any, text: str) -> None:

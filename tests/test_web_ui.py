@@ -46,13 +46,6 @@ TIMEOUT = 20_000   # ms, for one step of the UI (never a measure of speed)
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     ARTIFACTS.mkdir(exist_ok=True)
     pg = browser.new_page(viewport={"width": 1400, "height": 900})
@@ -734,9 +727,13 @@ def test_a_page_taken_offline_says_so_and_catches_up(server: Server, browser: An
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def test_a_page_whose_socket_goes_silent_notices_and_reconnects(server: Server, page: Any) -> None:
+def test_a_page_whose_socket_goes_silent_notices_and_reconnects(tmp_path: Path, servers: list[Server],
+                                                                page: Any) -> None:
     """The server stops answering (its process paused) without closing anything: the page hears no
-    ping, calls the socket dead within 15 s, and is back once the server answers again."""
+    ping, calls the socket dead (after two heartbeats and 2 s: 4 s with the 1 s heartbeat here, 12 s
+    with the default 5 s), and is back once the server answers again."""
+    server = Server(tmp_path / "games.sqlite", args=("--heartbeat", "1")).start()
+    servers.append(server)
     start_game(page, server.url, ["human", "bot:easy"], short=5)
     page.wait_for_selector("#connection[data-connection='online']")
     assert server.proc is not None

@@ -115,6 +115,10 @@ def register(sub: Any) -> None:
     ops.add_argument("--hello-timeout", type=float, default=10.0, metavar="SECONDS",
                      help="a game connection that has not said hello this long after it opened is "
                           "closed (code 4408, no_hello; default 10)")
+    ops.add_argument("--heartbeat", type=float, default=None, metavar="SECONDS",
+                     help="seconds between the server's pings to each page; a page that hears "
+                          "nothing for two of them and 2 s more reconnects (default 5; under 20, "
+                          "the silence after which the server closes a page)")
     ops.add_argument("--reviews", type=int, default=1, metavar="N",
                      help="post-game reviews computed at once, each in a worker process at the "
                           "lowest CPU priority (default 1; docs/review.md)")
@@ -214,6 +218,7 @@ def run(args: argparse.Namespace) -> int:
         from huntgather.server.gc_tuning import tune_gc
         from huntgather.server.hosts import EVERYWHERE, LOOPBACK, allowed_hosts, lan_addresses
         from huntgather.server.logs import configure
+        from huntgather.server.protocol import HEARTBEAT, SILENT_AFTER
         from huntgather.server.serving import DrainingServer
         from huntgather.server.storage import SchemaError, public_url
     except ImportError as exc:
@@ -243,6 +248,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--lobby-expiry must be a positive number of minutes")
     if not args.hello_timeout > 0:
         raise CommandError("--hello-timeout must be a positive number of seconds")
+    heartbeat = HEARTBEAT if args.heartbeat is None else args.heartbeat
+    if not 0 < heartbeat < SILENT_AFTER:
+        raise CommandError(f"--heartbeat must be a positive number of seconds under {SILENT_AFTER:g}")
     for option, value in (("--reviews", args.reviews), ("--review-simulations", args.review_simulations),
                           ("--review-samples", args.review_samples)):
         if value < 1:
@@ -264,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(db, notify=notify, push_services=tuple(args.push_service),
                          bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin),
                          allowed_hosts=tuple(allowed_hosts(args.host, args.allow_host)),
-                         hello_timeout=args.hello_timeout,
+                         hello_timeout=args.hello_timeout, heartbeat=heartbeat,
                          max_sockets_per_address=args.max_sockets_per_address,
                          max_watchers=args.max_watchers, presence_every=args.presence_every,
                          costly_per_second=args.costly_per_second, shed_after=args.shed_after,

@@ -18,7 +18,7 @@ from huntgather.server.hosts import allowed_hosts
 from huntgather.server.limits import MAX_SOCKETS_PER_ADDRESS
 from huntgather.server.load import SHED_AFTER
 from huntgather.server.notify import NotifySettings
-from huntgather.server.protocol import HELLO_TIMEOUT
+from huntgather.server.protocol import HEARTBEAT, HELLO_TIMEOUT
 from huntgather.server.rooms import BOT_GAMES_PER_CREATOR, MAX_WATCHERS
 
 __all__ = ["app_from_env", "create_app"]
@@ -27,7 +27,8 @@ __all__ = ["app_from_env", "create_app"]
 def app_from_env() -> Starlette:
     """The application configured by ``HUNTGATHER_DB`` (required), ``HUNTGATHER_ALLOW_HOST`` and
     ``HUNTGATHER_ALLOW_ORIGIN`` (comma-separated), ``HUNTGATHER_BOT_DELAY``,
-    ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_PRESENCE_EVERY`` and ``HUNTGATHER_SHED_AFTER``
+    ``HUNTGATHER_HELLO_TIMEOUT``, ``HUNTGATHER_HEARTBEAT``, ``HUNTGATHER_PRESENCE_EVERY`` and
+    ``HUNTGATHER_SHED_AFTER``
     (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
     ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS``,
     ``HUNTGATHER_BOT_GAMES_PER_CREATOR``, ``HUNTGATHER_REVIEWS``, ``HUNTGATHER_REVIEW_SIMULATIONS``
@@ -51,6 +52,7 @@ def app_from_env() -> Starlette:
                      allowed_hosts=tuple(allowed_hosts("127.0.0.1", hosts)),
                      allowed_origins=tuple(origins),
                      hello_timeout=float(env("HUNTGATHER_HELLO_TIMEOUT", str(HELLO_TIMEOUT))),
+                     heartbeat=float(env("HUNTGATHER_HEARTBEAT", str(HEARTBEAT))),
                      max_sockets_per_address=int(env("HUNTGATHER_MAX_SOCKETS_PER_ADDRESS",
                                                      str(MAX_SOCKETS_PER_ADDRESS))),
                      max_watchers=int(env("HUNTGATHER_MAX_WATCHERS", str(MAX_WATCHERS))),
