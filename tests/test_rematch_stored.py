@@ -144,7 +144,8 @@ def test_two_processes_make_one_rematch_and_both_pages_get_their_secrets(
         await hot.close()
         ann = await Page.join(a, gid, [made["seats"]["0"], made["creator"]])   # on process 1
         bob = await Page.join(b, gid, [made["seats"]["1"]])                    # on process 2
-        await asyncio.gather(ann.send({"type": "rematch", "seat": 0}), bob.send({"type": "rematch", "seat": 1}))
+        await asyncio.gather(ann.send({"type": "rematch", "seat": 0}),   # at the same moment
+                             bob.send({"type": "rematch", "seat": 1}))
         offers = await asyncio.gather(ann.receive("rematch"), bob.receive("rematch"))
         new = offers[0]["game"]
         assert offers[1]["game"] == new != gid
