@@ -98,6 +98,25 @@ def test_an_offer_outlives_a_restart_and_a_closed_page_gets_its_new_seat(tmp_pat
             assert recv(bob, "rematch", skip=("table", "ack"))["game"] == new
 
 
+def test_a_game_stored_before_seats_had_secrets_rematches_as_openly_as_it_was(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite")
+    with TestClient(create_app(db, bot_delay=0.0, worker_processes=False)) as client:
+        gid = played_out(client)["id"]
+        from huntgather.server.storage import creators, seats
+        with storage_of(client).engine.begin() as conn:   # as the first layout stored it
+            conn.execute(seats.delete().where(seats.c.game_id == gid))
+            conn.execute(creators.delete().where(creators.c.game_id == gid))
+    with TestClient(create_app(db, bot_delay=0.0, worker_processes=False)) as client:
+        with client.websocket_connect(f"/ws/{gid}") as page:
+            assert hello(page, [])["seats"] == [0, 1]   # every page holds every seat
+            page.send_json({"type": "rematch", "seat": 0})
+            page.send_json({"type": "rematch", "seat": 1})
+            offer = recv(page, "rematch", skip=("table", "ack", "chat_log"))
+        assert set(offer["seats"]) == {"0", "1"} and offer["creator"]
+        with client.websocket_connect(f"/ws/{offer['game']}") as page:   # the new game has secrets
+            assert hello(page, [offer["seats"]["1"]])["seats"] == [1]
+
+
 def test_the_offers_are_stored_on_sqlite_and_postgresql(tmp_path: Path) -> None:
     urls = [str(tmp_path / "r.sqlite")] + ([POSTGRES] if POSTGRES else [])
     for url in urls:

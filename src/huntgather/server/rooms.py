@@ -303,6 +303,14 @@ LOBBY_EXPIRY = 30 * 60.0
 PRESENCE_EVERY = 10.0
 
 
+def open_access_secret(game_id: str, seat: int | None) -> str:
+    """What a page holds a seat (or, ``None``, the creator's place) of a game stored before seats
+    had secrets by: the game's id, which holds every seat of it; a rematch's secrets are derived
+    from it as from a secret (:func:`rematch_secret`), so the rematch is as open as the game was
+    to whoever has its id, and no more."""
+    return f"open access {game_id} {'creator' if seat is None else seat}"
+
+
 class _MadeElsewhere(Exception):
     """Another process made the rematch first (:meth:`Rooms.create`): ``state`` is it."""
 
@@ -528,6 +536,10 @@ class Room:
             if self.open_access:
                 held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
                 creator, refused = True, []
+                # no secrets: the game's id is what every page holds it by (its rematch's secrets
+                # are derived from that, :func:`open_access_secret`)
+                secrets_given = {i: open_access_secret(self.id, i) for i in held}
+                creator_secret = open_access_secret(self.id, None)
             elif account is not None:   # a signed-in page holds its account's seats, secret or not
                 held |= {i for i, s in enumerate(self.seats)
                          if s.account_id == account and s.kind == SeatKind.HUMAN}
@@ -1137,7 +1149,8 @@ class Room:
         if not self.game.is_over:
             raise RequestError(ErrorCode.NOT_OVER, "a rematch is offered once the game is over")
         secret = conn.secrets.get(seat)
-        if secret is not None and not secret_matches(secret, self.seats[seat].secret_hash):
+        if secret is not None and not self.open_access \
+                and not secret_matches(secret, self.seats[seat].secret_hash):
             secret = None   # the seat was given a new secret since (the page holds it by its account)
         seat_hash = None if secret is None else hash_secret(rematch_secret(secret, self.id))
         creator_hash = None if conn.creator_secret is None \
