@@ -10,9 +10,10 @@ the nearest rating to offer after a wait.  A listing records who listed it (``li
 hash of the rate limits' key, :func:`~huntgather.server.seats.lister_key`): quick match never
 pairs anyone with their own listing, and someone asking again while theirs waits gets it back
 (their seat with a new secret, :meth:`~huntgather.server.rooms.Room.hand_back`).  The rows
-are read from storage, so that every process of one database lists the same games, and a seat is given by one conditional DELETE
-(:meth:`~huntgather.server.storage.Storage.take_seat`): of two people taking one seat, on any
-processes, one wins, the other is answered 409 ``seat_taken``.  Their shapes are in
+are read from storage, so that every process of one database lists the same games, and a seat
+is given by one conditional DELETE (:meth:`~huntgather.server.storage.Storage.take_seat`): of
+two people taking one seat, on any processes, one wins, the other is answered 409
+``seat_taken``.  Their shapes are in
 docs/protocol.md.
 """
 
