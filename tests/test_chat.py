@@ -277,11 +277,15 @@ def test_a_rated_games_rematch_is_rated_with_the_same_accounts_and_bots(tmp_path
         assert [(s.kind, s.level) for s in new_setup.seats] == \
             [("human", None), ("bot", "hard"), ("human", None)]
         assert accounts == {0: 11, 2: 12} and new_setup.short == 4
-        new_id, creator, secrets_by_seat = await rooms.create_rematch(room)
-        stored = storage.load(new_id)
+        for seat in (0, 2):   # held by their accounts: no secret to derive the new ones from
+            storage.rematch_offer(room.id, seat, None, None)
+        state = await rooms.create_rematch(room)
+        assert state.new_game is not None and state.wants == {0: None, 2: None}
+        assert (await rooms.create_rematch(room)).new_game == state.new_game   # made once
+        stored = storage.load(state.new_game)
         assert stored is not None and stored.setup["rated"] is True
         assert [s.account_id for s in stored.seats] == [11, None, 12]
-        assert set(secrets_by_seat) == {0, 2} and creator
+        assert stored.seats[0].secret_hash and stored.creator_hash
         await rooms.close()
         storage.close()
 

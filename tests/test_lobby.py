@@ -302,5 +302,6 @@ def test_a_signed_in_quick_match_goes_by_the_accounts_name_and_rating(app: Starl
     assert r.status_code == 201, r.text
     [row] = lobby(client)
     assert row["rated"] and row["creator"] == {"name": "Ann Lee", "rating": 1500}
-    assert client.post("/api/quickmatch", json={"rated": True}).json()["matched"] is False   # not her own
-    assert len(lobby(client)) == 2
+    again = client.post("/api/quickmatch", json={"rated": True}).json()   # never her own game: handed back
+    assert again["matched"] is False and again["id"] == row["id"] and again["seat"] == 0
+    assert len(lobby(client)) == 1

@@ -154,6 +154,11 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         ann.wait_for_function("() => location.hash === '#/games'")
         bob.wait_for_function("() => /bot/i.test(document.querySelector(\"#lobby li[data-seat='0']\")"
                               ".textContent)")
+        # Ann opens the first game again: the rematch made is offered, not forced on her
+        ann.evaluate("(old) => { location.hash = `#/play/${old}`; }", game_id)
+        ann.wait_for_selector("#rematch-open:not([hidden])")
+        assert ann.get_attribute("#rematch-open", "href") == f"#/play/{new_id}"
+        assert game_id_of(ann) == game_id and ann.locator("#rematch").is_hidden()
 
         # the replay of the first game shows what was said, and takes no new lines
         cy.goto(server.url + f"#/replay/{game_id}/0")

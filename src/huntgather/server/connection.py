@@ -167,6 +167,11 @@ class Connection:
         self.account_name: str | None = None
         #: the seats this page holds by its account only (no secret of theirs given)
         self.by_account: set[int] = set()
+        #: the secret the page gave for each seat it holds by a secret, and the creator's secret
+        #: (kept in memory only: a rematch's secrets are derived from them,
+        #: :func:`~huntgather.server.seats.rematch_secret`)
+        self.secrets: dict[int, str] = {}
+        self.creator_secret: str | None = None
         #: set once hello has been answered
         self.ready = False
         #: who the page is, for sharing the hints fairly (:mod:`huntgather.server.hint_pool`): its

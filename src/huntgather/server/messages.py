@@ -132,6 +132,7 @@ class NoticeType(StrEnum):
     ASK = "ask"
     CHAT = "chat"
     TIMEOUT = "timeout"
+    REMATCH = "rematch"
 
 
 class ChatChannel(StrEnum):
@@ -959,6 +960,9 @@ class Rematch(TypedDict):
     seats: Annotated[dict[str, str], Doc("the new game's secrets of the seats this page held, by seat "
                                          "number (empty for a watcher)")]
     creator: Annotated[str | None, Doc("the new game's creator secret, to the old game's creator page")]
+    again: NotRequired[Annotated[bool, Doc("true when sent after `welcome`: the rematch was made "
+                                           "before this page opened the old game (the page offers "
+                                           "to open it rather than moving at once)")]]
 
 
 class Error(TypedDict):
@@ -1006,8 +1010,9 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
     MessageSpec(Chat, "to every page, a line of chat once stored (the sender's page too)"),
     MessageSpec(ChatLog, "after `welcome`: the latest chat lines, and whether watchers may write"),
     MessageSpec(ChatWatchers, "to every page when the creator opens or closes the watchers' channel"),
-    MessageSpec(Rematch, "to every page once every person seat wants a rematch: the new game (see "
-                         "`rematch`)"),
+    MessageSpec(Rematch, "to every page, on every process, once every person seat wants a rematch: "
+                         "the new game (see `rematch`); after `welcome` to a page of a game whose "
+                         "rematch is made (`again`)"),
 ]}
 close(*(spec.shape for spec in MESSAGES.values()), ReplayView, Cell, Returned, EventView, PlayerView,
       OccupantView, DecisionView, LastTile, FinalRow, FinalView, TableSeat, HintTurn, ChatLine, ClockView)
@@ -1092,8 +1097,17 @@ class TimeoutNotice(TypedDict):
     version: int
 
 
+class RematchNotice(TypedDict):
+    """A seat asked for a rematch of the game, or its rematch was made: every process reads it back
+    from the database (`hg_rematch`), shows the offers in its pages' `table` and, once made, sends
+    its pages their `rematch`."""
+
+    type: Literal[NoticeType.REMATCH]
+    game: GameId
+
+
 Notice = (MoveNotice | SeatNotice | DeleteNotice | PresenceNotice | AskNotice | ChatNotice
-          | TimeoutNotice)
+          | TimeoutNotice | RematchNotice)
 NOTICES: dict[str, type] = {type_of(shape): shape for shape in get_args(Notice)}
 close(*NOTICES.values(), SeatNoticeRow)
 

@@ -72,6 +72,7 @@ from huntgather.server.messages import (
     PreviewIntent,
     Rematch,
     RematchIntent,
+    RematchNotice,
     ReplayView,
     Resign,
     SeatChange,
@@ -100,6 +101,7 @@ from huntgather.server.seats import (
     clean_name,
     hash_secret,
     new_secret,
+    rematch_secret,
     secret_matches,
 )
 from huntgather.server.storage import (
@@ -107,6 +109,7 @@ from huntgather.server.storage import (
     ClockWrite,
     ConflictError,
     Listing,
+    RematchState,
     SeatRow,
     Storage,
     StoredGame,
@@ -300,6 +303,22 @@ LOBBY_EXPIRY = 30 * 60.0
 PRESENCE_EVERY = 10.0
 
 
+def open_access_secret(game_id: str, seat: int | None) -> str:
+    """What a page holds a seat (or, ``None``, the creator's place) of a game stored before seats
+    had secrets by: the game's id, which holds every seat of it; a rematch's secrets are derived
+    from it as from a secret (:func:`rematch_secret`), so the rematch is as open as the game was
+    to whoever has its id, and no more."""
+    return f"open access {game_id} {'creator' if seat is None else seat}"
+
+
+class _MadeElsewhere(Exception):
+    """Another process made the rematch first (:meth:`Rooms.create`): ``state`` is it."""
+
+    def __init__(self, state: RematchState) -> None:
+        super().__init__("the rematch was made elsewhere")
+        self.state = state
+
+
 @dataclass
 class SeatState:
     """A seat now: who plays it, its name, whether its link was opened, and its secret's hash."""
@@ -368,14 +387,13 @@ class Room:
     #: each page's budget of chat lines
     chat_budgets: weakref.WeakKeyDictionary[Connection, Budget] = field(
         default_factory=weakref.WeakKeyDictionary)
-    #: once the game is over: the seats that want a rematch (kept by this process only)
-    rematch_wants: set[int] = field(default_factory=set)
-    #: the rematch made: its game id, creator secret and seat secrets (in memory only)
-    rematch_made: tuple[str, str, dict[int, str]] | None = None
+    #: once the game is over: its rematch as stored (the seats that want one, the new game once
+    #: made), None while no seat asked
+    rematch_state: RematchState | None = None
     #: held while a rematch is asked for and made
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: makes the rematch's game (:meth:`Rooms.create_rematch`)
-    on_rematch: Callable[[Room], Awaitable[tuple[str, str, dict[int, str]]]] | None = None
+    #: makes the rematch's game (:meth:`Rooms.create_rematch`), returns the rematch as stored
+    on_rematch: Callable[[Room], Awaitable[RematchState]] | None = None
     #: the game's clock as stored (None: the game has none), :mod:`huntgather.server.clock`
     clock: ClockState | None = None
     #: called when the turn passes to a seat held by an account with no page on it:
@@ -421,8 +439,8 @@ class Room:
                                   for i, s in enumerate(self.seats)]
         table: Table = {"type": MessageType.TABLE, "watchers": watchers, "rated": self.setup.rated,
                        "seats": seats}
-        if self.rematch_wants:
-            table["rematch"] = sorted(self.rematch_wants)
+        if self.rematch_state is not None and self.rematch_state.wants:
+            table["rematch"] = sorted(self.rematch_state.wants)
         clock = self.clock_view()
         if clock is not None:
             table["clock"] = clock
@@ -501,18 +519,27 @@ class Room:
             held: set[int] = set()
             creator = False
             refused: list[int] = []
+            secrets_given: dict[int, str] = {}
+            creator_secret: str | None = None
             for k, secret in enumerate(raw):
                 seats = [i for i, s in enumerate(self.seats) if secret_matches(secret, s.secret_hash)]
                 is_creator = secret_matches(secret, self.creator_hash)
                 if not seats and not is_creator:
                     refused.append(k)
                 held.update(seats)
+                secrets_given.update(dict.fromkeys(seats, secret))
+                if is_creator:
+                    creator_secret = secret
                 creator = creator or is_creator
             by_secret = set(held)
             account = conn.account_id
             if self.open_access:
                 held = {i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN}
                 creator, refused = True, []
+                # no secrets: the game's id is what every page holds it by (its rematch's secrets
+                # are derived from that, :func:`open_access_secret`)
+                secrets_given = {i: open_access_secret(self.id, i) for i in held}
+                creator_secret = open_access_secret(self.id, None)
             elif account is not None:   # a signed-in page holds its account's seats, secret or not
                 held |= {i for i, s in enumerate(self.seats)
                          if s.account_id == account and s.kind == SeatKind.HUMAN}
@@ -532,6 +559,7 @@ class Room:
                 if new != seat:
                     await self._store_seat(i, new, required=False)
             conn.held, conn.creator, conn.ready = held, creator, True
+            conn.secrets, conn.creator_secret = secrets_given, creator_secret
             if self.on_seen is not None:
                 for account_id in {self.seats[i].account_id for i in held} - {None}:
                     assert account_id is not None
@@ -552,6 +580,8 @@ class Room:
         if self.chat_log or not self.watchers_open:
             conn.push(dumps({"type": MessageType.CHAT_LOG, "lines": self.chat_log[-CHAT_HISTORY:],
                              "watchers_open": self.watchers_open}))
+        if self.rematch_state is not None and self.rematch_state.new_game is not None:
+            self._send_rematch(conn, again=True)   # made while this page was away
 
     def _claims(self, account: int | None, by_secret: set[int]) -> set[int]:
         """The seats a signed-in page holding ``by_secret`` takes for its account: the person
@@ -658,6 +688,31 @@ class Room:
                 other.held.discard(seat)
         self.broadcast_table()
         self.wake_bots()
+        return secret
+
+    async def hand_back(self, seat: int) -> str:
+        """The lister's seat of a game still waiting in the lobby, for its lister asking again
+        (quick match): the seat gets a new secret (returned; one conditional UPDATE, so of two
+        asking at once one wins); the pages that held it by the old one no longer do."""
+        async with self.lock:
+            old = self.seats[seat] if 0 <= seat < len(self.seats) else None
+            if not self.open_seats or old is None or seat in self.open_seats or old.kind != SeatKind.HUMAN:
+                raise RequestError(ErrorCode.NOT_LISTED, "this game is not in the lobby any more")
+            secret = new_secret()
+            new = replace(old, secret_hash=hash_secret(secret))
+            try:
+                done = await self.storage.rekey_listed_seat_async(self.id, new.row(seat), old.secret_hash)
+            except Exception as exc:
+                log.error("game %s: handing seat %d back failed: %s", self.id, seat, exc)
+                raise RequestError(ErrorCode.STORAGE_FAILED, "the seat could not be handed back; try "
+                                                             "again in a moment") from None
+            if not done:
+                raise RequestError(ErrorCode.NOT_LISTED, "this game is not in the lobby any more")
+            self.seats[seat] = new
+            for other in self.conns:   # a re-keyed seat: the pages open with the old secret lose it
+                other.held.discard(seat)
+                other.secrets.pop(seat, None)
+        self.broadcast_table()
         return secret
 
     async def _read_lobby(self) -> None:
@@ -1087,31 +1142,80 @@ class Room:
     # ------------------------------------------------------------------ rematch
 
     async def rematch(self, conn: Connection, msg: RematchIntent) -> None:
-        """The seat wants a rematch; once every seat that is not a bot does, the new game is made
-        and each page is sent its secrets of it (:class:`~huntgather.server.messages.Rematch`)."""
+        """The seat wants a rematch (stored, with the hash of its new seat's secret); once every
+        seat that is not a bot does, the new game is made, and every page of the game, on every
+        process, is sent its secrets of it (:class:`~huntgather.server.messages.Rematch`)."""
         seat = self._holder(conn, msg["seat"])
         if not self.game.is_over:
             raise RequestError(ErrorCode.NOT_OVER, "a rematch is offered once the game is over")
+        secret = conn.secrets.get(seat)
+        if secret is not None and not self.open_access \
+                and not secret_matches(secret, self.seats[seat].secret_hash):
+            secret = None   # the seat was given a new secret since (the page holds it by its account)
+        seat_hash = None if secret is None else hash_secret(rematch_secret(secret, self.id))
+        creator_hash = None if conn.creator_secret is None \
+            else hash_secret(rematch_secret(conn.creator_secret, self.id))
+        made_now = False
         # not under the game's lock: making the new game takes the rooms' lock, which a delete
         # holds while it waits for this game's
         async with self.rematch_lock:
-            made = self.rematch_made
-            targets = [conn]   # made already: this page gets its secrets again
-            if made is None:
-                self.rematch_wants.add(seat)
-                people = {i for i, s in enumerate(self.seats) if s.kind != SeatKind.BOT}
-                if people <= self.rematch_wants and self.on_rematch is not None:
-                    made = self.rematch_made = await self.on_rematch(self)
-                    targets = list(self.conns)
+            state = self.rematch_state
+            if state is None or state.new_game is None:
+                try:
+                    state = await self.storage.rematch_offer_async(self.id, seat, seat_hash, creator_hash)
+                    people = {i for i, s in enumerate(self.seats) if s.kind != SeatKind.BOT}
+                    if state.new_game is None and people <= set(state.wants) \
+                            and self.on_rematch is not None:
+                        state = await self.on_rematch(self)
+                except RequestError:
+                    raise
+                except Exception as exc:
+                    log.error("game %s: storing a rematch offer failed: %s", self.id, exc)
+                    raise RequestError(ErrorCode.STORAGE_FAILED, "the rematch could not be stored; try "
+                                                                 "again in a moment") from None
+                made_now = state.new_game is not None
+            self.rematch_state = state
         self.broadcast_table()
-        if made is not None:
-            game_id, creator, secrets_by_seat = made
-            for page in targets:
-                offer: Rematch = {"type": MessageType.REMATCH, "game": game_id,
-                                  "seats": {str(i): secrets_by_seat[i] for i in sorted(page.held)
-                                            if i in secrets_by_seat},
-                                  "creator": creator if page.creator else None}
-                page.push(dumps(offer))
+        if state.new_game is not None:
+            for page in list(self.conns) if made_now else [conn]:
+                self._send_rematch(page)
+
+    async def hear_rematch(self, state: RematchState | None) -> None:
+        """Another process stored an offer, or made the rematch: the pages are told."""
+        if state is None:
+            return
+        async with self.rematch_lock:
+            was_made = self.rematch_state is not None and self.rematch_state.new_game is not None
+            self.rematch_state = state
+        self.broadcast_table()
+        if state.new_game is not None and not was_made:
+            for page in list(self.conns):
+                self._send_rematch(page)
+
+    def _send_rematch(self, page: Connection, *, again: bool = False) -> None:
+        """Send ``page`` the rematch made: the new secrets of the seats (and of the creator) whose
+        old secrets it gave, each derived from its old one (:func:`rematch_secret`) and checked
+        against the hash the new game stores."""
+        state = self.rematch_state
+        if state is None or state.new_game is None:
+            return
+        seats: dict[str, str] = {}
+        for i in sorted(page.held):
+            old = page.secrets.get(i)
+            if old is not None:
+                new = rematch_secret(old, self.id)
+                if secret_matches(new, state.wants.get(i)):
+                    seats[str(i)] = new
+        creator = None
+        if page.creator_secret is not None:
+            new = rematch_secret(page.creator_secret, self.id)
+            if secret_matches(new, state.creator_hash):
+                creator = new
+        offer: Rematch = {"type": MessageType.REMATCH, "game": state.new_game, "seats": seats,
+                          "creator": creator}
+        if again:
+            offer["again"] = True
+        page.push(dumps(offer))
 
     def rematch_setup(self) -> tuple[GameSetup, dict[int, int]]:
         """The setup of this game's rematch (same seats and bots, the next start player, a new
@@ -1623,11 +1727,15 @@ class Rooms:
         if open_ is not None and open_ != room.watchers_open:
             room.hear_watchers_chat(open_)
 
+    async def _on_rematch(self, room: Room, notice: RematchNotice) -> None:
+        await room.hear_rematch(await asyncio.to_thread(self.storage.rematch_of, room.id))
+
     #: the handler of each notice (a test checks that every declared notice has one)
     _NOTICE_HANDLERS: ClassVar[dict[str, Callable[[Rooms, Room, Any], Awaitable[None]]]] = {
         NoticeType.MOVE: _on_move, NoticeType.SEAT: _on_seat, NoticeType.DELETE: _on_delete,
         NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.CHAT: _on_chat,
         NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.TIMEOUT: _on_timeout,
+        NoticeType.REMATCH: _on_rematch,
     }
 
     def _announce(self, room: Room) -> None:
@@ -1690,11 +1798,17 @@ class Rooms:
         """The room of ``game_id`` if it is in memory now (loads nothing)."""
         return self._rooms.get(game_id)
 
-    async def create_rematch(self, room: Room) -> tuple[str, str, dict[int, str]]:
-        """The rematch of ``room``'s game, stored: its id, creator secret and seat secrets."""
+    async def create_rematch(self, room: Room) -> RematchState:
+        """The rematch of ``room``'s game, made and stored unless another process made it first
+        (:meth:`~huntgather.server.storage.Storage.rematch_make`); the rematch as stored."""
         setup, accounts = room.rematch_setup()
-        new, creator, secrets_by_seat = await self.create(setup, accounts=accounts)
-        return new.id, creator, secrets_by_seat
+        try:
+            await self.create(setup, accounts=accounts, rematch_of=room.id)
+        except _MadeElsewhere as made:
+            return made.state
+        state = await asyncio.to_thread(self.storage.rematch_of, room.id)
+        assert state is not None and state.new_game is not None
+        return state
 
     def _going(self, game_id: str) -> bool:
         """A game of bots alone that plays on: in memory, not over and not resting."""
@@ -1716,15 +1830,19 @@ class Rooms:
     async def create(self, setup: GameSetup, account: Account | None = None, *,
                      accounts: Mapping[int, int] | None = None,
                      creator_key: str | None = None,
-                     rating: int | None = None) -> tuple[Room, str, dict[int, str]]:
+                     rating: int | None = None,
+                     lister: str | None = None,
+                     rematch_of: str | None = None) -> tuple[Room, str, dict[int, str]]:
         """A new stored game; returns the room, the creator's secret and the secret of each seat a
         page holds (a person seat's secret, an outside bot's token).  The creator's ``account``
         (signed in) holds the first person seat, under its name unless the setup names it;
         ``accounts`` gives seats their accounts (a rematch's).  ``creator_key`` names who asks
         (an account or an address), for the cap on games of bots alone
         (:attr:`bot_games_per_creator`).  A public game is listed in the lobby (with the
-        creator's ``rating``) for :attr:`lobby_expiry` seconds, and its clock waits for its
-        players."""
+        creator's ``rating``, and ``lister``, the hash of who asks) for :attr:`lobby_expiry`
+        seconds, and its clock waits for its players.  With ``rematch_of``, the game is that game's
+        rematch (:meth:`~huntgather.server.storage.Storage.rematch_make`: its seats take the
+        secret hashes of the offers); :class:`_MadeElsewhere` if another process made it first."""
         self._check_bot_games(setup, creator_key)
         game = await asyncio.to_thread(build_game, setup, self.draws())
         if setup.deal == Deal.SECRET and setup.short is not None:
@@ -1752,25 +1870,37 @@ class Rooms:
                 clock_key(None if setup.clock is None else setup.clock.to_json()), setup.rated,
                 None if account is None else account.id,
                 None if first_seat is None else first_seat.name, rating, now, now + self.lobby_expiry,
-                setup.open_seats)
+                setup.open_seats, lister=lister)
         if setup.clock is not None:
             player = None if game.is_over else game.state.current_player
             running = None if player is None or seats[player].kind == SeatKind.BOT or listing \
                 else player
             clock = ClockState.start(setup.clock, len(seats), running=running, now=now)
+        creator_hash = hash_secret(creator)
+        clock_write = NO_CLOCK if clock is None else ClockWrite(clock.to_json(), clock.deadline, None)
         try:
-            await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
-                                            [s.row(i) for i, s in enumerate(seats)], hash_secret(creator),
-                                            write_position(game.state),
-                                            NO_CLOCK if clock is None
-                                            else ClockWrite(clock.to_json(), clock.deadline, None),
-                                            listing)
+            if rematch_of is None:
+                await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
+                                                [s.row(i) for i, s in enumerate(seats)], creator_hash,
+                                                write_position(game.state), clock_write, listing)
+            else:
+                made = await self.storage.rematch_make_async(
+                    rematch_of, game_id, setup.to_json(), [str(m) for m in game.history],
+                    [s.row(i) for i, s in enumerate(seats)], creator_hash, write_position(game.state),
+                    clock_write)
+                if made.new_game != game_id:
+                    raise _MadeElsewhere(made)
+                seats = [replace(s, secret_hash=made.wants.get(i) or s.secret_hash)
+                         for i, s in enumerate(seats)]
+                creator_hash = made.creator_hash or creator_hash
+        except _MadeElsewhere:
+            raise
         except Exception as exc:
             log.error("storing a new game failed: %s", exc)
             raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
                                                  "try again in a moment") from None
         async with self._lock:
-            room = self._room(game_id, setup, game, seats, hash_secret(creator), False)
+            room = self._room(game_id, setup, game, seats, creator_hash, False)
             room.clock = clock
             if listing is not None:
                 room.open_seats, room.lobby_expires = set(listing.open_seats), listing.expires
@@ -1848,7 +1978,8 @@ class Rooms:
                     watchers_open=self.storage.watchers_chat_open(game_id),
                     clock=None if stored.clock is None or setup.clock is None
                     else ClockState.from_json(stored.clock),
-                    open_seats=set(open_seats), lobby_expires=expires)
+                    open_seats=set(open_seats), lobby_expires=expires,
+                    rematch_state=self.storage.rematch_of(game_id) if game.is_over else None)
 
     async def delete(self, game_id: str, secret: str | None) -> None:
         """Delete a stored game (with the creator's secret); every page of it is told and closed."""
@@ -1877,6 +2008,11 @@ class Rooms:
         room.broadcast(protocol.error("deleted", why, None, room.version))
         for conn in list(room.conns):
             conn.finish(CLOSE_GONE, "deleted")
+
+    async def hand_back(self, game_id: str, seat: int) -> str:
+        """:meth:`Room.hand_back` of a stored game (``unknown_game`` if there is none)."""
+        room = await self.get(game_id)
+        return await room.hand_back(seat)
 
     async def take_seat(self, game_id: str, seat: int, account: Account | None,
                         name: str | None) -> str:

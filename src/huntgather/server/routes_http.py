@@ -30,7 +30,7 @@ from huntgather.server.context import context_of
 from huntgather.server.messages import ErrorCode
 from huntgather.server.rooms import GAME_ID
 from huntgather.server.rules_page import rules_payload
-from huntgather.server.seats import GameSetup, RequestError, SeatKind
+from huntgather.server.seats import GameSetup, RequestError, SeatKind, lister_key
 from huntgather.server.words import ROLE_LETTERS, tile_summary, zone_phrase, zone_summary
 from huntgather.svg import (
     PLAYER_COLOURS,
@@ -217,7 +217,8 @@ async def new_game(request: Request) -> Response:
         if setup.public and account is not None:
             from huntgather.server.routes_lobby import rating_of  # (it imports this module)
             rating = await asyncio.to_thread(rating_of, ctx.storage, account.id, setup.edition)
-        room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=rating, creator_key=who)
+        room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=rating, creator_key=who,
+                                                             lister=lister_key(who) if setup.public else None)
     except RequestError as exc:
         return _error(exc.code, exc.message)
     # a public game's open seats are given by the lobby (with new secrets): the creator gets none

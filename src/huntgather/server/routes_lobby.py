@@ -6,10 +6,14 @@ takes an open seat: the seat gets a new secret, answered once, and the signed-in
 rated game takes only signed-in people).  ``POST /api/quickmatch`` takes a seat in the open
 public game asking the same (edition, players, clock, rated) whose creator's rating is nearest
 the asker's, or lists a new one with the asker in its first seat, and names the bot level of
-the nearest rating to offer after a wait.  The rows are read from storage, so that every
-process of one database lists the same games, and a seat is given by one conditional DELETE
-(:meth:`~huntgather.server.storage.Storage.take_seat`): of two people taking one seat, on any
-processes, one wins, the other is answered 409 ``seat_taken``.  Their shapes are in
+the nearest rating to offer after a wait.  A listing records who listed it (``lister``: the
+hash of the rate limits' key, :func:`~huntgather.server.seats.lister_key`): quick match never
+pairs anyone with their own listing, and someone asking again while theirs waits gets it back
+(their seat with a new secret, :meth:`~huntgather.server.rooms.Room.hand_back`).  The rows
+are read from storage, so that every process of one database lists the same games, and a seat
+is given by one conditional DELETE (:meth:`~huntgather.server.storage.Storage.take_seat`): of
+two people taking one seat, on any processes, one wins, the other is answered 409
+``seat_taken``.  Their shapes are in
 docs/protocol.md.
 """
 
@@ -34,9 +38,9 @@ from huntgather.server.auth import signed_in
 from huntgather.server.context import context_of
 from huntgather.server.messages import ErrorCode
 from huntgather.server.ratings import ELO0, bot_start, display
-from huntgather.server.rooms import GAME_ID
+from huntgather.server.rooms import GAME_ID, Rooms
 from huntgather.server.routes_http import _error, read_body
-from huntgather.server.seats import GameSetup, RequestError, clean_name
+from huntgather.server.seats import GameSetup, RequestError, SeatKind, clean_name, lister_key
 from huntgather.server.storage import Listing, Storage, clock_key
 
 log = logging.getLogger("huntgather.server")
@@ -194,8 +198,15 @@ async def quick_match(request: Request) -> Response:
         rows = await _read_lobby(ctx.storage, time.time(), edition=setup.edition, players=len(setup.seats),
                                  clock=clock_key(None if setup.clock is None else setup.clock.to_json()),
                                  rated=setup.rated)
-        rows = [r for r in rows if account is None or (
-            r.creator_account != account.id and all(s.account_id != account.id for s in r.seats))]
+        lister = lister_key(who)
+        for row in rows:   # their own listing still waits: handed back to them, not listed twice
+            if row.lister == lister:
+                answer = await _hand_back(ctx.rooms, row, setup.edition, target)
+                if answer is not None:
+                    return JSONResponse(answer)
+        # never their own listing (a guest's by their address), nor a game they sit in
+        rows = [r for r in rows if r.lister != lister and (account is None or (
+            r.creator_account != account.id and all(s.account_id != account.id for s in r.seats)))]
         rows.sort(key=lambda r: (abs((GUEST_RATING if r.creator_rating is None else r.creator_rating)
                                      - target), r.created))
         for row in rows[:TRIES]:
@@ -211,13 +222,32 @@ async def quick_match(request: Request) -> Response:
         if not ctx.creations.allow(who):
             raise RequestError(ErrorCode.TOO_MANY_GAMES, f"at most {ctx.games_per_minute} new games a "
                                                          f"minute; wait a little")
-        room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=mine)
+        room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=mine, lister=lister)
     except RequestError as exc:
         return _error(exc.code, exc.message)
     level, bot_rating = nearest_bot(setup.edition, target)
     answer = _answer_seat(room.id, 0, seat_secrets[0], matched=False, creator=creator,
                           bot={"level": level, "rating": bot_rating})
     return JSONResponse(answer, status_code=201)
+
+
+async def _hand_back(rooms: Rooms, row: Listing, edition: str, target: int) -> dict[str, Any] | None:
+    """The answer that hands a waiting listing back to its lister: their seat (the first person
+    seat not open) with a new secret (the pages open with the old one lose it; the creator's
+    secret is not sent again); None if it is no longer listed."""
+    seat = next((s.seat for s in row.seats if s.kind == SeatKind.HUMAN and s.seat not in row.open_seats),
+                None)
+    if seat is None:
+        return None
+    try:
+        secret = await rooms.hand_back(row.game_id, seat)
+    except RequestError as exc:
+        if exc.code in (ErrorCode.NOT_LISTED, ErrorCode.UNKNOWN_GAME):
+            return None   # its last seat was taken meanwhile, or it expired
+        raise
+    level, bot_rating = nearest_bot(edition, target)
+    return _answer_seat(row.game_id, seat, secret, matched=False, again=True,
+                        bot={"level": level, "rating": bot_rating})
 
 
 def lobby_routes() -> list[Route]:

@@ -18,6 +18,7 @@ Seat(kind=<SeatKind.REMOTE: 'remote'>, level=None, name='mybot')
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -82,6 +83,30 @@ def secret_matches(secret: str, stored_hash: str | None) -> bool:
     if stored_hash is None:
         return False
     return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def lister_key(who: str) -> str:
+    """Who listed a game in the lobby, as stored: the SHA-256 hex digest of the key the rate limits
+    count by (``account:ID``, or a guest's ``address:HOST``), never the address itself.
+
+    >>> lister_key("address:203.0.113.9") == lister_key("address:203.0.113.9") != lister_key("account:1")
+    True
+    """
+    return hashlib.sha256(f"huntgather lister {who}".encode("utf-8", "replace")).hexdigest()
+
+
+def rematch_secret(secret: str, game_id: str) -> str:
+    """The secret of a seat (or of the creator) in the rematch of ``game_id``, for the holder of
+    its ``secret`` there: HMAC-SHA256 keyed by that secret, URL-safe (22 characters, 128 bits).
+    Only the holder of the old secret can compute it; the server stores its hash only.
+
+    >>> new = rematch_secret("old-secret", "g1")
+    >>> len(new), new == rematch_secret("old-secret", "g1"), new == rematch_secret("old-secret", "g2")
+    (22, True, False)
+    """
+    digest = hmac.new(secret.encode("utf-8", "replace"), f"huntgather rematch of {game_id}".encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
 def clean_name(raw: Any) -> str:

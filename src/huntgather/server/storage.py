@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -155,6 +155,9 @@ lobby = Table(
     Column("creator_rating", Integer, nullable=True),
     Column("created", Float, nullable=False, index=True),
     Column("expires", Float, nullable=False, index=True),
+    #: the SHA-256 hash of who listed it (an account, or a guest's address; schema 0010), so that
+    #: quick match never pairs them with their own listing, and hands it back to them
+    Column("lister", String(64), nullable=True),
 )
 
 #: the seats of a listed game still open (a row: open); taking one deletes its row
@@ -162,6 +165,27 @@ lobby_seats = Table(
     "hg_lobby_seats", metadata,
     Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
+)
+
+
+#: the rematch of a finished game (schema 0010): the new game once made (NULL until then: one
+#: conditional UPDATE sets it, so exactly one process makes it) and the hash of its creator secret
+rematches = Table(
+    "hg_rematch", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("new_game", String(40), nullable=True),
+    Column("creator_hash", String(64), nullable=True),
+    Column("updated", Float, nullable=False),
+)
+
+#: the seats that want the rematch, each with the hash of its new seat's secret (derived from the
+#: old seat's secret, :func:`~huntgather.server.seats.rematch_secret`; NULL: asked for by a page
+#: that held the seat by its account only)
+rematch_seats = Table(
+    "hg_rematch_seats", metadata,
+    Column("game_id", String(40), ForeignKey("hg_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("secret_hash", String(64), nullable=True),
 )
 
 
@@ -277,6 +301,12 @@ def timeout_notice(game_id: str, seat: int, version: int) -> str:
     return encode_notice({"type": NoticeType.TIMEOUT, "game": game_id, "seat": seat, "version": version})
 
 
+def rematch_notice(game_id: str) -> str:
+    """The notification that a game's rematch offers, or its rematch made, changed (the others read
+    it back: the hashes it holds are not sent)."""
+    return encode_notice({"type": NoticeType.REMATCH, "game": game_id})
+
+
 def delete_notice(game_id: str) -> str:
     """The notification of a game deleted."""
     return encode_notice({"type": NoticeType.DELETE, "game": game_id})
@@ -330,6 +360,18 @@ class Listing:
     open_seats: tuple[int, ...] = ()
     #: every seat of the game (filled in by :meth:`Storage.lobby`)
     seats: tuple[SeatRow, ...] = ()
+    #: the hash of who listed it (:func:`~huntgather.server.routes_lobby.lister_key`), if known
+    lister: str | None = None
+
+
+@dataclass(frozen=True)
+class RematchState:
+    """A finished game's rematch as stored: the seats that want it (each with the hash of its new
+    seat's secret, or None), the new game once made, and the hash of its creator secret."""
+
+    wants: dict[int, str | None]
+    new_game: str | None = None
+    creator_hash: str | None = None
 
 
 def clock_key(clock: dict[str, Any] | None) -> str:
@@ -547,7 +589,7 @@ class Storage:
                 game_id=game_id, edition=listing.edition, players=listing.players, clock=listing.clock,
                 clock_key=listing.clock_key, rated=listing.rated, creator_account=listing.creator_account,
                 creator_name=listing.creator_name, creator_rating=listing.creator_rating,
-                created=listing.created, expires=listing.expires))
+                created=listing.created, expires=listing.expires, lister=listing.lister))
             conn.execute(insert(lobby_seats), [{"game_id": game_id, "seat": i} for i in listing.open_seats])
 
     def set_seat(self, game_id: str, row: SeatRow) -> None:
@@ -603,6 +645,20 @@ class Storage:
         self._notify(conn, seat_notice(game_id, row))
         return True
 
+    async def rekey_listed_seat_async(self, game_id: str, row: SeatRow, old_hash: str | None) -> bool:
+        """Give a seat of a game still listed in the lobby a new secret (``row``'s hash), if its
+        secret's hash is still ``old_hash`` (one conditional UPDATE: of two at once, one wins), and
+        tell the other processes; False, and nothing written, otherwise (by the writer thread)."""
+        def rekey(conn: Connection) -> bool:
+            listed = select(lobby.c.game_id).where(lobby.c.game_id == game_id).exists()
+            if not conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == row.seat,
+                                                    seats.c.secret_hash == old_hash, listed)
+                                .values(secret_hash=row.secret_hash)).rowcount:
+                return False
+            self._notify(conn, seat_notice(game_id, row))
+            return True
+        return await self.write(rekey)
+
     def lobby_open(self, game_id: str) -> tuple[list[int], float | None]:
         """A game's seats open in the lobby and when its listing expires (``[]`` and None: not
         listed)."""
@@ -657,7 +713,8 @@ class Storage:
             by_game.setdefault(r.game_id, []).append(r)
         return [Listing(r.game_id, r.edition, r.players, r.clock, r.clock_key, bool(r.rated),
                         r.creator_account, r.creator_name, r.creator_rating, r.created, r.expires,
-                        tuple(open_.get(r.game_id, ())), tuple(_seat_rows(by_game.get(r.game_id, []))))
+                        tuple(open_.get(r.game_id, ())), tuple(_seat_rows(by_game.get(r.game_id, []))),
+                        r.lister)
                 for r in rows if open_.get(r.game_id)]
 
     async def lobby_expired_async(self, now: float, limit: int = 100) -> list[str]:
@@ -930,6 +987,8 @@ class Storage:
         conn.execute(delete(lobby_seats).where(lobby_seats.c.game_id == game_id))
         conn.execute(delete(lobby).where(lobby.c.game_id == game_id))
         conn.execute(delete(reviews).where(reviews.c.game_id == game_id))
+        conn.execute(delete(rematch_seats).where(rematch_seats.c.game_id == game_id))
+        conn.execute(delete(rematches).where(rematches.c.game_id == game_id))
         conn.execute(delete(chat).where(chat.c.game_id == game_id))
         conn.execute(delete(chat_closed).where(chat_closed.c.game_id == game_id))
         conn.execute(delete(moves).where(moves.c.game_id == game_id))
@@ -964,6 +1023,98 @@ class Storage:
                           "text": said, "at": now}
         self._notify(conn, encode_notice({"type": NoticeType.CHAT, "game": game_id, "line": line}))
         return line
+
+    # ------------------------------------------------------------------ rematch
+
+    async def rematch_offer_async(self, game_id: str, seat: int, secret_hash: str | None,
+                                  creator_hash: str | None) -> RematchState:
+        """:meth:`rematch_offer` by the writer thread."""
+        return await self.write(self._rematch_offer, game_id, seat, secret_hash, creator_hash)
+
+    def rematch_offer(self, game_id: str, seat: int, secret_hash: str | None,
+                      creator_hash: str | None) -> RematchState:
+        """Record that ``seat`` of a finished game wants a rematch, with the hash of its new seat's
+        secret (None: not known; a hash given once is kept) and, from the creator's page, the hash
+        of the new creator secret; tell the other processes; return the rematch as it now stands.
+        Nothing changes once the rematch is made.
+
+        The offers of one game are recorded one after the other, on any processes (each takes the
+        row of ``hg_rematch`` first): the last offer sees every other one, so that it is the one
+        that makes the rematch."""
+        return self._write(self._rematch_offer, game_id, seat, secret_hash, creator_hash)
+
+    def _rematch_offer(self, conn: Connection, game_id: str, seat: int, secret_hash: str | None,
+                       creator_hash: str | None) -> RematchState:
+        now = time.time()
+        if conn.dialect.name == "postgresql":
+            from sqlalchemy.dialects import postgresql
+
+            conn.execute(postgresql.insert(rematches).values(game_id=game_id, updated=now)
+                         .on_conflict_do_nothing())
+        else:
+            from sqlalchemy.dialects import sqlite
+
+            conn.execute(sqlite.insert(rematches).values(game_id=game_id, updated=now)
+                         .on_conflict_do_nothing())
+        # the row's lock (PostgreSQL): offers of one game wait for each other
+        conn.execute(update(rematches).where(rematches.c.game_id == game_id).values(updated=now))
+        state = _rematch_of(conn, game_id)
+        if state.new_game is not None:
+            return state
+        if creator_hash is not None and state.creator_hash is None:
+            conn.execute(update(rematches).where(rematches.c.game_id == game_id)
+                         .values(creator_hash=creator_hash))
+        if seat not in state.wants:
+            conn.execute(insert(rematch_seats).values(game_id=game_id, seat=seat, secret_hash=secret_hash))
+        elif state.wants[seat] is None and secret_hash is not None:
+            conn.execute(update(rematch_seats).where(rematch_seats.c.game_id == game_id,
+                                                     rematch_seats.c.seat == seat)
+                         .values(secret_hash=secret_hash))
+        self._notify(conn, rematch_notice(game_id))
+        return _rematch_of(conn, game_id)
+
+    async def rematch_make_async(self, game_id: str, new_id: str, setup: dict[str, Any],
+                                 history: list[str], seat_rows: list[SeatRow], creator_hash: str,
+                                 position: str | None, clock: ClockWrite) -> RematchState:
+        """:meth:`rematch_make` by the writer thread."""
+        return await self.write(self._rematch_make, game_id, new_id, setup, history, seat_rows,
+                                creator_hash, position, clock)
+
+    def rematch_make(self, game_id: str, new_id: str, setup: dict[str, Any], history: list[str],
+                     seat_rows: list[SeatRow], creator_hash: str, position: str | None = None,
+                     clock: ClockWrite = NO_CLOCK) -> RematchState:
+        """Store the rematch of ``game_id`` as the new game ``new_id`` (as :meth:`create`), unless
+        it is made already: one conditional UPDATE, so that of two processes making it at once
+        exactly one does; the other's game is not stored.  The new game's seats get the secret
+        hashes of the offers (:meth:`rematch_offer`; ``seat_rows``' own where an offer has none) and
+        its creator the offered creator hash (else ``creator_hash``).  Returns the rematch as
+        stored: ``new_game`` says who made it."""
+        return self._write(self._rematch_make, game_id, new_id, setup, history, seat_rows, creator_hash,
+                           position, clock)
+
+    def _rematch_make(self, conn: Connection, game_id: str, new_id: str, setup: dict[str, Any],
+                      history: list[str], seat_rows: list[SeatRow], creator_hash: str,
+                      position: str | None, clock: ClockWrite) -> RematchState:
+        if not conn.execute(update(rematches).where(rematches.c.game_id == game_id,
+                                                    rematches.c.new_game.is_(None))
+                            .values(new_game=new_id, updated=time.time())).rowcount:
+            return _rematch_of(conn, game_id)
+        state = _rematch_of(conn, game_id)
+        if state.creator_hash is None:
+            conn.execute(update(rematches).where(rematches.c.game_id == game_id)
+                         .values(creator_hash=creator_hash))
+        self._create(conn, new_id, setup, history, rematch_rows(seat_rows, state),
+                     state.creator_hash or creator_hash, position, clock)
+        self._notify(conn, rematch_notice(game_id))
+        return _rematch_of(conn, game_id)
+
+    def rematch_of(self, game_id: str) -> RematchState | None:
+        """A game's rematch as stored (None: no seat asked for one)."""
+        with self.engine.connect() as conn:
+            asked = select(rematches.c.game_id).where(rematches.c.game_id == game_id)
+            if conn.execute(asked).first() is None:
+                return None
+            return _rematch_of(conn, game_id)
 
     def chat_lines(self, game_id: str, last: int | None = None) -> list[ChatLine]:
         """A game's chat lines, oldest first (only the ``last`` ones, if given)."""
@@ -1056,7 +1207,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0009"
+SCHEMA = "0010"
 
 
 def _alembic_config(connection: Any) -> Any:
@@ -1342,6 +1493,25 @@ def _moves_of(conn: Connection, game_id: str, start: int = 0) -> list[str]:
 
 def _seats_of(conn: Connection, game_id: str) -> list[SeatRow]:
     return _seat_rows(conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)))
+
+
+def _rematch_of(conn: Connection, game_id: str) -> RematchState:
+    row = conn.execute(select(rematches.c.new_game, rematches.c.creator_hash)
+                       .where(rematches.c.game_id == game_id)).first()
+    wants = {int(seat): h for seat, h in conn.execute(
+        select(rematch_seats.c.seat, rematch_seats.c.secret_hash)
+        .where(rematch_seats.c.game_id == game_id).order_by(rematch_seats.c.seat))}
+    return RematchState(wants, None if row is None else row[0], None if row is None else row[1])
+
+
+def rematch_rows(seat_rows: list[SeatRow], state: RematchState) -> list[SeatRow]:
+    """The rematch's seats with the secret hashes its offers carry (their own where none).
+
+    >>> rows = [SeatRow(0, "human", None, "Ann", "aa", False), SeatRow(1, "bot", "easy", None, None, False)]
+    >>> [r.secret_hash for r in rematch_rows(rows, RematchState({0: "cc", 1: None}))]
+    ['cc', None]
+    """
+    return [replace(r, secret_hash=state.wants.get(r.seat) or r.secret_hash) for r in seat_rows]
 
 
 def _seat_rows(rows: Any) -> list[SeatRow]:

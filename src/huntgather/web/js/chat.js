@@ -9,7 +9,7 @@
 
 import { $, api, el } from "./dom.js";
 import { heldSeats } from "./game.js";
-import { updateEntry } from "./storage.js";
+import { ID_RE, updateEntry } from "./storage.js";
 
 const MUTE_KEY = "hg-chat-muted";
 const HIDE_KEY = "hg-chat-hide-watchers";
@@ -96,7 +96,10 @@ export function createChat(store, send) {
     title: "an unrated game: a bot plays your seat from now on (the same as resigning)" }, "Leave");
   const rematch = el("button", { type: "button", id: "rematch" }, "Rematch");
   const rematchText = el("span", { id: "rematch-status", "aria-live": "polite" });
-  actions.append(resign, confirmBox, " ", leave, " ", rematch, " ", rematchText);
+  // the rematch made before this page opened the game: a link to it, not a move at once
+  const rematchOpen = el("a", { id: "rematch-open", class: "button" }, "Open the rematch");
+  rematchOpen.hidden = true;
+  actions.append(resign, confirmBox, " ", leave, " ", rematch, " ", rematchOpen, " ", rematchText);
 
   const lobby = $("#lobby");
   lobby.after(actions);
@@ -159,7 +162,7 @@ export function createChat(store, send) {
   }
 
   function goToRematch(msg) {
-    if (typeof msg.game !== "string") return;
+    if (typeof msg.game !== "string" || !ID_RE.test(msg.game)) return;
     const seats = msg.seats && typeof msg.seats === "object" ? msg.seats : {};
     const mine = Object.entries(seats).filter(([k, v]) => /^\d+$/.test(k) && typeof v === "string");
     if (mine.length || msg.creator) {
@@ -167,9 +170,15 @@ export function createChat(store, send) {
         for (const [k, v] of mine) e.seats[k] = v;
         if (typeof msg.creator === "string") e.creator = msg.creator;
       });
-      location.hash = `#/play/${msg.game}`;
+    }
+    // a player holding a seat by their account alone gets no secret, and plays it all the same
+    const target = mine.length || msg.creator || held().length ? `#/play/${msg.game}` : `#/watch/${msg.game}`;
+    if (msg.again) {   // made while this page was away: offered, not forced
+      rematchOpen.href = target;
+      rematchOpen.hidden = false;
+      render(s());
     } else {
-      location.hash = `#/watch/${msg.game}`;
+      location.hash = target;
     }
   }
 
@@ -248,7 +257,7 @@ export function createChat(store, send) {
       resign.hidden = !player || over || resignAsked;
       confirmBox.hidden = !player || over || !resignAsked;
       leave.hidden = !player || over || rated;
-      rematch.hidden = !player || !over;
+      rematch.hidden = !player || !over || !rematchOpen.hidden;
       const wants = st.table && Array.isArray(st.table.rematch) ? st.table.rematch : [];
       if (!over) rematch.disabled = false;
       const colours = st.meta ? st.meta.colours : null;
@@ -269,6 +278,7 @@ export function createChat(store, send) {
     rated = false;
     resignAsked = false;
     rematch.disabled = false;
+    rematchOpen.hidden = true;
     error.textContent = "";
     try { hideBox.checked = localStorage.getItem(HIDE_KEY) === "1"; } catch (e) { hideBox.checked = false; }
     render(s());
