@@ -26,7 +26,8 @@ with warnings.catch_warnings():   # starlette's notice about httpx versions
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from test_lobby import PASSWORD, device, lobby, make_app, sign_up
+from app_helpers import PASSWORD, device, make_app, sign_up
+from test_lobby import lobby
 from test_server import create, hello, play, recv, storage_of
 
 from huntgather.server import create_app
