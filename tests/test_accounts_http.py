@@ -24,7 +24,7 @@ with warnings.catch_warnings():   # starlette's notice about httpx versions
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from app_helpers import PASSWORD, CountingHasher, device, make_app, sign_up
+from app_helpers import PASSWORD, CountingHasher, device, make_app, recv, sign_up
 from sqlalchemy import select
 from starlette.applications import Starlette
 
@@ -432,15 +432,6 @@ def test_me_lists_the_accounts_games_with_its_turn_first(app: Starlette, client:
 
 
 # --------------------------------------------------------------------------- the websocket
-
-
-def recv(ws: Any, *types: str) -> dict[str, Any]:
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] in types:
-            return msg
-        if msg["type"] == "ping":
-            ws.send_json({"type": "pong"})
 
 
 def hello(ws: Any, secrets: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
