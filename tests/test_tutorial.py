@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from huntgather.moves import parse_move
-from huntgather.tutorial import CHECKS, EDITIONS, check_step, coach_texts, load_script, position_text, replay
+from huntgather.tutorial import (
+    CHECKS,
+    EDITIONS,
+    check_step,
+    coach_texts,
+    load_script,
+    new_game,
+    position_text,
+    replay,
+)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -62,3 +71,13 @@ def test_a_wrong_move_fails_the_check_and_a_free_step_takes_any_legal_move():
     for word in script.steps[free].moves[:-1]:
         before.apply(parse_move(word))
     assert all(check_step(before, script.steps[free], str(m)) for m in before.legal_moves())
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_game_of_the_script_draws_its_tiles_and_plays_its_moves(edition):
+    script = load_script(edition)
+    game = new_game(edition)
+    for step in script.steps:   # the game draws by itself, from the script's order
+        game.play(step.moves[-1])
+    assert [str(m) for m in game.history] == [w for step in script.steps for w in step.moves]
+    assert game.is_over and game.scores == script.steps[-1].scores

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from huntgather.moves import parse_move
+from huntgather.game import Game
+from huntgather.moves import Draw, parse_move
 from huntgather.record import load_position, write_position
 from huntgather.state import State
 
@@ -62,6 +63,23 @@ def load_script(edition: str) -> Script:
     steps = tuple(Step(key=s["key"], player=s["player"], moves=tuple(s["moves"]), check=s["check"],
                        scores=tuple(s["scores"]), position=s["position"]) for s in data["steps"])
     return Script(edition=data["edition"], start=data["start"], steps=steps)
+
+
+def draw_orders(script: Script) -> tuple[list[int], list[int]]:
+    """The tiles the script draws, in order: the normal stack's, then the bonus (menhir) stack's."""
+    edition = script.start_state().edition
+    bonus = set(edition.tiles.bonus_ids)
+    drawn = [m.tile for step in script.steps for m in map(parse_move, step.moves) if isinstance(m, Draw)]
+    return [t for t in drawn if t not in bonus], [t for t in drawn if t in bonus]
+
+
+def new_game(edition: str) -> Game:
+    """A game at the guided game's start whose draws follow the script (for a server or a page
+    that plays it: the learner's free moves change nothing of the tiles that come)."""
+    script = load_script(edition)
+    normal, bonus = draw_orders(script)
+    state = script.start_state()
+    return Game(state.players, seed=0, state=state, normal_order=normal, bonus_order=bonus)
 
 
 def coach_texts() -> dict[str, str]:
