@@ -3,6 +3,7 @@
 // and remaining tiles, the game log, the final table, the replay position, and the tab title.
 // It reads the game from the store; its buttons ask for the player's steps through `act`.
 
+import { t } from "./i18n.js";
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
@@ -121,7 +122,7 @@ export function createPanel(store, act, board) {
     strip.innerHTML = "";
     for (const p of v.players) {
       const li = el("li", { "data-seat": p.seat, class: p.seat === v.decision.player && !v.over ? "current" : "",
-        title: `${who(s, p.seat)}: ${p.score} points`
+        title: `${who(s, p.seat)}: ${t("count.points", { n: p.score })}`
           + (v.projection && showProjection() ? `; ${projectionWords(v, p.seat)}` : "") });
       li.append(swatch(s.meta, p.seat), " ", el("span", { class: "score" }, String(p.score)));
       strip.append(li);
@@ -160,7 +161,7 @@ export function createPanel(store, act, board) {
       const li = el("li", { "data-seat": i, class: f.winners.includes(i) ? "winner" : "" });
       li.append(swatch(s.meta, i), " ", el("span", { class: "player-name" }, who(s, i)),
         held(s, i) ? " " : "", held(s, i) ? el("span", { class: "you" }, "you") : "",
-        " ", el("span", { class: "score" }, `${f.scores[i]} points`));
+        " ", el("span", { class: "score" }, t("count.points", { n: f.scores[i] })));
       if (f.winners.includes(i)) li.append(" ", el("span", { class: "winner-mark" }, "★ winner"));
       list.append(li);
     }
