@@ -67,6 +67,13 @@ export async function load() {
   const en = await fetchCatalogue("en");
   useCatalogue(chosen, chosen === "en" ? en : await fetchCatalogue(chosen), en);
   document.documentElement.lang = chosen;
+  translatePage();
+}
+
+// put the words of this language into the page's fixed elements: data-i18n="key" is the
+// element's text (an element with only text in it)
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
 }
 
 // keep a choice from the settings ("" for the browser's) and show the page in it
