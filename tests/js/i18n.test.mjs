@@ -35,3 +35,14 @@ test("parameters, error codes, and an unknown key", () => {
   assert.equal(t("count.points", { n: 1 }), "1 point");
   assert.equal(t("count.points", { n: 7 }), "7 points");
 });
+
+test("the winner's line: Czech instrumental by count, English and German plurals", () => {
+  useCatalogue("cs", read("cs"), read("en"));
+  assert.equal(t("final.won", { names: "Ann", n: 1 }), "Ann vítězí s 1 bodem");
+  assert.equal(t("final.won", { names: "Ann", n: 3 }), "Ann vítězí se 3 body");
+  assert.equal(t("final.won", { names: "Ann", n: 41 }), "Ann vítězí s 41 body");
+  useCatalogue("de", read("de"), read("en"));
+  assert.equal(t("final.won", { names: "Ann", n: 1 }), "Ann gewinnt mit 1 Punkt");
+  useCatalogue("en", read("en"));
+  assert.equal(t("final.won_you", { names: "Ann", n: 12 }), "Ann wins with 12 points — well played!");
+});

@@ -145,12 +145,12 @@ export function createPanel(store, act, board) {
     const f = v.final;
     const mine = f.winners.filter((i) => held(s, i));
     const best = f.scores[f.winners[0]];
-    const names = f.winners.map((i) => who(s, i)).join(" and ");
+    const names = f.winners.map((i) => who(s, i)).join(t("final.and"));
     let line;
     if (f.winners.length > 1) {
-      line = `${names} share the win with ${best} points each${mine.length ? " (you among them)" : ""}`;
+      line = mine.length ? t("final.shared_you", { names, n: best }) : t("final.shared", { names, n: best });
     } else {
-      line = `${names} wins with ${best} point${best === 1 ? "" : "s"}${mine.length ? " — well played!" : ""}`;
+      line = mine.length ? t("final.won_you", { names, n: best }) : t("final.won", { names, n: best });
     }
     $("#summary-winner").textContent = line;
     box.dataset.winners = f.winners.join(",");
