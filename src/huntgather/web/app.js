@@ -26,6 +26,7 @@ import { createWaitBanner, setupFind, showFind } from "./js/findgame.js";
 import { setupAccounts } from "./js/account.js";
 import { showLeaderboard, showProfile, watchRatedEnd } from "./js/profile.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
+import { load as loadLanguage, t } from "./js/i18n.js";
 
 const TITLE = "Hunters & Gatherers";
 
@@ -34,6 +35,7 @@ function show(screen) {
 }
 
 async function main() {
+  await loadLanguage();
   const store = createStore(reduce, initialState());
   store.dispatch({ type: "meta", meta: await api("/api/editions") });
   showLetters(store.get().meta);
@@ -153,6 +155,6 @@ async function main() {
 main().catch((e) => {
   const p = document.createElement("p");
   p.className = "error";
-  p.textContent = `The page could not start: ${e.message}`;
+  p.textContent = t("page.start_failed", { detail: e.message });
   document.body.prepend(p);
 });

@@ -8,6 +8,7 @@
 //   await accounts.refresh();   accounts.me();   accounts.showMe();
 
 import { $, api, el } from "./dom.js";
+import { errorText, hasText, language } from "./i18n.js";
 import { setupNotifications } from "./notifications.js";
 import { ID_RE, loadStore, normalEntry, playSecrets } from "./storage.js";
 
@@ -42,6 +43,7 @@ const ERROR_WORDS = {
 // the words for an error thrown by api() (or by passkeys.js): its code's, else its own message
 export function errorWords(err) {
   const code = err && err.code;
+  if (code && language() !== "en" && hasText(`error.${code}`)) return errorText(code);
   const words = code && ERROR_WORDS[code];
   if (words) return words(err.message && err.message !== code ? err.message : "");
   if (err instanceof TypeError) return "The server cannot be reached. Check the connection and try again.";

@@ -7,6 +7,7 @@
 // muted seat are not shown; the mutes are remembered in this browser (localStorage), per game.
 // The players may hide the watchers' channel; the creator may close it for the watchers.
 
+import { errorText } from "./i18n.js";
 import { $, api, el } from "./dom.js";
 import { heldSeats } from "./game.js";
 import { ID_RE, updateEntry } from "./storage.js";
@@ -191,7 +192,7 @@ export function createChat(store, send) {
     else if (msg.type === "rematch") { goToRematch(msg); return; }
     else if (msg.type === "welcome") rated = msg.rated === true;
     else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
-      error.textContent = msg.message || msg.code;
+      error.textContent = errorText(msg.code);
     }
     render(s());
   }

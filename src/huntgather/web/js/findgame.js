@@ -3,6 +3,7 @@
 // (POST /api/quickmatch) and "Play a bot now"; and, on a game's page, the note that the game
 // waits in the lobby, with the creator's offer to give the open seats to a bot.
 
+import { errorText } from "./i18n.js";
 import { $, api, el } from "./dom.js";
 import { ID_RE, MAX_NAME, loadStore, myName, openCreatedGame, saveStore } from "./storage.js";
 
@@ -94,7 +95,7 @@ async function join(g, seat, button) {
     const words = { seat_taken: "Someone took that seat first.", not_listed: "That game is no longer open.",
       sign_in_required: "A rated game needs an account: sign in first.",
       already_seated: "You hold a seat of that game already." };
-    $("#lobby-error").textContent = words[e.code] || e.message;
+    $("#lobby-error").textContent = words[e.code] || errorText(e.code);
     button.disabled = false;
     refresh();
   }

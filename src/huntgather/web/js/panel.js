@@ -3,6 +3,7 @@
 // and remaining tiles, the game log, the final table, the replay position, and the tab title.
 // It reads the game from the store; its buttons ask for the player's steps through `act`.
 
+import { t } from "./i18n.js";
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
@@ -121,7 +122,7 @@ export function createPanel(store, act, board) {
     strip.innerHTML = "";
     for (const p of v.players) {
       const li = el("li", { "data-seat": p.seat, class: p.seat === v.decision.player && !v.over ? "current" : "",
-        title: `${who(s, p.seat)}: ${p.score} points`
+        title: `${who(s, p.seat)}: ${t("count.points", { n: p.score })}`
           + (v.projection && showProjection() ? `; ${projectionWords(v, p.seat)}` : "") });
       li.append(swatch(s.meta, p.seat), " ", el("span", { class: "score" }, String(p.score)));
       strip.append(li);
@@ -144,12 +145,12 @@ export function createPanel(store, act, board) {
     const f = v.final;
     const mine = f.winners.filter((i) => held(s, i));
     const best = f.scores[f.winners[0]];
-    const names = f.winners.map((i) => who(s, i)).join(" and ");
+    const names = f.winners.map((i) => who(s, i)).join(t("final.and"));
     let line;
     if (f.winners.length > 1) {
-      line = `${names} share the win with ${best} points each${mine.length ? " (you among them)" : ""}`;
+      line = mine.length ? t("final.shared_you", { names, n: best }) : t("final.shared", { names, n: best });
     } else {
-      line = `${names} wins with ${best} point${best === 1 ? "" : "s"}${mine.length ? " — well played!" : ""}`;
+      line = mine.length ? t("final.won_you", { names, n: best }) : t("final.won", { names, n: best });
     }
     $("#summary-winner").textContent = line;
     box.dataset.winners = f.winners.join(",");
@@ -160,7 +161,7 @@ export function createPanel(store, act, board) {
       const li = el("li", { "data-seat": i, class: f.winners.includes(i) ? "winner" : "" });
       li.append(swatch(s.meta, i), " ", el("span", { class: "player-name" }, who(s, i)),
         held(s, i) ? " " : "", held(s, i) ? el("span", { class: "you" }, "you") : "",
-        " ", el("span", { class: "score" }, `${f.scores[i]} points`));
+        " ", el("span", { class: "score" }, t("count.points", { n: f.scores[i] })));
       if (f.winners.includes(i)) li.append(" ", el("span", { class: "winner-mark" }, "★ winner"));
       list.append(li);
     }

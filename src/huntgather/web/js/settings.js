@@ -4,6 +4,7 @@
 // clean: flat wedges).
 // They live in localStorage only; each function reads them afresh.
 
+import { savedLanguage, setLanguage } from "./i18n.js";
 import { $ } from "./dom.js";
 
 const SOUND_KEY = "hg-sound";
@@ -65,6 +66,8 @@ function applyAnimation() {
 // `styled` when the tiles must be drawn in the other style
 export function setupSettings(changed, styled = () => {}) {
   applyTileStyle();
+  $("#language").value = savedLanguage();
+  $("#language").onchange = () => setLanguage($("#language").value);
   $("#tile-style").onchange = () => { remember(STYLE_KEY, $("#tile-style").value); applyTileStyle(); styled(); };
   $("#sound").checked = soundOn();
   $("#volume").disabled = !soundOn();

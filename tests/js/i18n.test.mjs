@@ -1,0 +1,48 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+import { chooseLanguage, errorText, t, useCatalogue } from "../../src/huntgather/web/js/i18n.js";
+
+const read = (lang) => JSON.parse(readFileSync(new URL(`../../src/huntgather/web/i18n/${lang}.json`, import.meta.url)));
+
+test("the language: the saved choice, else the browser's first that the page speaks, else English", () => {
+  assert.equal(chooseLanguage(["de-DE", "en"], "cs"), "cs");
+  assert.equal(chooseLanguage(["fr-FR", "cs-CZ", "en"], null), "cs");
+  assert.equal(chooseLanguage(["DE-at"], ""), "de");
+  assert.equal(chooseLanguage(["fr"], "xx"), "en");
+  assert.equal(chooseLanguage(undefined, null), "en");
+});
+
+test("Czech plural forms by Intl.PluralRules: 1, 2–4, 5+", () => {
+  useCatalogue("cs", read("cs"), read("en"));
+  assert.equal(t("count.points", { n: 1 }), "1 bod");
+  assert.equal(t("count.points", { n: 2 }), "2 body");
+  assert.equal(t("count.points", { n: 4 }), "4 body");
+  assert.equal(t("count.points", { n: 5 }), "5 bodů");
+  assert.equal(t("count.points", { n: 0 }), "0 bodů");
+  assert.equal(t("count.points", { n: 22 }), "22 bodů");   // few is 2–4 only, not 22
+});
+
+test("parameters, error codes, and an unknown key", () => {
+  useCatalogue("de", read("de"), read("en"));
+  assert.equal(t("count.points", { n: 1 }), "1 Punkt");
+  assert.equal(t("page.start_failed", { detail: "x" }), "Die Seite konnte nicht starten: x");
+  assert.equal(errorText("not_your_turn"), "Du bist nicht am Zug.");
+  assert.equal(errorText("no_such_code"), "Etwas ist schiefgegangen. Versuch es noch einmal.");
+  assert.equal(t("no.such.key"), "no.such.key");
+  useCatalogue("en", read("en"));
+  assert.equal(t("count.points", { n: 1 }), "1 point");
+  assert.equal(t("count.points", { n: 7 }), "7 points");
+});
+
+test("the winner's line: Czech instrumental by count, English and German plurals", () => {
+  useCatalogue("cs", read("cs"), read("en"));
+  assert.equal(t("final.won", { names: "Ann", n: 1 }), "Ann vítězí s 1 bodem");
+  assert.equal(t("final.won", { names: "Ann", n: 3 }), "Ann vítězí se 3 body");
+  assert.equal(t("final.won", { names: "Ann", n: 41 }), "Ann vítězí s 41 body");
+  useCatalogue("de", read("de"), read("en"));
+  assert.equal(t("final.won", { names: "Ann", n: 1 }), "Ann gewinnt mit 1 Punkt");
+  useCatalogue("en", read("en"));
+  assert.equal(t("final.won_you", { names: "Ann", n: 12 }), "Ann wins with 12 points — well played!");
+});

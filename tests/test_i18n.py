@@ -1,0 +1,83 @@
+"""The page's message catalogues (web/i18n/<lang>.json): every key the page's JavaScript asks
+for with t("...") and index.html names with data-i18n="..." is in every catalogue, no catalogue
+holds a key nobody asks for, every server error code has its words, the parameters agree across
+languages, and plural entries carry the forms each language's plural rules pick (Czech: one for
+1, few for 2-4, other for 0 and 5+, many for fractions)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from huntgather.server.messages import ErrorCode
+
+WEB = Path(__file__).resolve().parent.parent / "src" / "huntgather" / "web"
+LANGUAGES = ("en", "cs", "de")
+PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "cs": {"one", "few", "many", "other"}}
+# error words the page itself raises (no server code): a fetch that failed, an error without a code
+CLIENT_ERRORS = {"network", "unknown"}
+T_CALL = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
+DATA_I18N = re.compile(r'data-i18n="([a-z0-9_.]+)"')
+PARAM = re.compile(r"\{(\w+)\}")
+
+
+def catalogue(lang: str) -> dict[str, object]:
+    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def used_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in [WEB / "app.js", *sorted((WEB / "js").glob("*.js"))]:
+        keys |= set(T_CALL.findall(path.read_text(encoding="utf-8")))
+    keys |= set(DATA_I18N.findall((WEB / "index.html").read_text(encoding="utf-8")))
+    keys |= {f"error.{code.value}" for code in ErrorCode}   # errorText(code) reads these
+    keys |= {f"error.{name}" for name in CLIENT_ERRORS}
+    return keys
+
+
+def texts(entry: object) -> list[str]:
+    if isinstance(entry, str):
+        return [entry]
+    assert isinstance(entry, dict), entry
+    return [str(v) for v in entry.values()]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_key_missing_or_unused(lang: str) -> None:
+    keys = set(catalogue(lang))
+    used = used_keys()
+    assert not used - keys, f"{lang}: missing {sorted(used - keys)}"
+    assert not keys - used, f"{lang}: unused {sorted(keys - used)}"
+
+
+@pytest.mark.parametrize("lang", ["cs", "de"])
+def test_same_parameters_and_no_english_left(lang: str) -> None:
+    en, other = catalogue("en"), catalogue(lang)
+    for key, entry in en.items():
+        want = {p for text in texts(entry) for p in PARAM.findall(text)}
+        for text in texts(other[key]):
+            assert set(PARAM.findall(text)) == want, (lang, key, text)
+        if isinstance(entry, str) and len(entry) > 12:
+            assert other[key] != entry, f"{lang}: {key} is still English"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms(lang: str) -> None:
+    plurals = {k: v for k, v in catalogue(lang).items() if isinstance(v, dict)}
+    assert plurals, "a plural entry at least (points)"
+    for key, forms in plurals.items():
+        assert set(forms) == PLURAL_FORMS[lang], (lang, key)
+
+
+def test_czech_points() -> None:
+    points = catalogue("cs")["count.points"]
+    assert isinstance(points, dict)
+    assert points["one"].format(n=1) == "1 bod"
+    assert points["few"].format(n=3) == "3 body"
+    assert points["other"].format(n=5) == "5 bodů"
+    assert points["other"].format(n=0) == "0 bodů"
