@@ -277,12 +277,14 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
 
 
 def test_every_file_of_the_client_is_served_with_its_type_under_the_policy(client: TestClient) -> None:
-    """The page's modules (app.js and js/*.js) load as scripts: a browser runs a module only with a
-    JavaScript type, and with nosniff it takes the server's word; index.html loads the entry module."""
+    """The page's modules (app.js and js/*.js) load as scripts, its catalogues (i18n/*.json) as JSON:
+    a browser runs a module only with a JavaScript type, and with nosniff it takes the server's
+    word; index.html loads the entry module."""
     web = Path(web_dir())
     files = sorted(p.relative_to(web).as_posix() for p in web.rglob("*") if p.is_file())
     assert "app.js" in files and sum(f.startswith("js/") for f in files) >= 8
-    expected = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
+    expected = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
+                ".json": "application/json"}
     for name in files:
         r = client.get(f"/static/{name}")
         assert r.status_code == 200, name
