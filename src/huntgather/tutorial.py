@@ -8,26 +8,33 @@ A script (``data/tutorial/<edition>.json``) holds the start position (a position
 coach's English texts are all in ``data/tutorial/coach.en.json``, one key per step.
 
 >>> script = load_script("2020")
->>> script.edition, len(script.steps) > 10, script.steps[0].check
-('2020', True, 'exact')
+>>> script.edition, len(script.steps) > 10, script.steps[0].check is Check.EXACT
+('2020', True, True)
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from typing import Any
 
 from huntgather.game import Game
 from huntgather.moves import Draw, parse_move
-from huntgather.record import load_position, write_position
+from huntgather.record import load_position
 from huntgather.state import State
 
 #: the editions that have a guided first game
 EDITIONS = ("2020", "2002")
-#: what the coach checks at a step
-CHECKS = ("exact", "free", "watch")
+
+
+class Check(StrEnum):
+    """What the coach checks at a step (its word in the scripts)."""
+
+    EXACT = "exact"   # the learner must play the scripted move
+    FREE = "free"     # any legal move is fine
+    WATCH = "watch"   # the opponent's scripted move
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class Step:
     key: str
     player: int
     moves: tuple[str, ...]
-    check: str
+    check: Check
     scores: tuple[int, ...]
     position: str
 
@@ -60,7 +67,7 @@ def load_script(edition: str) -> Script:
     if edition not in EDITIONS:
         raise ValueError(f"no guided game for edition {edition!r}")
     data = _data(f"{edition}.json")
-    steps = tuple(Step(key=s["key"], player=s["player"], moves=tuple(s["moves"]), check=s["check"],
+    steps = tuple(Step(key=s["key"], player=s["player"], moves=tuple(s["moves"]), check=Check(s["check"]),
                        scores=tuple(s["scores"]), position=s["position"]) for s in data["steps"])
     return Script(edition=data["edition"], start=data["start"], steps=steps)
 
@@ -101,11 +108,6 @@ def replay(script: Script) -> list[State]:
 
 def check_step(state: State, step: Step, move: str) -> bool:
     """Whether the learner's ``move`` passes ``step``'s check at ``state`` (its draw made)."""
-    if step.check == "free":
+    if step.check is Check.FREE:
         return parse_move(move) in state.legal_moves()
     return move == step.moves[-1]
-
-
-def position_text(state: State) -> str:
-    """A step's position as its script stores it."""
-    return write_position(state)
