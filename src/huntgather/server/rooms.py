@@ -1734,8 +1734,7 @@ class Rooms:
     _NOTICE_HANDLERS: ClassVar[dict[str, Callable[[Rooms, Room, Any], Awaitable[None]]]] = {
         NoticeType.MOVE: _on_move, NoticeType.SEAT: _on_seat, NoticeType.DELETE: _on_delete,
         NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.CHAT: _on_chat,
-        NoticeType.PRESENCE: _on_presence, NoticeType.ASK: _on_ask, NoticeType.TIMEOUT: _on_timeout,
-        NoticeType.REMATCH: _on_rematch,
+        NoticeType.TIMEOUT: _on_timeout, NoticeType.REMATCH: _on_rematch,
     }
 
     def _announce(self, room: Room) -> None:
@@ -1878,6 +1877,7 @@ class Rooms:
             clock = ClockState.start(setup.clock, len(seats), running=running, now=now)
         creator_hash = hash_secret(creator)
         clock_write = NO_CLOCK if clock is None else ClockWrite(clock.to_json(), clock.deadline, None)
+        made: RematchState | None = None
         try:
             if rematch_of is None:
                 await self.storage.create_async(game_id, setup.to_json(), [str(m) for m in game.history],
@@ -1888,17 +1888,15 @@ class Rooms:
                     rematch_of, game_id, setup.to_json(), [str(m) for m in game.history],
                     [s.row(i) for i, s in enumerate(seats)], creator_hash, write_position(game.state),
                     clock_write)
-                if made.new_game != game_id:
-                    raise _MadeElsewhere(made)
-                seats = [replace(s, secret_hash=made.wants.get(i) or s.secret_hash)
-                         for i, s in enumerate(seats)]
-                creator_hash = made.creator_hash or creator_hash
-        except _MadeElsewhere:
-            raise
         except Exception as exc:
             log.error("storing a new game failed: %s", exc)
             raise RequestError("storage_failed", "the game could not be stored, so it was not created; "
                                                  "try again in a moment") from None
+        if made is not None:
+            if made.new_game != game_id:
+                raise _MadeElsewhere(made)
+            seats = [replace(s, secret_hash=made.seat_hash(i, s.secret_hash)) for i, s in enumerate(seats)]
+            creator_hash = made.creator_hash or creator_hash
         async with self._lock:
             room = self._room(game_id, setup, game, seats, creator_hash, False)
             room.clock = clock

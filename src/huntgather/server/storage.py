@@ -373,6 +373,10 @@ class RematchState:
     new_game: str | None = None
     creator_hash: str | None = None
 
+    def seat_hash(self, seat: int, own: str | None) -> str | None:
+        """The secret hash of ``seat`` in the rematch: its offer's, else the seat's ``own``."""
+        return self.wants.get(seat) or own
+
 
 def clock_key(clock: dict[str, Any] | None) -> str:
     """A clock setup (its JSON form) in one word, equal for equal clocks.
@@ -1046,16 +1050,10 @@ class Storage:
     def _rematch_offer(self, conn: Connection, game_id: str, seat: int, secret_hash: str | None,
                        creator_hash: str | None) -> RematchState:
         now = time.time()
-        if conn.dialect.name == "postgresql":
-            from sqlalchemy.dialects import postgresql
+        from sqlalchemy.dialects import postgresql, sqlite
 
-            conn.execute(postgresql.insert(rematches).values(game_id=game_id, updated=now)
-                         .on_conflict_do_nothing())
-        else:
-            from sqlalchemy.dialects import sqlite
-
-            conn.execute(sqlite.insert(rematches).values(game_id=game_id, updated=now)
-                         .on_conflict_do_nothing())
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        conn.execute(dialect.insert(rematches).values(game_id=game_id, updated=now).on_conflict_do_nothing())
         # the row's lock (PostgreSQL): offers of one game wait for each other
         conn.execute(update(rematches).where(rematches.c.game_id == game_id).values(updated=now))
         state = _rematch_of(conn, game_id)
@@ -1511,7 +1509,7 @@ def rematch_rows(seat_rows: list[SeatRow], state: RematchState) -> list[SeatRow]
     >>> [r.secret_hash for r in rematch_rows(rows, RematchState({0: "cc", 1: None}))]
     ['cc', None]
     """
-    return [replace(r, secret_hash=state.wants.get(r.seat) or r.secret_hash) for r in seat_rows]
+    return [replace(r, secret_hash=state.seat_hash(r.seat, r.secret_hash)) for r in seat_rows]
 
 
 def _seat_rows(rows: Any) -> list[SeatRow]:
