@@ -92,10 +92,7 @@ async function join(g, seat, button) {
     keepSeat(answer);
     location.hash = `#/play/${answer.id}`;
   } catch (e) {
-    const words = { seat_taken: "Someone took that seat first.", not_listed: "That game is no longer open.",
-      sign_in_required: "A rated game needs an account: sign in first.",
-      already_seated: "You hold a seat of that game already." };
-    $("#lobby-error").textContent = words[e.code] || errorText(e.code);
+    $("#lobby-error").textContent = errorText(e.code);   // in the page's language
     button.disabled = false;
     refresh();
   }
