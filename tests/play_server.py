@@ -163,11 +163,11 @@ class Server:
         return self
 
     def begin(self) -> Server:
-        """Start the process without waiting for it to serve (:meth:`serving` waits)."""
+        """Start the process without waiting for it to serve (:meth:`wait_serving` waits)."""
         self.proc, self._ready = spawn(self.db, self.port, self.bot_delay, self.env, self.output, self.args)
         return self
 
-    def serving(self) -> Server:
+    def wait_serving(self) -> Server:
         """Once the process :meth:`begin` started serves."""
         assert self.proc is not None
         serving(self.proc, self._ready, self.output)
@@ -241,7 +241,7 @@ class Spares:
         """A serving server, all the test's own (stop it when done)."""
         srv, self.next = self.next or self._begin(), None
         try:
-            srv.serving()
+            srv.wait_serving()
         finally:
             self.next = self._begin()
         return srv
