@@ -169,10 +169,13 @@ def spare_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture
 def server(spare_servers: Any) -> Iterator[Any]:
     """A ``huntgather play`` process with the default options and a database of its own, for this
-    test alone (started during the test before: :class:`play_server.Spares`); stopped after it."""
+    test alone (started during the test before: :class:`play_server.Spares`); ``kill -9``ed after
+    it with its workers (its database is thrown away, and a stop would first drain: wait for the
+    pages to go and a bot's search under way to be stored, seconds that test nothing here; the
+    tests of stopping stop their servers themselves)."""
     srv = spare_servers.take()
     yield srv
-    srv.stop()
+    srv.kill(grace=0)
 
 
 @pytest.fixture

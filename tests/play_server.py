@@ -35,11 +35,14 @@ def spawn(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | Non
           output: list[str] | None = None, args: tuple[str, ...] = ()
           ) -> tuple[subprocess.Popen[str], threading.Event]:
     """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``) without
-    waiting for it: the process, and an event set once it serves (see :func:`launch`)."""
+    waiting for it: the process, and an event set once it serves (see :func:`launch`).  Its quick
+    bots' worker starts at the first bot move unless ``args`` has ``--warm-workers``: most of
+    these servers never seat a bot, and a worker costs a second or two of CPU to start."""
     lines = output if output is not None else []
+    warm = () if "--warm-workers" in args else ("--no-warm-workers",)
     proc = subprocess.Popen(
         [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay), "--shed-after", "0", *args],
+         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay), "--shed-after", "0", *warm, *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     ready = threading.Event()
@@ -221,8 +224,9 @@ class Spares:
     """Servers with the default options, each started one test ahead of the test that takes it.
 
     A server takes about a second to start (Python, the imports, the database's migrations), and
-    most tests that take one spend their time waiting on a browser: handing out a server started
-    beforehand and starting the next one at once lets that second pass during the test before.
+    its quick bots' worker a second or two more; most tests that take one spend their time waiting
+    on a browser and seat a quick bot: handing out a server started beforehand, worker warm, and
+    starting the next one at once lets those seconds pass during the test before.
     Each server has a database of its own in ``folder``; :meth:`close` stops the one left over.
     """
 
@@ -235,7 +239,7 @@ class Spares:
         self.made += 1
         home = self.folder / f"server-{self.made}"
         home.mkdir(parents=True)
-        return Server(home / "games.sqlite").begin()
+        return Server(home / "games.sqlite", args=("--warm-workers",)).begin()
 
     def take(self) -> Server:
         """A serving server, all the test's own (stop it when done)."""

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_server import PATIENCE, Page, Server, hotseat_secrets
+from play_server import PATIENCE, Page, Server, descendants, hotseat_secrets
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -659,6 +659,34 @@ def test_no_worker_process_outlives_the_server(tmp_path: Path, servers: list[Ser
         left[how] = srv.stop(grace=5) if how == "stopped" else srv.kill(grace=5)
     assert not any(left.values()), (f"worker processes still ran 5 s after the server was stopped or killed "
                                     f"(they are ended now): {left}")
+
+
+def _spawned_workers(srv: Server) -> list[int]:
+    """The server's worker processes (spawned interpreters), not multiprocessing's own helpers."""
+    return [pid for pid in descendants(srv.pid)
+            if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")]
+
+
+def test_the_quick_bots_worker_starts_with_the_server_unless_told_not_to(tmp_path: Path,
+                                                                         servers: list[Server]) -> None:
+    """A worker takes a second or two to start: by default it starts with the server, so the
+    first quick bot move does not wait for it; ``--no-warm-workers`` starts none before a search."""
+    warm = Server(tmp_path / "warm.sqlite", args=("--warm-workers",))
+    cold = Server(tmp_path / "cold.sqlite")   # the tests' servers say --no-warm-workers
+    servers.extend((warm, cold))
+    warm.start()
+    cold.start()
+    deadline = time.monotonic() + PATIENCE
+    while not _spawned_workers(warm):
+        assert time.monotonic() < deadline, "no worker started with the server"
+        time.sleep(0.1)
+    assert len(_spawned_workers(warm)) == 1   # the light lane's one worker; the others wait
+    assert _spawned_workers(cold) == []
+    made = create_game(cold, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 2,
+                              "unwatched": True})
+    while not _spawned_workers(cold):   # its first search starts it
+        assert time.monotonic() < deadline, f"no worker for the bots of {made['id']}"
+        time.sleep(0.1)
 
 
 # --------------------------------------------------------------------------- 4. storage that fails

@@ -61,6 +61,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="pause before each bot move, so that it can be followed (default 0.6)")
+    parser.add_argument("--warm-workers", action=argparse.BooleanOptionalAction, default=True,
+                        help="start the quick bots' worker process with the server, so that the first "
+                             "quick bot move does not wait a second or two for it (default: on)")
     parser.add_argument("--lobby-expiry", type=float, default=30.0, metavar="MINUTES",
                         help="how long a public game stays listed in the lobby; one whose open seats "
                              "are not all taken by then is deleted (never played) (default 30)")
@@ -279,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
                          bot_games_per_creator=args.bot_games_per_creator,
                          lobby_expiry=args.lobby_expiry * 60.0,
                          reviews=args.reviews, review_simulations=args.review_simulations,
-                         review_samples=args.review_samples)
+                         review_samples=args.review_samples, warm_workers=args.warm_workers)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

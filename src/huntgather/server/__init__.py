@@ -63,7 +63,8 @@ def app_from_env() -> Starlette:
                                                    str(BOT_GAMES_PER_CREATOR))),
                      reviews=int(env("HUNTGATHER_REVIEWS", "1")),
                      review_simulations=int(env("HUNTGATHER_REVIEW_SIMULATIONS", "150")),
-                     review_samples=int(env("HUNTGATHER_REVIEW_SAMPLES", "48")))
+                     review_samples=int(env("HUNTGATHER_REVIEW_SAMPLES", "48")),
+                     warm_workers=env("HUNTGATHER_WARM_WORKERS", "1") != "0")
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app
 

@@ -150,14 +150,15 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                bot_games_per_creator: int = BOT_GAMES_PER_CREATOR,
                notify: NotifySettings | None = None, push_services: tuple[str, ...] = (),
                lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20, reviews: int = 1,
-               review_simulations: int = REVIEW_SIMULATIONS, review_samples: int = REVIEW_SAMPLES
-               ) -> Starlette:
+               review_simulations: int = REVIEW_SIMULATIONS, review_samples: int = REVIEW_SAMPLES,
+               warm_workers: bool = False) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
     one address may create at most ``games_per_minute`` games a minute.
     ``rooms_factory`` builds the :class:`Rooms` (tests use it to script the draws).
-    Bots and hints search in worker processes (threads with ``worker_processes=False``).
+    Bots and hints search in worker processes (threads with ``worker_processes=False``);
+    ``warm_workers`` starts the quick bots' worker as the server starts, not at the first move.
     ``allowed_hosts`` lists the Host names requests may carry (``huntgather play``
     passes loopback and what ``--allow-host`` adds); None accepts any.
     Every page is sent a ``ping`` each ``heartbeat`` seconds, and closed once it has said nothing
@@ -234,6 +235,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     app.state.lag = lag
     app.state.storage = storage
     app.state.rooms = rooms
+    app.state.warm_workers = warm_workers
     app.state.accounts = Accounts(storage)
     app.state.sign_in_limits = SignInLimits()
     app.state.notifier = notifier
@@ -281,6 +283,8 @@ async def drain(app: Starlette, within: float) -> None:
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: ServerContext = app.state.context
     ctx.rooms.start()
+    if app.state.warm_workers:
+        ctx.workers.warm("light")
     if ctx.reviews is not None:
         ctx.reviews.start()
     try:

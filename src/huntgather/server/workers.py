@@ -214,6 +214,13 @@ class Workers:
             self._pools[lane] = pool
         return pool
 
+    def warm(self, lane: str) -> None:
+        """Start ``lane``'s first worker now, in the background: a worker process takes a second
+        or two to start (a new interpreter importing the engine and the bots), which the first
+        search in that lane would otherwise wait for.  Nothing to do on threads."""
+        if self.processes:
+            self._pool(lane).submit(os.getpid)
+
     def size(self, lane: str) -> int:
         """How many searches ``lane`` runs at once."""
         return self._sizes[lane]
