@@ -421,19 +421,41 @@ def test_a_hint_shows_the_bots_best_turns_and_plays_one(server: Server, page: An
 # ---------------------------------------------------------------------------- online
 
 
-def protocol_validators() -> dict[str, Any]:
+def protocol_validators() -> dict[str, dict[str | None, Any]]:
     """Validators of the published schema (docs/protocol.schema.json), made once: ``sent`` for
-    what a page sends (an intent), ``received`` for what the server sends (a message)."""
+    what a page sends (an intent), ``received`` for what the server sends (a message), each by
+    the frame's ``type``.  The family is a ``oneOf`` of variants whose ``type`` constants differ,
+    so a frame fits it exactly when it fits the variant of its own type; checking that one
+    variant, not all sixteen, keeps a page's whole game from costing seconds of schema checks.
+    A frame of no known type is checked against the whole family (key None), to say why."""
     if not _VALIDATORS:
         jsonschema = pytest.importorskip("jsonschema")
         published = json.loads((REPO / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
+        defs = {key: value for key, value in published.items() if key != "anyOf"}
         for way, family in (("sent", "intent"), ("received", "message")):
-            _VALIDATORS[way] = jsonschema.Draft202012Validator(
-                {**published, "anyOf": [{"$ref": f"#/$defs/{family}"}]})
+            by_type: dict[str | None, Any] = {None: jsonschema.Draft202012Validator(
+                {**defs, "$ref": f"#/$defs/{family}"})}
+            for ref in published["$defs"][family]["oneOf"]:
+                name = ref["$ref"].rsplit("/", 1)[1]
+                kind = published["$defs"][name]["properties"]["type"]["const"]
+                assert kind not in by_type, f"two {family}s of type {kind!r}"
+                by_type[kind] = jsonschema.Draft202012Validator({**defs, "$ref": ref["$ref"]})
+            _VALIDATORS[way] = by_type
     return _VALIDATORS
 
 
-_VALIDATORS: dict[str, Any] = {}
+_VALIDATORS: dict[str, dict[str | None, Any]] = {}
+
+
+def test_the_frame_checks_catch_a_wrong_field_and_an_unknown_type() -> None:
+    """The pages' frames are checked by their type's variant: a wrong field is caught there, a type
+    the protocol does not have by the whole family."""
+    received = protocol_validators()["received"]
+    welcome = {"type": "welcome", "game": "g", "seats": [0], "creator": True, "version": 1, "refused": [],
+               "heartbeat": None, "rated": False}
+    assert [e.message for e in received["welcome"].iter_errors(welcome)] == []
+    assert list(received["welcome"].iter_errors({**welcome, "seats": "0"}))
+    assert "welcomed" not in received and list(received[None].iter_errors({**welcome, "type": "welcomed"}))
 
 
 def watch_protocol(pg: Any, errors: list[str], who: str) -> None:
@@ -448,9 +470,11 @@ def watch_protocol(pg: Any, errors: list[str], who: str) -> None:
         except (TypeError, ValueError):
             errors.append(f"{who}: a {way} frame is not JSON: {str(payload)[:120]}")
             return
-        problem = next(iter(validators[way].iter_errors(message)), None)
+        kind = message.get("type") if isinstance(message, dict) else None
+        validator = validators[way].get(kind if isinstance(kind, str) else None) or validators[way][None]
+        problem = next(iter(validator.iter_errors(message)), None)
         if problem is not None:
-            errors.append(f"{who}: a {way} {message.get('type')!r} does not fit the schema: "
+            errors.append(f"{who}: a {way} {kind!r} does not fit the schema: "
                           f"{problem.message[:200]}")
 
     def on_socket(ws: Any) -> None:
