@@ -551,3 +551,36 @@ def test_json_logs_are_one_object_a_line_with_ids_and_no_secret(tmp_path: Path,
     log = "".join(srv.output)
     for secret in secrets:
         assert secret not in log, "a secret is in the log"
+
+
+# --------------------------------------------------------------------------- the package's imports
+
+
+def test_a_bot_worker_imports_the_engine_and_the_bots_but_not_the_web_stack() -> None:
+    """A worker process of the server unpickles functions of huntgather.server.workers: importing it
+    must not import Starlette, SQLAlchemy or the accounts' libraries (a second or more of every
+    worker's start-up), which the package's ``create_app`` and ``app_from_env`` need."""
+    heavy = ("starlette", "sqlalchemy", "uvicorn", "webauthn", "argon2", "huntgather.server.app")
+    code = ("import sys, huntgather.server.workers; "
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_app_from_env_builds_the_app_uvicorn_serves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``uvicorn --factory huntgather.server:app_from_env`` (docs/deploy.md): the package gives it
+    by name, built from the environment; without HUNTGATHER_DB it says what to set."""
+    import huntgather.server as package
+    from huntgather.server import environment
+
+    called: list[bool] = []   # (the collector's tuning for a serving process: not this test's)
+    monkeypatch.setattr(environment, "tune_gc", lambda: called.append(True))
+    monkeypatch.delenv("HUNTGATHER_DB", raising=False)
+    with pytest.raises(RuntimeError, match="set HUNTGATHER_DB"):
+        package.app_from_env()
+    monkeypatch.setenv("HUNTGATHER_DB", str(tmp_path / "games.sqlite"))
+    monkeypatch.setenv("HUNTGATHER_MAX_WATCHERS", "7")
+    app = package.app_from_env()
+    assert app.state.rooms.max_watchers == 7 and called == [True]
+    with pytest.raises(AttributeError, match="no attribute 'serve'"):
+        package.serve  # noqa: B018
