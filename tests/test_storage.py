@@ -9,12 +9,14 @@ started.  It has the first table layout and no ``alembic_version``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import shutil
 import sqlite3
 import warnings
+from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ with warnings.catch_warnings():
 from huntgather.cli import main as cli_main
 from huntgather.server import create_app
 from huntgather.server.rooms import GameSetup, restore_game
-from huntgather.server.storage import SCHEMA, SchemaError, Storage, move_notice
+from huntgather.server.storage import SCHEMA, SchemaError, Storage, _driver_url, move_notice
 
 FIXTURE = Path(__file__).parent / "data" / "games-layout1.sqlite"
 
@@ -425,3 +427,60 @@ def test_a_stored_position_is_the_game_even_where_the_moves_replay_otherwise() -
         # a position that matches the replay: the replayed game, log and all
         same = restore_game(stored_setup, history, None, write_position(game.state))
         assert same.events == game.events and same.state == game.state
+
+
+@contextlib.contextmanager
+def _empty_database(kind: str, tmp_path: Path, name: str) -> Iterator[str]:
+    """The URL of a database with no table: a new SQLite file, or a new PostgreSQL database beside
+    the tests' one (dropped after)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / name}.sqlite"
+        return
+    from sqlalchemy import create_engine, text
+
+    server = create_engine(_driver_url(str(POSTGRES)), isolation_level="AUTOCOMMIT")
+    database = f"hg_empty_{name}_{os.getpid()}"
+    with server.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {database}"))
+        conn.execute(text(f"CREATE DATABASE {database}"))
+    try:
+        yield _driver_url(str(POSTGRES)).rsplit("/", 1)[0] + "/" + database
+    finally:
+        with server.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)"))
+        server.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
+def test_a_new_database_gets_at_once_exactly_the_tables_the_migrations_make(tmp_path: Path,
+                                                                           kind: str) -> None:
+    """A new database's tables are made at once from the declared tables and stamped with the
+    schema (not by replaying every migration): so the migrations, replayed one by one on an empty
+    database, must make exactly the declared tables, columns, types, defaults and indexes."""
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from sqlalchemy import create_engine, inspect
+
+    from huntgather.server.storage import _alembic_config, metadata, migrate
+
+    options = {"compare_type": True, "compare_server_default": True}
+    with _empty_database(kind, tmp_path, "replayed") as replayed, \
+            _empty_database(kind, tmp_path, "new") as new:
+        engine = create_engine(replayed)
+        with engine.begin() as conn:
+            command.upgrade(_alembic_config(conn), SCHEMA)
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn, opts=options), metadata) == []
+            replayed_tables = {t: sorted(i["name"] or "" for i in inspect(conn).get_indexes(t))
+                               for t in inspect(conn).get_table_names()}
+        engine.dispose()
+        engine = create_engine(new)
+        assert migrate(engine) == "new"
+        with engine.connect() as conn:
+            assert MigrationContext.configure(conn).get_current_revision() == SCHEMA
+            assert {t: sorted(i["name"] or "" for i in inspect(conn).get_indexes(t))
+                    for t in inspect(conn).get_table_names()} == replayed_tables
+        assert migrate(engine) == SCHEMA   # and the next start has nothing to do
+        engine.dispose()

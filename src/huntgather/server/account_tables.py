@@ -1,8 +1,9 @@
 """The tables of accounts, sessions, passkeys and ratings (schema revision 0004), and of turn
 notifications (0007).
 
-Every table here is made by the migration ``r0004_accounts``; this module declares them
-once for the queries.  An account is a person's or a bot level's (``kind``); its ``name_key``
+Every table here is made by the migration ``r0004_accounts`` (or ``r0007_notifications``); this
+module declares them once, for the queries and for a new database's tables.  An account is a
+person's or a bot level's (``kind``); its ``name_key``
 is the name folded for uniqueness (:func:`huntgather.server.accounts.name_key`), None once
 the account is deleted.  A session, a passkey challenge: only the SHA-256 hash of its id is
 stored.  A rating is per account and edition (OpenSkill's mu and sigma); ``hg_rated_games``
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Table, Text, false
 
-from huntgather.server.storage import metadata
+from huntgather.server.metadata import metadata
 
 
 class AccountKind(StrEnum):
@@ -34,14 +35,14 @@ accounts = Table(
     Column("name_key", String(256), nullable=True, unique=True),
     Column("password_hash", Text, nullable=True),
     Column("created", Float, nullable=False),
-    Column("disabled", Boolean, nullable=False, default=False),
-    Column("deleted", Boolean, nullable=False, default=False),
+    Column("disabled", Boolean, nullable=False, default=False, server_default=false()),
+    Column("deleted", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 sessions = Table(
     "hg_sessions", metadata,
     Column("id_hash", String(64), primary_key=True),
-    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False, index=True),
     Column("created", Float, nullable=False),
     Column("last_seen", Float, nullable=False),
     Column("expires", Float, nullable=False),
@@ -50,7 +51,7 @@ sessions = Table(
 passkeys = Table(
     "hg_passkeys", metadata,
     Column("credential_id", String(400), primary_key=True),
-    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False, index=True),
     Column("public_key", Text, nullable=False),
     Column("sign_count", Integer, nullable=False),
     Column("transports", String(200), nullable=True),
@@ -87,10 +88,10 @@ rated_games = Table(
 
 rating_events = Table(
     "hg_rating_events", metadata,
-    Column("seq", Integer, nullable=False),
+    Column("seq", Integer, nullable=False, index=True),
     Column("game_id", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
-    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("hg_accounts.id"), nullable=False, index=True),
     Column("edition", String(8), nullable=False),
     Column("rank", Integer, nullable=False),
     Column("score", Integer, nullable=False),

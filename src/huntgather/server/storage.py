@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -42,7 +43,6 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
-    MetaData,
     String,
     Table,
     Text,
@@ -60,6 +60,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
+from huntgather.server import account_tables  # noqa: F401  (its tables are declared on metadata)
 from huntgather.server.dbfile import watch_sqlite_file
 from huntgather.server.messages import (
     ChatChannel,
@@ -69,13 +70,15 @@ from huntgather.server.messages import (
     SeatNoticeRow,
     encode_notice,
 )
+from huntgather.server.metadata import metadata as shared_metadata
 from huntgather.server.seats import SeatKind
 
 log = logging.getLogger("huntgather.server")
 _T = TypeVar("_T")
 _Bulk = Callable[[Connection, list[tuple[Any, ...]]], list[Any]]
 
-metadata = MetaData()
+#: every table (here and in account_tables.py): a new database gets them all at once (:func:`migrate`)
+metadata = shared_metadata
 
 games = Table(
     "hg_games", metadata,
@@ -112,7 +115,7 @@ seats = Table(
     Column("secret_hash", String(64), nullable=True),
     Column("joined", Boolean, nullable=False, default=False),
     #: the account holding the seat (None: a guest's seat or a bot's; schema 0004)
-    Column("account_id", Integer, nullable=True),
+    Column("account_id", Integer, nullable=True, index=True),
 )
 
 creators = Table(
@@ -1217,30 +1220,48 @@ def _alembic_config(connection: Any) -> Any:
     return config
 
 
+@functools.cache
+def _migrations() -> Any:
+    """The migrations' ``ScriptDirectory``, read once a process (reading them compiles every script)."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(_alembic_config(None))
+
+
 def migrate(engine: Engine) -> str:
     """Bring the database to :data:`SCHEMA` (Alembic); return the revision it had before.
 
-    A new database gets every table.  A database from before migrations
-    (``hg_games`` without an ``alembic_version``) is the first layout,
-    ``0001``, and is upgraded.  A database written by a newer huntgather is
-    refused with :class:`SchemaError`, and nothing is changed.  On PostgreSQL an
-    advisory lock keeps two processes that start at once from migrating twice.
+    A new database gets every table at once, from :data:`metadata` (the tables
+    the migrations make, as tests/test_storage.py checks on both dialects), and
+    is stamped :data:`SCHEMA`: Alembic's recipe for a database built from scratch,
+    quicker than replaying every migration.  A database from before migrations
+    (``hg_games`` without an ``alembic_version``) is the first layout, ``0001``,
+    and is upgraded.  A database at :data:`SCHEMA` is left as it is.  A database
+    written by a newer huntgather is refused with :class:`SchemaError`, and
+    nothing is changed.  On PostgreSQL an advisory lock keeps two processes that
+    start at once from migrating twice.
     """
     from alembic import command
     from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
     from sqlalchemy import inspect, text
 
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
-        current = MigrationContext.configure(conn).get_current_revision()
-        config = _alembic_config(conn)
-        known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}
+        context = MigrationContext.configure(conn)
+        current = context.get_current_revision()
+        if current == SCHEMA:
+            return current
+        known = {s.revision for s in _migrations().walk_revisions()}
         if current is not None and current not in known:
             raise SchemaError(f"the database was written by a newer huntgather (schema {current}; this "
                               f"version knows up to {SCHEMA}): upgrade huntgather, or use another database")
+        if current is None and not inspect(conn).get_table_names():
+            metadata.create_all(conn)
+            context.stamp(_migrations(), SCHEMA)
+            return "new"
         before = current
+        config = _alembic_config(conn)
         if current is None and inspect(conn).has_table("hg_games"):
             command.stamp(config, "0001")   # the tables of the first layout, from before migrations
             before = "0001"
