@@ -56,6 +56,12 @@ if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
   echo "== PostgreSQL for the storage tests on 127.0.0.1:$pgport"
 fi
 
+# Python writes the bytecode of what it imports into the checkout's __pycache__ folders (ignored by
+# git) even where the environment says not to: some 150 server processes, their bot workers and the
+# command-line tests' processes start during the suite, and each would otherwise compile huntgather
+# and the tests from source again (a quarter of a second of CPU for the server's modules alone).
+unset PYTHONDONTWRITEBYTECODE
+
 echo "== ruff"
 .venv/bin/ruff check src tests tools examples scripts
 echo "== js lint"
