@@ -124,3 +124,34 @@ def test_a_game_of_bots_alone_pauses_when_its_last_page_leaves_and_goes_on_when_
             assert c.get(f"/api/games/{made['id']}").json()["version"] == paused   # nobody moved it
             assert room.version == paused and room._bot_task.done()
             start = paused
+
+
+def test_the_lane_takes_creators_in_turn_however_many_there_are() -> None:
+    """A hundred creators with three searches each, asked all at once, in one lane: they are let in
+    round by round (every creator's first, then every second, then every third), the person's
+    search before all of them; the turns of creators long gone are forgotten (the gate keeps few)."""
+    import asyncio
+
+    from huntgather.server.workers import LaneGate
+
+    async def demo() -> tuple[list[str], int]:
+        gate, order = LaneGate(1), []
+
+        async def search(name: str, priority: Priority, who: str | None) -> None:
+            async with gate.slot(priority, who):
+                order.append(name)
+                await asyncio.sleep(0)
+
+        asks = [search(f"{who}/{n}", Priority.BOTS_ONLY, who) for n in range(3) for who in
+                (f"c{k}" for k in range(100))]
+        await asyncio.gather(*asks, search("person", Priority.PERSON, "p"))
+        await asyncio.gather(*(search(f"late{k}", Priority.BOTS_ONLY, f"late{k}") for k in range(80)))
+        return order, len(gate._turns)
+
+    order, kept = asyncio.run(demo())
+    first = order[:301]
+    assert first[0] == "c0/0" and first[1] == "person"   # c0's first went straight in
+    rounds = [int(name.split("/")[1]) for name in first if "/" in name]
+    assert rounds == sorted(rounds)   # no creator's second before every creator's first
+    assert order[301:] == [f"late{k}" for k in range(80)]
+    assert kept <= 64 + 1
