@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import math
@@ -126,16 +127,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, tune_gc: bool = False) -> int:
     """Run the load test with ``argv`` (default: ``sys.argv[1:]``); return the exit code: 0 for a
-    clean run, 1 if anything went wrong, 2 for bad arguments, 130 when interrupted."""
+    clean run, 1 if anything went wrong, 2 for bad arguments, 130 when interrupted.
+
+    ``tune_gc`` (the command line's, not a caller's who shares its process): tune this process's
+    garbage collector as the servers' is, when the clients run in it (see :func:`run`)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:   # --help, or a usage error already printed by argparse
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
-        return run(args)
+        return run(args, tune_gc=tune_gc)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -169,6 +173,8 @@ class Tally:
     update_ms: list[float] = field(default_factory=list)
     create_ms: list[float] = field(default_factory=list)
     lag_ms: list[float] = field(default_factory=list)
+    #: each garbage collection of the client process(es), its pause
+    gc_ms: list[float] = field(default_factory=list)
     turns: int = 0
     #: moves stored by those turns (the server's draws included)
     stored_moves: int = 0
@@ -187,7 +193,7 @@ class Tally:
     crash: str | None = None
 
     def merge(self, other: Tally) -> None:
-        for name in ("ack_ms", "update_ms", "create_ms", "lag_ms"):
+        for name in ("ack_ms", "update_ms", "create_ms", "lag_ms", "gc_ms"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("turns", "stored_moves", "updates_expected", "updates_missed", "games_started",
                      "games_finished", "games_abandoned", "cpu_seconds"):
@@ -649,7 +655,28 @@ async def run_clients(plan: Plan, worker: int, slots: Sequence[int],
     if gc_tuning.tuned():   # a client process of its own (see _worker_main)
         gc_tuning.collect_young_every()
     watcher = loop.create_task(client.watch_loop())
-    tasks = [loop.create_task(client.run_slot(slot)) for slot in slots]
+    started: list[float] = []
+
+    def collected(phase: str, info: dict[str, int]) -> None:   # the collector's own pauses
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started and client.measured(client.now()):
+            client.tally.gc_ms.append((time.perf_counter() - started[0]) * 1000)
+
+    gc.callbacks.append(collected)
+    try:
+        tasks = [loop.create_task(client.run_slot(slot)) for slot in slots]
+        await _play_slots(client, tasks)
+    finally:
+        gc.callbacks.remove(collected)
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(watcher, 1.0)
+    return client.tally
+
+
+async def _play_slots(client: Client, tasks: list[asyncio.Task[None]]) -> None:
+    """Wait for the slots' tasks to end (those stuck past every timeout are cancelled)."""
+    plan = client.plan
     # every step waits at most the timeout, and the end waits for the last answers
     limit = client.end + 3 * plan.timeout + 15 - client.now()
     done, stuck = await asyncio.wait(tasks, timeout=max(limit, 1.0))
@@ -662,9 +689,6 @@ async def run_clients(plan: Plan, worker: int, slots: Sequence[int],
         if exc is not None:
             client.error("client_crashed")
             client.tally.crash = client.tally.crash or "".join(traceback.format_exception(exc))
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(watcher, 1.0)
-    return client.tally
 
 
 def run_loop(coro: Coroutine[Any, Any, T]) -> T:
@@ -925,6 +949,7 @@ def build_report(args: argparse.Namespace, plan: Plan, outcome: Outcome, servers
     if outcome.server_died:
         errors["server_exited"] = errors.get("server_exited", 0) + 1
     lag = percentiles(tally.lag_ms)
+    pauses = sorted(tally.gc_ms)
     report: dict[str, Any] = {
         "games": plan.games, "rate": plan.rate, "seconds": plan.seconds, "warmup": plan.warmup,
         "measured_seconds": round(seconds, 2), "short": plan.short, "edition": plan.edition,
@@ -947,6 +972,8 @@ def build_report(args: argparse.Namespace, plan: Plan, outcome: Outcome, servers
         "client_cpu_percent": round(100 * tally.cpu_seconds / seconds, 1) if seconds else None,
         "client_event_loop": tally.event_loop,
         "client_loop_lag_ms": {"p99": lag["p99"], "max": lag["max"]},
+        "client_gc_ms": {"collections": len(pauses), "max": round(pauses[-1], 2) if pauses else None,
+                         "total": round(sum(pauses), 1)},
         "cpus": os.cpu_count(),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -994,7 +1021,9 @@ def format_report(report: dict[str, Any], log_tails: Sequence[str] = ()) -> str:
     lag = report["client_loop_lag_ms"]
     lines.append(f"client         CPU {_num(report['client_cpu_percent'], '%')} in "
                  f"{report['client_workers']} process(es) ({report['client_event_loop']}), "
-                 f"event-loop lag p99 {_ms(lag['p99'])}, max {_ms(lag['max'])}")
+                 f"event-loop lag p99 {_ms(lag['p99'])}, max {_ms(lag['max'])}; "
+                 f"{report['client_gc_ms']['collections']} garbage collections, longest "
+                 f"{_ms(report['client_gc_ms']['max'])}, {_ms(report['client_gc_ms']['total'])} in all")
     lines.append(f"machine        {report['cpus']} CPUs, load average "
                  f"{' '.join(f'{x:g}' for x in report['load_average_before'])} before, "
                  f"{' '.join(f'{x:g}' for x in report['load_average'])} after")
@@ -1045,7 +1074,13 @@ def _raise_file_limit(needed: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, tune_gc: bool = False) -> int:
+    """Run the load test of ``args``; the exit code.  With ``tune_gc`` and the clients in this
+    process (one client worker), its garbage collector is tuned as a server's is
+    (:mod:`huntgather.server.gc_tuning`) just before they start: every page holds its game's whole
+    view, so a thousand pages keep a few hundred thousand objects that Python's default collector
+    walked again and again, stopping every client for 100 ms and more at a time; those pauses
+    were counted as the server's latency."""
     _check(args)
     try:
         import h11  # noqa: F401
@@ -1089,6 +1124,9 @@ def run(args: argparse.Namespace) -> int:
             plan = Plan(urls, args.games, args.rate, args.seconds, args.warmup, args.short or None,
                         args.edition, args.timeout, args.seed, spread,
                         time.time() + (1.0 if workers > 1 else 0.0))
+            if tune_gc and workers == 1:   # worker processes tune themselves (_worker_main)
+                from huntgather.server import gc_tuning
+                gc_tuning.tune_gc()
             if args.json or not sys.stderr.isatty():
                 outcome = run_loop(drive(plan, servers, workers, None))
             else:
@@ -1122,4 +1160,4 @@ def _with_progress(plan: Plan, servers: list[Server], workers: int) -> Outcome:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(tune_gc=True))

@@ -405,6 +405,9 @@ class Room:
     #: moves and no clock runs until they are taken), and when the listing expires
     open_seats: set[int] = field(default_factory=set)
     lobby_expires: float | None = None
+    #: who created the game (``account:ID`` or ``address:IP``, as the creation limits count), while
+    #: this process remembers it; its bots' searches take turns with other creators' by it
+    creator_key: str | None = None
     _bot_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -1342,6 +1345,14 @@ class Room:
         return Priority.PERSON if people else Priority.BOTS_ONLY
 
     @property
+    def search_turns(self) -> str:
+        """Whose turns this game's bot searches take among those of their priority (round-robin,
+        :class:`~huntgather.server.workers.LaneGate`): its creator's, so that one creator's many
+        games share one creator's turns; a game whose creator this process does not know (loaded
+        after a restart, or made as a rematch) takes turns on its own."""
+        return self.creator_key or f"game:{self.id}"
+
+    @property
     def bots_only(self) -> bool:
         """Every seat is the server's bot's (no person, no outside bot)."""
         return all(s.kind == SeatKind.BOT for s in self.seats)
@@ -1385,7 +1396,7 @@ class Room:
             seed = (self.setup.seed * 7 + player) * 100_003 + version
             try:
                 move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state,
-                                              priority=self.search_priority)
+                                              priority=self.search_priority, who=self.search_turns)
             except Exception:
                 log.exception("game %s: bot %s failed; playing a random move", self.id, player)
                 move = make_bot("random", seed=version).choose(state)
@@ -1900,6 +1911,7 @@ class Rooms:
         async with self._lock:
             room = self._room(game_id, setup, game, seats, creator_hash, False)
             room.clock = clock
+            room.creator_key = creator_key
             if listing is not None:
                 room.open_seats, room.lobby_expires = set(listing.open_seats), listing.expires
         if creator_key is not None and room.bots_only:

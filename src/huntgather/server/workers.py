@@ -16,9 +16,11 @@ forked), in three lanes with their own workers:
   takes a bot's worker and the system runs it only with CPU to spare.
 
 In each lane, a search for a game a person plays in goes before the searches of games of
-bots alone (:class:`Priority`), and among equals the first asked goes first; each game asks
-for one move at a time, so the games of one priority take turns.  A flood of bot-only games
-thus never delays a person's bot opponent by more than the searches already running.
+bots alone (:class:`Priority`).  Among equals, the searches of different creators take turns
+(round-robin, :class:`LaneGate`), and each game asks for one move at a time, so the games of one
+creator take turns too.  A flood of bot-only games thus never delays a person's bot opponent by
+more than the searches already running, nor another creator's game of bots alone by more than
+those and one search of the flood.
 
 A worker that dies is replaced, and the search is retried once.  Each search
 is a pure function of its arguments (a bot built from its level and a seed for
@@ -117,41 +119,69 @@ class Priority(IntEnum):
 
 class LaneGate:
     """At most ``size`` searches of a lane at once; the others wait, by :class:`Priority`, then
-    in the order asked.
+    round-robin across those who asked (``who``: a game's creator), then in the order asked.
+
+    Round-robin is fair queueing by turns: each search waiting is given a turn number, one more
+    than its asker's previous search of that priority, and never less than the turn of the
+    search last let in.  So an asker with many searches waiting holds turns far ahead, and one
+    who asks now is let in after at most one more of theirs.  Searches asked without ``who``
+    take the turn now due (first come, first served among themselves).
 
     >>> async def demo():
     ...     gate, order = LaneGate(1), []
-    ...     async def search(name, priority):
-    ...         async with gate.slot(priority):
+    ...     async def search(name, priority, who=None):
+    ...         async with gate.slot(priority, who):
     ...             order.append(name)
     ...             await asyncio.sleep(0)
     ...     await asyncio.gather(search("bots 1", Priority.BOTS_ONLY), search("bots 2", Priority.BOTS_ONLY),
     ...                          search("person", Priority.PERSON))
+    ...     await asyncio.gather(*(search(f"ann {n}", Priority.BOTS_ONLY, "ann") for n in range(1, 4)),
+    ...                          search("bob", Priority.BOTS_ONLY, "bob"))
     ...     return order
     >>> asyncio.run(demo())
-    ['bots 1', 'person', 'bots 2']
+    ['bots 1', 'person', 'bots 2', 'ann 1', 'ann 2', 'bob', 'ann 3']
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.running = 0
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
+        #: by priority: the turn of the search last let in
+        self._due: dict[int, int] = {}
+        #: by (priority, who): the turn of that asker's latest search (pruned once it is past)
+        self._turns: dict[tuple[int, str], int] = {}
+
+    def _turn(self, priority: int, who: str | None) -> int:
+        due = self._due.get(priority, 0)
+        if who is None:
+            return due
+        turn = max(due, self._turns.get((priority, who), 0)) + 1
+        self._turns[(priority, who)] = turn
+        return turn
+
+    def _let_in(self, priority: int, turn: int) -> None:
+        if turn > self._due.get(priority, 0):
+            self._due[priority] = turn
+            if len(self._turns) > 64:   # forget askers whose turns are past: they start afresh
+                self._turns = {k: t for k, t in self._turns.items() if t > self._due.get(k[0], 0)}
 
     @contextlib.asynccontextmanager
-    async def slot(self, priority: Priority) -> AsyncIterator[None]:
+    async def slot(self, priority: Priority, who: str | None = None) -> AsyncIterator[None]:
+        turn = self._turn(int(priority), who)
         if self.running < self.size and not self._waiting:
             self.running += 1
+            self._let_in(int(priority), turn)
         else:
-            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._waiting, (int(priority), next(self._order), turn))
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (int(priority), turn, next(self._order), future))
             try:
-                await turn   # the slot is handed over by _release (running stays counted)
+                await future   # the slot is handed over by _release (running stays counted)
             except BaseException:
-                if turn.done() and not turn.cancelled():
+                if future.done() and not future.cancelled():
                     self._release()   # handed over just as the caller went: give it on
                 else:
-                    turn.cancel()   # left in the heap, skipped by _release
+                    future.cancel()   # left in the heap, skipped by _release
                 raise
         try:
             yield
@@ -160,9 +190,10 @@ class LaneGate:
 
     def _release(self) -> None:
         while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                turn.set_result(None)
+            priority, turn, _, future = heapq.heappop(self._waiting)
+            if not future.done():
+                self._let_in(priority, turn)
+                future.set_result(None)
                 return
         self.running -= 1
 
@@ -232,13 +263,14 @@ class Workers:
         return spec.lane if spec is not None and spec.lane is not None else "heavy"
 
     async def run(self, lane: str, fn: Callable[..., _T], *args: Any,
-                  priority: Priority = Priority.PERSON) -> _T:
-        """``fn(*args)`` in a worker of ``lane`` once its turn comes (:class:`LaneGate`); a dead
-        worker is replaced and the call tried again."""
+                  priority: Priority = Priority.PERSON, who: str | None = None) -> _T:
+        """``fn(*args)`` in a worker of ``lane`` once its turn comes (:class:`LaneGate`: by
+        ``priority``, then round-robin across ``who``, the game's creator); a dead worker is
+        replaced and the call tried again."""
         loop = asyncio.get_running_loop()
         self.pending[lane] = self.pending.get(lane, 0) + 1
         try:
-            async with self._gates[lane].slot(priority):
+            async with self._gates[lane].slot(priority, who):
                 for attempt in (1, 2):
                     try:
                         return await loop.run_in_executor(self._pool(lane), fn, *args)
