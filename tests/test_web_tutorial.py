@@ -55,6 +55,8 @@ def test_a_new_player_completes_the_guided_game(server: Server, browser: Any, ed
     name = f"tutorial-{edition}-{size['viewport']['width']}x{size['viewport']['height']}"
     errors: list[str] = []
     context = browser.new_context(**size)
+    # the tiles come in at once (the coach's steps are what this test follows, not the animations)
+    context.add_init_script("localStorage.setItem('hg-animation', 'off')")
     try:
         page = open_page(context, errors, "learner")
         page.goto(server.url + "#/games")
@@ -98,6 +100,8 @@ def test_a_new_player_completes_the_guided_game(server: Server, browser: Any, ed
                 target = page.locator(f"rect.target[data-x='{move.x}'][data-y='{move.y}']")
                 press(target)
                 page.wait_for_selector("#pending-tile")
+                # the coach's words for the wrong square go once the right one is taken
+                page.wait_for_function("() => !document.querySelector('#coach-retry').textContent")
                 if key == script.steps[0].key:
                     page.screenshot(path=str(ARTIFACTS / f"{name}-first-step.png"))
             else:

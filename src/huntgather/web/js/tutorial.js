@@ -129,15 +129,10 @@ export function createTutorial(store) {
 
   function render(s, action) {
     const v = s.view;
-    // the server refused a move at this step (`tutorial_move`): the coach's words for why
-    if (action && action.type === "error" && action.code === "tutorial_move" && v) {
-      retry = { version: v.version, key: action.explain || "retry.move" };
-    }
     if (!v || !v.tutorial || s.mode !== "play" || s.replay) { hide(); return; }
     const sc = script(v.tutorial);
     if (!sc) { hide(); return; }
     if (seen.game !== s.gameId) { seen = { game: s.gameId, index: -1 }; retry = null; }
-    if (retry && retry.version !== v.version) retry = null;
     const at = coachAt(sc, v.version, seen.index);
     // the tile put down as asked (not yet confirmed): the coach goes on to the piece of the same turn
     const next = at.kind === "do" ? sc.steps[at.index + 1] : null;
@@ -146,6 +141,12 @@ export function createTutorial(store) {
         && s.pending.rotation === asked.rotation && next.player === sc.steps[at.index].player) {
       at.index += 1;
     }
+    // the server refused a move at this step (`tutorial_move`): the coach's words for why, until
+    // the learner goes on
+    if (action && action.type === "error" && action.code === "tutorial_move") {
+      retry = { version: v.version, index: at.index, key: action.explain || "retry.move" };
+    }
+    if (retry && (retry.version !== v.version || retry.index !== at.index)) retry = null;
     const box = $("#coach");
     box.hidden = false;
     $("#screen-play").classList.add("coach-on");
