@@ -4,12 +4,14 @@ playing the script's moves, the coach's check of each learner step (a wrong move
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from app_helpers import device, make_app, recv
 
 from huntgather.moves import Occupy, Pass, Place, parse_move
+from huntgather.server import create_app
 from huntgather.tutorial import EDITIONS, Check, Step, coach_texts, load_script, step_at
 
 
@@ -141,3 +143,22 @@ def test_a_guided_setup_is_checked_and_the_script_is_served() -> None:
         retries = {k for k in coach_texts() if k.startswith("retry.")}
         assert set(data["coach"]) == {s.key for s in script.steps} | retries
         assert c.get("/api/tutorial/1999").status_code == 404
+
+
+def test_a_guided_game_goes_on_after_a_restart(tmp_path: Path) -> None:
+    script = load_script("2020")
+    db = str(tmp_path / "games.sqlite")
+    with device(create_app(db, bot_delay=0.0, worker_processes=False)) as c:
+        made = c.post("/api/games", json={"tutorial": "2020"}).json()
+        with c.websocket_connect(f"/ws/{made['id']}") as ws:
+            view = opened(ws, made["seats"]["0"])
+            ws.send_json({"type": "turn", "request": 1, "seat": 0, "version": view["version"],
+                          "moves": [as_json(script.steps[0].moves[-1]), as_json(script.steps[1].moves[-1])]})
+            assert recv(ws, "ack", skip=("table", "update"))["request"] == 1
+    # another process, from storage: the script and its check
+    with device(create_app(db, bot_delay=0.0, worker_processes=False)) as c:
+        with c.websocket_connect(f"/ws/{made['id']}") as ws:
+            view = opened(ws, made["seats"]["0"])
+            assert view["tutorial"] == "2020" and view["version"] >= 3
+            view = learn(ws, view, lambda step, _: as_json(step.moves[-1]))
+        assert [p["score"] for p in view["players"]] == list(script.steps[-1].scores)
