@@ -120,7 +120,7 @@ export function createTutorial(store) {
 
   // the piece to choose: its button in the list of choices, and its spot on the tile
   function markChoice(move) {
-    for (const b of document.querySelectorAll("#choices button[data-kind]")) {
+    for (const b of document.querySelectorAll("#choices button[data-kind], #viewport g.spot[data-kind]")) {
       const same = move.kind === "pass" ? b.dataset.kind === "pass"
         : b.dataset.kind === "occupy" && +b.dataset.zone === move.zone && b.dataset.piece === move.piece;
       b.classList.toggle("coach-choice", same);
