@@ -80,3 +80,13 @@ def test_a_game_of_the_script_draws_its_tiles_and_plays_its_moves(edition):
         game.play(step.moves[-1])
     assert [str(m) for m in game.history] == [w for step in script.steps for w in step.moves]
     assert game.is_over and game.scores == script.steps[-1].scores
+
+
+def test_every_coach_language_has_the_english_keys_and_every_retry_has_words():
+    from huntgather.tutorial import COACH_LANGUAGES, _data
+
+    english = coach_texts()
+    for lang in COACH_LANGUAGES:
+        assert set(_data(f"coach.{lang}.json")) == set(english), lang
+    retries = {"retry.square", "retry.rotation", "retry.no_piece", "retry.piece", "retry.zone", "retry.move"}
+    assert retries == {k for k in english if k.startswith("retry.")}

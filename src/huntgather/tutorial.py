@@ -14,6 +14,7 @@ coach's English texts are all in ``data/tutorial/coach.en.json``, one key per st
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,7 +22,7 @@ from importlib import resources
 from typing import Any
 
 from huntgather.game import Game
-from huntgather.moves import Draw, parse_move
+from huntgather.moves import Draw, Occupy, Place, parse_move
 from huntgather.record import load_position
 from huntgather.state import State
 
@@ -62,6 +63,7 @@ def _data(name: str) -> Any:
     return json.loads(resources.files("huntgather").joinpath("data", "tutorial", name).read_text("utf-8"))
 
 
+@functools.cache
 def load_script(edition: str) -> Script:
     """The guided game of ``edition`` (raise ``ValueError`` for an edition without one)."""
     if edition not in EDITIONS:
@@ -89,10 +91,64 @@ def new_game(edition: str) -> Game:
     return Game(state.players, seed=0, state=state, normal_order=normal, bonus_order=bonus)
 
 
-def coach_texts() -> dict[str, str]:
-    """The coach's English text of every step, by step key."""
+#: the languages of the coach's texts (``data/tutorial/coach.<lang>.json``); English has every key
+COACH_LANGUAGES = ("en",)
+
+
+def coach_texts(lang: str = "en") -> dict[str, str]:
+    """The coach's text of every step by step key, and of every retry (``retry.*``), in ``lang``
+    (a language without its own file, or a key its file lacks, gets the English text)."""
     texts: dict[str, str] = _data("coach.en.json")
+    if lang != "en" and lang in COACH_LANGUAGES:
+        texts = {**texts, **_data(f"coach.{lang}.json")}
     return texts
+
+
+def step_at(script: Script, ply: int) -> int | None:
+    """The index of the step the game is at once ``ply`` moves (draws included) are played from
+    the script's start: the step whose last move is still to come (None: the script is over).
+
+    >>> script = load_script("2020")
+    >>> step_at(script, 0), step_at(script, 1), step_at(script, 2), step_at(script, 1000)
+    (0, 0, 1, None)
+    """
+    done = 0
+    for i, step in enumerate(script.steps):
+        done += len(step.moves)
+        if ply < done:
+            return i
+    return None
+
+
+def retry_key(step: Step, move: str) -> str:
+    """The key of the coach's explanation (``retry.*`` in the coach's texts) of why ``move`` is
+    not the one ``step`` asks for.
+
+    >>> step = load_script("2020").steps[0]   # 46@1,0r1
+    >>> retry_key(step, "46@1,0r3"), retry_key(step, "46@0,1r1")
+    ('retry.rotation', 'retry.square')
+    >>> step = load_script("2020").steps[1]   # m46.3
+    >>> retry_key(step, "-"), retry_key(step, "h46.3"), retry_key(step, "m46.1")
+    ('retry.no_piece', 'retry.piece', 'retry.zone')
+    """
+    want, got = parse_move(step.moves[-1]), parse_move(move)
+    if isinstance(want, Place) and isinstance(got, Place):
+        return "retry.rotation" if (want.x, want.y) == (got.x, got.y) else "retry.square"
+    if isinstance(want, Occupy):
+        if not isinstance(got, Occupy):
+            return "retry.no_piece"
+        return "retry.zone" if want.piece == got.piece else "retry.piece"
+    return "retry.move"
+
+
+def scripted_move(script: Script, state: State, ply: int) -> str | None:
+    """The script's move at ``ply`` (a watch step's, for the coach's opponent) if it is legal in
+    ``state``, else None (a free step led elsewhere: the caller plays some legal move)."""
+    at = step_at(script, ply)
+    if at is None:
+        return None
+    move = script.steps[at].moves[-1]
+    return move if parse_move(move) in state.legal_moves() else None
 
 
 def replay(script: Script) -> list[State]:

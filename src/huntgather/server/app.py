@@ -72,6 +72,7 @@ from huntgather.server.routes_notify import notify_routes
 from huntgather.server.routes_passkeys import passkey_routes
 from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_reviews import review_routes
+from huntgather.server.routes_tutorial import tutorial_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
 from huntgather.server.workers import Workers
@@ -227,7 +228,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     notifier = Notifier(storage, notify or NotifySettings())
     rooms.notifier = notifier
     routes = [*http_routes(), *lobby_routes(), *account_routes(), *notify_routes(), *passkey_routes(),
-              *ratings_routes(), *review_routes(),
+              *ratings_routes(), *review_routes(), *tutorial_routes(),
               *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)

@@ -68,8 +68,8 @@ class Sender:
         """Tell the page its intent is done (the game at ``version``)."""
         self.conn.push(dumps(Ack(type=MessageType.ACK, request=self.request, version=version)))
 
-    def error(self, code: str, message: str) -> None:
-        self.conn.push(dumps(protocol.error(code, message, self.request, self.room.version)))
+    def error(self, code: str, message: str, explain: str | None = None) -> None:
+        self.conn.push(dumps(protocol.error(code, message, self.request, self.room.version, explain)))
 
 
 Handler = Callable[[Sender, Any], Awaitable[None]]
@@ -209,7 +209,7 @@ async def handle(room: Room, conn: Connection, text: str, tasks: set[asyncio.Tas
                                                    f"the costly ones); wait a moment")
         await HANDLERS[kind](sender, msg)
     except (RequestError, ProtocolError) as exc:
-        sender.error(exc.code, exc.message)
+        sender.error(exc.code, exc.message, getattr(exc, "explain", None))
         if exc.code == ErrorCode.DELETED:
             conn.finish(CLOSE_GONE, "deleted")
         elif exc.code == ErrorCode.TOO_MANY_WATCHERS:

@@ -228,6 +228,8 @@ class ErrorCode(StrEnum):
     # post-game reviews (reviews.py, routes_reviews.py)
     GAME_NOT_OVER = "game_not_over"
     TOO_MANY_REVIEWS = "too_many_reviews"
+    # the guided first game (rooms.py)
+    TUTORIAL_MOVE = "tutorial_move"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -338,6 +340,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.GAME_NOT_OVER: "HTTP 409: a game is reviewed once it is over",
     ErrorCode.TOO_MANY_REVIEWS: "HTTP 429: more review requests or polls from one address a minute "
                                 "than the server answers (see Limits); wait a little",
+    ErrorCode.TUTORIAL_MOVE: "in a guided game, a move that is not the one the coach asks for at that "
+                             "step (`explain` names the coach's words for it); nothing changes, try again",
 }
 
 
@@ -858,6 +862,8 @@ class Snapshot(Changing):
     log: list[EventView]
     replay: bool
     rated: Annotated[bool, Doc("a rated game (chosen at creation): no hints, no take-backs")]
+    tutorial: Annotated[str | None, Doc("a guided first game: its edition (`GET /api/tutorial/{edition}`), "
+                                        "whose steps the coach checks; null in any other game")]
 
 
 class ReplayView(Snapshot):
@@ -971,6 +977,9 @@ class Error(TypedDict):
     message: str
     request: NotRequired[Request]
     version: NotRequired[int | None]
+    explain: NotRequired[Annotated[str, Doc("in a guided game, for `tutorial_move`: the key of the coach's "
+                                            "words for the mistake (`retry.square`, `retry.rotation`, "
+                                            "`retry.no_piece`, `retry.piece`, `retry.zone`, `retry.move`)")]]
 
 
 @dataclass(frozen=True)

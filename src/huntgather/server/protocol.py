@@ -46,10 +46,15 @@ from huntgather.state import OCCUPY, PLACE, SPECIAL, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
 
 
-def error(code: str, message: str, request: Any, version: int | None) -> wire.Error:
-    """An ``error`` message: its code, the reason in words, the request it answers, the game's version."""
-    return {"type": wire.MessageType.ERROR, "code": wire.ErrorCode(code), "message": message,
-            "request": request, "version": version}
+def error(code: str, message: str, request: Any, version: int | None,
+          explain: str | None = None) -> wire.Error:
+    """An ``error`` message: its code, the reason in words, the request it answers, the game's
+    version, and the key of the words that explain it (where it has one)."""
+    out: wire.Error = {"type": wire.MessageType.ERROR, "code": wire.ErrorCode(code), "message": message,
+                       "request": request, "version": version}
+    if explain is not None:
+        out["explain"] = explain
+    return out
 
 
 # --------------------------------------------------------------------------- the connection
@@ -346,7 +351,8 @@ def _changing(game: Game, seed: int, projections: bool) -> wire.Changing:
 
 
 def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False,
-             version: int | None = None, rated: bool = False, projections: bool = True) -> wire.Snapshot:
+             version: int | None = None, rated: bool = False, projections: bool = True,
+             tutorial: str | None = None) -> wire.Snapshot:
     """The whole public view of a game (what a watcher sees), at ``version`` (by default the
     number of moves in its history; a game with turns taken back is further on); ``projections``:
     with the live projection (:func:`projection_view`)."""
@@ -359,7 +365,7 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
                      for (x, y), (t, r) in state.board.cells.items()],
            "log": [event_view(e, state) for e in game.events], "replay": replay, "rated": rated,
-           **_changing(game, seed, projections)}
+           "tutorial": tutorial, **_changing(game, seed, projections)}
     if replay:
         out["legal"] = []
     return out

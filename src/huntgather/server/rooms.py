@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from huntgather import tutorial
 from huntgather.bots import make_bot
 from huntgather.bots.base import Limits
 from huntgather.deals import deal_orders
@@ -152,6 +153,8 @@ def build_game(setup: GameSetup, rng: random.Random | None = None) -> Game:
     ``rng`` (by default the operating system's random source); a mirrored deal
     (``setup.mirror``) in the order of that deal of a tournament with the seed.
     """
+    if setup.tutorial is not None:   # the guided game's start, its draws in the script's order
+        return tutorial.new_game(setup.tutorial)
     state = State.new(len(setup.seats), setup.edition, setup.start_player)
     if setup.mirror is not None:   # a tournament's deal: both stacks' orders fixed by the seed
         normal, bonus = deal_orders(setup.edition, setup.seed, setup.mirror)
@@ -429,7 +432,7 @@ class Room:
     def snapshot(self) -> Snapshot:
         return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal),
                                  version=self.version, rated=self.setup.rated,
-                                 projections=self.setup.projections)
+                                 projections=self.setup.projections, tutorial=self.setup.tutorial)
 
     def table(self) -> Table:
         online, watchers = self.presence()
@@ -787,7 +790,8 @@ class Room:
         seat = self._holder(conn, msg["seat"])
         async with self.lock:
             self._check_turn(seat, msg["version"])
-            trial, _, events = self._trial(msg["moves"])
+            trial, parsed, events = self._trial(msg["moves"])
+            self._check_script(parsed)
             turn_over = trial.is_over or trial.is_chance or trial.current_player != seat
             return {"type": MessageType.PREVIEW, "version": self.version,
                     "decision": None if turn_over else protocol.decision_view(trial),
@@ -817,13 +821,34 @@ class Room:
                 if game.is_over or drawn or game.state.current_player != seat:
                     raise RequestError("illegal_move", "the turn is already over: too many moves")
                 try:
-                    game.play(move_from_json(game.state, data))
+                    move = move_from_json(game.state, data)
+                    self._check_script([move], game)
+                    game.play(move)
                 except ProtocolError as exc:
                     raise RequestError(exc.code, exc.message) from None
                 except IllegalMoveError as exc:
                     raise RequestError("illegal_move", str(exc)) from None
             await self._store(game, start)
             return self.version
+
+    def _check_script(self, moves: Sequence[Move], game: Game | None = None) -> None:
+        """In a guided game, the coach's check of the learner's ``moves``, made from ``game`` (by
+        default the room's): each one must pass its step's (:func:`huntgather.tutorial.check_step`);
+        one that does not is refused with ``tutorial_move`` and the key of the coach's words."""
+        if self.setup.tutorial is None:
+            return
+        script = tutorial.load_script(self.setup.tutorial)
+        walk = (game or self.game).state.copy()
+        ply = len((game or self.game).history)
+        for move in moves:
+            at = tutorial.step_at(script, ply)
+            if at is not None and not tutorial.check_step(walk, script.steps[at], str(move)):
+                step = script.steps[at]
+                raise RequestError(ErrorCode.TUTORIAL_MOVE,
+                                   f"step {step.key} asks for {step.moves[-1]}, not {move}",
+                                   explain=tutorial.retry_key(step, str(move)))
+            walk.apply(move)
+            ply += 1
 
     async def _commit(self, parsed: list[Move]) -> None:
         """Play moves checked on this very position (a bot's) on a copy, store them, adopt the copy.
@@ -1227,7 +1252,7 @@ class Room:
                       for s in self.seats)
         setup = replace(self.setup, seats=seats, start_player=(self.setup.start_player + 1) % len(seats),
                         seed=system_secrets.randbelow(2**53), deal=Deal.SECRET, stack=None, mirror=None,
-                        public=False)
+                        public=False, tutorial=None)
         accounts = {i: s.account_id for i, s in enumerate(self.seats)
                     if s.account_id is not None and s.kind == SeatKind.HUMAN}
         return setup, accounts
@@ -1278,6 +1303,9 @@ class Room:
         seat = self._holder(conn, msg["seat"])
         if self.setup.rated:
             raise RequestError(ErrorCode.RATED_NO_UNDO, "this is a rated game: no turn can be taken back")
+        if self.setup.tutorial is not None:
+            raise RequestError(ErrorCode.NO_UNDO, "a guided game takes no turn back: the coach lets you try "
+                                                  "a move again instead")
         async with self.lock:
             self._check_current(msg["version"])
             if self.seats[seat].kind != SeatKind.HUMAN or any(
@@ -1394,9 +1422,13 @@ class Room:
                 continue
             # a seed of this game, seat and moment: the same position always gets the same move
             seed = (self.setup.seed * 7 + player) * 100_003 + version
+            scripted = self._scripted(state)
             try:
-                move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state,
-                                              priority=self.search_priority, who=self.search_turns)
+                if scripted is not None:   # the coach's opponent in a guided game: the script's move
+                    move = scripted
+                else:
+                    move = await self.workers.run(Workers.lane_of(level), choose_move, level, seed, state,
+                                                  priority=self.search_priority, who=self.search_turns)
             except Exception:
                 log.exception("game %s: bot %s failed; playing a random move", self.id, player)
                 move = make_bot("random", seed=version).choose(state)
@@ -1422,6 +1454,15 @@ class Room:
                     if self.version == version:   # a random bot's move comes from legal_moves()
                         with contextlib.suppress(RequestError):
                             await self._commit([make_bot("random", seed=version).choose(state)])
+
+    def _scripted(self, state: State) -> Move | None:
+        """A guided game's scripted move for the bot to move in ``state`` (the room's game's), if
+        the script has one that is legal there (else the seat's level plays)."""
+        if self.setup.tutorial is None:
+            return None
+        script = tutorial.load_script(self.setup.tutorial)
+        word = tutorial.scripted_move(script, state, len(self.game.history))
+        return None if word is None else parse_move(word)
 
     @property
     def idle(self) -> bool:

@@ -30,6 +30,7 @@ from typing import Any
 from huntgather.bots.registry import offered_levels
 from huntgather.editions import edition_names, get_edition
 from huntgather.server.clock import ClockSetup
+from huntgather.tutorial import EDITIONS as TUTORIAL_EDITIONS
 
 MAX_NAME = 24
 
@@ -62,10 +63,13 @@ class Deal(StrEnum):
 class RequestError(ValueError):
     """A client request that cannot be honoured; ``code`` is a short machine-readable reason."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, explain: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: the key of the words that explain it to a player, where there are more than the code's
+        #: (a guided game's refused move: the coach's ``retry.*``)
+        self.explain = explain
 
 
 def new_secret() -> str:
@@ -174,6 +178,10 @@ class GameSetup:
     #: listed in the public lobby at creation: its person seats but the creator's are open to
     #: anyone (:mod:`huntgather.server.routes_lobby`); the deal is secret
     public: bool = False
+    #: the guided first game of this edition (:mod:`huntgather.tutorial`): the script's start and
+    #: draws, the learner in seat 0 (yellow) and the coach's opponent (red, seat 1) playing the
+    #: script's moves; unrated, no clock, not public
+    tutorial: str | None = None
 
     @property
     def open_seats(self) -> tuple[int, ...]:
@@ -194,18 +202,22 @@ class GameSetup:
         if not isinstance(data, dict):
             raise RequestError("bad_setup", "the game setup must be a JSON object")
         known = {"edition", "seats", "start_player", "seed", "short", "mirror", "rated", "clock",
-                 "on_timeout", "unwatched", "projections", "public"}
+                 "on_timeout", "unwatched", "projections", "public", "tutorial"}
         if stored:
             known |= {"deal", "stack"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RequestError("bad_setup", f"unknown setup field(s): {', '.join(unknown)}")
-        edition = data.get("edition", "2020")
+        tutorial = data.get("tutorial")
+        if tutorial is not None and tutorial not in TUTORIAL_EDITIONS:
+            raise RequestError("bad_setup", f"tutorial must be one of {', '.join(TUTORIAL_EDITIONS)} "
+                                            f"(a guided first game), or null")
+        edition = data.get("edition", tutorial or "2020")
         if edition not in edition_names():
             raise RequestError("bad_setup", f"unknown edition {edition!r}; choose one of "
                                             f"{', '.join(edition_names())}")
         ed = get_edition(edition)
-        raw_seats = data.get("seats", [{"kind": "human"}, {"kind": "human"}])
+        raw_seats = data.get("seats", [{"kind": "human"}, {"kind": "bot" if tutorial else "human"}])
         if not isinstance(raw_seats, list) or not ed.min_players <= len(raw_seats) <= ed.max_players:
             raise RequestError("bad_setup", f"seats must be a list of {ed.min_players} to "
                                             f"{ed.max_players} seats")
@@ -289,8 +301,11 @@ class GameSetup:
         projections = data.get("projections", not rated)
         if not isinstance(projections, bool):
             raise RequestError("bad_setup", "projections must be true or false")
+        if tutorial is not None:
+            _check_tutorial(data, tutorial, seats, stored=stored)
+            seed, deal = 0, Deal.SEEDED   # the script's draws: nothing secret, nothing random
         return cls(edition, tuple(seats), start, seed, short, deal, stack, mirror, rated, clock, on_timeout,
-                   unwatched, projections, public)
+                   unwatched, projections, public, tutorial)
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (names are stored with the seats, not here)."""
@@ -312,4 +327,24 @@ class GameSetup:
             out["projections"] = self.projections
         if self.public:
             out["public"] = True
+        if self.tutorial is not None:
+            out["tutorial"] = self.tutorial
         return out
+
+
+def _check_tutorial(data: dict[str, Any], tutorial: str, seats: list[Seat], *, stored: bool) -> None:
+    """A guided game's setup: its own edition, a person against a bot, nothing else chosen (the
+    script fixes the deal, who starts and the stack)."""
+    if data.get("edition", tutorial) != tutorial:
+        raise RequestError("bad_setup", "a guided game is played in its own edition: leave edition out or "
+                                        "give the tutorial's")
+    if stored:
+        return
+    if len(seats) != 2 or seats[0].kind != SeatKind.HUMAN or seats[1].kind != SeatKind.BOT:
+        raise RequestError("bad_setup", "a guided game has two seats: you (a person, yellow) and the coach's "
+                                        "opponent (a bot, red)")
+    chosen = sorted(k for k in ("seed", "short", "mirror", "clock") if data.get(k) not in (None, ""))
+    chosen += ["start_player"] if data.get("start_player", 0) != 0 else []
+    chosen += [k for k in ("rated", "public", "unwatched") if data.get(k)]
+    if chosen:
+        raise RequestError("bad_setup", f"a guided game follows its script: leave out {', '.join(chosen)}")

@@ -27,6 +27,7 @@ import { setupAccounts } from "./js/account.js";
 import { showLeaderboard, showProfile, watchRatedEnd } from "./js/profile.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
 import { load as loadLanguage, t } from "./js/i18n.js";
+import { createTutorial, setupLearn } from "./js/tutorial.js";
 
 const TITLE = "Hunters & Gatherers";
 
@@ -75,6 +76,7 @@ async function main() {
   const lobby = createLobby(store, play);
   const waitBanner = createWaitBanner(store, play);
   const review = createReview(store, play);
+  const tutorial = createTutorial(store);
   store.subscribe((state, action) => {
     lobby.render(state);
     waitBanner.render(state);
@@ -82,6 +84,7 @@ async function main() {
     board.render(state, action);
     a11y.render(state);
     panel.render(state);
+    tutorial.render(state, action);   // after the board and the panel: it marks their squares and choices
   });
 
   async function route() {
@@ -121,6 +124,8 @@ async function main() {
     } else if (parts[0] === "tiles") {
       show("tiles");
       await showTileSheet(meta.editions.map((e) => e.name), fetchTiles);
+    } else if (parts[0] === "learn") {
+      show("learn");
     } else if (parts[0] === "help") {
       show("help");
       await showRules();
@@ -137,6 +142,7 @@ async function main() {
   watchRatedEnd(store, accounts);
 
   setupNewForm(store.get().meta);
+  setupLearn();
   setupFind();
   setupKeys(store, play, board, a11y);
   setupSettings(() => panel.render(store.get()), restyle);

@@ -4,6 +4,7 @@
 // first), which open without a link (the signed-in page holds the account's seats).
 
 import { $, api, el } from "./dom.js";
+import { t } from "./i18n.js";
 import { kindWords } from "./game.js";
 import { ID_RE, forgetEntry, loadStore, normalEntry, playSecrets } from "./storage.js";
 
@@ -148,7 +149,9 @@ export async function showGames(meta, accounts) {
   Promise.all([worker(), worker(), worker()]);
   if (!ids.length) {
     const tr = el("tr");
-    tr.append(el("td", { colspan: 7 }, "No saved games yet."));
+    const td = el("td", { colspan: 7 }, "No saved games yet. ");
+    td.append(el("a", { href: "#/learn", id: "games-learn" }, t("games.learn")));
+    tr.append(td);
     body.append(tr);
   }
 }

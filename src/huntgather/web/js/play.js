@@ -200,9 +200,11 @@ export function createPlay(store, loadTiles) {
       fatal(code, () => conn.stop());
       return;
     }
-    store.dispatch({ type: "error", code, request: msg.request });
+    store.dispatch({ type: "error", code, request: msg.request, explain: msg.explain });
     if (String(code).startsWith("chat_")) {   // said in the chat panel
       chat.onMessage(msg);
+    } else if (code === "tutorial_move") {   // the coach says why, in its panel (tutorial.js)
+      showError("");
     } else if (code === "stale") {
       if (s().view) send({ type: "resync", version: s().view.version });
       showError("the game moved on meanwhile; showing the latest position");
