@@ -1,7 +1,9 @@
 """A fixed number of random games, for comparing two trees by instruction counts (issue 41).
 
     python tools/game_work.py N             # 2-player 2020 games with seeds 0 .. N-1, played as
-                                            # `huntgather bench` plays them (bench.play_random)
+                                            # `huntgather bench` plays them (bench.play_random,
+                                            # in a Game(quiet=True): no events made)
+    python tools/game_work.py N --events    # the same games in a Game that makes its events
     python tools/game_work.py N 2002 3      # another edition and number of players
     python tools/game_work.py N --digest    # and a digest of the games, to compare two trees
 
@@ -25,13 +27,14 @@ from huntgather.game import Game
 
 def main(argv: list[str]) -> None:
     show = "--digest" in argv
-    argv = [a for a in argv if a != "--digest"]
+    quiet = "--events" not in argv
+    argv = [a for a in argv if a not in ("--digest", "--events")]
     n = int(argv[0]) if argv else 40
     edition = argv[1] if len(argv) > 1 else "2020"
     players = int(argv[2]) if len(argv) > 2 else 2
     digest = hashlib.sha256()
     for s in range(n):
-        game = Game(players, edition=edition, seed=s)
+        game = Game(players, edition=edition, seed=s, quiet=quiet)
         play_random(game, random.Random(f"bench-{s}"))
         if show:
             digest.update(repr((game.history, game.scores)).encode())
