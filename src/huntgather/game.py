@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
+from huntgather.board import TILE_IDS
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
 from huntgather.moves import Draw, Move, parse_move
 from huntgather.state import BONUS, DRAW, Decision, IllegalMoveError, State, choose
+
+#: the draw of each tile id, one move shared by every game's history (moves are never changed once
+#: made): a game makes some 80 draws, and making each and freeing it with the game cost 1.5 % of a
+#: random game's instructions, pure (0.25 % compiled)
+_DRAWS: Final[list[Draw | None]] = [None] * TILE_IDS
 
 
 class Game:
@@ -138,7 +144,10 @@ class Game:
         state = self.state
         quiet = self.quiet
         while state.phase is DRAW:
-            draw = Draw(self._next_tile(state.stack, state.chance_outcomes()))
+            tile = self._next_tile(state.stack, state.chance_outcomes())
+            draw = _DRAWS[tile]
+            if draw is None:
+                draw = _DRAWS[tile] = Draw(tile)
             new = state.apply(draw, trusted=True, quiet=quiet)   # one of the chance outcomes: legal
             self.history.append(draw)
             if new:
