@@ -67,6 +67,22 @@ def test_a_quiet_apply_changes_the_state_as_the_normal_one_does(edition: str, ru
     assert events > 1000   # (the normal apply made them)
 
 
+def test_a_quiet_game_plays_the_same_game_without_events() -> None:
+    # Game(quiet=True), as the bench plays: the same draws, moves and positions, no events made;
+    # its copies and pickles stay quiet
+    for seed in range(6):
+        loud, quiet = Game(2 + seed % 4, seed=seed), Game(2 + seed % 4, seed=seed, quiet=True)
+        a, b = random.Random(seed), random.Random(seed)
+        while not loud.is_over:
+            assert loud.play(loud.state.random_move(a), trusted=True) != []
+            assert quiet.play(quiet.state.random_move(b), trusted=True) == []
+            assert quiet.state == loud.state and quiet.history == loud.history
+        assert quiet.events == [] and loud.events
+        again = pickle.loads(pickle.dumps(quiet))
+        assert again.quiet and quiet.copy().quiet and not pickle.loads(pickle.dumps(loud)).quiet
+        assert again.follow([]) == [] and again.state == loud.state
+
+
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_the_occupy_options_kept_for_the_decision_are_those_listed_afresh(edition: str) -> None:
     # the rules keep the occupant options they found when they asked; a copy shares them and an

@@ -5,7 +5,14 @@ Every figure goes through the public API, on one core, for two players:
 * ``random_games_per_s``: complete games in which every decision (placement,
   occupant, shaman take-back) is a uniformly random move of
   ``state.legal_moves()`` (:meth:`State.random_move`), played with
-  :meth:`Game.play` (``trusted``: the move is legal by construction);
+  :meth:`Game.play` (``trusted``: the move is legal by construction) in a
+  ``Game(quiet=True)``, which makes no events (nobody reads them);
+* ``tiles_placed_per_s`` and ``decisions_per_s``: the same rate in tiles placed
+  and in decisions (every move a player made: placements, occupants, passes,
+  take-backs; not the draws), ``random_games_per_s`` times
+  ``placements_per_game`` and ``player_moves_per_game``, counted from the
+  histories of the games played: the terms on which engines of other games
+  (longer, shorter, with more or fewer decisions a tile) compare;
 * ``placements_per_s``: tiles placed per second when the moves of those games
   are applied again to copies of their start (``State.apply``, each move
   checked): the cost of a placement and its scoring without listing moves;
@@ -187,7 +194,8 @@ def run_bench(edition: str = DEFAULT_EDITION, seconds: float = 5.0, seed: int = 
     while cpu_total < budget or len(game_rates) < 3:
         cpu0, wall0 = time.process_time(), time.perf_counter()
         for _ in range(CHUNK):
-            game = Game(2, edition=ed, seed=seed + played)
+            game = Game(2, edition=ed, seed=seed + played, quiet=True)
+            # every move a player made (draws are the game's), and the placements among them
             moves += play_random(game, random.Random(f"bench-{seed + played}"))
             placed += sum(1 for m in game.history if isinstance(m, Place))
             played += 1
@@ -209,6 +217,10 @@ def run_bench(edition: str = DEFAULT_EDITION, seconds: float = 5.0, seed: int = 
         "random_games_per_wall_s": round(played / wall_total, 1),
         "player_moves_per_game": round(moves / played, 1),
         "placements_per_game": round(placed / played, 1),
+        # the same games' rate in tiles placed and in decisions (player moves), for comparing with
+        # engines whose games are longer or shorter, or ask for more or fewer decisions a tile
+        "tiles_placed_per_s": round(statistics.median(game_rates) * placed / played),
+        "decisions_per_s": round(statistics.median(game_rates) * moves / played),
     }
 
     # 2. replaying the same moves: placements per second -------------------------
@@ -318,6 +330,8 @@ def _copy_us(items: list[State] | list[Game], budget: float) -> float:
 #: the figures ``huntgather bench`` prints, with their labels and units
 LABELS = (
     ("random_games_per_s", "complete random games", "/s"),
+    ("tiles_placed_per_s", "  tiles placed in them", "/s"),
+    ("decisions_per_s", "  decisions in them", "/s"),
     ("placements_per_s", "tile placements (replay)", "/s"),
     ("legal_placements_us", "list legal placements", "µs"),
     ("legal_moves_us", "legal_moves() at a placement", "µs"),

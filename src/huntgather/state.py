@@ -647,7 +647,6 @@ class State:
         board = self.board
         events: list[Event] = []
         bonus_earned = False
-        counter = self.edition.bonus_counter
         for fid, f in board.completed(self.board.tiles.by_id[self.tile]):
             scored = score_completed(board, self.edition, fid, self.players, explain=not quiet)
             self._add(scored.points)
@@ -660,7 +659,7 @@ class State:
                 if not quiet:
                     back = tuple((p, where.tile, where.zone) for p, where in returned)
                     events.append(OccupantsReturned(back, f"{f.kind} scored"))
-            if f.kind is FOREST and f.counter(counter) > 0:
+            if f.kind is FOREST and f.counter(self.edition.bonus_counter) > 0:
                 bonus_earned = True
         if bonus_earned and not self.bonus_turn:
             name = self.edition.bonus_name
@@ -725,11 +724,12 @@ class State:
         ``explain=False``: the same points, the rows without their texts (see
         :func:`~huntgather.scoring.score_system`)."""
         board = self.board
-        pieces = board.pieces()
-        systems = sorted({board.system_id(w.tile, w.zone) for w, _, piece in pieces if piece == HUT})
-        # (the meadows that hold a meeple, in id order, as board.feature_ids(MEADOW) lists them)
-        meadows = sorted({board.feature_id(w.tile, w.zone) for w, _, piece in pieces
-                          if piece == MEEPLE and board.zone(w.tile, w.zone).kind is MEADOW})
+        # the river systems that hold a hut and the meadows that hold a meeple, each in id order
+        # (as board.feature_ids(MEADOW) lists them): the occupied features found once each
+        occupied = board.occupied_ids()
+        systems = sorted([fid for fid in occupied if board.is_system(fid)])
+        meadows = sorted([fid for fid in occupied
+                          if not board.is_system(fid) and board.feature_by_id(fid).kind is MEADOW])
         edition, players = self.edition, self.players
         return ([score_system(board, edition, fid, players, explain=explain) for fid in systems]
                 + [score_meadow(board, edition, fid, self.removed_animals, players, explain=explain)
