@@ -1,8 +1,8 @@
 """The page's message catalogues (web/i18n/<lang>.json): every key the page's JavaScript asks
-for with t("...") and index.html names with data-i18n="..." is in every catalogue, no catalogue
-holds a key nobody asks for, every server error code has its words, the parameters agree across
-languages, and plural entries carry the forms each language's plural rules pick (Czech: one for
-1, few for 2-4, other for 0 and 5+, many for fractions)."""
+for with t("...") and index.html names with data-i18n="..." (or data-i18n-attr="title=...") is in
+every catalogue, no catalogue holds a key nobody asks for, every server error code has its words,
+the parameters agree across languages, and plural entries carry the forms each language's plural
+rules pick (Czech: one for 1, few for 2-4, other for 0 and 5+, many for fractions)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "cs": {"one", "f
 CLIENT_ERRORS = {"network", "unknown"}
 T_CALL = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
 DATA_I18N = re.compile(r'data-i18n="([a-z0-9_.]+)"')
+DATA_I18N_ATTR = re.compile(r'data-i18n-attr="([^"]+)"')   # "title=key aria-label=key2"
 PARAM = re.compile(r"\{(\w+)\}")
 
 
@@ -34,7 +35,9 @@ def used_keys() -> set[str]:
     keys: set[str] = set()
     for path in [WEB / "app.js", *sorted((WEB / "js").glob("*.js"))]:
         keys |= set(T_CALL.findall(path.read_text(encoding="utf-8")))
-    keys |= set(DATA_I18N.findall((WEB / "index.html").read_text(encoding="utf-8")))
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    keys |= set(DATA_I18N.findall(html))
+    keys |= {pair.split("=", 1)[1] for attrs in DATA_I18N_ATTR.findall(html) for pair in attrs.split()}
     keys |= {f"error.{code.value}" for code in ErrorCode}   # errorText(code) reads these
     keys |= {f"error.{name}" for name in CLIENT_ERRORS}
     return keys

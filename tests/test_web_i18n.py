@@ -4,6 +4,8 @@ speak falls back to English."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +19,9 @@ pytest.importorskip("uvicorn")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 
-from test_web_ui import ARTIFACTS, open_page  # noqa: E402  (after the skips: it needs Playwright)
+# (after the skips: they need Playwright)
+from test_i18n import PARAM, WEB  # noqa: E402
+from test_web_ui import ARTIFACTS, open_page, play_turn, start_game  # noqa: E402
 
 
 @pytest.fixture
@@ -63,6 +67,74 @@ def test_the_new_game_page_in_czech_and_german(server: Server, browser: Any, loc
         assert page.inner_text("#start-game") == start
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"i18n-new-{locale}.png"))
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+# words of the English catalogue that are not words of the others (nor short ones: "a", "of"),
+# which a page in Czech or German must not show
+WORD = re.compile(r"[A-Za-zÀ-žß]{3,}")
+
+
+def catalogue_words(lang: str) -> set[str]:
+    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    texts = [v for entry in data.values() for v in ([entry] if isinstance(entry, str) else entry.values())]
+    return {w.lower() for text in texts for w in WORD.findall(PARAM.sub(" ", text))}
+
+
+def english_words() -> set[str]:
+    return catalogue_words("en") - catalogue_words("cs") - catalogue_words("de")
+
+
+def english_left(page: Any, words: set[str]) -> list[str]:
+    """The English words in the page's visible text (not the screen reader's words: a11y.js is not
+    in the catalogues yet), each with its line."""
+    text = str(page.evaluate("""() => {
+      const hidden = [...document.querySelectorAll('.sr-only')].map((n) => [n, n.style.display]);
+      for (const [n] of hidden) n.style.display = 'none';
+      const text = document.body.innerText;
+      for (const [n, d] of hidden) n.style.display = d;
+      return text;
+    }"""))
+    return sorted({f"{w}: {line.strip()[:80]}" for line in text.splitlines() for w in WORD.findall(line)
+                   if w.lower() in words})
+
+
+@pytest.mark.parametrize("locale", ["cs-CZ", "de-DE"])
+def test_no_english_word_on_the_new_game_page_and_at_the_table(server: Server, browser: Any,
+                                                                locale: str) -> None:
+    words = english_words()
+    assert {"the", "turn", "meadow", "hunter", "score"} <= words   # the list is the catalogue's
+    errors: list[str] = []
+    context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+    try:
+        page = open_page(context, errors, locale)
+        page.goto(server.url + "#/new")
+        page.wait_for_selector("#screen-new:not([hidden])")
+        page.wait_for_selector("#seats li")
+        assert english_left(page, words) == [], "the new-game page"
+        page.screenshot(path=str(ARTIFACTS / f"i18n-new-full-{locale}.png"), full_page=True)
+        start_game(page, server.url, ["human", "bot:random"], short=3, seed=11)
+        left: dict[str, list[str]] = {}
+        turns = 0
+        while page.locator("#game-summary[hidden]").count() and turns < 6:
+            page.wait_for_function("() => document.querySelector('#turn').dataset.mine === 'yes' || "
+                                   "!document.querySelector('#game-summary').hidden")
+            if not page.locator("#game-summary[hidden]").count():
+                break
+            play_turn(page)
+            turns += 1
+            left[f"turn {turns}"] = english_left(page, words)
+            if turns == 1:
+                page.screenshot(path=str(ARTIFACTS / f"i18n-table-{locale}.png"), full_page=True)
+        page.wait_for_selector("#game-summary:not([hidden])")
+        page.wait_for_function("() => document.querySelector('#game-summary').dataset.scoring === 'done'")
+        left["the end"] = english_left(page, words)
+        page.screenshot(path=str(ARTIFACTS / f"i18n-final-{locale}.png"), full_page=True)
+        found = json.dumps(left, indent=1, ensure_ascii=False)
+        (ARTIFACTS / f"i18n-english-left-{locale}.json").write_text(found, encoding="utf-8")
+        assert all(not found for found in left.values()), left
     finally:
         context.close()
     assert not errors, errors

@@ -1,4 +1,5 @@
 // a11y.js: the board's cells and the game's news in words, for screen readers.
+import "./english.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { initialState, reduce } from "../../src/huntgather/web/js/game.js";

@@ -28,8 +28,6 @@ import { showLeaderboard, showProfile, watchRatedEnd } from "./js/profile.js";
 import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
 import { load as loadLanguage, t } from "./js/i18n.js";
 
-const TITLE = "Hunters & Gatherers";
-
 function show(screen) {
   for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== `screen-${screen}`;
 }
@@ -87,7 +85,7 @@ async function main() {
   async function route() {
     const parts = location.hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
     play.leave();
-    document.title = TITLE;
+    document.title = t("page.title");
     showStatus("");
     const id = parts[1];
     const validId = id && ID_RE.test(id);

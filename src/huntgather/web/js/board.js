@@ -18,7 +18,7 @@
 import { $, el, svgEl } from "./dom.js";
 import {
   canon, choiceLabel, currentHints, heldSeats, legalPlacements, myTurn, placementAt,
-  placementsForRotation, rgbOf, sameMove, who,
+  placementsForRotation, rgbOf, rowWords, sameMove, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
 import { rowsAt } from "./projection.js";
@@ -335,7 +335,7 @@ export function createBoard(store, act) {
     const cells = (row.tiles || []).map((t) => where.get(t)).filter(Boolean);
     for (const c of cells) g.append(svgEl("rect", { x: c.x * 100 + 3, y: c.y * 100 + 3, width: 94, height: 94 }));
     const title = svgEl("title");
-    title.textContent = row.explanation;
+    title.textContent = rowWords(s, row);
     g.append(title);
     if (cells.length) {
       // the label on the feature's tile nearest its middle, so that it lies on the feature
@@ -809,7 +809,7 @@ export function createBoard(store, act) {
       highlight(rows.flatMap((r) => r.tiles), "projected-hl");
       tip.innerHTML = "";
       tip.append(el("strong", {}, "If the game ended now"));
-      for (const r of rows) tip.append(el("p", { class: `kind-${r.kind}` }, r.explanation));
+      for (const r of rows) tip.append(el("p", { class: `kind-${r.kind}` }, rowWords(s, r)));
     }
     const wrap = $("#board-wrap").getBoundingClientRect();
     tip.hidden = false;

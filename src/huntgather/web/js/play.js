@@ -7,6 +7,7 @@
 //   play.placeAt(x, y);   play.choose(move);   play.confirmTurn();   …
 
 import { $, api, showError, showStatus } from "./dom.js";
+import { t } from "./i18n.js";
 import {
   canConfirm, canUndoTurn, canon, currentHints, heldSeats, isRated, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
   who,
@@ -26,7 +27,7 @@ const FATAL = {
     "or the seat was handed to a bot.",
 };
 
-const NOT_CONNECTED = "not connected to the server; retrying";
+const NOT_CONNECTED = () => t("connection.not_connected_retrying");
 const REFUSED = "A link opened here holds no seat in this game (it may have been cut short or mistyped): " +
   "it is forgotten, and the seats this page holds are kept.";
 
@@ -40,7 +41,7 @@ export function createPlay(store, loadTiles) {
 
   function send(msg) {
     if (conn && conn.send(msg)) return true;
-    showError(NOT_CONNECTED);
+    showError(NOT_CONNECTED());
     return false;
   }
   const chat = createChat(store, send);   // the chat panel, Resign, Leave and Rematch (chat.js)
@@ -48,13 +49,12 @@ export function createPlay(store, loadTiles) {
   // the connection's state: in the header, and in the store (the Table shows no presence it cannot know)
   function onState(state) {
     if (state === ONLINE) {
-      showStatus("connected", state);
-      if ($("#play-error").textContent === NOT_CONNECTED) showError("");
+      showStatus(t("connection.connected"), state);
+      if ($("#play-error").textContent === NOT_CONNECTED()) showError("");
     } else if (state === RECONNECTING) {
-      showStatus(opened ? "connection lost — reconnecting…" : "connecting…", state);
+      showStatus(opened ? t("connection.lost") : t("connection.connecting"), state);
     } else {
-      showStatus(navigator.onLine ? "offline — the server cannot be reached; reconnecting…"
-        : "offline — no network; reconnecting when it is back", state);
+      showStatus(navigator.onLine ? t("connection.offline_server") : t("connection.offline_network"), state);
     }
     store.dispatch({ type: "connection", state });
   }
@@ -188,7 +188,7 @@ export function createPlay(store, loadTiles) {
   // a final answer: no more connecting
   function fatal(code, end) {
     end();
-    showStatus("not connected", OFFLINE);
+    showStatus(t("connection.not_connected"), OFFLINE);
     store.dispatch({ type: "fatal", code });
     const id = s().gameId;
     showError(FATAL[code](id), code === "bad_secret" ? { href: `#/watch/${id}`, text: "Watch the game" } : null);
