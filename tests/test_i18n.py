@@ -18,7 +18,8 @@ WEB = Path(__file__).resolve().parent.parent / "src" / "huntgather" / "web"
 LANGUAGES = ("en", "cs", "de")
 PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "cs": {"one", "few", "many", "other"}}
 # error words the page itself raises (no server code): a fetch that failed, an error without a code
-CLIENT_ERRORS = {"network", "unknown"}
+# (and the passkey ceremony's own refusals, passkeys.js)
+CLIENT_ERRORS = {"network", "unknown", "passkey_cancelled", "passkey_unavailable", "passkey_failed"}
 T_CALL = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
 DATA_I18N = re.compile(r'data-i18n="([a-z0-9_.]+)"')
 DATA_I18N_ATTR = re.compile(r'data-i18n-attr="([^"]+)"')   # "title=key aria-label=key2"

@@ -8,46 +8,25 @@
 //   await accounts.refresh();   accounts.me();   accounts.showMe();
 
 import { $, api, el } from "./dom.js";
-import { errorText, hasText, language } from "./i18n.js";
+import { errorText, hasText, language, t } from "./i18n.js";
 import { setupNotifications } from "./notifications.js";
 import { ID_RE, loadStore, normalEntry, playSecrets } from "./storage.js";
 
 // the server's error codes, in a player's words (a code not here: the server's own message)
-const ERROR_WORDS = {
-  bad_login: () => "That name and password do not match an account. Check both and try again.",
-  name_taken: () => "That name is taken: choose another one.",
-  wrong_password: () => "That is not this account's password.",
-  too_many_attempts: () => "Too many attempts to sign in. Wait a few minutes, then try again.",
-  bad_name: (m) => `That name cannot be used${m ? `: ${m}` : "."}`,
-  bad_password: (m) => `That password cannot be used${m ? `: ${m}` : "."}`,
-  signed_out: () => "You are signed out (the session ended or was signed out elsewhere). Sign in again.",
-  sign_in_required: () => "Sign in first: only an account can do this.",
-  cross_site: () => "The server refused a request that seemed to come from another site. Reload the page and try again.",
-  unknown_player: () => "There is no player of that name.",
-  passkey_cancelled: () => "The passkey was not used: it was cancelled, or the time ran out.",
-  passkey_unavailable: () => "This browser cannot use passkeys here.",
-  passkey_needs_host_name: () => "Passkeys need the page opened under a name (such as localhost or a domain), " +
-    "not a numeric address.",
-  passkey_exists: () => "This device holds a passkey of this account already.",
-  passkey_refused: () => "The passkey's answer could not be checked, so nothing changed. Try again.",
-  bad_email: () => "That is not an email address (name@example.org).",
-  mail_off: () => "This server sends no mail: its operator has not set it up.",
-  bad_subscription: () => "This browser's push service is not one the server takes.",
-  too_many_subscriptions: () => "This account has notifications in too many browsers already: switch them off in one you no longer use.",
-  passkey_failed: () => "The browser could not use the passkey. Try again, or use a password.",
-  unknown_passkey: () => "That passkey belongs to no account here.",
-  bad_challenge: () => "The passkey request ran out of time. Try again.",
-  network: () => "The server cannot be reached. Check the connection and try again.",
-};
-
-// the words for an error thrown by api() (or by passkeys.js): its code's, else its own message
+// the words for an error thrown by api() (or by passkeys.js): its code's in the catalogues
+// (error.<code>; a name or password refused says why in the server's words, in English), else
+// its own message
 export function errorWords(err) {
   const code = err && err.code;
-  if (code && language() !== "en" && hasText(`error.${code}`)) return errorText(code);
-  const words = code && ERROR_WORDS[code];
-  if (words) return words(err.message && err.message !== code ? err.message : "");
-  if (err instanceof TypeError) return "The server cannot be reached. Check the connection and try again.";
-  return (err && err.message) || "Something went wrong. Try again.";
+  if (code && hasText(`error.${code}`)) {
+    const why = err.message && err.message !== code ? err.message : "";
+    if ((code === "bad_name" || code === "bad_password") && why && language() === "en") {
+      return code === "bad_name" ? t("error.bad_name_why", { why }) : t("error.bad_password_why", { why });
+    }
+    return errorText(code);
+  }
+  if (err instanceof TypeError) return errorText("network");
+  return (err && err.message) || errorText("unknown");
 }
 
 // passkeys.js (its own module): loaded when there is one; without it the page offers passwords only
