@@ -122,7 +122,7 @@ export function setupAccounts(onChange) {
     const link = $("#me-link");
     link.hidden = !signedIn;
     $("#me-name-short").textContent = signedIn ? me.account.name : "";
-    link.title = signedIn ? `signed in as ${me.account.name}: your account` : "";
+    link.title = signedIn ? t("account.signed_in_as", { name: me.account.name }) : "";
     document.body.dataset.signedIn = signedIn ? "yes" : "no";
   }
 
@@ -150,15 +150,12 @@ export function setupAccounts(onChange) {
     const up = m === "sign-up";
     $("#mode-sign-in").setAttribute("aria-pressed", up ? "false" : "true");
     $("#mode-sign-up").setAttribute("aria-pressed", up ? "true" : "false");
-    $("#account-dialog-title").textContent = up ? "Create an account" : "Sign in";
-    $("#account-submit").textContent = up ? "Create the account" : "Sign in";
+    $("#account-dialog-title").textContent = up ? t("account.create_title") : t("account.sign_in");
+    $("#account-submit").textContent = up ? t("account.create") : t("account.sign_in");
     $("#account-password").autocomplete = up ? "new-password" : "current-password";
     $("#account-name").autocomplete = "username";
-    $("#account-about").textContent = up
-      ? "Your name is shown to the other players, on your profile and on the leaderboard. " +
-        "With an account you find your games on any device and can play rated games."
-      : "Sign in to find your games on any device and to play rated games. Playing without an account works as before.";
-    $("#account-passkey").textContent = up ? "Create it with a passkey instead" : "Sign in with a passkey";
+    $("#account-about").textContent = up ? t("account.create_about") : t("account.sign_in_about");
+    $("#account-passkey").textContent = up ? t("account.create_passkey") : t("account.sign_in_passkey");
     $("#account-error").textContent = "";
   }
 
@@ -194,13 +191,12 @@ export function setupAccounts(onChange) {
     const error = $("#account-error");
     error.textContent = "";
     if (!name) {
-      error.textContent = "Type your name.";
+      error.textContent = t("account.type_name");
       $("#account-name").focus();
       return;
     }
     if (!password) {
-      error.textContent = mode === "sign-up" ? "Choose a password (or create the account with a passkey)."
-        : "Type your password (or sign in with a passkey).";
+      error.textContent = mode === "sign-up" ? t("account.choose_password") : t("account.type_password");
       $("#account-password").focus();
       return;
     }
@@ -240,7 +236,7 @@ export function setupAccounts(onChange) {
     }
     const name = $("#account-name").value.trim();
     if (mode === "sign-up" && !name) {
-      error.textContent = "Type the name of the new account first.";
+      error.textContent = t("account.type_new_name");
       $("#account-name").focus();
       return;
     }
@@ -283,20 +279,22 @@ export function setupAccounts(onChange) {
       const r = me.ratings[ed];
       const tr = el("tr", { "data-edition": ed });
       const rating = el("td", { class: "rating" }, ratingWords(r));
-      if (r.provisional) rating.append(" ", el("span", { class: "provisional", title: "few games yet: the rating may still move a lot" }, "provisional"));
+      if (r.provisional) {
+        rating.append(" ", el("span", { class: "provisional", title: t("rating.provisional_about") }, t("rating.provisional")));
+      }
       tr.append(el("td", {}, ed), rating, el("td", { class: "num" }, String(r.games ?? 0)), el("td", { class: "num" }, String(r.wins ?? 0)));
       body.append(tr);
     }
     $("#me-ratings").hidden = !eds.length;
     $("#me-no-ratings").hidden = !!eds.length;
     // the password: a form to set one (an account made with a passkey) or to change it
-    $("#password-title").textContent = a.has_password ? "Change the password" : "Set a password";
+    $("#password-title").textContent = a.has_password ? t("account.change_password") : t("account.set_password_title");
     $("#old-password-label").hidden = !a.has_password;
-    $("#password-save").textContent = a.has_password ? "Change the password" : "Set the password";
+    $("#password-save").textContent = a.has_password ? t("account.change_password") : t("account.set_password");
     $("#old-password").value = "";
     $("#new-password").value = "";
     const n = a.passkeys || 0;
-    $("#passkey-count").textContent = n ? `This account has ${n} passkey${n === 1 ? "" : "s"}.` : "This account has no passkey.";
+    $("#passkey-count").textContent = n ? t("account.passkeys", { n }) : t("account.no_passkey");
     $("#add-passkey").hidden = !passkeysUsable();
     $("#passkey-unavailable").hidden = passkeysUsable();
     $("#delete-password-label").hidden = !a.has_password;
@@ -315,7 +313,7 @@ export function setupAccounts(onChange) {
 
   $("#sign-out").onclick = () => signOut(false);
   $("#sign-out-all").onclick = () => {
-    if (confirm("Sign out on every device and browser where this account is signed in, this one included?")) signOut(true);
+    if (confirm(t("account.sign_out_all_confirm"))) signOut(true);
   };
   $("#me-sign-in").onclick = () => open("sign-in");
 
@@ -323,12 +321,12 @@ export function setupAccounts(onChange) {
     ev.preventDefault();
     const body = { new: $("#new-password").value };
     if (me && me.account.has_password) body.old = $("#old-password").value;
-    if (!body.new) { note("#password-note", "Type the new password.", true); $("#new-password").focus(); return; }
+    if (!body.new) { note("#password-note", t("account.type_new_password"), true); $("#new-password").focus(); return; }
     try {
       await jsonRequest("/api/me/password", "PUT", body);
       await refresh();
       await showMe();
-      note("#password-note", "The password is saved.");
+      note("#password-note", t("account.password_saved"));
     } catch (e) {
       note("#password-note", errorWords(e), true);
     }
@@ -339,7 +337,7 @@ export function setupAccounts(onChange) {
     try {
       await passkeys.passkeyAdd();
       await showMe();
-      note("#passkey-note", "The passkey is added: you can sign in with it.");
+      note("#passkey-note", t("account.passkey_added"));
     } catch (e) {
       note("#passkey-note", errorWords(e), true);
     }
@@ -348,10 +346,7 @@ export function setupAccounts(onChange) {
   $("#delete-account").onclick = async () => {
     if (!me) return;
     const name = me.account.name;
-    const what = `Delete the account "${name}" for good?\n\nRemoved: its name, its password and passkeys, ` +
-      "every session (it is signed out everywhere), its ratings and its place on the leaderboard. " +
-      "In finished games its name becomes \"deleted player\"; games in play go on without the account.\n\n" +
-      "This cannot be undone.";
+    const what = t("account.delete_confirm", { name });
     if (!confirm(what)) return;
     const body = me.account.has_password ? { password: $("#delete-password").value } : {};
     try {
@@ -361,7 +356,7 @@ export function setupAccounts(onChange) {
       return;
     }
     await changed();
-    note("#me-error", `The account "${name}" is deleted.`);
+    note("#me-error", t("account.deleted", { name }));
   };
 
   return { refresh, me: () => me, open, showMe };
