@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from huntgather.server.messages import ErrorCode
+from huntgather.server.rules_page import rules_payload
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "huntgather" / "web"
 LANGUAGES = ("en", "cs", "de")
@@ -32,6 +33,18 @@ def catalogue(lang: str) -> dict[str, object]:
     return data
 
 
+def rules_keys() -> set[str]:
+    """The keys the rules pages send (GET /api/rules/EDITION): each section's title
+    (``rules.<id>``), its paragraphs' and its diagrams' captions."""
+    keys: set[str] = set()
+    for edition in ("2020", "2002"):
+        for section in json.loads(rules_payload(edition))["sections"]:
+            keys.add(f"rules.{section['id']}")
+            keys |= {text["key"] for text in section["texts"]}
+            keys |= {d["key"] for d in section.get("diagrams", [])}
+    return keys
+
+
 def used_keys() -> set[str]:
     keys: set[str] = set()
     for path in [WEB / "app.js", *sorted((WEB / "js").glob("*.js"))]:
@@ -40,6 +53,7 @@ def used_keys() -> set[str]:
     keys |= set(DATA_I18N.findall(html))
     keys |= {pair.split("=", 1)[1] for attrs in DATA_I18N_ATTR.findall(html) for pair in attrs.split()}
     keys |= {f"error.{code.value}" for code in ErrorCode}   # errorText(code) reads these
+    keys |= rules_keys()
     keys |= {f"error.{name}" for name in CLIENT_ERRORS}
     return keys
 

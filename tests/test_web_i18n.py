@@ -21,6 +21,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 
 # (after the skips: they need Playwright)
 from test_i18n import PARAM, WEB  # noqa: E402
+from test_web_review import BUDGET, finished_game  # noqa: E402
 from test_web_ui import ARTIFACTS, open_page, play_turn, start_game  # noqa: E402
 
 
@@ -137,4 +138,38 @@ def test_no_english_word_on_the_new_game_page_and_at_the_table(server: Server, b
         assert all(not found for found in left.values()), left
     finally:
         context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("locale", ["cs-CZ", "de-DE"])
+def test_no_english_word_on_the_rules_pages_and_a_finished_games_review(tmp_path: Path, browser: Any,
+                                                                         locale: str) -> None:
+    words = english_words()
+    srv = Server(tmp_path / "games.sqlite", args=BUDGET).start()
+    errors: list[str] = []
+    context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+    try:
+        page = open_page(context, errors, locale)
+        left: dict[str, list[str]] = {}
+        page.goto(srv.url + "#/help")
+        page.wait_for_selector("#rules[data-edition='2020'] figure.diagram svg")
+        left["rules 2020"] = english_left(page, words)
+        page.screenshot(path=str(ARTIFACTS / f"i18n-rules-{locale}.png"), full_page=True)
+        page.click("#rules-editions button[data-edition='2002']")
+        page.wait_for_selector("#rules[data-edition='2002'] figure.diagram svg")
+        left["rules 2002"] = english_left(page, words)
+        gid = finished_game(srv.http)
+        page.goto(f"{srv.url}#/replay/{gid}/0")
+        page.locator("#review-ask").click()
+        page.wait_for_selector("#review-chart .review-point")
+        page.locator("#review-chart .review-point").nth(1).click()
+        page.wait_for_function("() => document.querySelector('#review-here').textContent !== ''")
+        left["review"] = english_left(page, words)
+        page.screenshot(path=str(ARTIFACTS / f"i18n-review-{locale}.png"), full_page=True)
+        found = json.dumps(left, indent=1, ensure_ascii=False)
+        (ARTIFACTS / f"i18n-english-left-rules-{locale}.json").write_text(found, encoding="utf-8")
+        assert all(not found for found in left.values()), left
+    finally:
+        context.close()
+        srv.stop()
     assert not errors, errors

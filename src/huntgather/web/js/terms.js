@@ -25,6 +25,7 @@ const KINDS = {
   forest: () => t("kind.forest"), meadow: () => t("kind.meadow"), river: () => t("kind.river"),
   lake: () => t("kind.lake"), logboat: () => t("kind.logboat"), hunting_trap: () => t("kind.hunting_trap"),
   huts: () => t("kind.huts"), hunters: () => t("kind.hunters"),
+  normal: () => t("kind.normal"), start: () => t("kind.start"), bonus: () => t("kind.bonus"),   // a tile's stack
 };
 
 // a kind of feature (or of scoring) by the server's name: "forest" → "les"
