@@ -36,6 +36,9 @@ accounts = Table(
     Column("created", Float, nullable=False),
     Column("disabled", Boolean, nullable=False, default=False),
     Column("deleted", Boolean, nullable=False, default=False),
+    #: the language of the account's mails (en, cs, de; NULL: English), from the page it signed
+    #: up on, changeable on its account screen (migration 0011)
+    Column("language", String(8), nullable=True),
 )
 
 sessions = Table(

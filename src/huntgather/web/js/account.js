@@ -200,8 +200,9 @@ export function setupAccounts(onChange) {
       $("#account-password").focus();
       return;
     }
-    await signInBy(() => jsonRequest(mode === "sign-up" ? "/api/accounts" : "/api/session", "POST",
-      { name, password }));
+    // a new account's mails speak the page's language
+    await signInBy(() => (mode === "sign-up" ? jsonRequest("/api/accounts", "POST", { name, password, language: language() })
+      : jsonRequest("/api/session", "POST", { name, password })));
   }
 
   // one way of signing in or up (`work`); then a new account takes the seats this browser holds,
@@ -240,7 +241,13 @@ export function setupAccounts(onChange) {
       $("#account-name").focus();
       return;
     }
-    await signInBy(() => (mode === "sign-up" ? passkeys.passkeySignUp(name) : passkeys.passkeySignIn()));
+    // a new account's mails speak the page's language (the passkey sign-up takes no other field)
+    await signInBy(async () => {
+      if (mode !== "sign-up") return passkeys.passkeySignIn();
+      const answer = await passkeys.passkeySignUp(name);
+      await jsonRequest("/api/me/language", "PUT", { language: language() }).catch(() => null);
+      return answer;
+    });
   }
 
   $("#sign-in").onclick = () => open("sign-in");
@@ -267,7 +274,7 @@ export function setupAccounts(onChange) {
     await Promise.all([refresh(), passkeysLoaded]);
     $("#me-signed-out").hidden = !!me;
     $("#me-body").hidden = !me;
-    for (const id of ["#password-note", "#passkey-note", "#delete-error", "#me-error"]) note(id, "");
+    for (const id of ["#password-note", "#passkey-note", "#delete-error", "#me-error", "#me-language-note"]) note(id, "");
     if (!me) return;
     const a = me.account;
     $("#me-name").textContent = a.name;
@@ -293,6 +300,7 @@ export function setupAccounts(onChange) {
     $("#password-save").textContent = a.has_password ? t("account.change_password") : t("account.set_password");
     $("#old-password").value = "";
     $("#new-password").value = "";
+    $("#me-language").value = a.language || "en";
     const n = a.passkeys || 0;
     $("#passkey-count").textContent = n ? t("account.passkeys", { n }) : t("account.no_passkey");
     $("#add-passkey").hidden = !passkeysUsable();
@@ -331,6 +339,17 @@ export function setupAccounts(onChange) {
       note("#password-note", errorWords(e), true);
     }
   });
+
+  // the language of the account's mails
+  $("#me-language").onchange = async () => {
+    note("#me-language-note", "");
+    try {
+      await jsonRequest("/api/me/language", "PUT", { language: $("#me-language").value });
+      note("#me-language-note", t("me.language_saved"));
+    } catch (e) {
+      note("#me-language-note", errorWords(e), true);
+    }
+  };
 
   $("#add-passkey").onclick = async () => {
     note("#passkey-note", "");
