@@ -62,7 +62,7 @@ async function main() {
     try {
       await Promise.all(Object.keys(store.get().tiles).map((edition) => loadTiles(edition)));
     } catch (e) {
-      showStatus(`could not load the tiles: ${e.message}`);
+      showStatus(t("page.tiles_failed", { detail: e.message }));
     }
   }
 
