@@ -90,15 +90,9 @@ def english_words() -> set[str]:
 
 
 def english_left(page: Any, words: set[str]) -> list[str]:
-    """The English words in the page's visible text (not the screen reader's words: a11y.js is not
-    in the catalogues yet), each with its line."""
-    text = str(page.evaluate("""() => {
-      const hidden = [...document.querySelectorAll('.sr-only')].map((n) => [n, n.style.display]);
-      for (const [n] of hidden) n.style.display = 'none';
-      const text = document.body.innerText;
-      for (const [n, d] of hidden) n.style.display = d;
-      return text;
-    }"""))
+    """The English words in the page's text (the visible text and what the live regions say to a
+    screen reader), each with its line."""
+    text = str(page.evaluate("() => document.body.innerText"))
     return sorted({f"{w}: {line.strip()[:80]}" for line in text.splitlines() for w in WORD.findall(line)
                    if w.lower() in words})
 

@@ -4,7 +4,7 @@
 // Pure functions: nothing here touches the page or the network.
 
 import { language, t } from "./i18n.js";
-import { colourName, kindName, levelName, occupyWords } from "./terms.js";
+import { bonusName, colourName, kindName, levelName, occupyWords, putsWords } from "./terms.js";
 
 // ------------------------------------------------------------------ moves (structured)
 
@@ -101,6 +101,32 @@ export function scoredWords(s, kind, points, tiles) {
     .map(([i, p]) => `${who(s, i)} ${t("count.points", { n: p })}`);
   const what = t("log.scored_feature", { kind: kindName(kind), n: (tiles || []).length });
   return got.length ? `${what}: ${got.join(", ")}` : t("log.scored_nobody", { what });
+}
+
+// a log line in the page's language, from the event's fields (English: the server's own words,
+// which say where on the tile a piece went and what the scoring counted)
+export function logWords(s, ts, e) {
+  return serverWords(e.text, () => {
+    const name = (i) => who(s, i);
+    switch (e.kind) {
+      case "TileDiscarded": return t("log.discarded");
+      case "TilePlaced":
+        return e.bonus ? t("log.placed_bonus", { who: name(e.player), tile: bonusName(s.view.edition) })
+          : t("log.placed", { who: name(e.player) });
+      case "OccupantPlaced": {
+        const zone = ts && ts.tiles[e.tile] && ts.tiles[e.tile].zones[e.zone];
+        return putsWords(name(e.player), e.role, zone ? zone.kind : "");
+      }
+      case "MeepleTakenBack": return t("log.taken_back", { who: name(e.player) });
+      case "OccupantsReturned":
+        return t("log.returned", { who: [...new Set((e.returned || []).map((r) => name(r.player)))].join(", ") });
+      case "FeatureScored": return scoredWords(s, e.feature, e.points, e.tiles);
+      case "BonusTurn": return e.player === undefined ? t("log.bonus_turn_any") : t("log.bonus_turn", { who: name(e.player) });
+      case "FinalScoring": return t("log.final_scoring");
+      case "GameOver": return t("log.game_over");
+      default: return e.text || e.kind;
+    }
+  });
 }
 
 // a final-scoring row (a river system's huts, a meadow's hunters) in the page's language

@@ -7,9 +7,9 @@ import { language, t } from "./i18n.js";
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
-  presence, rowWords, scoredWords, seatInfo, seatLabel, seatName, colourOf, who, serverWords,
+  logWords, presence, rowWords, seatInfo, seatLabel, seatName, colourOf, who, serverWords,
 } from "./game.js";
-import { bonusName, kindName, levelName, occupyWords, putsWords } from "./terms.js";
+import { bonusName, kindName, levelName, occupyWords } from "./terms.js";
 import { moveAttrs } from "./board.js";
 import { clockSpan, hasClock, startClockTicks } from "./clock.js";
 import { linkRow } from "./lobby.js";
@@ -53,31 +53,6 @@ function decisionWords(s) {
   });
 }
 
-// a log line in the page's language, from the event's fields (English: the server's own words,
-// which say where on the tile a piece went and what the scoring counted)
-export function eventWords(s, ts, e) {
-  return serverWords(e.text, () => {
-    const name = (i) => who(s, i);
-    switch (e.kind) {
-      case "TileDiscarded": return t("log.discarded");
-      case "TilePlaced":
-        return e.bonus ? t("log.placed_bonus", { who: name(e.player), tile: bonusName(s.view.edition) })
-          : t("log.placed", { who: name(e.player) });
-      case "OccupantPlaced": {
-        const zone = ts && ts.tiles[e.tile] && ts.tiles[e.tile].zones[e.zone];
-        return putsWords(name(e.player), e.role, zone ? zone.kind : "");
-      }
-      case "MeepleTakenBack": return t("log.taken_back", { who: name(e.player) });
-      case "OccupantsReturned":
-        return t("log.returned", { who: [...new Set((e.returned || []).map((r) => name(r.player)))].join(", ") });
-      case "FeatureScored": return scoredWords(s, e.feature, e.points, e.tiles);
-      case "BonusTurn": return e.player === undefined ? t("log.bonus_turn_any") : t("log.bonus_turn", { who: name(e.player) });
-      case "FinalScoring": return t("log.final_scoring");
-      case "GameOver": return t("log.game_over");
-      default: return e.text || e.kind;
-    }
-  });
-}
 
 
 
@@ -300,7 +275,7 @@ export function createPanel(store, act, board) {
       box.append(el("p", { class: "muted" }, t("table.checking")));
       return;
     }
-    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, eventWords(s, ts, e)));
+    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, logWords(s, ts, e)));
     if (pv.turn_over) {
       box.append(el("p", {}, t("table.no_piece")));
       return;
@@ -397,7 +372,7 @@ export function createPanel(store, act, board) {
     for (const e of s.view.log) {
       if (e.kind === "TileDrawn") continue;
       const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
-      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, eventWords(s, ts, e)));
+      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, logWords(s, ts, e)));
       if (e.kind === "FeatureScored") hoverable(li, e.tiles);
       logEl.append(li);
     }
