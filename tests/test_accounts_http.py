@@ -420,7 +420,8 @@ def test_me_lists_the_accounts_games_with_its_turn_first(app: Starlette, client:
     theirs_to_move = client.post("/api/games", json={**TWO, "start_player": 1}).json()["id"]
     device(app).post("/api/games", json=TWO)   # a guest's game: not Ann's
     me = client.get("/api/me").json()
-    assert me["account"] == {"id": ann["id"], "name": "Ann Lee", "has_password": True, "passkeys": 0}
+    assert me["account"] == {"id": ann["id"], "name": "Ann Lee", "has_password": True, "passkeys": 0,
+                             "language": "en"}
     assert me["ratings"] == {}
     assert [g["id"] for g in me["games"]] == [mine_to_move, theirs_to_move]
     first, second = me["games"]
@@ -584,7 +585,8 @@ def test_an_account_with_no_password_is_deleted_by_its_session_alone(app: Starle
     made = accts.create("Pat Key")           # as a passkey sign-up makes it
     with_token(client, accts.new_session(made.id))
     me = client.get("/api/me").json()
-    assert me["account"] == {"id": made.id, "name": "Pat Key", "has_password": False, "passkeys": 0}
+    assert me["account"] == {"id": made.id, "name": "Pat Key", "has_password": False, "passkeys": 0,
+                             "language": "en"}
     assert client.delete("/api/me").status_code == 204
     found = accts.by_id(made.id)
     assert found is not None and found.deleted

@@ -1,8 +1,8 @@
 """The page's message catalogues (web/i18n/<lang>.json): every key the page's JavaScript asks
-for with t("...") and index.html names with data-i18n="..." is in every catalogue, no catalogue
-holds a key nobody asks for, every server error code has its words, the parameters agree across
-languages, and plural entries carry the forms each language's plural rules pick (Czech: one for
-1, few for 2-4, other for 0 and 5+, many for fractions)."""
+for with t("...") and index.html names with data-i18n="..." (or data-i18n-attr="title=...") is in
+every catalogue, no catalogue holds a key nobody asks for, every server error code has its words,
+the parameters agree across languages, and plural entries carry the forms each language's plural
+rules pick (Czech: one for 1, few for 2-4, other for 0 and 5+, many for fractions)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,17 @@ from pathlib import Path
 import pytest
 
 from huntgather.server.messages import ErrorCode
+from huntgather.server.rules_page import rules_payload
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "huntgather" / "web"
 LANGUAGES = ("en", "cs", "de")
 PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "cs": {"one", "few", "many", "other"}}
 # error words the page itself raises (no server code): a fetch that failed, an error without a code
-CLIENT_ERRORS = {"network", "unknown"}
+# (and the passkey ceremony's own refusals, passkeys.js)
+CLIENT_ERRORS = {"network", "unknown", "passkey_cancelled", "passkey_unavailable", "passkey_failed"}
 T_CALL = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
 DATA_I18N = re.compile(r'data-i18n="([a-z0-9_.]+)"')
+DATA_I18N_ATTR = re.compile(r'data-i18n-attr="([^"]+)"')   # "title=key aria-label=key2"
 PARAM = re.compile(r"\{(\w+)\}")
 
 
@@ -30,12 +33,27 @@ def catalogue(lang: str) -> dict[str, object]:
     return data
 
 
+def rules_keys() -> set[str]:
+    """The keys the rules pages send (GET /api/rules/EDITION): each section's title
+    (``rules.<id>``), its paragraphs' and its diagrams' captions."""
+    keys: set[str] = set()
+    for edition in ("2020", "2002"):
+        for section in json.loads(rules_payload(edition))["sections"]:
+            keys.add(f"rules.{section['id']}")
+            keys |= {text["key"] for text in section["texts"]}
+            keys |= {d["key"] for d in section.get("diagrams", [])}
+    return keys
+
+
 def used_keys() -> set[str]:
     keys: set[str] = set()
     for path in [WEB / "app.js", *sorted((WEB / "js").glob("*.js"))]:
         keys |= set(T_CALL.findall(path.read_text(encoding="utf-8")))
-    keys |= set(DATA_I18N.findall((WEB / "index.html").read_text(encoding="utf-8")))
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    keys |= set(DATA_I18N.findall(html))
+    keys |= {pair.split("=", 1)[1] for attrs in DATA_I18N_ATTR.findall(html) for pair in attrs.split()}
     keys |= {f"error.{code.value}" for code in ErrorCode}   # errorText(code) reads these
+    keys |= rules_keys()
     keys |= {f"error.{name}" for name in CLIENT_ERRORS}
     return keys
 

@@ -659,3 +659,100 @@ def test_the_mail_options_are_checked_in_plain_words_without_echoing_the_passwor
         with pytest.raises(CommandError, match=said) as refused:
             settings(**given)
         assert "hunter2" not in str(refused.value)
+
+
+# --------------------------------------------------------------------------- the mails' language
+
+
+def test_the_mail_catalogues_have_every_key_with_the_same_parameters_and_czech_plurals() -> None:
+    from huntgather.server.mail_words import LANGUAGES, catalogue, words
+
+    def params(entry: object) -> set[str]:
+        texts = [entry] if isinstance(entry, str) else list(entry.values()) if isinstance(entry, dict) else []
+        return {p for text in texts for p in re.findall(r"\{(\w+)\}", str(text))}
+
+    english = catalogue("en")
+    for lang in LANGUAGES:
+        other = catalogue(lang)
+        assert set(other) == set(english), lang
+        for key, entry in english.items():
+            for text in [other[key]] if isinstance(other[key], str) else list(other[key].values()):
+                assert set(re.findall(r"\{(\w+)\}", text)) <= params(entry), (lang, key, text)
+            if lang != "en" and isinstance(entry, str) and len(entry) > 12:
+                assert other[key] != entry, f"{lang}: {key} is still English"
+    assert words("cs", "push.title", n=1) == "Jste na tahu"
+    assert words("cs", "push.title", n=3) == "Jste na tahu ve 3 hrách"
+    assert words("cs", "push.title", n=5) == "Jste na tahu v 5 hrách"
+    assert words("xx", "push.title", n=5) == "Your turn in 5 games"   # an unknown language: English
+
+
+def test_an_account_keeps_the_language_it_signed_up_in_and_its_mails_speak_it(
+        inbox: tuple[Inbox, int]) -> None:
+    """Sign-up takes the page's language (checked), the account screen changes it, and the
+    confirmation mail comes in it; an account without one gets English."""
+    box, port = inbox
+    app = make_app(port)
+    with TestClient(app) as anyone:
+        for bad in ["fr", "", 3, None, ["cs"]]:
+            r = anyone.post("/api/accounts", json={"name": "Eva", "password": PASSWORD, "language": bad})
+            assert (r.status_code, r.json()["code"]) == (400, "bad_language") if bad is not None else \
+                r.status_code == 201, (bad, r.text)
+        eva = TestClient(app)
+        assert eva.post("/api/session", json={"name": "Eva", "password": PASSWORD}).status_code == 200
+        assert eva.get("/api/me").json()["account"]["language"] == "en"   # none given: English
+        petr = TestClient(app)
+        r = petr.post("/api/accounts", json={"name": "Petr", "password": PASSWORD, "language": "cs"})
+        assert r.status_code == 201 and r.json()["account"]["language"] == "cs"
+        r = petr.put("/api/me/notifications", json={"email": "petr@example.org"})
+        assert r.status_code == 200 and r.json()["confirmation"] == "sent"
+        mail = box.wait("petr@example.org", "Potvrďte svou adresu")[0]
+        assert text_of(mail).startswith("Dobrý den, Petr,")
+        assert "/notifications/confirm?token=" in text_of(mail)
+        # changed on the account screen: checked, signed in only, not from another site
+        for bad in [{"language": "en-GB"}, {"language": None}, {}, []]:
+            r = petr.put("/api/me/language", json=bad)
+            assert (r.status_code, r.json()["code"]) == (400, "bad_language"), (bad, r.text)
+        assert TestClient(app).put("/api/me/language", json={"language": "de"}).status_code == 401
+        r = petr.put("/api/me/language", json={"language": "de"}, headers={"origin": "https://evil.example"})
+        assert r.status_code == 403
+        assert petr.put("/api/me/language", json={"language": "de"}).status_code == 204
+        assert petr.get("/api/me").json()["account"]["language"] == "de"
+        r = eva.put("/api/me/notifications", json={"email": "eva@example.org"})
+        assert box.wait("eva@example.org", "Confirm your address")   # English
+
+
+def test_a_turn_mail_and_a_push_in_the_accounts_language(tmp_path: Path, push: PushService) -> None:
+    from huntgather.server.notify import Notifier, Opponent, Waiting
+    from huntgather.server.storage import Storage
+
+    storage = Storage(str(tmp_path / "games.sqlite"))
+    port = free_port()
+    notifier = Notifier(storage, NotifySettings(SmtpSettings("127.0.0.1", port), "turns@example.org",
+                                                "https://games.example.org/", 0))
+    accounts = Accounts(storage, hasher=_Hasher())
+    jan = accounts.create("Jan", PASSWORD, language="cs")
+    found = accounts.by_id(jan.id)
+    assert found is not None and found.language == "cs"
+    browser = Browser(push)
+    sub = browser.subscription()
+    notifier.store.add_subscription(jan.id, sub["endpoint"], sub["keys"]["p256dh"], sub["keys"]["auth"])
+    waiting = [Waiting("g1", 3, 1, ["Bob", Opponent(2, "expert"), Opponent(3)], "2020"),
+               Waiting("g2", 5, 0, [Opponent(1, "easy")], "2002")]
+    box = Inbox()
+    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        notifier._mail_turns(jan.id, "Jan", "jan@example.org", waiting, "cs")
+        (mail,) = box.wait("jan@example.org", "Jste na tahu ve 2 hrách")
+    finally:
+        controller.stop()
+    text = text_of(mail).replace("\r\n", "\n")
+    assert text.startswith("Dobrý den, Jan,\n\njste na tahu v těchto 2 hrách:")
+    assert "* proti: Bob, robot expert, místo 4 (vydání 2020):" in text and "robot easy (vydání 2002)" in text
+    assert "Žádné další takové e-maily: https://games.example.org/notifications/unsubscribe?token=" in text
+    asyncio.run(notifier._push(jan.id, waiting[:1], "de"))
+    push.wait(1)
+    ((_, _, body),) = push.received
+    payload = browser.read(body)
+    assert payload["title"] == "Du bist am Zug" and payload["body"] == "gegen Bob, Bot expert, Platz 4"
+    storage.close()

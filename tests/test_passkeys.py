@@ -176,7 +176,7 @@ def test_sign_up_then_sign_in_with_the_passkey_alone(client: TestClient) -> None
                                                   "credential": auth.get(start["options"])})
     assert r.status_code == 200, r.text
     assert r.json()["account"] == {"id": account["id"], "name": "Ann Lee", "has_password": False,
-                                   "passkeys": 1}
+                                   "passkeys": 1, "language": "en"}
     assert browser.cookies.get(COOKIE) and browser.cookies.get(COOKIE) != client.cookies.get(COOKIE)
     assert [p["id"] for p in browser.get("/api/passkeys").json()["passkeys"]] == [credential["id"]]
     # the sign count moved on to the authenticator's (1 at creation, 2 at this use)

@@ -484,3 +484,26 @@ def test_a_new_database_gets_at_once_exactly_the_tables_the_migrations_make(tmp_
                     for t in inspect(conn).get_table_names()} == replayed_tables
         assert migrate(engine) == SCHEMA   # and the next start has nothing to do
         engine.dispose()
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
+def test_an_account_keeps_the_language_of_its_mails(tmp_path: Path, kind: str) -> None:
+    """Schema 0011: ``hg_accounts.language``, NULL (English) unless given at sign-up or set later."""
+    import uuid
+
+    from argon2 import PasswordHasher
+
+    from huntgather.server.accounts import Accounts
+
+    storage = Storage(str(tmp_path / "games.sqlite") if kind == "sqlite" else str(POSTGRES))
+    assert SCHEMA == "0011"   # (storage.schema: what the database had before, "new" for an empty one)
+    accounts = Accounts(storage, hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
+    tag = uuid.uuid4().hex[:8]
+    jana = accounts.create(f"Jana {tag}", "a good long password", language="cs")
+    old = accounts.create(f"Old {tag}", "a good long password")
+    found = [accounts.by_id(a.id) for a in (jana, old)]
+    assert [a.language if a else "?" for a in found] == ["cs", None]
+    accounts.set_language(old.id, "de")
+    token = accounts.new_session(old.id)
+    session = accounts.session(token)
+    assert session is not None and session.account.language == "de"
+    storage.close()

@@ -1,9 +1,12 @@
 """The page's language in a browser: chosen from the browser's languages (cs-CZ: Czech), a choice
 kept in localStorage wins over it, <html lang> says which, and a page in a language it does not
-speak falls back to English."""
+speak falls back to English; and in Czech and in German no English word shows on the new-game
+page, at the table, on the rules pages or in a finished game's review."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +20,10 @@ pytest.importorskip("uvicorn")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 
-from test_web_ui import ARTIFACTS, open_page  # noqa: E402  (after the skips: it needs Playwright)
+# (after the skips: they need Playwright)
+from test_i18n import PARAM, WEB  # noqa: E402
+from test_web_review import BUDGET, finished_game  # noqa: E402
+from test_web_ui import ARTIFACTS, open_page, play_turn, start_game  # noqa: E402
 
 
 @pytest.fixture
@@ -65,4 +71,101 @@ def test_the_new_game_page_in_czech_and_german(server: Server, browser: Any, loc
         page.screenshot(path=str(ARTIFACTS / f"i18n-new-{locale}.png"))
     finally:
         context.close()
+    assert not errors, errors
+
+
+# words of the English catalogue that are not words of the others (nor short ones: "a", "of"),
+# which a page in Czech or German must not show
+WORD = re.compile(r"[A-Za-zÀ-žß]{3,}")
+
+
+def catalogue_words(lang: str) -> set[str]:
+    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    texts = [v for entry in data.values() for v in ([entry] if isinstance(entry, str) else entry.values())]
+    return {w.lower() for text in texts for w in WORD.findall(PARAM.sub(" ", text))}
+
+
+def english_words() -> set[str]:
+    return catalogue_words("en") - catalogue_words("cs") - catalogue_words("de")
+
+
+def english_left(page: Any, words: set[str]) -> list[str]:
+    """The English words in the page's text (the visible text and what the live regions say to a
+    screen reader), each with its line."""
+    text = str(page.evaluate("() => document.body.innerText"))
+    return sorted({f"{w}: {line.strip()[:80]}" for line in text.splitlines() for w in WORD.findall(line)
+                   if w.lower() in words})
+
+
+def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str,
+                                 words: set[str]) -> dict[str, list[str]]:
+    """The English words (with their lines) on the new-game page, at the table of a short game
+    against a bot (each turn, and once it is over), on both editions' rules pages and in the
+    review of the finished game ``gid``; screenshots in artifacts/i18n-*-LOCALE.png."""
+    left: dict[str, list[str]] = {}
+    page.goto(url + "#/new")
+    page.wait_for_selector("#screen-new:not([hidden])")
+    page.wait_for_selector("#seats li")
+    left["new game"] = english_left(page, words)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-new-full-{locale}.png"), full_page=True)
+    start_game(page, url, ["human", "bot:random"], short=3, seed=11)
+    turns = 0
+    while page.locator("#game-summary[hidden]").count() and turns < 6:
+        page.wait_for_function("() => document.querySelector('#turn').dataset.mine === 'yes' || "
+                               "!document.querySelector('#game-summary').hidden")
+        if not page.locator("#game-summary[hidden]").count():
+            break
+        play_turn(page)
+        turns += 1
+        left[f"table, turn {turns}"] = english_left(page, words)
+        if turns == 1:
+            page.screenshot(path=str(ARTIFACTS / f"i18n-table-{locale}.png"), full_page=True)
+    page.wait_for_selector("#game-summary:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#game-summary').dataset.scoring === 'done'")
+    left["table, the end"] = english_left(page, words)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-final-{locale}.png"), full_page=True)
+    page.goto(url + "#/help")
+    page.wait_for_selector("#rules[data-edition='2020'] figure.diagram svg")
+    left["rules 2020"] = english_left(page, words)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-rules-{locale}.png"), full_page=True)
+    page.click("#rules-editions button[data-edition='2002']")
+    page.wait_for_selector("#rules[data-edition='2002'] figure.diagram svg")
+    left["rules 2002"] = english_left(page, words)
+    page.goto(f"{url}#/replay/{gid}/0")
+    page.wait_for_selector("#review-ask:not([hidden]), #review-chart .review-point")
+    if page.locator("#review-chart .review-point").count() == 0:
+        page.locator("#review-ask").click()   # asked once: the second language finds it done
+    page.wait_for_selector("#review-chart .review-point")
+    page.locator("#review-chart .review-point").nth(1).click()
+    page.wait_for_function("() => /\\d/.test(document.querySelector('#review-here').textContent)")
+    left["review"] = english_left(page, words)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-review-{locale}.png"), full_page=True)
+    return left
+
+
+def test_no_english_word_remains_in_czech_or_in_german(tmp_path: Path, browser: Any) -> None:
+    """With the browser's language cs-CZ, then de-DE, no word of the English catalogue (that is
+    not also a Czech or German one) shows on the new-game page, at the table, on the rules pages
+    or in a finished game's review (the words found, if any, in
+    artifacts/i18n-english-left-LOCALE.json)."""
+    words = english_words()
+    assert {"the", "turn", "meadow", "hunter", "score"} <= words   # the list is the catalogue's
+    ARTIFACTS.mkdir(exist_ok=True)
+    srv = Server(tmp_path / "games.sqlite", args=BUDGET).start()
+    errors: list[str] = []
+    found: dict[str, dict[str, list[str]]] = {}
+    try:
+        gid = finished_game(srv.http)
+        for locale in ("cs-CZ", "de-DE"):
+            context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+            try:
+                page = open_page(context, errors, locale)
+                found[locale] = english_left_on_every_screen(page, srv.url, gid, locale, words)
+            finally:
+                context.close()
+            (ARTIFACTS / f"i18n-english-left-{locale}.json").write_text(
+                json.dumps(found[locale], indent=1, ensure_ascii=False), encoding="utf-8")
+    finally:
+        srv.stop()
+    assert all(not left for screens in found.values() for left in screens.values()), found
     assert not errors, errors

@@ -1,4 +1,6 @@
 // a11y.js: the board's cells and the game's news in words, for screen readers.
+import { read } from "./english.mjs";
+import { useCatalogue } from "../../src/huntgather/web/js/i18n.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { initialState, reduce } from "../../src/huntgather/web/js/game.js";
@@ -115,4 +117,19 @@ test("the end of the game: the winner and the scores", () => {
     final: { winners: [0], scores: [12, 9], rows: [] } });
   assert.equal(eventWords(s, TILES, [{ kind: "GameOver", text: "game over" }]),
     "Game over. Winner: Ann (yellow). Scores: Ann (yellow) 12, red 9.");
+});
+
+test("in Czech: the squares, the news and the end in the catalogue's words, no English", () => {
+  useCatalogue("cs", read("cs"), read("en"));
+  try {
+    assert.equal(placeWords(-1, -3), "1 na západ a 3 na sever od startu");
+    const over = playing({ over: true, players: [{ seat: 0, score: 12 }, { seat: 1, score: 9 }],
+      final: { winners: [0], scores: [12, 9], rows: [] } });
+    assert.equal(eventWords(over, TILES, [{ kind: "GameOver", text: "game over" }]),
+      "Konec hry. Vítěz: Ann (žlutý). Body: Ann (žlutý) 12, červený 9.");
+    assert.equal(eventWords(over, TILES, [{ kind: "FeatureScored", feature: "river", text: "River of 2 tiles = 2",
+      points: [2, 0], tiles: [1, 9] }]), "Vyhodnoceno: řeka ze 2 kartiček. Ann (žlutý) získává 2 body.");
+  } finally {
+    useCatalogue("en", read("en"));
+  }
 });

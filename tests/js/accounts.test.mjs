@@ -2,6 +2,8 @@
 // page's selectors (game.js): no take-backs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { read } from "./english.mjs";
+import { useCatalogue } from "../../src/huntgather/web/js/i18n.js";
 import { editionOrder, errorWords, ratingWords, uncertainty } from "../../src/huntgather/web/js/account.js";
 import { canUndoTurn, initialState, isRated, reduce } from "../../src/huntgather/web/js/game.js";
 
@@ -13,6 +15,17 @@ test("the server's error codes are said in plain words; another error keeps its 
   assert.match(errorWords({ code: "passkey_cancelled", message: "" }), /cancelled/);
   assert.equal(errorWords({ code: "something_new", message: "the server's words" }), "the server's words");
   assert.match(errorWords(new TypeError("Failed to fetch")), /cannot be reached/);
+});
+
+test("the account's errors are the catalogue's words (one truth): in Czech, without the server's English", () => {
+  useCatalogue("cs", read("cs"), read("en"));
+  try {
+    assert.equal(errorWords({ code: "bad_login", message: "bad_login" }), read("cs")["error.bad_login"]);
+    assert.equal(errorWords({ code: "bad_password", message: "at least 8 characters" }), "Toto heslo nelze použít.");
+    assert.equal(errorWords({ code: "passkey_cancelled" }), read("cs")["error.passkey_cancelled"]);
+  } finally {
+    useCatalogue("en", read("en"));
+  }
 });
 
 test("a rating is shown with its uncertainty in rating points, and the newest edition comes first", () => {

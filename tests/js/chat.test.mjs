@@ -2,6 +2,7 @@
 // and the mutes remembered in localStorage (a Map stands in for it here).
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
+import "./english.mjs";
 import { mutedSeats, setMuted, shownLine, speaker } from "../../src/huntgather/web/js/chat.js";
 
 class FakeStorage {

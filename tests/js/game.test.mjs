@@ -1,5 +1,7 @@
 // game.js: the reducer that applies the server's messages and the page's steps of a turn to the
 // view, and the selectors (whose turn, where the tile fits, a seat in words).
+import { read } from "./english.mjs";
+import { useCatalogue } from "../../src/huntgather/web/js/i18n.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -270,14 +272,23 @@ test("placementAt finds the first rotation from the one asked, clockwise, that f
   assert.equal(placementAt(s, 5, 5, 0), null);
 });
 
-test("choiceLabel: the server's words, else the zone's role and words from the tile", () => {
+test("choiceLabel: the server's words in English, else the page's words for the role and the zone's kind", () => {
   const s = playing();
-  const ts = { tiles: { 7: { zones: { 2: { role: "gatherer", text: "forest" } } }, 1: { zones: { 3: { role: "fisher", text: "river" } } } } };
+  const ts = { tiles: { 7: { zones: { 2: { kind: "forest", role: "gatherer", text: "forest" } } },
+    1: { zones: { 3: { kind: "river", role: "fisher", text: "river" } } } } };
   assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple", text: "a gatherer" }), "a gatherer");
-  assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple" }), "gatherer on the forest");
-  assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "hut" }), "hut on the forest");
-  assert.equal(choiceLabel(s, ts, { kind: "pass" }), "pass");
-  assert.equal(choiceLabel(s, ts, { kind: "takeback", tile: 1, zone: 3 }), "takeback");
+  assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple" }), "gatherer in the forest");
+  assert.equal(choiceLabel(s, ts, { kind: "pass" }), "no piece");
+  assert.equal(choiceLabel(s, ts, { kind: "takeback", tile: 1, zone: 3 }), "take back your meeple from the river");
+  useCatalogue("cs", read("cs"), read("en"));
+  try {
+    assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple", text: "a gatherer" }), "sběrač v lese");
+    assert.equal(choiceLabel(s, ts, { kind: "pass", text: "no piece" }), "žádná figurka");
+    assert.equal(kindWords({ kind: "bot", level: "easy" }), "robot lehký");
+    assert.equal(who(s, 1), "červený");
+  } finally {
+    useCatalogue("en", read("en"));
+  }
 });
 
 test("a seat's kind in words: a person, a bot of its level, an outside bot; an outside bot is present as a person", () => {

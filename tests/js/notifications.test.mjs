@@ -1,5 +1,6 @@
 // notifications.js: the server's VAPID key as bytes, the address's line on the account screen,
 // and account.js's words for the new error codes.
+import "./english.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { errorWords } from "../../src/huntgather/web/js/account.js";

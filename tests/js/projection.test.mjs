@@ -1,4 +1,5 @@
 // projection.js: the live projection in words.
+import "./english.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { breakdown, projectionWords, rowsAt, tileProjectionWords } from "../../src/huntgather/web/js/projection.js";

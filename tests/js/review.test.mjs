@@ -1,4 +1,5 @@
 // review.js and chart.js's plotChances: the review's graph, the board's marks and the words.
+import "./english.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { plotChances } from "../../src/huntgather/web/js/chart.js";

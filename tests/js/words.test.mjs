@@ -1,5 +1,6 @@
 // The page's words and formats: the turn line of the panel, the bots' thinking times, a move's
 // attributes, the JSON reader that keeps big seeds, a player's coloured letter.
+import "./english.mjs";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { initialState, myTurn, reduce } from "../../src/huntgather/web/js/game.js";

@@ -41,7 +41,7 @@ from huntgather.commands.play import default_db
 
 #: the schema revision this version writes (as :data:`huntgather.server.storage.SCHEMA`, which
 #: needs the web extra's SQLAlchemy; a test keeps the two equal)
-SCHEMA = "0010"
+SCHEMA = "0011"
 
 
 DB_HELP = ("the server's database: a SQLite file path or a postgresql://… URL "

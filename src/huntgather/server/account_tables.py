@@ -37,6 +37,9 @@ accounts = Table(
     Column("created", Float, nullable=False),
     Column("disabled", Boolean, nullable=False, default=False, server_default=false()),
     Column("deleted", Boolean, nullable=False, default=False, server_default=false()),
+    #: the language of the account's mails (en, cs, de; NULL: English), from the page it signed
+    #: up on, changeable on its account screen (migration 0011)
+    Column("language", String(8), nullable=True),
 )
 
 sessions = Table(

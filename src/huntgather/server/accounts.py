@@ -114,6 +114,8 @@ class Account:
     disabled: bool = False
     deleted: bool = False
     has_password: bool = False
+    #: the language of its mails (``en``, ``cs``, ``de``), None for English
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ class Session:
 def _account(r: Any) -> Account:
     """An :class:`Account` from a row of ``hg_accounts``."""
     return Account(r.id, AccountKind(r.kind), r.name, bool(r.disabled), bool(r.deleted),
-                   r.password_hash is not None)
+                   r.password_hash is not None, r.language)
 
 
 class Accounts:
@@ -148,19 +150,26 @@ class Accounts:
     # ------------------------------------------------------------------ accounts
 
     def create(self, name: str, password: str | None = None,
-               kind: AccountKind = AccountKind.PERSON) -> Account:
-        """A new account; raises ``name_taken`` when the folded name is another's."""
+               kind: AccountKind = AccountKind.PERSON, language: str | None = None) -> Account:
+        """A new account (``language``: of its mails, checked by the caller); raises
+        ``name_taken`` when the folded name is another's."""
         name = account_name(name)
         hashed = self.hasher.hash(check_password_text(password)) if password is not None else None
         try:
             with self.storage.engine.begin() as conn:
                 new_id = conn.execute(insert(accounts).values(
                     kind=str(kind), name=name, name_key=name_key(name), password_hash=hashed,
-                    created=time.time(), disabled=False, deleted=False)).inserted_primary_key
+                    created=time.time(), disabled=False, deleted=False,
+                    language=language)).inserted_primary_key
         except IntegrityError:
             raise RequestError("name_taken", "that name is taken; choose another") from None
         assert new_id is not None
-        return Account(int(new_id[0]), kind, name, has_password=hashed is not None)
+        return Account(int(new_id[0]), kind, name, has_password=hashed is not None, language=language)
+
+    def set_language(self, account_id: int, language: str) -> None:
+        """The language of the account's mails (one of ``mail_words.LANGUAGES``, checked by the caller)."""
+        with self.storage.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(language=language))
 
     def by_id(self, account_id: int) -> Account | None:
         with self.storage.engine.connect() as conn:
@@ -293,7 +302,7 @@ class Accounts:
                 conn.execute(delete(sessions).where(sessions.c.id_hash == key))
                 return None
             account = Account(row.account_id, AccountKind(row.kind), row.name, False, False,
-                              row.password_hash is not None)
+                              row.password_hash is not None, row.language)
             if rotate and now - row.created >= SESSION_ROTATE:
                 conn.execute(delete(sessions).where(sessions.c.id_hash == key))
                 return Session(account, self._new_session(conn, row.account_id))

@@ -215,6 +215,7 @@ class ErrorCode(StrEnum):
     NOT_OVER = "not_over"
     # turn notifications (notify.py, routes_notify.py)
     BAD_EMAIL = "bad_email"
+    BAD_LANGUAGE = "bad_language"
     MAIL_OFF = "mail_off"
     BAD_SUBSCRIPTION = "bad_subscription"
     TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
@@ -322,6 +323,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CHAT_CLOSED: "the creator has closed the watchers' chat",
     ErrorCode.NOT_OVER: "a rematch is offered once the game is over",
     ErrorCode.BAD_EMAIL: "not an email address mail may be sent to (HTTP 400)",
+    ErrorCode.BAD_LANGUAGE: "a `language` that is not one the page and the mails speak (`en`, `cs`, `de`; "
+                            "HTTP 400)",
     ErrorCode.MAIL_OFF: "an address or turn mails asked of a server started without `--smtp` (HTTP 409)",
     ErrorCode.BAD_SUBSCRIPTION: "a push subscription of the wrong shape, or whose endpoint is not a "
                                 "known push service (HTTP 400)",

@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
@@ -59,6 +60,7 @@ from huntgather.server.account_tables import (
     push_subscriptions,
     server_keys,
 )
+from huntgather.server.mail_words import words
 from huntgather.server.seats import RequestError, SeatKind
 from huntgather.server.storage import Storage, games, seats
 
@@ -299,8 +301,24 @@ class Waiting:
     game_id: str
     version: int
     seat: int
-    opponents: list[str]
+    #: the other seats: a person's name as it is, or an :class:`Opponent` worded in the mail's language
+    opponents: list[str | Opponent]
     edition: str
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Another seat of a waiting game: a bot of ``level``, or a person without a name."""
+
+    seat: int
+    level: str | None = None
+
+
+def opponent_words(o: str | Opponent, language: str | None) -> str:
+    """An opponent as a mail names it in ``language``: a name, ``'easy bot'``, ``'seat 2'``."""
+    if isinstance(o, str):
+        return o
+    return words(language, "seat.bot", level=o.level) if o.level else words(language, "seat.n", n=o.seat + 1)
 
 
 # --------------------------------------------------------------------------- storage
@@ -563,8 +581,10 @@ class NotifyStore:
                     edition = str(json.loads(game.setup).get("edition", "2020"))
                 except (ValueError, AttributeError):
                     edition = "?"
-                others = [s.name or f"seat {s.seat + 1}" if s.kind == SeatKind.HUMAN else f"{s.level} bot"
-                          for s in seat_rows if s.seat != row.seat]
+                others: list[str | Opponent] = [
+                    (s.name or Opponent(s.seat)) if s.kind == SeatKind.HUMAN
+                    else Opponent(s.seat, s.level or "?")
+                    for s in seat_rows if s.seat != row.seat]
                 live.append(Waiting(row.game_id, row.version, row.seat, others, edition))
         return live, gone
 
@@ -589,14 +609,15 @@ class NotifyStore:
                     .values(tries=tries, state="sending" if tries < MAX_TRIES else "failed",
                             claimed_at=time.time()))
 
-    def recipient(self, account_id: int) -> tuple[str, Prefs] | None:
-        """The account's name and settings, if it is a live account."""
+    def recipient(self, account_id: int) -> tuple[str, Prefs, str | None] | None:
+        """The account's name, settings and language (of its mails; None: English), if it is a
+        live account."""
         with self._engine.connect() as conn:
-            row = conn.execute(select(accounts.c.name, accounts.c.deleted, accounts.c.disabled)
-                               .where(accounts.c.id == account_id)).first()
+            row = conn.execute(select(accounts.c.name, accounts.c.deleted, accounts.c.disabled,
+                                      accounts.c.language).where(accounts.c.id == account_id)).first()
         if row is None or row.deleted or row.disabled:
             return None
-        return row.name, self.prefs(account_id)
+        return row.name, self.prefs(account_id), row.language
 
 
 # --------------------------------------------------------------------------- the notifier
@@ -687,7 +708,7 @@ class Notifier:
         if not live or who is None:
             await asyncio.to_thread(self.store.settle, claim, [r for r in rows if r not in gone], "dropped")
             return 0
-        name, prefs = who
+        name, prefs, language = who
         sending = [r for r in rows if r not in gone]
         mail = prefs.email_on and prefs.email_confirmed and bool(prefs.email) \
             and self.settings.smtp is not None
@@ -696,11 +717,11 @@ class Notifier:
             return 0
         ok = True
         if prefs.push_on and all(r.tries == 0 for r in sending):   # not again when a mail is retried
-            await self._push(account_id, live)
+            await self._push(account_id, live, language)
         if mail:
             assert prefs.email is not None
             try:
-                await asyncio.to_thread(self._mail_turns, account_id, name, prefs.email, live)
+                await asyncio.to_thread(self._mail_turns, account_id, name, prefs.email, live, language)
                 self.sent += 1
                 log.info("turn notifications: mailed account %d about %d games", account_id, len(live))
             except Exception as exc:
@@ -728,53 +749,50 @@ class Notifier:
         message.set_content(text)
         return message
 
-    def _mail_turns(self, account_id: int, name: str, email: str, live: list[Waiting]) -> None:
+    def _mail_turns(self, account_id: int, name: str, email: str, live: list[Waiting],
+                    language: str | None = None) -> None:
+        """The turn mail, in the account's ``language`` (:mod:`huntgather.server.mail_words`)."""
         assert self.settings.smtp is not None
         with self.storage.engine.begin() as conn:
             token = self.store.unsubscribe_token(conn, account_id, email)
         unsubscribe = f"{self.settings.base}notifications/unsubscribe?token={token}"
         count = len(live)
-        subject = "Your turn in a game of huntgather" if count == 1 else \
-            f"Your turn in {count} games of huntgather"
-        lines = [f"Hello {name},", "",
-                 "it is your turn in this game:" if count == 1
-                 else f"it is your turn in these {count} games:",
-                 ""]
+        say = partial(words, language)
+        subject = say("turns.subject", n=count)
+        lines = [say("turns.hello", name=name), "", say("turns.intro", n=count), ""]
         for w in live[:MAX_LISTED]:
-            against = ", ".join(w.opponents) or "nobody"
-            lines.append(f"* against {against} ({w.edition} edition):")
+            against = ", ".join(opponent_words(o, language) for o in w.opponents) or say("turns.nobody")
+            lines.append(say("turns.game", against=against, edition=w.edition))
             lines.append(f"  {self.game_link(w.game_id)}")
         if count > MAX_LISTED:
-            lines.append(f"* and {count - MAX_LISTED} more: {self.settings.base}#/me")
-        lines += ["", "Open a link in the browser where you are signed in to play your move.",
-                  "You get one mail when games start waiting for you, none while you are on the game's page.",
-                  "", f"No more of these mails: {unsubscribe}",
-                  f"Your settings: {self.settings.base}#/me"]
+            lines.append(say("turns.more", n=count - MAX_LISTED, link=f"{self.settings.base}#/me"))
+        lines += ["", say("turns.open"), say("turns.once"),
+                  "", say("turns.unsubscribe", link=unsubscribe),
+                  say("turns.settings", link=f"{self.settings.base}#/me")]
         message = self._message(email, subject, "\n".join(lines) + "\n")
         message["List-Unsubscribe"] = f"<{unsubscribe}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         send_mail(self.settings.smtp, message, self.settings.ssl_context)
 
-    def mail_confirmation(self, name: str, email: str, token: str) -> None:
-        """Mail the link that confirms ``email`` (blocking: call in a thread); raises MailError."""
+    def mail_confirmation(self, name: str, email: str, token: str, language: str | None = None) -> None:
+        """Mail the link that confirms ``email`` in ``language`` (blocking: call in a thread);
+        raises MailError."""
         assert self.settings.smtp is not None
         link = f"{self.settings.base}notifications/confirm?token={token}"
-        text = (f"Hello {name},\n\nsomeone (you, we hope) asked for huntgather's turn notifications to go "
-                f"to this address.\nTo confirm it, open this link and press the button:\n\n  {link}\n\n"
-                f"If it was not you, do nothing: no other mail comes unless the address is confirmed.\n"
-                f"The link works for {int(CONFIRM_LIFE // 86400)} days.\n")
-        send_mail(self.settings.smtp, self._message(email, "Confirm your address for huntgather", text),
+        text = words(language, "confirm.text", name=name, link=link, days=int(CONFIRM_LIFE // 86400))
+        send_mail(self.settings.smtp, self._message(email, words(language, "confirm.subject"), text),
                   self.settings.ssl_context)
 
-    async def _push(self, account_id: int, live: list[Waiting]) -> None:
+    async def _push(self, account_id: int, live: list[Waiting], language: str | None = None) -> None:
         subs = await asyncio.to_thread(self.store.subscriptions, account_id)
         if not subs:
             return
         count = len(live)
+        against = ", ".join(opponent_words(o, language) for o in live[0].opponents)
         payload = json.dumps({
-            "title": "Your turn" if count == 1 else f"Your turn in {count} games",
-            "body": "against " + ", ".join(live[0].opponents) if count == 1
-            else "games are waiting for your move",
+            "title": words(language, "push.title", n=count),
+            "body": words(language, "push.against", against=against) if count == 1
+            else words(language, "push.waiting"),
             "game": live[0].game_id, "games": [w.game_id for w in live[:MAX_LISTED]],
             "url": f"#/play/{quote(live[0].game_id, safe='')}" if count == 1 else "#/me"})
         for sub in subs:

@@ -346,7 +346,7 @@ class Passkeys:
             raise RequestError(ErrorCode.PASSKEY_REFUSED,
                                "this passkey was used twice at once; sign in again")
         return Account(row.account_id, AccountKind(row.kind), row.name, False, False,
-                       row.password_hash is not None)
+                       row.password_hash is not None, row.language)
 
     # ------------------------------------------------------------------ the account's passkeys
 

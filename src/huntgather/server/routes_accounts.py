@@ -47,6 +47,7 @@ from huntgather.server.accounts import (
 )
 from huntgather.server.auth import accounts_of, clear_session_cookie, session_token, set_session_cookie
 from huntgather.server.context import RateLimit, context_of
+from huntgather.server.mail_words import check_language
 from huntgather.server.messages import ErrorCode
 from huntgather.server.ratings import Rating
 from huntgather.server.routes_http import read_body
@@ -109,6 +110,8 @@ class SignInLimits:
     addresses: FailureLimit = field(default_factory=lambda: FailureLimit(50, 15 * 60.0))
     #: new accounts per client address
     sign_ups: RateLimit = field(default_factory=lambda: RateLimit(20, 3600.0))
+    #: changes of an account's language per account
+    languages: RateLimit = field(default_factory=lambda: RateLimit(20, 60.0))
 
 
 def limits_of(request: Request) -> SignInLimits:
@@ -152,7 +155,7 @@ def _text_field(data: Any, key: str, *, optional: bool = False) -> str | None:
 def account_json(accounts: Accounts, account: Account) -> dict[str, Any]:
     """The account object A of the protocol."""
     return {"id": account.id, "name": account.name, "has_password": account.has_password,
-            "passkeys": accounts.passkey_count(account.id)}
+            "passkeys": accounts.passkey_count(account.id), "language": account.language or "en"}
 
 
 async def signed_in_answer(request: Request, account: Account, status: int) -> Response:
@@ -192,24 +195,26 @@ _SIGNED_OUT = "you are not signed in (or your session has ended); sign in again"
 # --------------------------------------------------------------------------- sign up, in, out
 
 
-async def _name_and_password(request: Request) -> tuple[str, str]:
-    """The ``name`` and ``password`` of a sign-up or sign-in body; raises ``bad_request``."""
+async def _name_and_password(request: Request) -> tuple[str, str, str | None]:
+    """The ``name`` and ``password`` of a sign-up or sign-in body, and its ``language`` (a
+    sign-up's, optional: the page's language); raises ``bad_request``, ``bad_language``."""
     data = await read_body(request)
     name = _text_field(data, "name")
     password = _text_field(data, "password")
     assert name is not None and password is not None   # not optional: _text_field raised otherwise
-    return name, password
+    given = data.get("language") if isinstance(data, dict) else None
+    return name, password, None if given is None else check_language(given)
 
 
 async def sign_up(request: Request) -> Response:
     try:
-        name, password = await _name_and_password(request)
+        name, password, language = await _name_and_password(request)
     except RequestError as exc:
         return _refused(exc)
     if not limits_of(request).sign_ups.allow(_client(request)):
         return _too_many(limits_of(request).sign_ups.window)
     try:
-        account = await asyncio.to_thread(accounts_of(request).create, name, password)
+        account = await asyncio.to_thread(accounts_of(request).create, name, password, language=language)
     except RequestError as exc:
         return _refused(exc)
     log.info("account %d made", account.id)
@@ -218,7 +223,7 @@ async def sign_up(request: Request) -> Response:
 
 async def sign_in(request: Request) -> Response:
     try:
-        name, password = await _name_and_password(request)
+        name, password, _language = await _name_and_password(request)
     except RequestError as exc:
         return _refused(exc)
     limits, accounts = limits_of(request), accounts_of(request)
@@ -392,6 +397,22 @@ async def change_password(request: Request) -> Response:
     return response
 
 
+async def set_language(request: Request) -> Response:
+    """``PUT /api/me/language`` ``{"language"}``: the language of the account's mails."""
+    session = await current_session(request)
+    if session is None:
+        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+    try:
+        data = await read_body(request)
+        language = check_language(data.get("language") if isinstance(data, dict) else None)
+    except RequestError as exc:
+        return _refused(exc)
+    if not limits_of(request).languages.allow(f"account:{session.account.id}"):
+        return _too_many(limits_of(request).languages.window)
+    await asyncio.to_thread(accounts_of(request).set_language, session.account.id, language)
+    return _with_rotation(Response(status_code=204), request, session)
+
+
 async def delete_me(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
@@ -436,5 +457,6 @@ def account_routes() -> list[Route]:
         Route("/api/sessions", sign_out_everywhere, methods=["DELETE"]),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me/password", change_password, methods=["PUT"]),
+        Route("/api/me/language", set_language, methods=["PUT"]),
         Route("/api/me", delete_me, methods=["DELETE"]),
     ]

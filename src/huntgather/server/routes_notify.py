@@ -119,7 +119,7 @@ async def put_settings(request: Request) -> Response:
     answer = await asyncio.to_thread(_settings_json, notifier, store, account.id)
     if token is not None and email is not None:
         try:
-            await asyncio.to_thread(notifier.mail_confirmation, account.name, email, token)
+            await asyncio.to_thread(notifier.mail_confirmation, account.name, email, token, account.language)
             answer["confirmation"] = "sent"
         except Exception as exc:
             log.warning("account %d: the confirmation mail failed: %s", account.id, exc)

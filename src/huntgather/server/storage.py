@@ -1208,7 +1208,7 @@ class Storage:
 
 
 #: the schema revision this version of huntgather reads and writes
-SCHEMA = "0010"
+SCHEMA = "0011"
 
 
 def _alembic_config(connection: Any) -> Any:

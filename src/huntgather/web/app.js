@@ -29,8 +29,6 @@ import { ID_RE, STORE_KEY, takeInvite } from "./js/storage.js";
 import { load as loadLanguage, t } from "./js/i18n.js";
 import { createTutorial, setupLearn } from "./js/tutorial.js";
 
-const TITLE = "Hunters & Gatherers";
-
 function show(screen) {
   for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== `screen-${screen}`;
 }
@@ -65,7 +63,7 @@ async function main() {
     try {
       await Promise.all(Object.keys(store.get().tiles).map((edition) => loadTiles(edition)));
     } catch (e) {
-      showStatus(`could not load the tiles: ${e.message}`);
+      showStatus(t("page.tiles_failed", { detail: e.message }));
     }
   }
 
@@ -90,7 +88,7 @@ async function main() {
   async function route() {
     const parts = location.hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
     play.leave();
-    document.title = TITLE;
+    document.title = t("page.title");
     showStatus("");
     const id = parts[1];
     const validId = id && ID_RE.test(id);

@@ -12,12 +12,15 @@
 // The drawn board (#viewport) is hidden from screen readers: the cells say what it shows.
 
 import { $, svgEl } from "./dom.js";
-import { legalPlacements, myTurn, who } from "./game.js";
+import { legalPlacements, logWords, myTurn, who } from "./game.js";
+import { language, t } from "./i18n.js";
 import { tileProjectionWords } from "./projection.js";
 import { showProjection } from "./settings.js";
+import { bonusName, kindName, roleName } from "./terms.js";
 
-export const ROTATION_WORDS = ["not turned", "turned a quarter clockwise", "turned half round",
-  "turned a quarter anticlockwise"];
+// how a tile is turned, by its rotation (0–3), in the page's language
+const ROTATIONS = [() => t("a11y.rot_0"), () => t("a11y.rot_1"), () => t("a11y.rot_2"), () => t("a11y.rot_3")];
+export const rotationWords = (r) => (ROTATIONS[r] ? ROTATIONS[r]() : "");
 
 // wait this long for more news before speaking (bot turns come one after the other), but never
 // keep news back longer than BATCH_MAX_MS
@@ -25,35 +28,42 @@ const BATCH_MS = 600;
 const BATCH_MAX_MS = 2500;
 const KEEP = 4;   // announcements kept in the live region (older ones are removed, not spoken)
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 // where square (x, y) lies, from the start tile (x grows to the east, y to the south)
 export function placeWords(x, y) {
-  if (!x && !y) return "the start square";
+  if (!x && !y) return t("a11y.start_square");
   const parts = [];
-  if (x) parts.push(`${Math.abs(x)} ${x > 0 ? "east" : "west"}`);
-  if (y) parts.push(`${Math.abs(y)} ${y > 0 ? "south" : "north"}`);
-  return `${parts.join(" and ")} of the start`;
+  if (x) parts.push(x > 0 ? t("a11y.east", { n: Math.abs(x) }) : t("a11y.west", { n: Math.abs(x) }));
+  if (y) parts.push(y > 0 ? t("a11y.south", { n: Math.abs(y) }) : t("a11y.north", { n: Math.abs(y) }));
+  return t("a11y.of_start", { parts: parts.join(t("final.and")) });
 }
 
 function tileName(s, ts, id) {
-  const t = ts.tiles[id];
-  if (t && t.kind === "start") return `Start tile ${id}`;
-  if (t && t.kind === "bonus") return `${s.view.bonus_name || "bonus tile"} ${id}`;   // "menhir tile 83"
-  return `Tile ${id}`;
+  const tile = ts.tiles[id];
+  if (tile && tile.kind === "start") return t("a11y.start_tile", { id });
+  if (tile && tile.kind === "bonus") return `${bonusName(s.view.edition)} ${id}`;   // "menhir tile 83"
+  return t("a11y.tile", { id });
 }
 
-// the zones of tile `id` turned `rotation` times, in words: "the river to the north (1 fish)"
+// a zone in words: the server's English phrase (where it lies on the tile as turned, what is
+// printed on it: "the river to the north (1 fish)"), in another language its kind
+function zoneText(z, rotation) {
+  if (language() !== "en") return kindName(z.kind);
+  return z.phrases ? z.phrases[rotation] : `the ${z.text}`;
+}
+
+// the zones of tile `id` turned `rotation` times, in words
 function zoneWords(ts, id, rotation) {
-  const t = ts.tiles[id];
-  if (!t) return [];
-  return Object.values(t.zones).map((z) => (z.phrases ? z.phrases[rotation] : `the ${z.text}`));
+  const tile = ts.tiles[id];
+  if (!tile) return [];
+  return Object.values(tile.zones).map((z) => zoneText(z, rotation));
 }
 
 function zonePhrase(ts, id, zone, rotation) {
   const z = ts.tiles[id] && ts.tiles[id].zones[zone];
-  if (!z) return `zone ${zone}`;
-  return z.phrases ? z.phrases[rotation] : `the ${z.text}`;
+  if (!z) return t("a11y.zone", { zone });
+  return zoneText(z, rotation);
 }
 
 const cellId = (x, y) => `cell-${x}_${y}`;
@@ -86,32 +96,30 @@ export function cellLabel(s, ts, c) {
   const where = placeWords(c.x, c.y);
   if (c.kind === "legal") {
     const now = c.rotations.includes(s.rotation);
-    const turns = c.rotations.map((r) => ROTATION_WORDS[r]).join(", ");
-    return `Empty square, ${where}: your tile fits here in ${plural(c.rotations.length, "rotation")} (${turns}); `
-      + (now ? "it fits as turned now, Enter places it." : "not as turned now, Enter places it turned to fit.");
+    const turns = c.rotations.map(rotationWords).join(", ");
+    return `${t("a11y.legal", { where, n: c.rotations.length, turns })} `
+      + (now ? t("a11y.fits_now") : t("a11y.fits_other"));
   }
   const zones = zoneWords(ts, c.tile, c.rotation).join("; ");
   if (c.kind === "pending") {
     const ready = s.pending.preview && !s.pending.preview.turn_over;
-    return `Your ${tileName(s, ts, c.tile).toLowerCase()}, put down here, ${where}, ${ROTATION_WORDS[c.rotation]}, `
-      + `not confirmed yet: ${zones}. `
-      + (ready ? "Choose a piece with 1 to 9 or none with 0, then confirm with Enter; U takes the tile back."
-        : "Confirm with Enter; U takes the tile back.");
+    return `${t("a11y.pending", { tile: tileName(s, ts, c.tile).toLowerCase(), where,
+      rotation: rotationWords(c.rotation), zones })} ` + (ready ? t("a11y.pending_ready") : t("a11y.pending_confirm"));
   }
   const name = tileName(s, ts, c.tile);
-  const parts = [`${name[0].toUpperCase()}${name.slice(1)}, ${where}, ${ROTATION_WORDS[c.rotation]}: ${zones}.`];
+  const parts = [`${cap(name)}, ${where}, ${rotationWords(c.rotation)}: ${zones}.`];
   const pieces = (v.occupants || []).filter((o) => o.tile === c.tile).map((o) => {
-    const role = o.role || (o.piece === "hut" ? "hut" : "meeple");
-    let text = `${who(s, o.player)}: ${role} on ${zonePhrase(ts, c.tile, o.zone, c.rotation)}`;
-    if (o.stuck) text += " (stuck: it can score nothing)";
+    const role = o.role ? roleName(o.role) : o.piece === "hut" ? roleName("hut") : t("a11y.meeple");
+    let text = t("a11y.piece", { who: who(s, o.player), role, zone: zonePhrase(ts, c.tile, o.zone, c.rotation) });
+    if (o.stuck) text += ` ${t("a11y.stuck")}`;
     return text;
   });
-  parts.push(pieces.length ? `${pieces.join("; ")}.` : "No pieces.");
+  parts.push(pieces.length ? `${pieces.join("; ")}.` : t("a11y.no_pieces"));
   const placed = v.log.find((e) => e.kind === "TilePlaced" && e.tile === c.tile);
-  if (placed && placed.player !== undefined && placed.player !== null) parts.push(`Placed by ${who(s, placed.player)}.`);
-  if ((v.last || []).some((m) => m.tile === c.tile)) parts.push("Last move.");
+  if (placed && placed.player !== undefined && placed.player !== null) parts.push(t("a11y.placed_by", { who: who(s, placed.player) }));
+  if ((v.last || []).some((m) => m.tile === c.tile)) parts.push(t("a11y.last_move"));
   const projected = showProjection() ? tileProjectionWords(v, c.tile) : "";
-  if (projected) parts.push(`If the game ended now: ${projected}.`);
+  if (projected) parts.push(t("a11y.if_ended", { text: projected }));
   return parts.join(" ");
 }
 
@@ -121,37 +129,44 @@ export function eventWords(s, ts, events) {
   for (const e of events || []) {
     switch (e.kind) {
       case "TilePlaced": {
-        const what = e.bonus ? `a ${s.view.bonus_name || "bonus tile"}, tile ${e.tile}` : `tile ${e.tile}`;
-        const text = ts.tiles[e.tile] ? `: ${ts.tiles[e.tile].text.split(" · ").join(", ")}` : "";
-        out.push(`${who(s, e.player)} placed ${what}, ${placeWords(e.x, e.y)}, ${ROTATION_WORDS[e.rotation] || ""}${text}.`);
+        const what = e.bonus ? t("a11y.news_bonus", { tile: bonusName(s.view.edition), id: e.tile })
+          : t("a11y.news_tile", { id: e.tile });
+        const tile = ts.tiles[e.tile];
+        const text = !tile ? "" : `: ${language() === "en" ? tile.text.split(" · ").join(", ")
+          : Object.values(tile.zones || {}).map((z) => kindName(z.kind)).join(", ")}`;
+        out.push(t("a11y.news_placed", { who: who(s, e.player), what, where: placeWords(e.x, e.y),
+          rotation: rotationWords(e.rotation), text }));
         break;
       }
       case "OccupantPlaced": {
         const cell = s.view.board.find((c) => c.tile === e.tile);
-        const on = cell ? zonePhrase(ts, e.tile, e.zone, cell.rotation) : `zone ${e.zone}`;
-        out.push(`${who(s, e.player)} put a ${e.role} on ${on}.`);
+        const on = cell ? zonePhrase(ts, e.tile, e.zone, cell.rotation) : t("a11y.zone", { zone: e.zone });
+        out.push(t("a11y.news_put", { who: who(s, e.player), role: roleName(e.role), zone: on }));
         break;
       }
       case "FeatureScored": {
         const points = (e.points || []).map((p, seat) => [p, seat]).filter(([p]) => p > 0)
-          .map(([p, seat]) => `${who(s, seat)} scores ${plural(p, "point")}`);
-        out.push(`Scored: ${e.text}${points.length ? `. ${points.join(", ")}` : ""}.`);
+          .map(([p, seat]) => t("a11y.scores", { who: who(s, seat), points: t("count.points", { n: p }) }));
+        const what = language() === "en" ? e.text
+          : t("log.scored_feature", { kind: kindName(e.feature), n: (e.tiles || []).length });
+        out.push(t("a11y.news_scored", { text: `${what}${points.length ? `. ${points.join(", ")}` : ""}` }));
         break;
       }
       case "GameOver": {
         const scores = (s.view.players || []).map((p) => `${who(s, p.seat)} ${p.score}`).join(", ");
-        const winners = s.view.final ? s.view.final.winners.map((i) => who(s, i)).join(" and ") : "";
-        out.push(`Game over. ${winners ? `${s.view.final.winners.length > 1 ? "Winners" : "Winner"}: ${winners}. ` : ""}`
-          + `Scores: ${scores}.`);
+        const winners = s.view.final ? s.view.final.winners.map((i) => who(s, i)).join(t("final.and")) : "";
+        const said = !winners ? "" : s.view.final.winners.length > 1 ? `${t("a11y.winners", { names: winners })} `
+          : `${t("a11y.winner", { names: winners })} `;
+        out.push(`${t("a11y.game_over")} ${said}${t("a11y.scores_all", { scores })}`);
         break;
       }
       case "BonusTurn": case "MeepleTakenBack": case "TileDiscarded":
-        if (e.text) out.push(`${e.text}.`);
+        if (e.text) out.push(`${logWords(s, ts, e)}.`);
         break;
       default: break;   // draws, pieces going home (said by the scoring), the final table's rows
     }
   }
-  return out.map((t) => t[0].toUpperCase() + t.slice(1)).join(" ");
+  return out.map(cap).join(" ");
 }
 
 export function createA11y(store, board) {
@@ -244,7 +259,8 @@ export function createA11y(store, board) {
     ys.forEach((y, i) => {
       let row = rows.get(y);
       if (!row) row = svgEl("g", { role: "row", "data-y": y });
-      const name = y ? `${Math.abs(y)} ${y < 0 ? "north" : "south"} of the start` : "the start's row";
+      const name = !y ? t("a11y.start_row") : t("a11y.of_start", { parts: y < 0 ? t("a11y.north", { n: -y })
+        : t("a11y.south", { n: y }) });
       setAttrs(row, { "aria-rowindex": y - y0 + 1, "aria-label": name });
       place(layer, row, i);
       keep.add(row);
@@ -300,8 +316,8 @@ export function createA11y(store, board) {
     if (turning && rotationSeen && rotationSeen.turn === turning && rotationSeen.rotation !== s.rotation) {
       const c = cursor && at(cursor[0], cursor[1]);
       const fits = legalPlacements(s).filter((p) => p.rotation === s.rotation);
-      let text = `Tile ${ROTATION_WORDS[s.rotation]}: it fits on ${plural(new Set(fits.map((p) => `${p.x},${p.y}`)).size, "square")}`;
-      if (c && c.kind === "legal") text += c.rotations.includes(s.rotation) ? ", this one too" : ", not this one";
+      let text = t("a11y.turned", { rotation: rotationWords(s.rotation), n: new Set(fits.map((p) => `${p.x},${p.y}`)).size });
+      if (c && c.kind === "legal") text += c.rotations.includes(s.rotation) ? t("a11y.this_one_too") : t("a11y.not_this_one");
       say(`${text}.`);
     }
     rotationSeen = turning ? { turn: turning, rotation: s.rotation } : null;

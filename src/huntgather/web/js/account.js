@@ -8,46 +8,25 @@
 //   await accounts.refresh();   accounts.me();   accounts.showMe();
 
 import { $, api, el } from "./dom.js";
-import { errorText, hasText, language } from "./i18n.js";
+import { errorText, hasText, language, t } from "./i18n.js";
 import { setupNotifications } from "./notifications.js";
 import { ID_RE, loadStore, normalEntry, playSecrets } from "./storage.js";
 
 // the server's error codes, in a player's words (a code not here: the server's own message)
-const ERROR_WORDS = {
-  bad_login: () => "That name and password do not match an account. Check both and try again.",
-  name_taken: () => "That name is taken: choose another one.",
-  wrong_password: () => "That is not this account's password.",
-  too_many_attempts: () => "Too many attempts to sign in. Wait a few minutes, then try again.",
-  bad_name: (m) => `That name cannot be used${m ? `: ${m}` : "."}`,
-  bad_password: (m) => `That password cannot be used${m ? `: ${m}` : "."}`,
-  signed_out: () => "You are signed out (the session ended or was signed out elsewhere). Sign in again.",
-  sign_in_required: () => "Sign in first: only an account can do this.",
-  cross_site: () => "The server refused a request that seemed to come from another site. Reload the page and try again.",
-  unknown_player: () => "There is no player of that name.",
-  passkey_cancelled: () => "The passkey was not used: it was cancelled, or the time ran out.",
-  passkey_unavailable: () => "This browser cannot use passkeys here.",
-  passkey_needs_host_name: () => "Passkeys need the page opened under a name (such as localhost or a domain), " +
-    "not a numeric address.",
-  passkey_exists: () => "This device holds a passkey of this account already.",
-  passkey_refused: () => "The passkey's answer could not be checked, so nothing changed. Try again.",
-  bad_email: () => "That is not an email address (name@example.org).",
-  mail_off: () => "This server sends no mail: its operator has not set it up.",
-  bad_subscription: () => "This browser's push service is not one the server takes.",
-  too_many_subscriptions: () => "This account has notifications in too many browsers already: switch them off in one you no longer use.",
-  passkey_failed: () => "The browser could not use the passkey. Try again, or use a password.",
-  unknown_passkey: () => "That passkey belongs to no account here.",
-  bad_challenge: () => "The passkey request ran out of time. Try again.",
-  network: () => "The server cannot be reached. Check the connection and try again.",
-};
-
-// the words for an error thrown by api() (or by passkeys.js): its code's, else its own message
+// the words for an error thrown by api() (or by passkeys.js): its code's in the catalogues
+// (error.<code>; a name or password refused says why in the server's words, in English), else
+// its own message
 export function errorWords(err) {
   const code = err && err.code;
-  if (code && language() !== "en" && hasText(`error.${code}`)) return errorText(code);
-  const words = code && ERROR_WORDS[code];
-  if (words) return words(err.message && err.message !== code ? err.message : "");
-  if (err instanceof TypeError) return "The server cannot be reached. Check the connection and try again.";
-  return (err && err.message) || "Something went wrong. Try again.";
+  if (code && hasText(`error.${code}`)) {
+    const why = err.message && err.message !== code ? err.message : "";
+    if ((code === "bad_name" || code === "bad_password") && why && language() === "en") {
+      return code === "bad_name" ? t("error.bad_name_why", { why }) : t("error.bad_password_why", { why });
+    }
+    return errorText(code);
+  }
+  if (err instanceof TypeError) return errorText("network");
+  return (err && err.message) || errorText("unknown");
 }
 
 // passkeys.js (its own module): loaded when there is one; without it the page offers passwords only
@@ -143,7 +122,7 @@ export function setupAccounts(onChange) {
     const link = $("#me-link");
     link.hidden = !signedIn;
     $("#me-name-short").textContent = signedIn ? me.account.name : "";
-    link.title = signedIn ? `signed in as ${me.account.name}: your account` : "";
+    link.title = signedIn ? t("account.signed_in_as", { name: me.account.name }) : "";
     document.body.dataset.signedIn = signedIn ? "yes" : "no";
   }
 
@@ -171,15 +150,12 @@ export function setupAccounts(onChange) {
     const up = m === "sign-up";
     $("#mode-sign-in").setAttribute("aria-pressed", up ? "false" : "true");
     $("#mode-sign-up").setAttribute("aria-pressed", up ? "true" : "false");
-    $("#account-dialog-title").textContent = up ? "Create an account" : "Sign in";
-    $("#account-submit").textContent = up ? "Create the account" : "Sign in";
+    $("#account-dialog-title").textContent = up ? t("account.create_title") : t("account.sign_in");
+    $("#account-submit").textContent = up ? t("account.create") : t("account.sign_in");
     $("#account-password").autocomplete = up ? "new-password" : "current-password";
     $("#account-name").autocomplete = "username";
-    $("#account-about").textContent = up
-      ? "Your name is shown to the other players, on your profile and on the leaderboard. " +
-        "With an account you find your games on any device and can play rated games."
-      : "Sign in to find your games on any device and to play rated games. Playing without an account works as before.";
-    $("#account-passkey").textContent = up ? "Create it with a passkey instead" : "Sign in with a passkey";
+    $("#account-about").textContent = up ? t("account.create_about") : t("account.sign_in_about");
+    $("#account-passkey").textContent = up ? t("account.create_passkey") : t("account.sign_in_passkey");
     $("#account-error").textContent = "";
   }
 
@@ -215,18 +191,18 @@ export function setupAccounts(onChange) {
     const error = $("#account-error");
     error.textContent = "";
     if (!name) {
-      error.textContent = "Type your name.";
+      error.textContent = t("account.type_name");
       $("#account-name").focus();
       return;
     }
     if (!password) {
-      error.textContent = mode === "sign-up" ? "Choose a password (or create the account with a passkey)."
-        : "Type your password (or sign in with a passkey).";
+      error.textContent = mode === "sign-up" ? t("account.choose_password") : t("account.type_password");
       $("#account-password").focus();
       return;
     }
-    await signInBy(() => jsonRequest(mode === "sign-up" ? "/api/accounts" : "/api/session", "POST",
-      { name, password }));
+    // a new account's mails speak the page's language
+    await signInBy(() => (mode === "sign-up" ? jsonRequest("/api/accounts", "POST", { name, password, language: language() })
+      : jsonRequest("/api/session", "POST", { name, password })));
   }
 
   // one way of signing in or up (`work`); then a new account takes the seats this browser holds,
@@ -261,11 +237,17 @@ export function setupAccounts(onChange) {
     }
     const name = $("#account-name").value.trim();
     if (mode === "sign-up" && !name) {
-      error.textContent = "Type the name of the new account first.";
+      error.textContent = t("account.type_new_name");
       $("#account-name").focus();
       return;
     }
-    await signInBy(() => (mode === "sign-up" ? passkeys.passkeySignUp(name) : passkeys.passkeySignIn()));
+    // a new account's mails speak the page's language (the passkey sign-up takes no other field)
+    await signInBy(async () => {
+      if (mode !== "sign-up") return passkeys.passkeySignIn();
+      const answer = await passkeys.passkeySignUp(name);
+      await jsonRequest("/api/me/language", "PUT", { language: language() }).catch(() => null);
+      return answer;
+    });
   }
 
   $("#sign-in").onclick = () => open("sign-in");
@@ -292,7 +274,7 @@ export function setupAccounts(onChange) {
     await Promise.all([refresh(), passkeysLoaded]);
     $("#me-signed-out").hidden = !!me;
     $("#me-body").hidden = !me;
-    for (const id of ["#password-note", "#passkey-note", "#delete-error", "#me-error"]) note(id, "");
+    for (const id of ["#password-note", "#passkey-note", "#delete-error", "#me-error", "#me-language-note"]) note(id, "");
     if (!me) return;
     const a = me.account;
     $("#me-name").textContent = a.name;
@@ -304,20 +286,23 @@ export function setupAccounts(onChange) {
       const r = me.ratings[ed];
       const tr = el("tr", { "data-edition": ed });
       const rating = el("td", { class: "rating" }, ratingWords(r));
-      if (r.provisional) rating.append(" ", el("span", { class: "provisional", title: "few games yet: the rating may still move a lot" }, "provisional"));
+      if (r.provisional) {
+        rating.append(" ", el("span", { class: "provisional", title: t("rating.provisional_about") }, t("rating.provisional")));
+      }
       tr.append(el("td", {}, ed), rating, el("td", { class: "num" }, String(r.games ?? 0)), el("td", { class: "num" }, String(r.wins ?? 0)));
       body.append(tr);
     }
     $("#me-ratings").hidden = !eds.length;
     $("#me-no-ratings").hidden = !!eds.length;
     // the password: a form to set one (an account made with a passkey) or to change it
-    $("#password-title").textContent = a.has_password ? "Change the password" : "Set a password";
+    $("#password-title").textContent = a.has_password ? t("account.change_password") : t("account.set_password_title");
     $("#old-password-label").hidden = !a.has_password;
-    $("#password-save").textContent = a.has_password ? "Change the password" : "Set the password";
+    $("#password-save").textContent = a.has_password ? t("account.change_password") : t("account.set_password");
     $("#old-password").value = "";
     $("#new-password").value = "";
+    $("#me-language").value = a.language || "en";
     const n = a.passkeys || 0;
-    $("#passkey-count").textContent = n ? `This account has ${n} passkey${n === 1 ? "" : "s"}.` : "This account has no passkey.";
+    $("#passkey-count").textContent = n ? t("account.passkeys", { n }) : t("account.no_passkey");
     $("#add-passkey").hidden = !passkeysUsable();
     $("#passkey-unavailable").hidden = passkeysUsable();
     $("#delete-password-label").hidden = !a.has_password;
@@ -336,7 +321,7 @@ export function setupAccounts(onChange) {
 
   $("#sign-out").onclick = () => signOut(false);
   $("#sign-out-all").onclick = () => {
-    if (confirm("Sign out on every device and browser where this account is signed in, this one included?")) signOut(true);
+    if (confirm(t("account.sign_out_all_confirm"))) signOut(true);
   };
   $("#me-sign-in").onclick = () => open("sign-in");
 
@@ -344,23 +329,34 @@ export function setupAccounts(onChange) {
     ev.preventDefault();
     const body = { new: $("#new-password").value };
     if (me && me.account.has_password) body.old = $("#old-password").value;
-    if (!body.new) { note("#password-note", "Type the new password.", true); $("#new-password").focus(); return; }
+    if (!body.new) { note("#password-note", t("account.type_new_password"), true); $("#new-password").focus(); return; }
     try {
       await jsonRequest("/api/me/password", "PUT", body);
       await refresh();
       await showMe();
-      note("#password-note", "The password is saved.");
+      note("#password-note", t("account.password_saved"));
     } catch (e) {
       note("#password-note", errorWords(e), true);
     }
   });
+
+  // the language of the account's mails
+  $("#me-language").onchange = async () => {
+    note("#me-language-note", "");
+    try {
+      await jsonRequest("/api/me/language", "PUT", { language: $("#me-language").value });
+      note("#me-language-note", t("me.language_saved"));
+    } catch (e) {
+      note("#me-language-note", errorWords(e), true);
+    }
+  };
 
   $("#add-passkey").onclick = async () => {
     note("#passkey-note", "");
     try {
       await passkeys.passkeyAdd();
       await showMe();
-      note("#passkey-note", "The passkey is added: you can sign in with it.");
+      note("#passkey-note", t("account.passkey_added"));
     } catch (e) {
       note("#passkey-note", errorWords(e), true);
     }
@@ -369,10 +365,7 @@ export function setupAccounts(onChange) {
   $("#delete-account").onclick = async () => {
     if (!me) return;
     const name = me.account.name;
-    const what = `Delete the account "${name}" for good?\n\nRemoved: its name, its password and passkeys, ` +
-      "every session (it is signed out everywhere), its ratings and its place on the leaderboard. " +
-      "In finished games its name becomes \"deleted player\"; games in play go on without the account.\n\n" +
-      "This cannot be undone.";
+    const what = t("account.delete_confirm", { name });
     if (!confirm(what)) return;
     const body = me.account.has_password ? { password: $("#delete-password").value } : {};
     try {
@@ -382,7 +375,7 @@ export function setupAccounts(onChange) {
       return;
     }
     await changed();
-    note("#me-error", `The account "${name}" is deleted.`);
+    note("#me-error", t("account.deleted", { name }));
   };
 
   return { refresh, me: () => me, open, showMe };

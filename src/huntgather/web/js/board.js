@@ -16,9 +16,10 @@
 // screen, a finger held on a legal square shows the tile there until it lifts (nothing placed).
 
 import { $, el, svgEl } from "./dom.js";
+import * as i18n from "./i18n.js";   // i18n.t(): `t` names many things here
 import {
   canon, choiceLabel, currentHints, heldSeats, legalPlacements, myTurn, placementAt,
-  placementsForRotation, rgbOf, sameMove, who,
+  placementsForRotation, rgbOf, rowWords, sameMove, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
 import { rowsAt } from "./projection.js";
@@ -335,7 +336,7 @@ export function createBoard(store, act) {
     const cells = (row.tiles || []).map((t) => where.get(t)).filter(Boolean);
     for (const c of cells) g.append(svgEl("rect", { x: c.x * 100 + 3, y: c.y * 100 + 3, width: 94, height: 94 }));
     const title = svgEl("title");
-    title.textContent = row.explanation;
+    title.textContent = rowWords(s, row);
     g.append(title);
     if (cells.length) {
       // the label on the feature's tile nearest its middle, so that it lies on the feature
@@ -508,7 +509,7 @@ export function createBoard(store, act) {
       const r = svgEl("rect", { class: cls, x: x * 100 + 4, y: y * 100 + 4, width: 92, height: 92,
         "data-x": x, "data-y": y, "data-fits": now.has(key) ? "yes" : "other-rotation", "data-legal": "" });
       const t = svgEl("title");
-      t.textContent = now.has(key) ? `place here (${x}, ${y})` : `fits here in another rotation (${x}, ${y})`;
+      t.textContent = now.has(key) ? i18n.t("board.place_here", { x, y }) : i18n.t("board.fits_rotated", { x, y });
       r.append(t);
       r.addEventListener("click", (ev) => {
         ev.stopPropagation();
@@ -626,7 +627,7 @@ export function createBoard(store, act) {
     const turns = new Set(legalPlacements(s).filter((q) => q.x === p.x && q.y === p.y).map((q) => q.rotation));
     if (turns.size > 1 && p.moves.length === 1 && !s.sentTurn) {
       g.classList.add("turnable");
-      const t = svgEl("title"); t.textContent = "tap or click the tile to turn it"; g.append(t);
+      const t = svgEl("title"); t.textContent = i18n.t("board.tap_to_turn"); g.append(t);
       g.addEventListener("click", (ev) => { ev.stopPropagation(); act.turnPending(); });
     }
     vp.append(g);
@@ -720,14 +721,14 @@ export function createBoard(store, act) {
         if (me.has(e.player)) break;
         const r = svgEl("rect", { class: "since-mine", x: e.x * 100 + 6, y: e.y * 100 + 6, width: 88, height: 88,
           stroke: rgbOf(s, e.player), "data-tile": e.tile });
-        const t = svgEl("title"); t.textContent = `placed by ${who(s, e.player)} since your last turn`;
+        const t = svgEl("title"); t.textContent = i18n.t("board.placed_since", { who: who(s, e.player) });
         r.append(t);
         vp.append(r);
       }
     }
     for (const m of v.last || []) {
       const r = svgEl("rect", { class: "last-move", x: m.x * 100 + 3, y: m.y * 100 + 3, width: 94, height: 94 });
-      const t = svgEl("title"); t.textContent = `last move: ${who(s, m.player)} placed tile ${m.tile}`;
+      const t = svgEl("title"); t.textContent = i18n.t("board.last_move", { who: who(s, m.player), tile: m.tile });
       r.append(t);
       vp.append(r);
     }
@@ -808,8 +809,8 @@ export function createBoard(store, act) {
       tipTile = tile;
       highlight(rows.flatMap((r) => r.tiles), "projected-hl");
       tip.innerHTML = "";
-      tip.append(el("strong", {}, "If the game ended now"));
-      for (const r of rows) tip.append(el("p", { class: `kind-${r.kind}` }, r.explanation));
+      tip.append(el("strong", {}, i18n.t("board.if_ended_now")));
+      for (const r of rows) tip.append(el("p", { class: `kind-${r.kind}` }, rowWords(s, r)));
     }
     const wrap = $("#board-wrap").getBoundingClientRect();
     tip.hidden = false;

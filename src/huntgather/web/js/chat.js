@@ -7,6 +7,8 @@
 // muted seat are not shown; the mutes are remembered in this browser (localStorage), per game.
 // The players may hide the watchers' channel; the creator may close it for the watchers.
 
+import { t } from "./i18n.js";
+import { colourName } from "./terms.js";
 import { errorText } from "./i18n.js";
 import { $, api, el } from "./dom.js";
 import { heldSeats } from "./game.js";
@@ -16,7 +18,8 @@ const MUTE_KEY = "hg-chat-muted";
 const HIDE_KEY = "hg-chat-hide-watchers";
 export const MAX_CHAT = 300;
 const KEEP = 200;   // lines kept on the page
-export const QUICK = ["good luck", "well played", "thinking…", "thanks"];
+// the quick phrases, in the sender's language (sent as the words themselves)
+export const QUICK = () => [t("chat.good_luck"), t("chat.well_played"), t("chat.thinking"), t("chat.thanks")];
 
 // the seats muted in each game: { gameId: [seat, …] }
 export function mutedSeats(id) {
@@ -46,8 +49,8 @@ export function shownLine(line, muted, hideWatchers) {
 
 // the words in front of a line: "Ann (yellow)", "yellow", "watcher Eve", "a watcher"
 export function speaker(line, colours) {
-  if (line.channel === "watchers") return line.name ? `watcher ${line.name}` : "a watcher";
-  const colour = colours && colours[line.seat] ? colours[line.seat].name : `seat ${line.seat + 1}`;
+  if (line.channel === "watchers") return line.name ? t("chat.watcher", { name: line.name }) : t("chat.a_watcher");
+  const colour = colours && colours[line.seat] ? colourName(colours[line.seat].name) : t("chat.seat", { n: line.seat + 1 });
   return line.name ? `${line.name} (${colour})` : colour;
 }
 
@@ -63,14 +66,14 @@ export function createChat(store, send) {
   // ---------------------------------------------------------------- the panel (built once)
   const panel = el("details", { id: "chat", open: "" });
   panel.hidden = true;
-  panel.append(el("summary", {}, "Chat"));
-  const list = el("ol", { id: "chat-lines", "aria-live": "polite", "aria-label": "chat" });
+  panel.append(el("summary", {}, t("chat.title")));
+  const list = el("ol", { id: "chat-lines", "aria-live": "polite", "aria-label": t("chat.title") });
   const form = el("form", { id: "chat-form" });
   const input = el("input", { id: "chat-text", type: "text", maxlength: String(MAX_CHAT),
-    autocomplete: "off", "aria-label": "say something to the table", placeholder: "say something" });
-  form.append(input, el("button", { type: "submit", id: "chat-send" }, "Send"));
-  const quick = el("div", { id: "chat-quick", role: "group", "aria-label": "quick phrases" });
-  for (const phrase of QUICK) {
+    autocomplete: "off", "aria-label": t("chat.say_table"), placeholder: t("chat.say") });
+  form.append(input, el("button", { type: "submit", id: "chat-send" }, t("chat.send")));
+  const quick = el("div", { id: "chat-quick", role: "group", "aria-label": t("chat.quick") });
+  for (const phrase of QUICK()) {
     const b = el("button", { type: "button", class: "chat-quick" }, phrase);
     b.onclick = () => say(phrase);
     quick.append(b);
@@ -78,7 +81,7 @@ export function createChat(store, send) {
   const options = el("div", { id: "chat-options" });
   const hideBox = el("input", { type: "checkbox", id: "chat-hide-watchers" });
   const hideLabel = el("label", {});
-  hideLabel.append(hideBox, " hide the watchers' chat");
+  hideLabel.append(hideBox, ` ${t("chat.hide_watchers")}`);
   const closeButton = el("button", { type: "button", id: "chat-close-watchers", class: "link-button" });
   const mutes = el("span", { id: "chat-mutes" });
   options.append(hideLabel, " ", closeButton, " ", mutes);
@@ -87,18 +90,17 @@ export function createChat(store, send) {
 
   const actions = el("div", { id: "seat-actions" });
   actions.hidden = true;
-  const resign = el("button", { type: "button", id: "resign" }, "Resign");
+  const resign = el("button", { type: "button", id: "resign" }, t("chat.resign"));
   const confirmBox = el("span", { id: "resign-confirm" });
   confirmBox.hidden = true;
-  const yes = el("button", { type: "button", id: "resign-yes", class: "primary" }, "Yes, resign");
-  const no = el("button", { type: "button", id: "resign-no" }, "No, play on");
-  confirmBox.append(el("span", {}, "Resign? A bot plays your seat to the end. "), yes, " ", no);
-  const leave = el("button", { type: "button", id: "leave",
-    title: "an unrated game: a bot plays your seat from now on (the same as resigning)" }, "Leave");
-  const rematch = el("button", { type: "button", id: "rematch" }, "Rematch");
+  const yes = el("button", { type: "button", id: "resign-yes", class: "primary" }, t("chat.resign_yes"));
+  const no = el("button", { type: "button", id: "resign-no" }, t("chat.resign_no"));
+  confirmBox.append(el("span", {}, `${t("chat.resign_ask")} `), yes, " ", no);
+  const leave = el("button", { type: "button", id: "leave", title: t("chat.leave_about") }, t("chat.leave"));
+  const rematch = el("button", { type: "button", id: "rematch" }, t("chat.rematch"));
   const rematchText = el("span", { id: "rematch-status", "aria-live": "polite" });
   // the rematch made before this page opened the game: a link to it, not a move at once
-  const rematchOpen = el("a", { id: "rematch-open", class: "button" }, "Open the rematch");
+  const rematchOpen = el("a", { id: "rematch-open", class: "button" }, t("chat.rematch_open"));
   rematchOpen.hidden = true;
   actions.append(resign, confirmBox, " ", leave, " ", rematch, " ", rematchOpen, " ", rematchText);
 
@@ -116,11 +118,11 @@ export function createChat(store, send) {
   }
 
   function say(text) {
-    const t = text.trim();
-    if (!t) return;
-    if (t.length > MAX_CHAT) { error.textContent = `at most ${MAX_CHAT} characters`; return; }
+    const words = text.trim();
+    if (!words) return;
+    if (words.length > MAX_CHAT) { error.textContent = t("chat.too_long", { n: MAX_CHAT }); return; }
     const seats = held();
-    const msg = { type: "chat", text: t };
+    const msg = { type: "chat", text: words };
     if (seats.length) msg.seat = seats[0];
     if (send(msg)) { input.value = ""; error.textContent = ""; }
   }
@@ -225,16 +227,16 @@ export function createChat(store, send) {
     const seats = st.table && Array.isArray(st.table.seats) ? st.table.seats : [];
     const mine = new Set(held());
     const muted = gameId ? mutedSeats(gameId) : [];
-    const key = JSON.stringify([gameId, muted, [...mine], seats.map((t) => [t.seat, t.kind, t.name])]);
+    const key = JSON.stringify([gameId, muted, [...mine], seats.map((x) => [x.seat, x.kind, x.name])]);
     if (key === mutesDrawn) return;   // unchanged: the boxes (and the focus on one) stay
     mutesDrawn = key;
-    const boxes = seats.filter((t) => t.kind === "human" && !mine.has(t.seat)).map((t) => {
-      const box = el("input", { type: "checkbox", class: "chat-mute", "data-seat": String(t.seat) });
-      box.checked = muted.includes(t.seat);
-      box.onchange = () => { setMuted(gameId, t.seat, box.checked); draw(); };
+    const boxes = seats.filter((x) => x.kind === "human" && !mine.has(x.seat)).map((x) => {
+      const box = el("input", { type: "checkbox", class: "chat-mute", "data-seat": String(x.seat) });
+      box.checked = muted.includes(x.seat);
+      box.onchange = () => { setMuted(gameId, x.seat, box.checked); draw(); };
       const label = el("label", {});
       const colours = st.meta ? st.meta.colours : null;
-      label.append(box, ` mute ${speaker({ channel: "players", seat: t.seat, name: t.name }, colours)}`);
+      label.append(box, ` ${t("chat.mute")} ${speaker({ channel: "players", seat: x.seat, name: x.name }, colours)}`);
       return label;
     });
     mutes.replaceChildren(...boxes);
@@ -250,9 +252,8 @@ export function createChat(store, send) {
     form.hidden = quick.hidden = mode === "replay" || (!player && !watchersOpen && !(st.me && st.me.creator));
     hideLabel.hidden = !player;
     closeButton.hidden = !(st.me && st.me.creator) || mode === "replay";
-    closeButton.textContent = watchersOpen ? "close the watchers' chat" : "open the watchers' chat";
-    input.placeholder = player ? "say something to the table" : watchersOpen ? "say something (watchers' chat)"
-      : "the watchers' chat is closed";
+    closeButton.textContent = watchersOpen ? t("chat.close_watchers") : t("chat.open_watchers");
+    input.placeholder = player ? t("chat.say_table") : watchersOpen ? t("chat.say_watchers") : t("chat.watchers_closed");
     drawMutes(st);
     if (live) {
       resign.hidden = !player || over || resignAsked;
@@ -263,10 +264,10 @@ export function createChat(store, send) {
       if (!over) rematch.disabled = false;
       const colours = st.meta ? st.meta.colours : null;
       const names = wants.map((seat) => {
-        const t = st.table.seats.find((x) => x.seat === seat);
-        return speaker({ channel: "players", seat, name: t ? t.name : null }, colours);
+        const info = st.table.seats.find((x) => x.seat === seat);
+        return speaker({ channel: "players", seat, name: info ? info.name : null }, colours);
       });
-      rematchText.textContent = over && names.length ? `rematch wanted by ${names.join(", ")}` : "";
+      rematchText.textContent = over && names.length ? t("chat.rematch_wanted", { names: names.join(", ") }) : "";
     }
     draw();
   }

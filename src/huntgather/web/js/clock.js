@@ -8,6 +8,8 @@
 //   startClockTicks();                      refreshes every such span four times a second
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
+import { levelName } from "./terms.js";
 
 // the seconds each seat has left, `elapsed` seconds after the clock was received (exported for tests)
 export function timesLeft(clock, elapsed) {
@@ -58,8 +60,8 @@ function fill(span) {
   span.classList.toggle("running", seat === current.running);
   span.classList.toggle("low", left < 10);
   span.classList.toggle("out", Array.isArray(current.out) && current.out.includes(seat));
-  span.title = current.out && current.out.includes(seat) ? "time ran out: a bot plays this seat"
-    : seat === current.running ? "time left (running)" : "time left";
+  span.title = current.out && current.out.includes(seat) ? t("clock.out")
+    : seat === current.running ? t("clock.left_running") : t("clock.left");
 }
 
 function refresh() {
@@ -89,25 +91,25 @@ export function showClockNews(text) {
 // (days a move), and the bot that takes a seat whose time runs out (levels: meta.bot_levels)
 export function clockFieldset(levels) {
   const box = el("fieldset", { id: "clock-choice" });
-  box.append(el("legend", {}, "Clock"));
+  box.append(el("legend", {}, t("clock.title")));
   const radio = (value, text) => {
     const label = el("label", {});
     label.append(el("input", { type: "radio", name: "clock", value }), ` ${text} `);
     return label;
   };
-  const none = radio("none", "no clock");
+  const none = radio("none", t("clock.none"));
   none.querySelector("input").checked = true;
-  const live = radio("live", "live:");
+  const live = radio("live", t("clock.live"));
   live.append(el("input", { type: "number", id: "clock-minutes", min: "0", max: "1440", step: "any", value: "10",
-    "aria-label": "minutes each", class: "short-number" }), " min + ",
+    "aria-label": t("clock.minutes_about"), class: "short-number" }), ` ${t("clock.min")} + `,
   el("input", { type: "number", id: "clock-increment", min: "0", max: "3600", step: "1", value: "5",
-    "aria-label": "seconds added after each turn", class: "short-number" }), " s a turn");
-  const post = radio("correspondence", "correspondence:");
+    "aria-label": t("clock.increment_about"), class: "short-number" }), ` ${t("clock.s_a_turn")}`);
+  const post = radio("correspondence", t("clock.correspondence"));
   post.append(el("input", { type: "number", id: "clock-days", min: "1", max: "14", step: "1", value: "3",
-    "aria-label": "days a move", class: "short-number" }), " days a move");
-  const bot = el("label", { id: "clock-bot" }, "when time runs out, a bot plays the seat: ");
+    "aria-label": t("clock.days_about"), class: "short-number" }), ` ${t("clock.days_a_move")}`);
+  const bot = el("label", { id: "clock-bot" }, `${t("clock.on_timeout")} `);
   const sel = el("select", { id: "clock-on-timeout" });
-  for (const level of levels) sel.append(el("option", { value: level }, level));
+  for (const level of levels) sel.append(el("option", { value: level }, levelName(level)));
   if (levels.includes("easy")) sel.value = "easy";   // the server's default
   bot.append(sel);
   box.append(none, el("br"), live, el("br"), post, el("br"), bot);
@@ -122,17 +124,17 @@ export function clockChoice(choice, get) {
     const increment = Number(get("clock-increment") || "0");
     const base = Math.round(minutes * 60);
     if (!Number.isFinite(minutes) || base < 1 || base > 86400) {
-      return { error: "A live clock gives each player from 1 second to 1440 minutes.", focus: "clock-minutes" };
+      return { error: t("clock.bad_live"), focus: "clock-minutes" };
     }
     if (!Number.isInteger(increment) || increment < 0 || increment > 3600) {
-      return { error: "The increment is a whole number of seconds from 0 to 3600.", focus: "clock-increment" };
+      return { error: t("clock.bad_increment"), focus: "clock-increment" };
     }
     return { fields: { clock: { base, increment }, on_timeout: get("clock-on-timeout") } };
   }
   if (choice === "correspondence") {
     const days = Number(get("clock-days"));
     if (!Number.isInteger(days) || days < 1 || days > 14) {
-      return { error: "A correspondence move may take from 1 to 14 whole days.", focus: "clock-days" };
+      return { error: t("clock.bad_days"), focus: "clock-days" };
     }
     return { fields: { clock: { days_per_move: days }, on_timeout: get("clock-on-timeout") } };
   }

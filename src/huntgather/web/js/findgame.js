@@ -3,7 +3,8 @@
 // (POST /api/quickmatch) and "Play a bot now"; and, on a game's page, the note that the game
 // waits in the lobby, with the creator's offer to give the open seats to a bot.
 
-import { errorText } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
+import { colourName, levelName } from "./terms.js";
 import { $, api, el } from "./dom.js";
 import { ID_RE, MAX_NAME, loadStore, myName, openCreatedGame, saveStore } from "./storage.js";
 
@@ -39,44 +40,44 @@ function keepSeat(answer, creator) {
 }
 
 export function clockWords(clock) {
-  if (!clock) return "no clock";
-  if (clock.days_per_move) return `${clock.days_per_move} day${clock.days_per_move === 1 ? "" : "s"} a move`;
-  const base = clock.base >= 60 ? `${+(clock.base / 60).toFixed(1)} min` : `${clock.base} s`;
-  return clock.increment ? `${base} + ${clock.increment} s` : base;
+  if (!clock) return t("clock.none");
+  if (clock.days_per_move) return t("clock.days", { n: clock.days_per_move });
+  const base = clock.base >= 60 ? t("clock.minutes", { n: +(clock.base / 60).toFixed(1) }) : t("clock.seconds", { n: clock.base });
+  return clock.increment ? `${base} + ${t("clock.seconds", { n: clock.increment })}` : base;
 }
 
 function untilWords(seconds) {
-  if (seconds <= 0) return "now";
-  if (seconds < 90) return `in ${Math.round(seconds)} s`;
-  return `in ${Math.round(seconds / 60)} min`;
+  if (seconds <= 0) return t("find.now");
+  if (seconds < 90) return t("find.in", { time: t("clock.seconds", { n: Math.round(seconds) }) });
+  return t("find.in", { time: t("clock.minutes", { n: Math.round(seconds / 60) }) });
 }
 
 function gameRow(meta, g, now) {
   const li = el("li", { class: "lobby-game", "data-game": g.id });
   const head = el("div", { class: "lobby-head" });
-  const creator = g.creator && g.creator.name ? g.creator.name : "a guest";
+  const creator = g.creator && g.creator.name ? g.creator.name : t("find.guest");
   const rating = g.creator && g.creator.rating != null ? ` (${g.creator.rating})` : "";
   head.append(el("strong", {}, `${creator}${rating}`), " ",
-    el("span", { class: "muted" }, `· ${g.edition} · ${g.players} players · ${clockWords(g.clock)}`));
-  if (g.rated) head.append(" ", el("span", { class: "rated-tag" }, "rated"));
+    el("span", { class: "muted" }, `· ${g.edition} · ${t("find.players", { n: g.players })} · ${clockWords(g.clock)}`));
+  if (g.rated) head.append(" ", el("span", { class: "rated-tag" }, t("games.rated")));
   li.append(head);
   const seats = el("ul", { class: "lobby-seats-list" });
   for (const seat of g.seats) {
-    const colour = (meta.colours[seat.seat] || {}).name || `seat ${seat.seat}`;
+    const colour = colourName((meta.colours[seat.seat] || {}).name) || t("chat.seat", { n: seat.seat + 1 });
     const item = el("li", { "data-seat": seat.seat });
     if (seat.open) {
-      const b = el("button", { type: "button", class: "join", "aria-label": `Join ${creator}'s game as ${colour}` },
-        `Join as ${colour}`);
+      const b = el("button", { type: "button", class: "join", "aria-label": t("find.join_about", { who: creator, colour }) },
+        t("find.join", { colour }));
       b.onclick = () => join(g, seat.seat, b);
       item.append(b);
     } else {
-      const who = seat.kind === "bot" ? `bot ${seat.level}` : (seat.name || "a person");
+      const who = seat.kind === "bot" ? t("seat.bot", { level: levelName(seat.level) }) : (seat.name || t("new.person"));
       item.append(`${colour}: ${who}`);
     }
     seats.append(item);
   }
   li.append(seats);
-  li.append(el("p", { class: "muted lobby-expires" }, `leaves the lobby ${untilWords(g.expires - now)} if not filled`));
+  li.append(el("p", { class: "muted lobby-expires" }, t("find.expires", { when: untilWords(g.expires - now) })));
   return li;
 }
 
@@ -119,7 +120,7 @@ async function refresh() {
     }
     $("#lobby-error").textContent = "";
   } catch (e) {
-    $("#lobby-error").textContent = `The lobby could not be read: ${e.message}`;
+    $("#lobby-error").textContent = t("find.lobby_failed", { detail: e.code ? errorText(e.code) : e.message });
   }
 }
 
@@ -157,7 +158,7 @@ export function setupFind() {
       if (myName()) setup.seats[0].name = myName().slice(0, MAX_NAME);
       openCreatedGame(await api("/api/games", { ...POST, body: JSON.stringify(setup) }));
     } catch (e) {
-      $("#quick-error").textContent = e.message;
+      $("#quick-error").textContent = e.code ? errorText(e.code) : e.message;
     }
   };
   $("#quick-form").onsubmit = async (ev) => {
@@ -179,7 +180,7 @@ export function setupFind() {
       location.hash = `#/play/${answer.id}`;
     } catch (e) {
       $("#quick-error").textContent = e.code === "sign_in_required"
-        ? "A rated game needs an account: sign in, or untick Rated." : e.message;
+        ? t("find.rated_sign_in") : e.code ? errorText(e.code) : e.message;
     } finally {
       $("#quick-go").disabled = false;
     }
@@ -202,9 +203,9 @@ export function createWaitBanner(store, act) {
 
   function draw() {
     const s = store.get();
-    const t = s.table;
+    const table = s.table;
     const box = $("#lobby-wait");
-    const waiting = !!(t && t.lobby && s.mode === "play" && !s.fatal);
+    const waiting = !!(table && table.lobby && s.mode === "play" && !s.fatal);
     box.hidden = !waiting;
     if (!waiting) {
       if (timer !== null) clearInterval(timer);
@@ -213,12 +214,10 @@ export function createWaitBanner(store, act) {
       return;
     }
     if (timer === null) timer = setInterval(draw, 1000);
-    const open = t.lobby.open;
-    const left = t.lobby.expires - Date.now() / 1000;
-    const colours = open.map((i) => (s.meta.colours[i] || {}).name || `seat ${i}`).join(", ");
-    $("#lobby-wait-text").textContent = `Waiting for ${open.length === 1 ? "a player" : `${open.length} players`} ` +
-      `from the public lobby (${colours}). The game starts when ${open.length === 1 ? "the seat is" : "the seats are"} ` +
-      `taken; if not, it is removed ${untilWords(left)}.`;
+    const open = table.lobby.open;
+    const left = table.lobby.expires - Date.now() / 1000;
+    const colours = open.map((i) => colourName((s.meta.colours[i] || {}).name) || t("chat.seat", { n: i + 1 })).join(", ");
+    $("#lobby-wait-text").textContent = t("find.waiting", { n: open.length, colours, when: untilWords(left) });
     const o = offer(s);
     const canOffer = !!(s.me && s.me.creator) && Date.now() >= o.at;
     const wait = canOffer ? 0 : Math.max(1, Math.ceil((o.at - Date.now()) / 1000));
@@ -228,11 +227,12 @@ export function createWaitBanner(store, act) {
     const tools = $("#lobby-wait-tools");
     tools.innerHTML = "";
     if (s.me && s.me.creator && !canOffer) {
-      tools.append(el("span", { class: "muted" }, `A bot will be offered in ${wait} s if nobody comes.`));
+      tools.append(el("span", { class: "muted" }, t("find.bot_offer", { n: wait })));
     }
     if (canOffer) {
       const b = el("button", { type: "button", id: "wait-bot", class: "primary" },
-        `Play the ${o.level} bot${o.rating ? ` (about ${o.rating})` : ""} instead`);
+        o.rating ? t("find.play_bot_rated", { level: levelName(o.level), rating: o.rating })
+          : t("find.play_bot", { level: levelName(o.level) }));
       b.onclick = () => {
         for (const seat of open) act.send({ type: "seat", seat, kind: "bot", level: o.level });
       };

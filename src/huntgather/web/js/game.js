@@ -3,6 +3,9 @@
 // selectors that answer questions about it (whose turn, where the tile fits, …).
 // Pure functions: nothing here touches the page or the network.
 
+import { language, t } from "./i18n.js";
+import { bonusName, colourName, kindName, levelName, occupyWords, putsWords } from "./terms.js";
+
 // ------------------------------------------------------------------ moves (structured)
 
 // the canonical form of a MOVE: only the fields that make the move, in a fixed order
@@ -60,9 +63,9 @@ export function seatName(s, i) {
   return info && info.name ? info.name : null;
 }
 
-export function colourOf(s, i) {      // "yellow"
+export function colourOf(s, i) {      // "yellow", in the page's language ("žlutý")
   const p = s.view && s.view.players && s.view.players[i];
-  return (p && p.colour) || s.meta.colours[i].name;
+  return colourName((p && p.colour) || s.meta.colours[i].name);
 }
 
 export function rgbOf(s, i) {
@@ -84,9 +87,50 @@ export const seatLabel = (s, i) => `${letterOf(s, i)} ${who(s, i)}`;   // "Y Ann
 
 // who plays a seat, in words ("person", "bot easy", "outside bot"), from a table's seat or a summary's player
 export function kindWords(seat) {
-  if (seat.kind === "bot") return `bot ${seat.level}`;
-  return seat.kind === "remote" ? "outside bot" : "person";
+  if (seat.kind === "bot") return t("seat.bot", { level: levelName(seat.level) });
+  return seat.kind === "remote" ? t("seat.remote") : t("seat.person");
 }
+
+// the server's words where the page speaks English (they name where a zone lies on the tile and
+// what is printed on it), else the page's own words from the structured fields: `own()`
+export const serverWords = (text, own) => (language() === "en" && text ? text : own());
+
+// a scoring (during play or in the final table) in the page's language: what scored, and who got what
+export function scoredWords(s, kind, points, tiles) {
+  const got = (points || []).map((p, i) => [i, p]).filter(([, p]) => p > 0)
+    .map(([i, p]) => `${who(s, i)} ${t("count.points", { n: p })}`);
+  const what = t("log.scored_feature", { kind: kindName(kind), n: (tiles || []).length });
+  return got.length ? `${what}: ${got.join(", ")}` : t("log.scored_nobody", { what });
+}
+
+// a log line in the page's language, from the event's fields (English: the server's own words,
+// which say where on the tile a piece went and what the scoring counted)
+export function logWords(s, ts, e) {
+  return serverWords(e.text, () => {
+    const name = (i) => who(s, i);
+    switch (e.kind) {
+      case "TileDiscarded": return t("log.discarded");
+      case "TilePlaced":
+        return e.bonus ? t("log.placed_bonus", { who: name(e.player), tile: bonusName(s.view.edition) })
+          : t("log.placed", { who: name(e.player) });
+      case "OccupantPlaced": {
+        const zone = ts && ts.tiles[e.tile] && ts.tiles[e.tile].zones[e.zone];
+        return putsWords(name(e.player), e.role, zone ? zone.kind : "");
+      }
+      case "MeepleTakenBack": return t("log.taken_back", { who: name(e.player) });
+      case "OccupantsReturned":
+        return t("log.returned", { who: [...new Set((e.returned || []).map((r) => name(r.player)))].join(", ") });
+      case "FeatureScored": return scoredWords(s, e.feature, e.points, e.tiles);
+      case "BonusTurn": return e.player === undefined ? t("log.bonus_turn_any") : t("log.bonus_turn", { who: name(e.player) });
+      case "FinalScoring": return t("log.final_scoring");
+      case "GameOver": return t("log.game_over");
+      default: return e.text || e.kind;
+    }
+  });
+}
+
+// a final-scoring row (a river system's huts, a meadow's hunters) in the page's language
+export const rowWords = (s, row) => serverWords(row.explanation, () => scoredWords(s, row.kind, row.points, row.tiles));
 
 // whether this page plays seat i now
 export function held(s, i) {
@@ -173,12 +217,17 @@ export function currentHints(s) {
 // a choice of the turn in words: the server words every legal move; the tile's own words for
 // the zone are the fallback
 export function choiceLabel(s, ts, m) {
-  if (m.text) return m.text;
   const d = s.view && s.view.decision;
   const tile = m.kind === "takeback" ? m.tile : d && d.tile;
   const zone = ts.tiles[tile] && ts.tiles[tile].zones[m.zone];
-  if (m.kind === "occupy" && zone) return `${m.piece === "hut" ? "hut" : zone.role} on the ${zone.text}`;
-  return m.kind;
+  return serverWords(m.text, () => {
+    if (m.kind === "occupy" && zone) {
+      return occupyWords(m.piece === "hut" ? "hut" : zone.role, zone.kind);
+    }
+    if (m.kind === "takeback" && zone) return t("choice.takeback", { kind: kindName(zone.kind) });
+    if (m.kind === "pass" && !(d && d.special)) return t("choice.none");
+    return m.text || m.kind;   // a special tile's question: the server's words
+  });
 }
 
 // ------------------------------------------------------------------ the reducer

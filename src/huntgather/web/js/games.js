@@ -3,8 +3,9 @@
 // while signed in, first the games of the account on every device (GET /api/me: "your turn"
 // first), which open without a link (the signed-in page holds the account's seats).
 
-import { $, api, el } from "./dom.js";
 import { t } from "./i18n.js";
+import { colourName } from "./terms.js";
+import { $, api, el } from "./dom.js";
 import { kindWords } from "./game.js";
 import { ID_RE, forgetEntry, loadStore, normalEntry, playSecrets } from "./storage.js";
 
@@ -28,14 +29,14 @@ async function showTurns(id, g, entry, meta, turnsCell, statusCell, accountSeats
   if (view.over || !view.decision || view.decision.player === null || view.decision.player === undefined) return;
   const seat = view.decision.player;
   const p = (g.players || []).find((q) => q.seat === seat);
-  const colour = meta.colours[seat].name;
+  const colour = colourName(meta.colours[seat].name);
   const mine = p && p.kind === "human" && ((entry.seats[String(seat)] && !entry.handed.includes(seat)) ||
     accountSeats.has(seat));
   let whose;
-  if (mine) whose = "your turn";
-  else if (p && p.kind === "bot") whose = `${colour} (bot) to play`;
-  else whose = `${p && p.name ? `${p.name} (${colour})` : colour} to play`;
-  statusCell.textContent = `in play — ${whose}`;
+  if (mine) whose = t("games.your_turn");
+  else if (p && p.kind === "bot") whose = t("games.bot_to_play", { who: colour });
+  else whose = t("games.to_play", { who: p && p.name ? `${p.name} (${colour})` : colour });
+  statusCell.textContent = t("games.in_play_whose", { whose });
   statusCell.dataset.seat = String(seat);
 }
 
@@ -52,10 +53,7 @@ export async function showGames(meta, accounts) {
   const local = Object.keys(store).filter((id) => ID_RE.test(id) && !accountSeats.has(id))
     .sort((a, b) => (normalEntry(store[b]).created || 0) - (normalEntry(store[a]).created || 0));
   const ids = [...accountGames.map((g) => g.id), ...local];
-  $("#games-about").textContent = me
-    ? `The games of ${me.account.name}'s account, on every device (your turn first), then the other games ` +
-      "this browser created, joined or watched."
-    : "The games this browser created, joined or watched.";
+  $("#games-about").textContent = me ? t("games.about_account", { name: me.account.name }) : t("games.about");
   const found = {};
   for (const g of accountGames) found[g.id] = g;
   let fetched = true;
@@ -85,9 +83,9 @@ export async function showGames(meta, accounts) {
       const when = new Date(entry.created).toLocaleString();
       const td = el("td", { colspan: 6 });
       td.append(el("span", { class: "game-id" }, `${id} (${when})`), " — ",
-        el("span", { class: "muted" }, fetched ? "gone: the server no longer knows this game" : "unknown"));
+        el("span", { class: "muted" }, fetched ? t("games.gone") : t("games.unknown")));
       const actions = el("td");
-      const forget = el("button", { type: "button", class: "forget", "aria-label": `forget game ${id}` }, "Forget");
+      const forget = el("button", { type: "button", class: "forget", "aria-label": t("games.forget_about", { id }) }, t("games.forget"));
       forget.onclick = () => { forgetEntry(id); showGames(meta); };
       actions.append(forget);
       tr.append(td, actions);
@@ -101,11 +99,12 @@ export async function showGames(meta, accounts) {
     }).join(" · ");
     const turnsCell = el("td", { class: "turns" }, "…");
     const statusCell = el("td", { class: "status" },
-      g.status === "over" ? "finished" : (g.your_turn ? "in play — your turn" : "in play"));
+      g.status === "over" ? t("games.finished")
+        : (g.your_turn ? t("games.in_play_whose", { whose: t("games.your_turn") }) : t("games.in_play")));
     const edition = el("td", {}, g.edition);
-    if (g.rated) edition.append(" ", el("span", { class: "rated-tag", title: "a rated game" }, "rated"));
+    if (g.rated) edition.append(" ", el("span", { class: "rated-tag", title: t("games.rated_about") }, t("games.rated")));
     const gameCell = el("td", { class: "game" });
-    if (tr.classList.contains("your-turn")) gameCell.append(el("span", { class: "your-turn-mark" }, "your turn"), " ");
+    if (tr.classList.contains("your-turn")) gameCell.append(el("span", { class: "your-turn-mark" }, t("games.your_turn")), " ");
     gameCell.append(`${id} (${when})`);
     tr.append(gameCell, edition,
       el("td", { class: "players" }, players), turnsCell,
@@ -113,14 +112,14 @@ export async function showGames(meta, accounts) {
     details.push(() => showTurns(id, g, entry, meta, turnsCell, statusCell, seatsHere));
     const td = el("td", { class: "actions" });
     if (playSecrets(entry).length || entry.creator || seatsHere.size) {
-      td.append(el("a", { href: `#/play/${id}`, class: "resume" }, g.status === "over" ? "View" : "Resume"), " ");
+      td.append(el("a", { href: `#/play/${id}`, class: "resume" }, g.status === "over" ? t("games.view") : t("games.resume")), " ");
     }
-    td.append(el("a", { href: `#/watch/${id}`, class: "watch" }, "Watch"), " ",
-      el("a", { href: `#/replay/${id}/1`, class: "replay" }, "Replay"));
+    td.append(el("a", { href: `#/watch/${id}`, class: "watch" }, t("games.watch")), " ",
+      el("a", { href: `#/replay/${id}/1`, class: "replay" }, t("games.replay")));
     if (entry.creator && !(g.rated && g.status === "over")) {   // a finished rated game is kept: ratings come from it
-      const del = el("button", { type: "button", class: "delete", "aria-label": `delete game ${id}` }, "Delete");
+      const del = el("button", { type: "button", class: "delete", "aria-label": t("games.delete_about", { id }) }, t("games.delete"));
       del.onclick = async () => {
-        if (!confirm(`Delete game ${id}? It cannot be resumed or replayed afterwards, by anyone.`)) return;
+        if (!confirm(t("games.delete_confirm", { id }))) return;
         let r;
         try {
           r = await fetch(`/api/games/${encodeURIComponent(id)}`, { method: "DELETE",
@@ -149,7 +148,7 @@ export async function showGames(meta, accounts) {
   Promise.all([worker(), worker(), worker()]);
   if (!ids.length) {
     const tr = el("tr");
-    const td = el("td", { colspan: 7 }, "No saved games yet. ");
+    const td = el("td", { colspan: 7 }, t("games.none") + " ");
     td.append(el("a", { href: "#/learn", id: "games-learn" }, t("games.learn")));
     tr.append(td);
     body.append(tr);

@@ -71,9 +71,16 @@ export async function load() {
 }
 
 // put the words of this language into the page's fixed elements: data-i18n="key" is the
-// element's text (an element with only text in it)
+// element's text (an element with only text in it); data-i18n-attr="title=key aria-label=key2"
+// sets those attributes (placeholder, title, aria-label…)
 export function translatePage(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of node.dataset.i18nAttr.trim().split(/\s+/)) {
+      const [attr, key] = pair.split("=");
+      if (attr && key) node.setAttribute(attr, t(key));
+    }
+  }
 }
 
 // keep a choice from the settings ("" for the browser's) and show the page in it

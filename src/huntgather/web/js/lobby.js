@@ -3,11 +3,13 @@
 // It owns its notes and what it last drew; it reads the game from the store and acts
 // through `act` (see play.js).
 
+import { t } from "./i18n.js";
+import { levelName } from "./terms.js";
 import { $, el, showError, swatch } from "./dom.js";
 import { colourOf, heldSeats, held, isRated, isWatcher, kindWords, presence, seatInfo, seatName } from "./game.js";
 
-const PRESENCE_WORDS = { online: "online", offline: "offline", "not-joined": "not joined yet",
-  unknown: "not known: not connected" };
+const PRESENCE_WORDS = { online: () => t("presence.online"), offline: () => t("presence.offline"),
+  "not-joined": () => t("presence.not_joined"), unknown: () => t("presence.unknown") };
 import { MAX_NAME, myName, nameAsked, normalEntry, setMyName, setNameAsked, storeEntry } from "./storage.js";
 
 async function copyText(text, input) {
@@ -34,11 +36,11 @@ export function linkRow(cls, link, label) {
   const row = el("div", { class: cls });
   const input = el("input", { type: "text", readonly: "", value: link, "aria-label": label, spellcheck: "false" });
   input.addEventListener("focus", () => input.select());
-  const copy = el("button", { type: "button", class: "copy-link" }, "Copy");
+  const copy = el("button", { type: "button", class: "copy-link" }, t("link.copy"));
   copy.onclick = async () => {
     const ok = await copyText(link, input);
-    copy.textContent = ok ? "Copied ✓" : "Press Ctrl+C";
-    setTimeout(() => { copy.textContent = "Copy"; }, 2500);
+    copy.textContent = ok ? t("link.copied") : t("link.press_ctrl_c");
+    setTimeout(() => { copy.textContent = t("link.copy"); }, 2500);
   };
   row.append(input, copy);
   return row;
@@ -64,8 +66,7 @@ export function createLobby(store, act) {
     act.handOut(seat);   // this page stops playing the seat (and tells the server)
     const input = document.querySelector(`#lobby li[data-seat='${seat}'] .invite-link input`);
     const ok = await copyText(link, input);
-    note = { seat, text: ok ? "Link copied: send it to the player of this seat."
-      : "Copy this link (selected) and send it to the player of this seat." };
+    note = { seat, text: ok ? t("seats.link_copied") : t("seats.copy_link") };
     const box = document.querySelector(`#lobby li[data-seat='${seat}'] .lobby-note`);
     if (box) box.textContent = note.text;
   }
@@ -75,7 +76,7 @@ export function createLobby(store, act) {
     const info = seatInfo(s, seat);
     if (!held(s, seat) && info && info.joined) {
       const n = info.name || colourOf(s, seat);
-      if (!confirm(`Give ${n}'s seat to a bot (${level})? ${n} will no longer be able to play it.`)) {
+      if (!confirm(t("seats.confirm_bot", { who: n, level: levelName(level) }))) {
         select.value = "";
         return;
       }
@@ -86,13 +87,13 @@ export function createLobby(store, act) {
 
   function renderLobby(s) {
     const box = $("#lobby");
-    const t = s.table;
-    box.hidden = !t || !!s.replay || s.mode === "replay" || !!s.fatal;
+    const table = s.table;
+    box.hidden = !table || !!s.replay || s.mode === "replay" || !!s.fatal;
     if (box.hidden) { drawnKey = null; return; }
     if (note && s.view && noteVersion !== null && s.view.version !== noteVersion) note = null;
     const entry = storeEntry(s.gameId) || normalEntry({});
     const over = !!(s.view && s.view.over);
-    const key = JSON.stringify([s.gameId, s.mode, t, s.me, over, entry.seats, entry.handed, note && note.seat,
+    const key = JSON.stringify([s.gameId, s.mode, table, s.me, over, entry.seats, entry.handed, note && note.seat,
       heldSeats(s), s.meta.bot_levels, s.connection]);
     if (key === drawnKey) return;   // nothing new: keep what is there (a "Copied ✓", a selection)
     drawnKey = key;
@@ -102,7 +103,7 @@ export function createLobby(store, act) {
     const focusKey = focused ? `${focused.closest("li") && focused.closest("li").dataset.seat}|${focused.className}|${focused.tagName}` : null;
     list.innerHTML = "";
     const creator = s.me.creator && s.mode === "play";
-    for (const seat of t.seats) {
+    for (const seat of table.seats) {
       const i = seat.seat;
       const li = el("li", { "data-seat": i, class: held(s, i) ? "mine" : "" });
       const line = el("div", { class: "seat-line" });
@@ -111,30 +112,29 @@ export function createLobby(store, act) {
       line.append(" ", el("span", { class: "kind" }, kindWords(seat)));
       const here = presence(s, seat);
       const pres = el("span", { class: `presence ${here}`, "data-presence": here });
-      pres.append(el("span", { class: "dot", "aria-hidden": "true" }), PRESENCE_WORDS[here]);
+      pres.append(el("span", { class: "dot", "aria-hidden": "true" }), PRESENCE_WORDS[here]());
       line.append(" ", pres);
-      if (held(s, i)) line.append(" ", el("span", { class: "you" }, "you"));
+      if (held(s, i)) line.append(" ", el("span", { class: "you" }, t("table.you")));
       li.append(line);
       const secret = entry.seats[String(i)];
       if (seat.kind === "human" && secret && !held(s, i) && s.mode === "play") {
-        li.append(linkRow("invite-link", inviteLink(s.gameId, secret), `invitation link for ${s.meta.colours[i].name}`));
+        li.append(linkRow("invite-link", inviteLink(s.gameId, secret), t("seats.invite_link", { who: colourOf(s, i) })));
       }
       const tools = el("div", { class: "seat-tools" });
       if (creator && seat.kind === "human" && secret && held(s, i) && !over) {
-        const b = el("button", { type: "button", class: "hand-out",
-          title: "copy this seat's invitation link and stop playing it on this page" }, "Hand out");
+        const b = el("button", { type: "button", class: "hand-out", title: t("seats.hand_out_about") }, t("seats.hand_out"));
         b.onclick = () => handOut(i);
         tools.append(b);
       }
       if (creator && seat.kind !== "bot" && !over) {
-        const sel = el("select", { class: "seat-bot", "aria-label": `give ${s.meta.colours[i].name}'s seat to a bot` });
-        sel.append(el("option", { value: "" }, "give to a bot…"));
-        for (const level of s.meta.bot_levels || []) sel.append(el("option", { value: level }, `bot: ${level}`));
+        const sel = el("select", { class: "seat-bot", "aria-label": t("seats.to_bot_about", { who: colourOf(s, i) }) });
+        sel.append(el("option", { value: "" }, t("seats.to_bot")));
+        for (const level of s.meta.bot_levels || []) sel.append(el("option", { value: level }, t("new.bot", { level: levelName(level) })));
         sel.onchange = () => { if (sel.value) seatToBot(i, sel.value, sel); };
         tools.append(sel);
       }
       if (creator && seat.kind === "bot" && !over) {
-        const b = el("button", { type: "button", class: "make-person" }, "Make it a person seat");
+        const b = el("button", { type: "button", class: "make-person" }, t("seats.make_person"));
         b.onclick = () => act.send({ type: "seat", seat: i, kind: "human" });
         tools.append(b);
       }
@@ -144,13 +144,13 @@ export function createLobby(store, act) {
       li.append(noteBox);
       list.append(li);
     }
-    const n = t.watchers || 0;
-    $("#lobby-watchers").textContent = `${n} watcher${n === 1 ? "" : "s"}`;
+    const n = table.watchers || 0;
+    $("#lobby-watchers").textContent = t("seats.watchers", { n });
     $("#lobby-watchers").dataset.count = String(n);
     const share = $("#watch-share");
     share.innerHTML = "";
-    share.append(el("span", { class: "muted" }, "Link for watchers:"),
-      linkRow("watch-link", `${location.origin}${location.pathname}#/watch/${s.gameId}`, "link for watchers"));
+    share.append(el("span", { class: "muted" }, t("seats.watch_link")),
+      linkRow("watch-link", `${location.origin}${location.pathname}#/watch/${s.gameId}`, t("seats.watch_link_about")));
     if (focusKey) {
       for (const c of list.querySelectorAll("input, select, button")) {
         const k = `${c.closest("li") && c.closest("li").dataset.seat}|${c.className}|${c.tagName}`;
@@ -164,8 +164,7 @@ export function createLobby(store, act) {
     const w = $("#watching");
     w.hidden = !(s.mode === "watch" || s.mode === "play") || !isWatcher(s) || !!s.fatal;
     const entry = s.mode === "play" && !s.fatal ? storeEntry(s.gameId) : null;
-    w.textContent = entry && entry.creator
-      ? "watching — every seat has been handed out" : "watching — you hold no seat in this game";
+    w.textContent = entry && entry.creator ? t("seats.watching_handed") : t("seats.watching_none");
   }
 
   // The name form opens by itself once in this browser (the first game where the page holds a
@@ -185,7 +184,7 @@ export function createLobby(store, act) {
     if (nameOpen && nameOpen.asked && !unnamed.length) nameOpen = null;   // named meanwhile
     form.hidden = !nameOpen;
     link.hidden = !!nameOpen || !seats.length;
-    link.textContent = seats.some((i) => seatName(s, i)) ? "change name" : "set a name";
+    link.textContent = seats.some((i) => seatName(s, i)) ? t("table.name_change") : t("table.name_set");
     const key = `${s.gameId}|${seats.join(",")}`;
     if (!nameOpen) { nameKey = null; return; }
     if (key === nameKey) return;
@@ -195,11 +194,11 @@ export function createLobby(store, act) {
     const taken = new Set(((s.table && s.table.seats) || []).map((x) => x.name).filter(Boolean));
     const mine = myName();
     const shown = nameOpen.asked ? unnamed : seats;
-    $("#name-title").textContent = seats.length === 1 ? "Your name" : "Names of your seats";
+    $("#name-title").textContent = seats.length === 1 ? t("table.your_name") : t("table.your_names");
     shown.forEach((seat, k) => {
       const label = el("label", { class: "name-field" });
       const input = el("input", { type: "text", maxlength: MAX_NAME, class: "name-input", "data-seat": seat,
-        autocomplete: "nickname", spellcheck: "false", "aria-label": `name for ${s.meta.colours[seat].name}` });
+        autocomplete: "nickname", spellcheck: "false", "aria-label": t("table.name_for", { who: colourOf(s, seat) }) });
       if (k === 0) input.id = "name-input";
       if (seatName(s, seat)) input.value = seatName(s, seat);
       else if (k === 0 && mine && !taken.has(mine)) input.value = mine;
@@ -221,7 +220,7 @@ export function createLobby(store, act) {
       else if (name === seatName(s, seat)) sent += 1;   // kept as it is
       if (inputs.length === 1 || input.id === "name-input") setMyName(name);
     }
-    if (!sent) { showError("type a name (1 to 24 characters) first"); return; }
+    if (!sent) { showError(t("table.name_first")); return; }
     nameOpen = null;
     render(store.get());
   }

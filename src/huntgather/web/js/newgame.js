@@ -3,6 +3,8 @@
 
 import { clockFieldset, formClock } from "./clock.js";
 import { $, api, el, swatch } from "./dom.js";
+import { errorText, t } from "./i18n.js";
+import { colourName, levelAbout, levelName } from "./terms.js";
 import { MAX_NAME, myName, openCreatedGame, setMyName } from "./storage.js";
 
 // meta: GET /api/editions (colours, bot levels, what each level does in a player's words, from the
@@ -39,13 +41,14 @@ export function setupNewForm(meta) {
   const about = meta.bot_level_text || {};
 
   function seatRow(i, kind) {
-    const name = meta.colours[i].name;
+    const name = colourName(meta.colours[i].name);
     const li = el("li");
     li.append(swatch(meta, i), " ", name, " ");
-    const sel = el("select", { "aria-label": `${name} is played by`, class: "seat-kind" });
-    sel.append(el("option", { value: "human" }, "a person"));
+    const sel = el("select", { "aria-label": t("new.played_by", { name }), class: "seat-kind" });
+    sel.append(el("option", { value: "human" }, t("new.person")));
     for (const level of meta.bot_levels) {
-      sel.append(el("option", { value: `bot:${level}`, title: about[level] || "" }, `bot: ${level}`));
+      sel.append(el("option", { value: `bot:${level}`, title: levelAbout(level, about[level] || "") },
+        t("new.bot", { level: levelName(level) })));
     }
     sel.value = kind;
     const note = el("span", { class: "muted level-text" });
@@ -63,12 +66,12 @@ export function setupNewForm(meta) {
   function levelText(level) {
     const edition = document.querySelector("input[name=edition]:checked")?.value;
     const rung = ((meta.bot_ladder || {})[edition] || {})[level];
-    let text = about[level] || "";
+    let text = levelAbout(level, about[level] || "");
     if (rung) {
       // its rating on the published ladder (Elo: higher is stronger; 200 more wins about three
       // games in four), played by two players.  (The ladder's seconds a move are the search's
       // own time on the machine that ran it, not the wait at this table: the words above say that.)
-      text += ` · strength ${Math.round(rung.elo)} (higher is stronger; measured in two-player games)`;
+      text += ` · ${t("new.strength", { elo: Math.round(rung.elo) })}`;
     }
     return text;
   }
@@ -78,7 +81,7 @@ export function setupNewForm(meta) {
   function shortRange() {
     const most = normalTiles(meta);
     $("#short").max = String(most);
-    $("#short-range").textContent = `(1 to ${most}; empty: all of them)`;
+    $("#short-range").textContent = t("new.short_range", { most });
   }
   for (const radio of document.querySelectorAll("input[name=edition]")) {
     radio.addEventListener("change", () => { explainers.forEach((f) => f()); shortRange(); });
@@ -90,7 +93,7 @@ export function setupNewForm(meta) {
     const sel = $("#start-player");
     const old = sel.value;
     sel.innerHTML = "";
-    for (let i = 0; i < n; i++) sel.append(el("option", { value: i }, `${meta.colours[i].letter} ${meta.colours[i].name}`));
+    for (let i = 0; i < n; i++) sel.append(el("option", { value: i }, `${meta.colours[i].letter} ${colourName(meta.colours[i].name)}`));
     if (old && parseInt(old, 10) < n) sel.value = old;
   }
 
@@ -122,16 +125,14 @@ export function setupNewForm(meta) {
     // the browser takes "1e30" or "7.5" as numbers: only plain whole numbers are sent, exactly
     const seed = $("#seed").value.trim();
     if ($("#seed").validity.badInput || (seed !== "" && !(/^\d{1,19}$/.test(seed) && BigInt(seed) < 2n ** 63n))) {
-      $("#new-error").textContent = "The seed must be a whole number from 0 to 9223372036854775807 " +
-        "(digits only), or empty for a secret random deal.";
+      $("#new-error").textContent = t("new.bad_seed");
       $("#seed").focus();
       return;
     }
     const short = $("#short").value.trim();
     const most = normalTiles(meta);
     if ($("#short").validity.badInput || (short !== "" && !(/^\d{1,3}$/.test(short) && +short >= 1 && +short <= most))) {
-      $("#new-error").textContent = `A short game keeps from 1 to ${most} tiles in the stack (the whole stack ` +
-        `has ${most}): type a whole number in that range, or leave the box empty to play with every tile.`;
+      $("#new-error").textContent = t("new.bad_short", { most });
       $("#short").focus();
       return;
     }
@@ -139,8 +140,7 @@ export function setupNewForm(meta) {
     if (signedIn && $("#rated").checked) setup.rated = true;
     if ($("#public").checked) {
       if (setup.seats.filter((x) => x.kind === "human").length < 2) {
-        $("#new-error").textContent = "A game in the public lobby needs a seat for a person besides yours: " +
-          "make another player a person.";
+        $("#new-error").textContent = t("new.public_needs_person");
         return;
       }
       setup.public = true;
@@ -161,13 +161,12 @@ export function setupNewForm(meta) {
         body }));
     } catch (e) {
       if (e.code === "sign_in_required") {
-        $("#new-error").textContent = "A rated game needs an account: sign in again (the session has ended), " +
-          "or untick Rated.";
+        $("#new-error").textContent = t("new.rated_signed_out");
         return;
       }
       // the server's words for a setup it refuses are a programmer's: the form's own, where it has them
       $("#new-error").textContent = e.message.startsWith("short must")
-        ? `A short game keeps from 1 to ${normalTiles(meta)} tiles in the stack, or leave the box empty.` : e.message;
+        ? t("new.bad_short", { most: normalTiles(meta) }) : e.code ? errorText(e.code) : e.message;
     } finally {
       $("#start-game").disabled = false;
     }

@@ -7,6 +7,7 @@
 //   const notifications = setupNotifications(errorWords, jsonRequest);
 //   await notifications.show();   // fill the form from the server (the account screen opens)
 
+import { t } from "./i18n.js";
 import { $, api } from "./dom.js";
 
 // whether this browser can take pushes here (a secure page: https, or localhost)
@@ -22,9 +23,9 @@ export function urlBytes(text) {
 // what the address's line says, from the settings the server holds
 export function emailState(s, mailOn) {
   if (!mailOn) return "";
-  if (!s.email) return "No address: no mail is sent.";
-  if (!s.email_confirmed) return `Not confirmed yet: open the link mailed to ${s.email} (nothing else is sent before).`;
-  return `Confirmed. ${s.email_on ? "Turn mails go to this address." : "Turn mails are off."}`;
+  if (!s.email) return t("notify.no_address");
+  if (!s.email_confirmed) return t("notify.not_confirmed", { email: s.email });
+  return s.email_on ? t("notify.confirmed_on") : t("notify.confirmed_off");
 }
 
 async function registration() {
@@ -70,7 +71,7 @@ export function setupNotifications(errorWords, jsonRequest) {
   // plain-words Error if the person refuses
   async function subscribe() {
     const permission = await Notification.requestPermission();
-    if (permission !== "granted") throw new Error("The browser was not allowed to show notifications, so none can come.");
+    if (permission !== "granted") throw new Error(t("notify.not_allowed"));
     const reg = await registration();
     await navigator.serviceWorker.ready;
     let sub = await reg.pushManager.getSubscription();
@@ -109,9 +110,8 @@ export function setupNotifications(errorWords, jsonRequest) {
       }
       const answer = await jsonRequest("/api/me/notifications", "PUT", body);
       await show();
-      note(answer.confirmation === "sent" ? `Saved. A link went to ${email}: open it to confirm the address.`
-        : answer.confirmation === "failed" ? "Saved, but the confirmation mail could not be sent. Try again later."
-          : "The notification settings are saved.");
+      note(answer.confirmation === "sent" ? t("notify.saved_sent", { email })
+        : answer.confirmation === "failed" ? t("notify.saved_failed") : t("notify.saved"));
     } catch (e) {
       note(e.code ? errorWords(e) : e.message, true);
     }

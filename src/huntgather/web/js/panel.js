@@ -3,12 +3,13 @@
 // and remaining tiles, the game log, the final table, the replay position, and the tab title.
 // It reads the game from the store; its buttons ask for the player's steps through `act`.
 
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
-  presence, seatInfo, seatLabel, seatName, colourOf, who,
+  logWords, presence, rowWords, seatInfo, seatLabel, seatName, colourOf, who, serverWords,
 } from "./game.js";
+import { bonusName, kindName, levelName, occupyWords } from "./terms.js";
 import { moveAttrs } from "./board.js";
 import { clockSpan, hasClock, startClockTicks } from "./clock.js";
 import { linkRow } from "./lobby.js";
@@ -16,23 +17,60 @@ import { projectionWords } from "./projection.js";
 import { showProjection, showRemaining } from "./settings.js";
 import { turnBell } from "./sounds.js";
 
-const TITLE = "Hunters & Gatherers";
+const title = () => t("page.title");
 
 // the line that says whose turn it is (exported for tests/js)
 export function turnText(s) {
   const v = s.view;
   const d = v.decision;
-  if (v.over) return "Game over";
-  if (v.replay || s.replay) return `Replay — ${d.text}`;
-  if (d.player === null || d.player === undefined) return d.text;
-  if (s.table && s.table.lobby) return "Waiting for players from the public lobby";
-  const bonus = d.stack === "bonus" ? ` (${v.bonus_name})` : "";
+  if (v.over) return t("turn.over");
+  if (v.replay || s.replay) return t("turn.replay", { text: decisionWords(s) });
+  if (d.player === null || d.player === undefined) return decisionWords(s);
+  if (s.table && s.table.lobby) return t("turn.lobby");
+  const bonus = d.stack === "bonus" ? ` (${language() === "en" && v.bonus_name ? v.bonus_name : bonusName(v.edition)})` : "";
   const info = seatInfo(s, d.player);
-  if (info && info.kind === "bot") return `${who(s, d.player)}: bot ${info.level} is thinking…${bonus}`;
-  if (held(s, d.player)) return `${who(s, d.player)}: your turn${bonus}`;
-  const away = { offline: "offline", "not-joined": "not joined yet" }[presence(s, info)];
-  if (info && away) return `waiting for ${seatName(s, d.player) || colourOf(s, d.player)} (${away})${bonus}`;
-  return `${who(s, d.player)} is to play${bonus}`;
+  const name = who(s, d.player);
+  if (info && info.kind === "bot") return t("turn.bot", { who: name, level: levelName(info.level) }) + bonus;
+  if (held(s, d.player)) return t("turn.yours", { who: name }) + bonus;
+  const away = { offline: () => t("turn.offline"), "not-joined": () => t("turn.not_joined") }[presence(s, info)];
+  if (info && away) return t("turn.waiting", { who: seatName(s, d.player) || colourOf(s, d.player), why: away() }) + bonus;
+  return t("turn.to_play", { who: name }) + bonus;
+}
+
+// the decision in words ("red to place the tile drawn"), the page's own where it is not English
+function decisionWords(s) {
+  const v = s.view;
+  const d = v.decision;
+  return serverWords(d.text, () => {
+    if (d.player === null || d.player === undefined) return v.over ? t("turn.over") : t("turn.nobody");
+    const name = colourOf(s, d.player);
+    if (d.phase === "place") {
+      return d.stack === "bonus" ? t("turn.to_place_bonus", { who: name, tile: bonusName(v.edition) })
+        : t("turn.to_place", { who: name });
+    }
+    if (d.phase === "occupy") return t("turn.to_occupy", { who: name });
+    return d.text;   // a special tile's question: the server's words
+  });
+}
+
+
+
+
+// what is on a tile, zone by zone ("meadow · forest · river")
+const tileWords = (tile) => Object.values(tile.zones || {}).map((z) => kindName(z.kind)).join(" · ");
+
+const tileLabel = (n) => t("table.tile_n", { n });
+
+// a hint's turn in the page's language, from its moves (the square is marked on the board)
+function hintWords(s, ts, moves) {
+  const tile = ts.tiles[s.view.decision.tile];
+  return moves.map((m) => {
+    if (m.kind === "place") return m.rotation ? t("hint.turned", { deg: 90 * m.rotation }) : t("hint.as_drawn");
+    const zone = tile && tile.zones[m.zone];
+    if (m.kind === "occupy" && zone) return occupyWords(m.piece === "hut" ? "hut" : zone.role, zone.kind);
+    if (m.kind === "pass") return t("choice.none");
+    return m.text || m.kind;
+  }).join("; ");
 }
 
 export function createPanel(store, act, board) {
@@ -43,7 +81,7 @@ export function createPanel(store, act, board) {
     node.dataset.tiles = tiles.join(",");
     node.tabIndex = 0;
     node.classList.add("has-feature");
-    node.title = "shows this feature on the board";
+    node.title = t("table.shows_feature");
     const on = () => board.highlight(tiles);
     const off = () => board.clearHighlight();
     node.addEventListener("mouseenter", on);
@@ -91,9 +129,9 @@ export function createPanel(store, act, board) {
       const info = seatInfo(s, p.seat);
       const name = el("td", { class: held(s, p.seat) ? "me" : "" });
       name.append(swatch(s.meta, p.seat), " ", el("span", { class: "player-name" }, who(s, p.seat)));
-      if (info && info.kind === "bot") name.append(el("span", { class: "muted" }, ` · bot ${info.level}`));
-      if (info && info.kind === "remote") name.append(el("span", { class: "muted" }, " (outside bot)"));
-      if (held(s, p.seat)) name.append(" ", el("span", { class: "you" }, "you"));
+      if (info && info.kind === "bot") name.append(el("span", { class: "muted" }, ` · ${t("seat.bot", { level: levelName(info.level) })}`));
+      if (info && info.kind === "remote") name.append(el("span", { class: "muted" }, ` (${t("seat.remote")})`));
+      if (held(s, p.seat)) name.append(" ", el("span", { class: "you" }, t("table.you")));
       if (hasClock()) name.append(" ", clockSpan(p.seat));
       tr.append(name, el("td", { class: "score" }, String(p.score)), el("td", {}, String(p.meeples)),
         el("td", {}, String(p.huts)));
@@ -160,21 +198,20 @@ export function createPanel(store, act, board) {
     for (const i of order) {
       const li = el("li", { "data-seat": i, class: f.winners.includes(i) ? "winner" : "" });
       li.append(swatch(s.meta, i), " ", el("span", { class: "player-name" }, who(s, i)),
-        held(s, i) ? " " : "", held(s, i) ? el("span", { class: "you" }, "you") : "",
+        held(s, i) ? " " : "", held(s, i) ? el("span", { class: "you" }, t("table.you")) : "",
         " ", el("span", { class: "score" }, t("count.points", { n: f.scores[i] })));
-      if (f.winners.includes(i)) li.append(" ", el("span", { class: "winner-mark" }, "★ winner"));
+      if (f.winners.includes(i)) li.append(" ", el("span", { class: "winner-mark" }, `★ ${t("table.winner_mark")}`));
       list.append(li);
     }
     $("#summary-replay").href = `#/replay/${encodeURIComponent(s.gameId)}/1`;
     const share = $("#summary-share");
     share.innerHTML = "";
-    share.append(el("span", { class: "muted" }, "Share the game — a link to watch it:"),
-      linkRow("watch-link", `${location.origin}${location.pathname}#/watch/${s.gameId}`, "link to watch the game"));
+    share.append(el("span", { class: "muted" }, t("table.share")),
+      linkRow("watch-link", `${location.origin}${location.pathname}#/watch/${s.gameId}`, t("table.share_link")));
     if (first) box.scrollIntoView({ block: "nearest" });   // the panel may have been scrolled down
     if (first && !box.dataset.scoring) {   // (the board may have lit every feature already)
       const n = f.rows.length;
-      $("#summary-now").textContent = n ? `Final scoring: ${n} feature${n === 1 ? "" : "s"}…`
-        : "Final scoring: no meadow or river system to score.";
+      $("#summary-now").textContent = n ? t("table.final_features", { n }) : t("table.final_nothing");
     }
   }
 
@@ -185,12 +222,11 @@ export function createPanel(store, act, board) {
     if (i < 0) {
       box.dataset.scoring = "done";
       const n = rows.length;
-      now.textContent = n ? `Final scoring: ${n} feature${n === 1 ? "" : "s"} scored — lit on the board.`
-        : "Final scoring: no meadow or river system to score.";
+      now.textContent = n ? t("table.final_done", { n }) : t("table.final_nothing");
       return;
     }
     box.dataset.scoring = "running";
-    now.textContent = `Final scoring ${i + 1} of ${rows.length}: ${rows[i].explanation}`;
+    now.textContent = t("table.final_step", { i: i + 1, n: rows.length, text: rowWords(store.get(), rows[i]) });
   });
 
   function renderTile(s, ts) {
@@ -206,7 +242,8 @@ export function createPanel(store, act, board) {
       const rot = s.pending ? s.pending.rotation : s.rotation;
       $("#current-tile").innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
       $("#bar-tile").innerHTML = ts.tiles[d.tile].svg[mine ? rot : 0];
-      $("#tile-text").textContent = `${d.stack === "bonus" ? `A ${v.bonus_name}` : "The tile"}: ${ts.tiles[d.tile].text}`;
+      const what = d.stack === "bonus" ? t("table.tile_bonus", { tile: bonusName(v.edition) }) : t("table.tile");
+      $("#tile-text").textContent = `${what}: ${serverWords(ts.tiles[d.tile].text, () => tileWords(ts.tiles[d.tile]))}`;
     } else {
       $("#current-tile").innerHTML = "";
       $("#bar-tile").innerHTML = "";
@@ -218,7 +255,7 @@ export function createPanel(store, act, board) {
       $(id).hidden = !mine;
     }
     if (canRotate && !placementsForRotation(s).length) {
-      $("#tile-text").textContent += " — no position for this rotation; turn the tile";
+      $("#tile-text").textContent += ` — ${t("table.no_position")}`;
     }
     $("#actions").hidden = !mine;
     $("#confirm").disabled = !canConfirm(s);
@@ -235,18 +272,17 @@ export function createPanel(store, act, board) {
     if (!p || !myTurn(s)) return;
     const pv = p.preview;
     if (!pv) {
-      box.append(el("p", { class: "muted" }, "checking…"));
+      box.append(el("p", { class: "muted" }, t("table.checking")));
       return;
     }
-    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, e.text));
+    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, logWords(s, ts, e)));
     if (pv.turn_over) {
-      box.append(el("p", {}, "No piece can go on this tile. Confirm to end the turn, or undo."));
+      box.append(el("p", {}, t("table.no_piece")));
       return;
     }
     // a special tile's question (the shaman's take-back, or any other): the server words it
     const asks = pv.decision && pv.decision.special;
-    box.append(el("p", {}, asks ? (pv.decision.prompt || pv.decision.text) :
-      "Put a piece on the tile? (choose, then confirm)"));
+    box.append(el("p", {}, asks ? (pv.decision.prompt || pv.decision.text) : t("table.put_piece")));
     let n = 0;
     for (const m of (pv.legal || []).filter((x) => canon(x))) {
       const key = m.kind === "pass" ? "[0]" : (++n <= 9 ? `[${n}]` : "");
@@ -258,7 +294,7 @@ export function createPanel(store, act, board) {
     }
   }
 
-  function renderHints(s) {
+  function renderHints(s, ts) {
     const box = $("#hints");
     box.innerHTML = "";
     const h = currentHints(s);
@@ -267,36 +303,38 @@ export function createPanel(store, act, board) {
     $("#hint").disabled = isRated(s) || !mine || !!h || !!(s.pending && (!s.pending.preview || s.pending.preview.turn_over));
     if (!h || !mine) return;
     if (!h.turns) {
-      box.append(el("p", { class: "muted" }, "the bot is thinking about your turn…"));
+      box.append(el("p", { class: "muted" }, t("hint.thinking")));
       return;
     }
     if (!h.turns.length) {
-      box.append(el("p", { class: "muted" }, "no hint for this moment of the turn"));
+      box.append(el("p", { class: "muted" }, t("hint.none")));
       return;
     }
-    box.append(el("p", {}, "Hint — the expert bot's best turns (click one to try it):"));
-    h.turns.forEach((t, i) => {
+    box.append(el("p", {}, t("hint.title")));
+    h.turns.forEach((turn, i) => {
       // where the tile goes, in words (the board marks the square with the hint's number too)
-      const where = t.where ? `${t.where.charAt(0).toUpperCase()}${t.where.slice(1)}: ` : "";
+      // (in another language than English the square is left to the board's mark)
+      const where = turn.where && language() === "en" ? `${turn.where.charAt(0).toUpperCase()}${turn.where.slice(1)}: ` : "";
       const b = el("button", { type: "button", class: "hint-turn",
-        "data-moves": JSON.stringify((t.moves || []).map(canon)) }, `${i + 1}. ${where}${t.text}`);
+        "data-moves": JSON.stringify((turn.moves || []).map(canon)) },
+      `${i + 1}. ${where}${serverWords(turn.text, () => hintWords(s, ts, turn.moves || []))}`);
       const me = s.view.decision.player;
-      if (Array.isArray(t.predicted) && t.predicted.length === s.view.players.length) {
+      if (Array.isArray(turn.predicted) && turn.predicted.length === s.view.players.length) {
         // the learned evaluation's final scores after this turn, yours first, and your lead
-        const order = t.predicted.map((_, p) => p).filter((p) => p !== me);
-        const words = [me, ...order].map((p) => `${p === me ? "you" : colourOf(s, p)} ${Math.round(t.predicted[p])}`);
-        const lead = Math.round(t.predicted[me]) - Math.max(...order.map((p) => Math.round(t.predicted[p])));
-        const ahead = lead > 0 ? `${lead} ahead` : lead < 0 ? `${-lead} behind` : "level";
-        b.append(el("span", { class: "predicted muted", title: "each player's final score as the learned " +
-          "evaluation predicts it after this turn" }, ` · predicted final: ${words.join(", ")} (${ahead})`));
-      } else if (typeof t.value === "number") {
+        const order = turn.predicted.map((_, p) => p).filter((p) => p !== me);
+        const words = [me, ...order].map((p) => `${p === me ? t("table.you") : colourOf(s, p)} ${Math.round(turn.predicted[p])}`);
+        const lead = Math.round(turn.predicted[me]) - Math.max(...order.map((p) => Math.round(turn.predicted[p])));
+        const ahead = lead > 0 ? t("hint.ahead", { n: lead }) : lead < 0 ? t("hint.behind", { n: -lead }) : t("hint.level");
+        b.append(el("span", { class: "predicted muted", title: t("hint.predicted_about") },
+          ` · ${t("hint.predicted", { scores: words.join(", "), lead: ahead })}`));
+      } else if (typeof turn.value === "number") {
         // the search's estimate for you, as a chance to win
-        const pc = Math.round(t.value * 100);
-        const chance = pc < 1 ? "under 1%" : pc > 99 ? "over 99%" : `about ${pc}%`;
-        b.append(el("span", { class: "win-chance muted", title: "the expert bot's estimate of your chance " +
-          "to win after this turn" }, ` · win chance ${chance}`));
+        const pc = Math.round(turn.value * 100);
+        const chance = pc < 1 ? t("hint.under_1") : pc > 99 ? t("hint.over_99") : t("hint.about_pc", { pc });
+        b.append(el("span", { class: "win-chance muted", title: t("hint.chance_about") },
+          ` · ${t("hint.chance", { chance })}`));
       }
-      b.onclick = () => act.tryHint(t);
+      b.onclick = () => act.tryHint(turn);
       box.append(b);
     });
   }
@@ -304,18 +342,19 @@ export function createPanel(store, act, board) {
   function renderStacks(s, ts) {
     const v = s.view;
     const left = v.remaining ? v.remaining.length : 0;
-    $("#remaining-count").textContent = `${left} tile${left === 1 ? "" : "s"} left`;
-    $("#menhir-count").textContent = `${v.bonus_left ?? 0} ${v.bonus_name}s left`;
+    $("#remaining-count").textContent = t("table.tiles_left", { n: left });
+    $("#menhir-count").textContent = String(v.edition) === "2002" ? t("table.bonus_left", { n: v.bonus_left ?? 0 })
+      : t("table.menhir_left", { n: v.bonus_left ?? 0 });
     const deal = [];
-    if (v.deal === "seeded") deal.push("seeded deal");
-    if (v.seed !== null && v.seed !== undefined) deal.push(`seed ${v.seed}`);
+    if (v.deal === "seeded") deal.push(t("table.seeded"));
+    if (v.seed !== null && v.seed !== undefined) deal.push(t("table.seed", { seed: v.seed }));
     $("#deal").textContent = deal.length ? ` · ${deal.join(", ")}` : "";
     const list = $("#remaining-list");
     list.hidden = !showRemaining();
     if (list.hidden) return;
     list.innerHTML = "";
     for (const t of v.remaining || []) {
-      const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `tile ${t}` });
+      const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": tileLabel(t) });
       pic.innerHTML = ts.tiles[t].svg[0];
       list.append(pic);
     }
@@ -326,14 +365,14 @@ export function createPanel(store, act, board) {
     }
   }
 
-  function renderLog(s) {
+  function renderLog(s, ts) {
     const logEl = $("#log");
     logEl.innerHTML = "";
     let n = 0;
     for (const e of s.view.log) {
       if (e.kind === "TileDrawn") continue;
       const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
-      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, e.text));
+      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, logWords(s, ts, e)));
       if (e.kind === "FeatureScored") hoverable(li, e.tiles);
       logEl.append(li);
     }
@@ -348,33 +387,33 @@ export function createPanel(store, act, board) {
     const table = $("#final-table");
     table.innerHTML = "";
     const head = el("tr");
-    head.append(el("th", {}, "River system / meadow"));
+    head.append(el("th", {}, t("final.head")));
     for (const p of v.players) head.append(el("th", { class: "num", title: who(s, p.seat) }, letterOf(s, p.seat)));
     table.append(head);
     // what was scored during play, so that every column adds up to its total
     const during = v.final.scores.map((total, i) => total - v.final.rows.reduce((sum, r) => sum + (r.points[i] || 0), 0));
     const first = el("tr", { class: "row-play" });
-    first.append(el("td", {}, "Points scored during play"));
+    first.append(el("td", {}, t("final.during_play")));
     for (const pts of during) first.append(el("td", { class: "num" }, String(pts)));
     table.append(first);
     for (const row of v.final.rows) {
       const tr = el("tr", { class: `row-${row.kind}` });
-      tr.append(el("td", {}, row.explanation));
+      tr.append(el("td", {}, rowWords(s, row)));
       for (const pts of row.points) tr.append(el("td", { class: "num" }, String(pts)));
       hoverable(tr, row.tiles);
       table.append(tr);
     }
     const tot = el("tr", { class: "total" });
-    tot.append(el("td", {}, "Total score"));
+    tot.append(el("td", {}, t("final.total")));
     for (const sc of v.final.scores) tot.append(el("td", { class: "num" }, String(sc)));
     table.append(tot);
-    const names = v.final.winners.map((i) => seatLabel(s, i)).join(" and ");
-    $("#winners").textContent = v.final.winners.length > 1 ? `Winners: ${names} (shared)` : `Winner: ${names}`;
+    const names = v.final.winners.map((i) => seatLabel(s, i)).join(t("final.and"));
+    $("#winners").textContent = v.final.winners.length > 1 ? t("final.winners", { names }) : t("final.winner", { names });
   }
 
   function render(s) {
     const mine = myTurn(s);
-    document.title = mine ? `● Your turn — ${TITLE}` : TITLE;
+    document.title = mine ? `● ${t("turn.your_turn_title")} — ${title()}` : title();
     turnBell(mine);
     const v = s.view;
     if (!v) { clear(); return; }
@@ -387,11 +426,11 @@ export function createPanel(store, act, board) {
     renderSummary(s);
     renderTile(s, ts);
     renderChoices(s, ts);
-    renderHints(s);
+    renderHints(s, ts);
     renderStacks(s, ts);
-    renderLog(s);
+    renderLog(s, ts);
     renderFinal(s);
-    if (s.replay) $("#replay-pos").textContent = `move ${s.replay.version} / ${s.replay.total}`;
+    if (s.replay) $("#replay-pos").textContent = t("replay.position", { n: s.replay.version, total: s.replay.total });
   }
 
   $("#rotate-cw").onclick = () => act.rotate(1);
@@ -404,7 +443,7 @@ export function createPanel(store, act, board) {
   $("#sheet-toggle").onclick = () => {
     const open = $("#side").classList.toggle("expanded");
     $("#sheet-toggle").setAttribute("aria-expanded", String(open));
-    $("#sheet-toggle").textContent = open ? "Back to the board ▼" : "Scores, log and tiles ▲";
+    $("#sheet-toggle").textContent = open ? t("table.sheet_close") : t("table.sheet_open");
   };
   return { render };
 }

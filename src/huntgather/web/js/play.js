@@ -7,6 +7,7 @@
 //   play.placeAt(x, y);   play.choose(move);   play.confirmTurn();   …
 
 import { $, api, showError, showStatus } from "./dom.js";
+import { errorText, t } from "./i18n.js";
 import {
   canConfirm, canUndoTurn, canon, currentHints, heldSeats, isRated, hintKey, legalPlacements, myTurn, placementAt, placementsForRotation, sameMove,
   who,
@@ -20,15 +21,13 @@ import {
 } from "./storage.js";
 
 const FATAL = {
-  unknown_game: (id) => `There is no game ${id} on this server: it may have been deleted.`,
-  deleted: () => "This game was deleted by its creator.",
-  bad_secret: () => "This link does not (or no longer) hold a seat in this game: it may be mistyped, " +
-    "or the seat was handed to a bot.",
+  unknown_game: (id) => t("play.unknown_game", { id }),
+  deleted: () => t("play.deleted"),
+  bad_secret: () => t("play.bad_secret"),
 };
 
-const NOT_CONNECTED = "not connected to the server; retrying";
-const REFUSED = "A link opened here holds no seat in this game (it may have been cut short or mistyped): " +
-  "it is forgotten, and the seats this page holds are kept.";
+const NOT_CONNECTED = () => t("connection.not_connected_retrying");
+const REFUSED = () => t("play.refused");
 
 export function createPlay(store, loadTiles) {
   let conn = null;        // the socket of the open game
@@ -40,7 +39,7 @@ export function createPlay(store, loadTiles) {
 
   function send(msg) {
     if (conn && conn.send(msg)) return true;
-    showError(NOT_CONNECTED);
+    showError(NOT_CONNECTED());
     return false;
   }
   const chat = createChat(store, send);   // the chat panel, Resign, Leave and Rematch (chat.js)
@@ -48,13 +47,12 @@ export function createPlay(store, loadTiles) {
   // the connection's state: in the header, and in the store (the Table shows no presence it cannot know)
   function onState(state) {
     if (state === ONLINE) {
-      showStatus("connected", state);
-      if ($("#play-error").textContent === NOT_CONNECTED) showError("");
+      showStatus(t("connection.connected"), state);
+      if ($("#play-error").textContent === NOT_CONNECTED()) showError("");
     } else if (state === RECONNECTING) {
-      showStatus(opened ? "connection lost — reconnecting…" : "connecting…", state);
+      showStatus(opened ? t("connection.lost") : t("connection.connecting"), state);
     } else {
-      showStatus(navigator.onLine ? "offline — the server cannot be reached; reconnecting…"
-        : "offline — no network; reconnecting when it is back", state);
+      showStatus(navigator.onLine ? t("connection.offline_server") : t("connection.offline_network"), state);
     }
     store.dispatch({ type: "connection", state });
   }
@@ -90,7 +88,7 @@ export function createPlay(store, loadTiles) {
     showError("");
     opened = false;
     conn = connect(id, { hello, onMessage, onState,
-      onFailure: (e) => showError(`could not show the game: ${e.message}`) });
+      onFailure: (e) => showError(t("play.show_failed", { detail: e.message })) });
   }
 
   function reconnect() {
@@ -101,7 +99,7 @@ export function createPlay(store, loadTiles) {
   // a new view: news of the old position (an error about it) go
   function viewChanged(before) {
     const v = s().view;
-    const note = !before && $("#play-error").textContent === REFUSED;   // said with this first view
+    const note = !before && $("#play-error").textContent === REFUSED();   // said with this first view
     if (v && (!before || before !== v.version) && !note) showError("");
   }
 
@@ -182,16 +180,16 @@ export function createPlay(store, loadTiles) {
     chat.onMessage(msg);
     store.dispatch({ type: "welcome", seats, creator: msg.creator });
     rememberGame(s().gameId, s().mode, s().me.seats);
-    if (refused.length) showError(REFUSED);
+    if (refused.length) showError(REFUSED());
   }
 
   // a final answer: no more connecting
   function fatal(code, end) {
     end();
-    showStatus("not connected", OFFLINE);
+    showStatus(t("connection.not_connected"), OFFLINE);
     store.dispatch({ type: "fatal", code });
     const id = s().gameId;
-    showError(FATAL[code](id), code === "bad_secret" ? { href: `#/watch/${id}`, text: "Watch the game" } : null);
+    showError(FATAL[code](id), code === "bad_secret" ? { href: `#/watch/${id}`, text: t("play.watch") } : null);
   }
 
   function onError(msg) {
@@ -207,9 +205,9 @@ export function createPlay(store, loadTiles) {
       showError("");
     } else if (code === "stale") {
       if (s().view) send({ type: "resync", version: s().view.version });
-      showError("the game moved on meanwhile; showing the latest position");
+      showError(t("error.stale"));
     } else {
-      showError(msg.message || code || "error");
+      showError(code ? errorText(code) : msg.message || t("error.unknown"));
     }
   }
 

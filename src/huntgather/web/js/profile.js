@@ -6,9 +6,11 @@ import { $, api, el, svgEl } from "./dom.js";
 import { errorWords, editionOrder, ratingWords } from "./account.js";
 import { held, isRated } from "./game.js";
 import { linePath, plotHistory } from "./chart.js";
+import { language, t } from "./i18n.js";
+import { levelName } from "./terms.js";
 
 export const WHO = ["all", "people", "bots"];
-const WHO_WORDS = { all: "everyone", people: "people", bots: "bots" };
+
 
 const when = (at) => (Number.isFinite(at) ? new Date(at * 1000).toLocaleDateString() : "");
 const playerHref = (name) => `#/player/${encodeURIComponent(name)}`;
@@ -16,15 +18,17 @@ const ordinal = (n) => {
   const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${s}`;
 };
+// "2nd of 4" in the page's language ("2. z 4", "2. von 4")
+const placeOf = (rank, n) => t("profile.place", { rank: language() === "en" ? ordinal(rank) : `${rank}.`, n });
 const fixed1 = (x) => (Number.isFinite(x) ? (Math.round(x * 10) / 10).toString() : "—");
 const signed1 = (x) => (Number.isFinite(x) ? `${x > 0 ? "+" : ""}${fixed1(x)}` : "—");
 
 function provisionalMark() {
-  return el("span", { class: "provisional", title: "few games yet: the rating may still move a lot" }, "provisional");
+  return el("span", { class: "provisional", title: t("rating.provisional_about") }, t("rating.provisional"));
 }
 
 function botMark() {
-  return el("span", { class: "bot-mark", title: "a bot level of this server, rated like a person" }, "bot");
+  return el("span", { class: "bot-mark", title: t("profile.bot_about") }, t("profile.bot"));
 }
 
 // a name that leads to the player's profile
@@ -45,8 +49,8 @@ export function historyChart(history, edition, width = 600) {
   const last = pts[pts.length - 1];
   const svg = svgEl("svg", { class: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img",
     "data-edition": edition, "data-points": String(pts.length),
-    "aria-label": pts.length ? `rating in the ${edition} edition after each of ${pts.length} rated games: ` +
-      `from ${first.rating} to ${last.rating}` : `no rated games in the ${edition} edition yet` });
+    "aria-label": pts.length ? t("profile.chart_about", { edition, n: pts.length, first: first.rating, last: last.rating })
+      : t("profile.chart_none", { edition }) });
   const { box } = plot;
   const axes = svgEl("g", { class: "axes" });
   for (const t of plot.yTicks) {
@@ -63,10 +67,10 @@ export function historyChart(history, edition, width = 600) {
   axes.append(svgEl("line", { class: "axis", x1: box.left, x2: box.right, y1: box.bottom, y2: box.bottom }),
     svgEl("line", { class: "axis", x1: box.left, x2: box.left, y1: box.top, y2: box.bottom }));
   const xTitle = svgEl("text", { class: "axis-title", x: (box.left + box.right) / 2, y: height - 3, "text-anchor": "middle" });
-  xTitle.textContent = "rated games";
+  xTitle.textContent = t("profile.rated_games");
   const yTitle = svgEl("text", { class: "axis-title", x: 12, y: (box.top + box.bottom) / 2, "text-anchor": "middle",
     transform: `rotate(-90 12 ${(box.top + box.bottom) / 2})` });
-  yTitle.textContent = "rating";
+  yTitle.textContent = t("profile.rating");
   axes.append(xTitle, yTitle);
   svg.append(axes);
   if (!pts.length) return svg;
@@ -74,7 +78,7 @@ export function historyChart(history, edition, width = 600) {
   const dots = svgEl("g", { class: "points" });
   for (const p of pts) {
     const title = svgEl("title");
-    title.textContent = `game ${p.n}${p.at ? ` (${when(p.at)})` : ""}: rating ${p.rating}`;
+    title.textContent = t("profile.chart_point", { n: p.n, when: p.at ? ` (${when(p.at)})` : "", rating: p.rating });
     const dot = svgEl("circle", { cx: p.x, cy: p.y, r: 4.5, "data-rating": String(p.rating) });
     dot.append(title);
     if (typeof p.game === "string" && p.game) {
@@ -92,10 +96,10 @@ export function historyChart(history, edition, width = 600) {
 function statsList(st) {
   const dl = el("dl", { class: "stats" });
   const row = (term, value, cls) => dl.append(el("dt", {}, term), el("dd", { class: cls }, value));
-  row("played", String(st.played ?? 0), "played");
-  row("won", String(st.won ?? 0), "won");
-  row("average score", fixed1(st.average_score), "average-score");
-  row("average margin", signed1(st.average_margin), "average-margin");
+  row(t("profile.played"), String(st.played ?? 0), "played");
+  row(t("profile.won"), String(st.won ?? 0), "won");
+  row(t("profile.average_score"), fixed1(st.average_score), "average-score");
+  row(t("profile.average_margin"), signed1(st.average_margin), "average-margin");
   return dl;
 }
 
@@ -108,10 +112,10 @@ function renderProfile(p) {
   const ratings = p.ratings || {};
   const stats = p.stats || {};
   const editions = [...new Set([...editionOrder(ratings), ...editionOrder(stats)])];
-  if (!editions.length) body.append(el("p", { class: "muted" }, "No rated games yet."));
+  if (!editions.length) body.append(el("p", { class: "muted" }, t("profile.no_rated")));
   for (const ed of editions) {
     const card = el("div", { class: "edition-card", "data-edition": ed });
-    card.append(el("h3", {}, `${ed} edition`));
+    card.append(el("h3", {}, t("profile.edition", { edition: ed })));
     const r = ratings[ed];
     if (r) {
       const line = el("p", { class: "big-rating" });
@@ -124,44 +128,45 @@ function renderProfile(p) {
       const fig = el("figure", { class: "chart" });
       const room = Math.round(Math.max(280, Math.min(640, body.clientWidth - 32)));
       fig.append(historyChart(r.history, ed, room), el("figcaption", { class: "muted" },
-        "The rating after each rated game (point at a dot for the game; select it for its replay)."));
+        t("profile.chart_caption")));
       card.append(fig);
     }
     const bots = (p.bots || {})[ed];
     if (bots && Object.keys(bots).length) {
-      const t = el("table", { class: "head-to-head" });
-      t.append(el("caption", {}, "Against the bots"));
+      const table = el("table", { class: "head-to-head" });
+      table.append(el("caption", {}, t("profile.against_bots")));
       const head = el("tr");
-      head.append(el("th", {}, "level"), el("th", { class: "num" }, "played"), el("th", { class: "num" }, "won"));
-      t.append(el("thead"));
-      t.tHead.append(head);
+      head.append(el("th", {}, t("profile.level")), el("th", { class: "num" }, t("profile.played")),
+        el("th", { class: "num" }, t("profile.won")));
+      table.append(el("thead"));
+      table.tHead.append(head);
       const tb = el("tbody");
       for (const [level, hh] of Object.entries(bots)) {
         const tr = el("tr", { "data-level": level });
-        tr.append(el("td", {}, level), el("td", { class: "num" }, String(hh.played ?? 0)),
+        tr.append(el("td", {}, levelName(level)), el("td", { class: "num" }, String(hh.played ?? 0)),
           el("td", { class: "num" }, String(hh.won ?? 0)));
         tb.append(tr);
       }
-      t.append(tb);
-      card.append(t);
+      table.append(tb);
+      card.append(table);
     }
     body.append(card);
   }
   const recent = Array.isArray(p.recent) ? p.recent : [];
-  body.append(el("h3", {}, "Recent games"));
-  if (!recent.length) body.append(el("p", { class: "muted" }, "None yet."));
+  body.append(el("h3", {}, t("profile.recent")));
+  if (!recent.length) body.append(el("p", { class: "muted" }, t("profile.none_yet")));
   const list = el("ol", { class: "recent-games" });
   for (const g of recent) {
     const li = el("li", { "data-game": g.id });
     const n = (g.players || []).length;
     li.append(el("span", { class: "when" }, `${when(g.at)} · ${g.edition}`), " ",
-      el("strong", {}, Number.isInteger(g.rank) ? `${ordinal(g.rank)} of ${n}` : ""),
-      ` with ${g.score ?? "?"} points · `);
+      el("strong", {}, Number.isInteger(g.rank) ? placeOf(g.rank, n) : ""),
+      ` ${t("profile.with_points", { n: g.score ?? "?" })} · `);
     (g.players || []).forEach((q, i) => {
       if (i) li.append(", ");
       li.append(nameLink(q.name, q.kind), ` ${q.score ?? ""}`);
     });
-    li.append(" · ", el("a", { href: `#/replay/${encodeURIComponent(g.id)}/1`, class: "replay" }, "replay"));
+    li.append(" · ", el("a", { href: `#/replay/${encodeURIComponent(g.id)}/1`, class: "replay" }, t("profile.replay")));
     list.append(li);
   }
   if (recent.length) body.append(list);
@@ -182,7 +187,7 @@ export async function showProfile(name) {
     return;
   }
   if (mine !== profileDrawing) return;
-  document.title = `${p.name} · Hunters & Gatherers`;
+  document.title = `${p.name} · ${t("page.title")}`;
   renderProfile(p);
 }
 
@@ -199,7 +204,7 @@ export async function showLeaderboard(meta, edition, who) {
   const sel = $("#lb-edition");
   if (sel.options.length !== editions.length) {
     sel.innerHTML = "";
-    for (const e of editions) sel.append(el("option", { value: e }, `${e} edition`));
+    for (const e of editions) sel.append(el("option", { value: e }, t("profile.edition", { edition: e })));
   }
   sel.value = ed;
   for (const r of document.querySelectorAll("input[name=lb-who]")) r.checked = r.value === w;
@@ -236,7 +241,9 @@ export async function showLeaderboard(meta, edition, who) {
   }
   if (!players.length) {
     const tr = el("tr");
-    tr.append(el("td", { colspan: 5, class: "muted" }, `No rated ${w === "all" ? "players" : WHO_WORDS[w]} in the ${ed} edition yet.`));
+    const none = { all: () => t("leaderboard.none_all", { edition: ed }), people: () => t("leaderboard.none_people", { edition: ed }),
+      bots: () => t("leaderboard.none_bots", { edition: ed }) }[w];
+    tr.append(el("td", { colspan: 5, class: "muted" }, none()));
     body.append(tr);
   }
 }
@@ -260,15 +267,15 @@ export function watchRatedEnd(store, accounts) {
           const now = history[k].rating;
           const before = k > 0 ? history[k - 1].rating : null;
           box.textContent = "";
-          box.append(`Your ${edition} rating: `);
+          box.append(`${t("profile.your_rating", { edition })} `);
           if (before !== null) {
             const d = now - before;
             box.append(`${before} → `, el("strong", {}, String(now)), ` (${d >= 0 ? "+" : "−"}${Math.abs(d)})`);
           } else {
             box.append(el("strong", {}, ratingWords({ ...r, rating: now })));
           }
-          if (r.provisional) box.append(" ", el("span", { class: "provisional" }, "provisional"));
-          box.append(" · ", el("a", { href: playerHref(name) }, "your profile"));
+          if (r.provisional) box.append(" ", el("span", { class: "provisional" }, t("rating.provisional")));
+          box.append(" · ", el("a", { href: playerHref(name) }, t("me.profile")));
           box.hidden = false;
           return;
         }

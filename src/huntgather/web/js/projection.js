@@ -2,9 +2,13 @@
 // `projection`, computed by the rules' one scoring module), and each player's score by kind.
 // Pure functions of the view: the panel, the board and the screen-reader words use them.
 
+import { language, t } from "./i18n.js";
+import { kindName } from "./terms.js";
+
 // the kinds of points, in the words of the page (any other kind, a special's, is its name in words)
-const KIND_WORDS = { river: "rivers", forest: "forests", huts: "huts", hunters: "hunters" };
-export const kindWords = (kind) => KIND_WORDS[kind] || kind.replace(/_/g, " ");
+const KIND_WORDS = { river: () => t("projection.rivers"), forest: () => t("projection.forests"),
+  huts: () => t("projection.huts"), hunters: () => t("projection.hunters"), other: () => t("projection.other") };
+export const kindWords = (kind) => (KIND_WORDS[kind] ? KIND_WORDS[kind]() : kindName(kind));
 
 // the rows of the projection that a placed tile is part of (its river system, its meadows)
 export function rowsAt(view, tile) {
@@ -42,13 +46,14 @@ const listed = (parts) => Object.entries(parts).map(([k, n]) => `${kindWords(k)}
 export function projectionWords(view, seat) {
   const b = breakdown(view, seat);
   const extra = b.total - b.now;
-  let text = `${b.total} if the game ended now: ${b.now} scored`;
+  let text = t("projection.total", { total: b.total, now: b.now });
   if (Object.keys(b.scored).length) text += ` (${listed(b.scored)})`;
-  if (extra) text += ` + ${extra} from final scoring (${listed(b.final)})`;
+  if (extra) text += ` + ${t("projection.final", { n: extra, kinds: listed(b.final) })}`;
   return text;
 }
 
 // what a placed tile's features would score now, in words ("" when none would)
 export function tileProjectionWords(view, tile) {
-  return rowsAt(view, tile).map((r) => r.explanation).join("; ");
+  return rowsAt(view, tile).map((r) => (language() === "en" ? r.explanation
+    : `${kindWords(r.kind)}: ${r.points.reduce((a, b) => a + b, 0)}`)).join("; ");
 }

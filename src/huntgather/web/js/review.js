@@ -9,6 +9,8 @@
 
 import { $, api } from "./dom.js";
 import { linePath, plotChances } from "./chart.js";
+import { t } from "./i18n.js";
+import { colourName } from "./terms.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
@@ -30,16 +32,22 @@ export function turnAt(review, ply) {
 const percent = (v) => `${Math.round(v * 100)} %`;
 
 // a turn's verdict in words
-export function verdict(t, names = SEAT_NAMES) {
-  const who = names[t.player] || `seat ${t.player}`;
-  const played = t.played.join(" ");
-  if (t.forced) return `Turn ${t.turn}: ${who} played ${played}, the only way to play.`;
-  if (t.loss === 0) {
-    return `Turn ${t.turn}: ${who} played ${played}, the expert's choice too (win chance ${percent(t.chance_played)}).`;
-  }
-  const what = t.label ? `${t.label}: ` : "";
-  return `Turn ${t.turn}: ${who} played ${played} (win chance ${percent(t.chance_played)}); ` +
-    `the expert prefers ${t.best.join(" ")} (${percent(t.chance_best)}) — ${what}${percent(t.loss)} lost.`;
+// a turn's label (blunder, mistake, inaccuracy) in the page's language
+export function labelWords(label) {
+  const words = { blunder: () => t("review.blunder"), mistake: () => t("review.mistake"),
+    inaccuracy: () => t("review.inaccuracy") }[label];
+  return words ? words() : label;
+}
+
+export function verdict(turn, names = SEAT_NAMES.map(colourName)) {
+  const who = names[turn.player] || t("chat.seat", { n: turn.player + 1 });
+  const played = turn.played.join(" ");
+  const head = { n: turn.turn, who, played };
+  if (turn.forced) return t("review.forced", head);
+  if (turn.loss === 0) return t("review.best", { ...head, chance: percent(turn.chance_played) });
+  const what = turn.label ? `${labelWords(turn.label)}: ` : "";
+  return t("review.worse", { ...head, chance: percent(turn.chance_played), best: turn.best.join(" "),
+    best_chance: percent(turn.chance_best), loss: `${what}${percent(turn.loss)}` });
 }
 
 function svgEl(name, attrs = {}) {
@@ -105,7 +113,7 @@ export function createReview(store, play) {
 
   function names(s) {
     const seats = s.table && s.table.seats;
-    return SEAT_NAMES.map((colour, i) => {
+    return SEAT_NAMES.map(colourName).map((colour, i) => {
       const seat = seats && seats.find((x) => x.seat === i);
       return seat && seat.name ? `${seat.name} (${colour})` : colour;
     });
@@ -118,7 +126,7 @@ export function createReview(store, play) {
     const height = 150;
     const plot = plotChances(review, { width, height });
     const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
-      "aria-label": review.players === 2 ? "yellow's win chance after each turn" : "each seat's win chance after each turn" });
+      "aria-label": review.players === 2 ? t("review.chart_two") : t("review.chart_many") });
     for (const t of plot.yTicks) {
       svg.append(svgEl("line", { x1: plot.box.left, x2: plot.box.right, y1: t.y, y2: t.y,
         class: t.value === 0.5 ? "review-mid" : "review-grid" }));
@@ -138,7 +146,7 @@ export function createReview(store, play) {
       if (!turning.has(p.turn)) continue;
       const mark = svgEl("line", { x1: p.x, x2: p.x, y1: plot.box.top, y2: plot.box.bottom, class: "review-turning" });
       const title = svgEl("title");
-      title.textContent = `turning point: turn ${p.turn}`;
+      title.textContent = t("review.turning_point", { n: p.turn });
       mark.append(title);
       svg.append(mark);
     }
@@ -150,9 +158,9 @@ export function createReview(store, play) {
         const dot = svgEl("circle", { cx: p.x, cy: p.y, r: marked ? 5 : 3.5,
           class: `review-point${marked ? ` ${p.label}` : ""}`, fill: marked ? LABEL_COLOURS[p.label] : "currentColor",
           "data-ply": p.ply, "data-turn": p.turn, tabindex: 0, role: "button",
-          "aria-label": `turn ${p.turn}${p.label ? `, ${p.label}` : ""}: to that position` });
+          "aria-label": t("review.point_about", { n: p.turn, label: p.label ? `, ${labelWords(p.label)}` : "" }) });
         const title = svgEl("title");
-        title.textContent = `turn ${p.turn}: ${percent(p.chance)}${p.label ? ` — ${p.label}` : ""}`;
+        title.textContent = `${t("review.turn", { n: p.turn })}: ${percent(p.chance)}${p.label ? ` — ${labelWords(p.label)}` : ""}`;
         dot.append(title);
         const go = () => play.replayTo(gameId, p.ply);
         dot.addEventListener("click", go);
@@ -171,15 +179,15 @@ export function createReview(store, play) {
     list.innerHTML = "";
     for (const p of review.summaries) {
       const li = document.createElement("li");
-      const counts = [["blunders", p.blunders], ["mistakes", p.mistakes], ["inaccuracies", p.inaccuracies]]
-        .filter(([, n]) => n).map(([w, n]) => `${n} ${n === 1 ? w.replace(/ies$/, "y").replace(/s$/, "") : w}`);
-      li.textContent = `${seatNames[p.player]}: accuracy ${p.accuracy.toFixed(0)} %` +
-        (counts.length ? ` · ${counts.join(", ")}` : " · no labelled turn");
+      const counts = [[(n) => t("review.blunders", { n }), p.blunders], [(n) => t("review.mistakes", { n }), p.mistakes],
+        [(n) => t("review.inaccuracies", { n }), p.inaccuracies]].filter(([, n]) => n).map(([w, n]) => w(n));
+      li.textContent = `${seatNames[p.player]}: ${t("review.accuracy", { pc: p.accuracy.toFixed(0) })}` +
+        ` · ${counts.length ? counts.join(", ") : t("review.no_label")}`;
       list.append(li);
     }
     if (review.turning_points && review.turning_points.length) {
       const li = document.createElement("li");
-      li.textContent = `turning points (dashed): ${review.turning_points.map((n) => `turn ${n}`).join(", ")}`;
+      li.textContent = t("review.turning_points", { turns: review.turning_points.map((n) => t("review.turn", { n })).join(", ") });
       list.append(li);
     }
   }
@@ -205,11 +213,11 @@ export function createReview(store, play) {
     }
     const status = state ? state.status : "none";
     $("#review-ask").hidden = !(status === "none" || status === "failed");
-    if (status === "queued") $("#review-status").textContent = "Review queued: the expert starts on it soon…";
+    if (status === "queued") $("#review-status").textContent = t("review.queued");
     else if (status === "running") {
       const p = state.progress;
-      $("#review-status").textContent = `Reviewing: turn ${p.done} of ${p.total}…`;
-    } else if (status === "failed") $("#review-status").textContent = "The review failed; ask again.";
+      $("#review-status").textContent = t("review.running", { done: p.done, total: p.total });
+    } else if (status === "failed") $("#review-status").textContent = t("review.failed");
     else if (status === "done") $("#review-status").textContent = "";
     const review = s.review && s.review.gameId === gameId ? s.review.review : null;
     if (!review) return;
@@ -220,15 +228,14 @@ export function createReview(store, play) {
       drawChart(review);
       drawSummary(review, seatNames);
       $("#review-legend").hidden = false;
-      $("#review-legend").firstChild.textContent = review.players === 2
-        ? "yellow's win chance after each turn" : "each player's win chance after their turns";
+      $("#review-legend").firstChild.textContent = review.players === 2 ? t("review.chart_two") : t("review.legend_many");
     }
     const ply = s.replay ? s.replay.version : null;
-    const t = ply === null ? null : turnAt(review, ply);
-    $("#review-here").textContent = t ? verdict(t, seatNames)
-      : s.mode === "replay" ? "Click a point of the graph to see that turn." : "Open the replay to step through the turns.";
+    const here = ply === null ? null : turnAt(review, ply);
+    $("#review-here").textContent = here ? verdict(here, seatNames)
+      : s.mode === "replay" ? t("review.click_point") : t("review.open_replay");
     for (const dot of $("#review-chart").querySelectorAll(".review-point")) {
-      dot.classList.toggle("current", t !== null && +dot.dataset.ply === ply);
+      dot.classList.toggle("current", here !== null && +dot.dataset.ply === ply);
     }
   }
 
