@@ -194,3 +194,24 @@ def hut_slots(state: State, tiles: set[int], ox: int, oy: int, w: int) -> tuple[
             where.append(at + p * ww)
             values.append(n)
     return where, values
+
+
+#: the first plane of each value of a feature's side slots: open ends, size, then each seat's meeples
+SLOT_PLANES: Final = (OPEN, SIZE, *(MEEPLES + 4 * p for p in range(SEATS)))
+
+
+def slot_values(state: State, root: int, feature: FeatureFacts, tiles: frozenset[int], skip: int,
+                ox: int, oy: int, w: int, sides: dict[int, tuple[tuple[int, int], ...]],
+                where: list[int], values: list[int]) -> None:
+    """Append to ``where`` and ``values`` the flat indices into the planes and the values of a
+    feature's side slots (:func:`feature_slots`): its open ends, size and each seat's meeples."""
+    slots = feature_slots(state, root, tiles, skip, ox, oy, w, sides)
+    if not slots:
+        return
+    ww = w * w
+    numbers = [_clip(feature.open), _clip(feature.size), *feature.meeples]
+    for k, v in enumerate(numbers):
+        base = SLOT_PLANES[k] * ww
+        for at in slots:
+            where.append(base + at)
+            values.append(v)

@@ -152,11 +152,6 @@ class Encoder:
         #: the flat index of each plane's cell (0, 0) (cells are written a column at a time)
         self._columns = np.arange(len(PLANES), dtype=np.intp) * window * window
         self._flat = self.planes.reshape(-1)   # (a view: writing it writes the planes)
-        ww = window * window
-        #: the planes of a feature's side slots, as flat indices of their cell (0, 0) and side N:
-        #: open, size, then the meeples of each seat (side d adds d * W², cell (i, j) i * W + j)
-        self._slot_planes = [_OPEN * ww, _SIZE * ww, *((_MEEPLES + 4 * p) * ww for p in range(SEATS))]
-        self._slot_bases = np.array(self._slot_planes, dtype=np.intp)[:, None]
         #: times the window moved, and decisions whose moves did not fit in it
         self.recentred = self.overflows = 0
         self.wrapped = False
@@ -337,12 +332,13 @@ class Encoder:
         if (ox, oy) != (self.ox, self.oy):
             self.ox, self.oy = ox, oy
             self.recentred += 1
-            self.rebuild()
+            self._rebuild_quickly()
 
     # ------------------------------------------------------------------ planes
 
     def rebuild(self) -> None:
-        """Recompute every plane from the state."""
+        """Recompute every plane from the state, one :meth:`_cell` per tile: the plain code, kept as
+        the reference that the tests compare the incremental planes with."""
         self.planes[:] = 0
         occupants = reading.occupants_by_tile(self.state)
         memo: dict[int, reading.FeatureFacts] = {}
@@ -352,6 +348,14 @@ class Encoder:
             self._set(P["frontier"], x, y, 1)
         if self.last is not None:
             self._set(P["last_placed"], *self.last, 1)
+
+    def _rebuild_quickly(self) -> None:
+        """What :meth:`rebuild` makes (the plain code, kept as the reference), by the columns of
+        :meth:`_refresh`."""
+        self.planes[:] = 0
+        self._refresh(set(reading.placed_tiles(self.state)))
+        for x, y in reading.frontier(self.state):
+            self._set(P["frontier"], x, y, 1)
 
     def update(self, move: Move, tile: int | None, events: Sequence[Event] | None = None) -> None:
         """Bring the planes up to date after ``move`` (and the draws after it).
@@ -368,8 +372,8 @@ class Encoder:
         self._moves = self._mask = None
         self._spots = None
         state = self.state
-        if state.is_over:
-            self.rebuild()
+        if state.is_over:   # (the final scoring sent every piece home)
+            self._rebuild_quickly()
             return
         if isinstance(move, Draw):
             return   # a draw changes no plane (a discard that ends the game rebuilt them above)
@@ -439,29 +443,25 @@ class Encoder:
             self._refresh(reading.touched_tiles(state, move.tile))
             return
         self._refresh({move.tile})
+        where: list[int] = []
+        values: list[int] = []
         for root, feature, tiles in reading.features_of(state, move.tile):
-            self._slots(root, feature, tiles, move.tile)
+            cells.slot_values(state, root, feature, tiles, move.tile, self.ox, self.oy, self.window,
+                              self._sides, where, values)
+        if where:
+            self._flat[where] = values
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
         if huts:   # (only their huts' count can have changed: the systems may have merged)
             self._refresh_huts(huts)
 
     def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
         """Write a feature's size, open ends and meeples into the side slots of its tiles."""
-        state = self.state
-        w, ox, oy = self.window, self.ox, self.oy
-        slots = cells.feature_slots(state, root, tiles, skip, ox, oy, w, self._sides)
-        if not slots:
-            return
-        values = [_clip(feature.open), _clip(feature.size), *feature.meeples]
-        flat = self._flat
-        if len(slots) < 4:
-            for k, base in enumerate(self._slot_planes[:len(values)]):
-                v = values[k]
-                for at in slots:
-                    flat[base + at] = v
-            return
-        index = np.array(slots, dtype=np.intp)
-        flat[self._slot_bases[:len(values)] + index] = np.array(values, dtype=np.uint8)[:, None]
+        where: list[int] = []
+        values: list[int] = []
+        cells.slot_values(self.state, root, feature, tiles, skip, self.ox, self.oy, self.window, self._sides,
+                          where, values)
+        if where:
+            self._flat[where] = values
 
     def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
         """Recompute the cells of these placed tiles (what :meth:`_cell` writes, more quickly:

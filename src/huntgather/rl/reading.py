@@ -113,6 +113,11 @@ def placed_cells(state: State) -> dict[Pos, tuple[int, int]]:
     return state.board.cells
 
 
+def placed_tiles(state: State) -> list[int]:
+    """The ids of the placed tiles, in the order they were placed."""
+    return list(state.board.where)
+
+
 def placed_at(state: State, x: int, y: int) -> tuple[int, int] | None:
     """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
     return state.board.tile_at(x, y)
