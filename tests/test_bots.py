@@ -102,6 +102,24 @@ def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
     assert [bot.choose(s) for s in reversed(states)] == list(reversed(first))
 
 
+def test_the_random_bot_plays_the_move_its_decision_key_names() -> None:
+    """The random bot's move: ``legal_moves()[randrange(n)]`` from a KeyedStream started at
+    ``decision_key(seed, state)``; the same whatever the hidden order of the stacks."""
+    from huntgather.bots.base import KeyedStream, RandomBot, decision_key
+    game = Game(3, edition="2002", seed=5)
+    bot = RandomBot(seed=11)
+    rng = random.Random(2)
+    while not game.is_over:
+        state = game.state
+        moves = state.legal_moves()
+        expected = moves[KeyedStream(decision_key(11, state)).randrange(len(moves))]
+        assert bot.choose(state) == expected
+        shuffled = state.copy()
+        shuffled.normal = tuple(reversed(shuffled.normal))
+        assert decision_key(11, shuffled) == decision_key(11, state)
+        game.play(moves[rng.randrange(len(moves))])
+
+
 def test_a_roll_out_sample_of_every_placement_is_the_full_roll_out() -> None:
     """rollout_placements at least the number of placements changes nothing; fewer still give
     legal, reproducible answers."""

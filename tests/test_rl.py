@@ -167,6 +167,56 @@ def test_incremental_planes_equal_planes_rebuilt_from_scratch(edition: str) -> N
             assert (incremental == enc.planes).all()
 
 
+def _plain(enc) -> tuple:
+    """An encoder whose planes the plain code made from scratch (``Encoder.rebuild``, one
+    ``_cell`` per tile) in the same window, the legal moves, and the mask made from
+    ``state.legal_moves()`` through ``encode``."""
+    plain = Encoder(enc.state.copy(), enc.window)
+    plain.last = enc.last
+    plain.ox, plain.oy = enc.ox, enc.oy
+    plain.rebuild()
+    plain.wrapped, plain._listed, plain._cells = enc.wrapped, enc._listed, enc._cells
+    mask = np.zeros(enc.actions, dtype=np.int8)
+    moves = enc.state.legal_moves()
+    if moves:
+        mask[[enc.encode(m) for m in moves]] = 1
+    return plain, moves, mask
+
+
+@pytest.mark.parametrize(("edition", "players"), [("2020", 2), ("2002", 4)])
+def test_incremental_observations_and_masks_equal_the_plain_ones(edition: str, players: int) -> None:
+    """Over a few hundred positions of random games (the moves' events given, as the envs do),
+    the incremental planes, the mask made from the board's placements and the legal moves equal
+    what the plain code makes from scratch, for every seat."""
+    from huntgather.events import OccupantsReturned
+    positions = returned = 0
+    recentred = 0
+    for seed, window in ((0, 33), (1, 15)):   # the small window moves (its planes are rebuilt)
+        game = Game(players, edition=edition, seed=seed)
+        enc = Encoder(game.state, window)
+        rng = random.Random(seed)
+        while not game.is_over:
+            mask = enc.legal_mask()
+            moves, same_mask = enc.legal()
+            assert same_mask is mask
+            plain_enc, plain_moves, plain_mask = _plain(enc)
+            for seat in range(players):
+                obs, plain = enc.observe(seat), plain_enc.observe(seat)
+                assert (obs["board"] == plain["board"]).all() and (obs["vector"] == plain["vector"]).all()
+            assert moves == plain_moves and (mask == plain_mask).all()
+            positions += 1
+            move = moves[rng.randrange(len(moves))]
+            tile = game.state.tile
+            events = game.play(move, trusted=True)
+            returned += any(isinstance(e, OccupantsReturned) for e in events)
+            enc.update(move, tile, events)
+        plain_enc, _, _ = _plain(enc)   # the end: the final scoring sent every piece home
+        assert (enc.observe(0)["board"] == plain_enc.observe(0)["board"]).all()
+        recentred += enc.recentred
+    assert positions > 200 and returned > 5   # the path after meeples go home was taken
+    assert recentred > 0
+
+
 def test_observation_does_not_depend_on_the_hidden_order_of_the_stacks() -> None:
     tiles = Game(3, seed=0).state.edition.tiles
     first = list(tiles.normal_ids)

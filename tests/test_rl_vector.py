@@ -167,39 +167,42 @@ def test_copy_false_returns_the_batch_buffers() -> None:
 
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_a_game_played_by_choosing_the_draws_reaches_the_end(edition: str) -> None:
-    e = SingleAgentEnv(opponents=["random"], players=3, edition=edition, explicit_chance=True, seat=None)
-    rng = random.Random(2)
-    obs, info = e.reset(seed=2)
-    stacks = set()
-    draws = 0
-    done = False
-    while not done:
-        state = e.aec.game.state
-        if e.is_chance():
-            assert info.get("chance") and not obs["action_mask"].any()
-            outcomes = e.chance_outcomes()
-            tiles = [t for t, _ in outcomes]
-            stack = state.normal if state.stack != BONUS else state.bonus
-            stacks.add(state.stack)
-            assert sorted(tiles) == sorted(stack) and len(set(tiles)) == len(tiles)
-            assert all(p == pytest.approx(1 / len(stack)) for _, p in outcomes)
-            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-            with pytest.raises(RuntimeError, match="drawn"):
-                e.step(0)
-            tile = rng.choice(tiles)
-            before = len(e.aec.game.history)
-            obs, _, done, _, info = e.step_chance(tile)   # the draw, then the bots' moves
-            draws += 1
+    stacks: set = set()
+    for seed in (2, 3, 4):   # games until both stacks were drawn from
+        e = SingleAgentEnv(opponents=["random"], players=3, edition=edition, explicit_chance=True, seat=None)
+        rng = random.Random(seed)
+        obs, info = e.reset(seed=seed)
+        draws = 0
+        done = False
+        while not done:
             state = e.aec.game.state
-            assert e.aec.game.history[before] == Draw(tile)
-            assert tile not in state.normal and tile not in state.bonus
-            assert state.tile == tile or tile in state.board.where or tile in state.discarded
-        else:
-            assert e.chance_outcomes() == ()
-            obs, _, done, _, info = e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    assert e.aec.game.state.is_over and "scores" in info
-    assert draws == sum(isinstance(m, Draw) for m in e.aec.game.history)
-    assert stacks == {"normal", BONUS}     # both stacks were drawn from
+            if e.is_chance():
+                assert info.get("chance") and not obs["action_mask"].any()
+                outcomes = e.chance_outcomes()
+                tiles = [t for t, _ in outcomes]
+                stack = state.normal if state.stack != BONUS else state.bonus
+                stacks.add(state.stack)
+                assert sorted(tiles) == sorted(stack) and len(set(tiles)) == len(tiles)
+                assert all(p == pytest.approx(1 / len(stack)) for _, p in outcomes)
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                with pytest.raises(RuntimeError, match="drawn"):
+                    e.step(0)
+                tile = rng.choice(tiles)
+                before = len(e.aec.game.history)
+                obs, _, done, _, info = e.step_chance(tile)   # the draw, then the bots' moves
+                draws += 1
+                state = e.aec.game.state
+                assert e.aec.game.history[before] == Draw(tile)
+                assert tile not in state.normal and tile not in state.bonus
+                assert state.tile == tile or tile in state.board.where or tile in state.discarded
+            else:
+                assert e.chance_outcomes() == ()
+                obs, _, done, _, info = e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert e.aec.game.state.is_over and "scores" in info
+        assert draws == sum(isinstance(m, Draw) for m in e.aec.game.history)
+        if stacks == {"normal", BONUS}:
+            break
+    assert stacks == {"normal", BONUS}
 
 
 def test_drawn_tiles_replay_as_the_same_game() -> None:
@@ -242,3 +245,4 @@ def test_step_chance_refuses_a_tile_not_in_the_stack() -> None:
 def test_vector_env_refuses_explicit_chance() -> None:
     with pytest.raises(ValueError, match="explicit_chance"):
         vector_env(num_envs=2, explicit_chance=True)
+

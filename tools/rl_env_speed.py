@@ -5,7 +5,8 @@ move a step, as ``huntgather bench``'s ``rl_env_steps_per_s``), one ``SingleAgen
 against the random bot, and the vector environment of 1, 16 and 64 games against the
 random bot (learner steps; ``copy=True``, and 64 games with ``copy=False``).  Rounds
 interleave them so that a machine whose load changes disturbs all alike; the table
-gives each one's median over the rounds.
+gives each one's median over the rounds.  It names the build it ran on (``pure``, or
+``compiled``: see docs/performance.md).
 
     python tools/rl_env_speed.py --rounds 3 --seconds 2
 """
@@ -17,6 +18,7 @@ import json
 import os
 import statistics
 
+from huntgather.bench import build
 from huntgather.rl.benchmark import env_steps_per_s, single_env_steps_per_s, vector_env_steps_per_s
 
 
@@ -42,12 +44,12 @@ def main() -> None:
             found[name].append(run())
     table = {name: {"median": statistics.median(v), "runs": v} for name, v in found.items()}
     if args.json:
-        print(json.dumps({"load_average": os.getloadavg()[0], "figures": table}))
+        print(json.dumps({"build": build(), "load_average": os.getloadavg()[0], "figures": table}))
         return
     print(f"| environment | steps / CPU s (median of {args.rounds}) | rounds |\n|---|---:|---|")
     for name, row in table.items():
         print(f"| {name} | {row['median']:,.0f} | {', '.join(f'{x:,.0f}' for x in row['runs'])} |")
-    print(f"\n(load average {os.getloadavg()[0]:.2f} at the end)")
+    print(f"\n({build()} build; load average {os.getloadavg()[0]:.2f} at the end)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ the state it is given; it works on copies.
 Choices are reproducible: the random numbers a bot uses for one decision come
 from ``random.Random`` seeded with the bot's seed and a fingerprint of the
 state, so the same seed and the same state give the same move, whatever the
-bot chose before.
+bot chose before.  The random bot, which needs one number per decision, keys
+it more cheaply: on its seed and the state's counters (:func:`decision_key`).
 
 >>> from huntgather import Game
 >>> from huntgather.bots.base import RandomBot
@@ -21,6 +22,7 @@ True
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -32,7 +34,7 @@ from huntgather.bots.plans import plan_tile as plan_tile
 from huntgather.bots.plans import turn_plans as turn_plans
 from huntgather.moves import Move
 from huntgather.record import write_position
-from huntgather.state import State, randbelow
+from huntgather.state import OCCUPY, PLACE, SPECIAL, State
 
 
 @runtime_checkable
@@ -113,10 +115,110 @@ class SeededBot:
         return f"<{type(self).__name__} {self.name} seed={self.seed}>"
 
 
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_PHASE_NUMBERS = {PLACE: 1, SPECIAL: 2, OCCUPY: 3}
+_NAME_NUMBERS: dict[str, int] = {}
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finaliser: a 64-bit number whose bits all depend on every bit of ``z``."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _name_number(name: str) -> int:
+    found = _NAME_NUMBERS.get(name)
+    if found is None:
+        found = _NAME_NUMBERS[name] = zlib.crc32(name.encode())
+    return found
+
+
+def decision_key(seed: int, state: State) -> int:
+    """A 64-bit key of a decision for the random bot: a hash of the bot's seed and the state's
+    counters, in this order: the edition's name, the number of players, the turn count, the phase,
+    the seat to move, the tile (-1 for none), the special asking (its name), the sizes of the
+    normal and bonus stacks and of the discards, the number of tiles on the board, and each
+    seat's score, meeples and huts left.
+
+    Within one game no two decisions share these counters (the turn count and the phase tell
+    them apart), and the hidden order of the stacks is not among them; two games may meet the
+    same counters (then the same seed draws the same number, though among other moves).  It
+    costs a few arithmetic operations, where the position's text (:func:`fingerprint`) costs a
+    walk over the board.
+
+    >>> from huntgather import Game
+    >>> g = Game(players=2, seed=3)
+    >>> decision_key(1, g.state) == decision_key(1, g.state.copy()) != decision_key(2, g.state)
+    True
+    """
+    h = seed & _MASK64
+    asking = state.asking
+    tile = state.tile
+    for v in (_name_number(state.edition.name), state.players, state.turn, _PHASE_NUMBERS.get(state.phase, 0),
+              state.player, -1 if tile is None else tile, 0 if asking is None else _name_number(asking),
+              len(state.normal), len(state.bonus), len(state.discarded), len(state.board.where),
+              *state.scores, *state.meeples, *state.huts):
+        h = (h * 0x100000001B3 + (v & _MASK64) + 1) & _MASK64
+    return _mix64(h)
+
+
+class KeyedStream(random.Random):
+    """A generator whose bits are SplitMix64's sequence from a 64-bit key (:meth:`start`): one
+    object serves every decision of a bot, started afresh for each, with no Mersenne Twister
+    state to seed.  ``randrange`` and ``random`` draw from these bits (Python's own
+    ``randrange`` takes ``n.bit_length()`` bits until they make a number below ``n``).
+
+    >>> a, b = KeyedStream(), KeyedStream()
+    >>> a.start(5); b.start(5)
+    >>> [a.randrange(10) for _ in range(5)] == [b.randrange(10) for _ in range(5)]
+    True
+    """
+
+    def __init__(self, key: int = 0) -> None:
+        super().__init__(0)
+        self._at = key & _MASK64
+
+    def start(self, key: int) -> None:
+        """Begin the sequence of ``key``."""
+        self._at = key & _MASK64
+
+    def getrandbits(self, k: int, /) -> int:
+        out = 0
+        got = 0
+        while got < k:
+            self._at = (self._at + _GOLDEN) & _MASK64
+            out = (out << 64) | _mix64(self._at)
+            got += 64
+        return out >> (got - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * (1.0 / (1 << 53))
+
+
 class RandomBot(SeededBot):
-    """Plays a uniformly random legal move."""
+    """Plays a uniformly random legal move.
+
+    Its move is defined by :func:`decision_key`, not by the position's text: the legal move
+    numbered ``randrange(len(moves))`` in ``state.legal_moves()``'s order, drawn from a
+    :class:`KeyedStream` started at ``decision_key(seed, state)`` (found by
+    :meth:`~huntgather.state.State.random_move`, without listing every placement).  It reads
+    the state without copying it.
+    """
 
     name = "random"
 
-    def _choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
-        return moves[randbelow(rng, len(moves))]   # (rng.randrange, drawn by compiled code)
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._stream = KeyedStream()
+
+    def rng(self, state: State) -> random.Random:
+        """The generator of the decision in ``state``: a :class:`KeyedStream` of its key."""
+        return KeyedStream(decision_key(self.seed, state))
+
+    def choose(self, state: State) -> Move:
+        check_decision(state)
+        stream = self._stream
+        stream.start(decision_key(self.seed, state))
+        return state.random_move(stream)

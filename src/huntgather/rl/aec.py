@@ -93,6 +93,12 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         self.game: Game | None = None
         self.encoder: Encoder | None = None
         self.final_rewards: dict[str, float] = {}
+        #: leave the legal moves out of ``infos`` until :meth:`full_infos` asks (the mask is made
+        #: without them; the vector environment, which never shows them, sets this)
+        self.lean = False
+        self._lean_infos = False
+        self._moves: list[Move] | None = []
+        self._mask: np.ndarray[Any, np.dtype[np.int8]] = np.zeros(actions, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -218,18 +224,38 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         self._observed = {}
         self._clear_rewards()
         state = self.game.state
-        self._mask: np.ndarray[Any, np.dtype[np.int8]] = np.zeros(self._action_space.n, dtype=np.int8)
-        self._moves: list[Move] = []
         if state.is_over:
+            self._mask = np.zeros(self._action_space.n, dtype=np.int8)
+            self._moves = []
             self._finish()
             return
-        self._moves, self._mask = self.encoder.legal()
+        self._mask = self.encoder.legal_mask()
+        self._moves = None
         self.agent_selection = self.possible_agents[state.player]
         for a in self.agents:
             self.infos[a] = {}
+        if self.lean:
+            self._lean_infos = True
+            return
+        self._fill_infos()
+
+    def _fill_infos(self) -> None:
+        """The infos of the agent to move: its legal moves and mask (and the chance flag)."""
+        assert self.game is not None and self.encoder is not None
+        self._lean_infos = False
+        if self.game.state.is_over:
+            return
+        self._moves = self.encoder.legal()[0]
         self.infos[self.agent_selection] = {"legal_moves": self._moves, "action_mask": self._mask}
-        if state.is_chance:
+        if self.game.state.is_chance:
             self.infos[self.agent_selection]["chance"] = True
+
+    def full_infos(self) -> dict[str, dict[str, Any]]:
+        """:attr:`infos`, with the legal moves that a :attr:`lean` environment leaves out
+        until asked."""
+        if self._lean_infos:
+            self._fill_infos()
+        return self.infos
 
     def _finish(self) -> None:
         assert self.game is not None

@@ -48,28 +48,14 @@ import numpy as np
 
 from huntgather.events import Event, FeatureScored, OccupantsReturned
 from huntgather.moves import HUT, MEEPLE, Choose, Draw, Move, Occupy, Pass, Place, TakeBack
-from huntgather.rl import reading
+from huntgather.rl import cells, reading
+
+# the board planes' layout lives with the loops that fill them (compiled in the optional build)
+from huntgather.rl.cells import DIRS as DIRS
+from huntgather.rl.cells import PLANES as PLANES
+from huntgather.rl.cells import SEATS as SEATS
 from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
 from huntgather.state import OCCUPY, PLACE, SPECIAL, State
-
-#: most seats of any edition; seat-indexed planes and entries always have this many
-SEATS = 5
-DIRS = "NESW"
-
-
-def _plane_names() -> tuple[str, ...]:
-    names = ["tile", "frontier", "last_placed", "bonus_tile"]
-    for kind in ("forest", "river", "meadow"):
-        names += [f"{kind}_{d}" for d in DIRS]
-    names += [f"open_{d}" for d in DIRS]
-    names += [f"size_{d}" for d in DIRS]
-    for k in range(SEATS):
-        names += [f"meeples_p{k}_{d}" for d in DIRS]
-    names += ["fish", "lakes", "mushrooms", "marks", *ANIMALS, *SPECIALS]
-    names += [f"piece_meeple_p{k}" for k in range(SEATS)]
-    names += [f"piece_hut_p{k}" for k in range(SEATS)]
-    names += [f"system_huts_p{k}" for k in range(SEATS)]
-    return tuple(names)
 
 
 def _vector_names() -> tuple[str, ...]:
@@ -90,8 +76,6 @@ def _vector_names() -> tuple[str, ...]:
     return tuple(names)
 
 
-#: the board planes, in order (``p0`` is the observing seat, ``p1`` the next one, ...)
-PLANES = _plane_names()
 #: the entries of the global vector, in order
 VECTOR = _vector_names()
 P = {name: i for i, name in enumerate(PLANES)}
@@ -124,6 +108,9 @@ def _clip(value: int) -> int:
 #: the vector entries of a tile turned some times, by (edition, tile, rotation)
 _TILE_PARTS: dict[tuple[str, int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
 
+
+#: the kinds of scoring that change nothing on the board but the scored feature's meeples
+_PLAIN_SCORING = frozenset({"forest", "river"})
 
 #: the most option words (:class:`~huntgather.moves.Choose`) of a special's question that have an
 #: action each (a question listing more is answered among its first ``OPTIONS`` only)
@@ -158,6 +145,13 @@ class Encoder:
         self._perms = [np.array(_seat_permutation(state.players, me)) for me in range(state.players)]
         self._moves: list[Move] | None = None
         self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
+        #: the placements (x, y, rotation) of the current decision, when it is a placement
+        self._spots: list[tuple[int, int, int]] | None = None
+        #: each placed tile's sides and the zone nodes at their middle (reading.side_nodes)
+        self._sides: dict[int, tuple[tuple[int, int], ...]] = {}
+        #: the flat index of each plane's cell (0, 0) (cells are written a column at a time)
+        self._columns = np.arange(len(PLANES), dtype=np.intp) * window * window
+        self._flat = self.planes.reshape(-1)   # (a view: writing it writes the planes)
         #: times the window moved, and decisions whose moves did not fit in it
         self.recentred = self.overflows = 0
         self.wrapped = False
@@ -246,24 +240,59 @@ class Encoder:
         their cells are numbered modulo the window or in reading order (see
         the module text): no legal move is ever dropped.
         """
-        if self._moves is not None and self._mask is not None:
-            return self._moves, self._mask
+        mask = self.legal_mask()
+        moves = self._moves
+        if moves is None:
+            spots = self._spots
+            if spots is not None:   # a placement: the moves of state.legal_moves(), in its order
+                tile = self.state.tile
+                assert tile is not None
+                moves = [Place(tile, x, y, r) for x, y, r in spots]
+            else:
+                moves = []
+            self._moves = moves
+        return moves, mask
+
+    def legal_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The action mask of the current decision: what :meth:`legal` returns beside the moves,
+        without making a :class:`~huntgather.moves.Place` of every placement (re-centring
+        if needed)."""
+        if self._mask is not None:
+            return self._mask
         state = self.state
-        moves = state.legal_moves() if state.phase in (PLACE, SPECIAL, OCCUPY) else []
-        cells = [(m.x, m.y) for m in moves if isinstance(m, Place)]
-        cells += [reading.position(state, m.tile) for m in moves if isinstance(m, TakeBack)]
+        phase = state.phase
         self.wrapped = False
         self._listed = self._cells = None
-        if cells and not self._inside(cells) and not self._recentre(cells):
-            self._overflow(cells)
         mask = np.zeros(self.actions, dtype=np.int8)
-        if moves and not self.wrapped and self._listed is None and isinstance(moves[0], Place):
-            w, ox, oy = self.window, self.ox, self.oy   # the common case, without a call per move
-            mask[[((m.y - oy) * w + m.x - ox) * 4 + m.rotation for m in moves]] = 1  # type: ignore[union-attr]
-        elif moves:
+        if phase is PLACE:
+            # the placements as the board lists them (x, y, rotation): state.legal_moves() makes
+            # its Place moves from the same list, in the same order
+            spots = reading.placements(state)
+            self._spots, self._moves = spots, None
+            if spots:
+                w = self.window
+                actions = cells.placement_actions(spots, self.ox, self.oy, w)
+                if actions is None:   # a placement outside the window: move it (or number the cells)
+                    needed = [(x, y) for x, y, _ in spots]
+                    if not self._recentre(needed):
+                        self._overflow(needed)
+                    if not self.wrapped and self._listed is None:   # (it fits now)
+                        actions = cells.placement_actions(spots, self.ox, self.oy, w)
+                        assert actions is not None
+                    else:
+                        actions = [self.cell_index(x, y) * 4 + r for x, y, r in spots]
+                mask[actions] = 1
+            self._mask = mask
+            return mask
+        moves = state.legal_moves() if phase in (SPECIAL, OCCUPY) else []
+        self._spots = None
+        taken = [reading.position(state, m.tile) for m in moves if isinstance(m, TakeBack)]
+        if taken and not self._inside(taken) and not self._recentre(taken):
+            self._overflow(taken)
+        if moves:
             mask[[self.encode(m) for m in moves]] = 1
         self._moves, self._mask = moves, mask
-        return moves, mask
+        return mask
 
     def _inside(self, cells: list[tuple[int, int]]) -> bool:
         ox, oy, w = self.ox, self.oy, self.window
@@ -273,9 +302,9 @@ class Encoder:
         """Centre the window on the board if it fits, else on ``needed``; False if neither fits."""
         w = self.window
         board = list(reading.placed_cells(self.state)) + reading.frontier(self.state)
-        for cells in (board, needed):
-            xs = [x for x, _ in cells]
-            ys = [y for _, y in cells]
+        for group in (board, needed):
+            xs = [x for x, _ in group]
+            ys = [y for _, y in group]
             width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
             if width <= w and height <= w:
                 self._move_to(min(xs) - (w - width) // 2, min(ys) - (w - height) // 2)
@@ -303,12 +332,13 @@ class Encoder:
         if (ox, oy) != (self.ox, self.oy):
             self.ox, self.oy = ox, oy
             self.recentred += 1
-            self.rebuild()
+            self._rebuild_quickly()
 
     # ------------------------------------------------------------------ planes
 
     def rebuild(self) -> None:
-        """Recompute every plane from the state."""
+        """Recompute every plane from the state, one :meth:`_cell` per tile: the plain code, kept as
+        the reference that the tests compare the incremental planes with."""
         self.planes[:] = 0
         occupants = reading.occupants_by_tile(self.state)
         memo: dict[int, reading.FeatureFacts] = {}
@@ -319,37 +349,51 @@ class Encoder:
         if self.last is not None:
             self._set(P["last_placed"], *self.last, 1)
 
+    def _rebuild_quickly(self) -> None:
+        """What :meth:`rebuild` makes (the plain code, kept as the reference), by the columns of
+        :meth:`_refresh`."""
+        self.planes[:] = 0
+        self._refresh(set(reading.placed_tiles(self.state)))
+        for x, y in reading.frontier(self.state):
+            self._set(P["frontier"], x, y, 1)
+
     def update(self, move: Move, tile: int | None, events: Sequence[Event] | None = None) -> None:
         """Bring the planes up to date after ``move`` (and the draws after it).
 
         ``tile`` is the tile of the decision the move answered (the tile to
         place, or the tile just placed).  ``events``, what the move caused
         (as :meth:`Game.play <huntgather.game.Game.play>` returns them), let a
-        move that scored nothing do less: a pass nothing at all, a placement
-        or a meeple only the slots of the features it joined.  Without
+        move do less: a pass that scored nothing nothing at all, a placement or
+        an occupant only the cells it changed and the side slots of the features
+        it joined, and a move that scored forests or rivers besides only the
+        cells and features that the meeples it sent home left.  Without
         ``events`` every tile of the features the move touched is recomputed.
         """
         self._moves = self._mask = None
+        self._spots = None
         state = self.state
-        if state.is_over:
-            self.rebuild()
+        if state.is_over:   # (the final scoring sent every piece home)
+            self._rebuild_quickly()
             return
-        quiet = events is not None and not any(isinstance(e, (FeatureScored, OccupantsReturned))
-                                               for e in events)
-        if isinstance(move, Draw) or (isinstance(move, Pass) and quiet):
+        if isinstance(move, Draw):
             return   # a draw changes no plane (a discard that ends the game rebuilt them above)
-        if isinstance(move, Occupy) and quiet:   # only the pieces of one feature changed
-            if move.piece == HUT:
-                self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
-            else:
-                self._refresh({move.tile})
-                root = reading.root_of(state, move.tile, move.zone)
-                facts = reading.feature_facts(state, move.tile, move.zone)
-                self._slots(root, facts, reading.piece_tiles(state, move.tile, move.zone, False),
-                            move.tile)
-            return
-        if isinstance(move, Place) and quiet:
-            self._place_update(move)
+        returned: list[tuple[int, int, int]] | None = None
+        if events is not None:
+            returned = []
+            for e in events:
+                if isinstance(e, OccupantsReturned):
+                    returned += e.returned
+                elif isinstance(e, FeatureScored) and e.kind not in _PLAIN_SCORING:
+                    returned = None   # a special scored: recompute what the move touched
+                    break
+        if returned is not None and not isinstance(move, TakeBack):
+            if isinstance(move, Place):
+                self._place_update(move)
+            elif isinstance(move, Occupy):
+                self._occupy_update(move)
+            for _, t, z in returned:   # meeples sent home: their tile, and their feature's slots
+                self._refresh({t})
+                self._feature_slots(t, z)
             return
         if isinstance(move, Place):
             if self.last is not None:
@@ -366,9 +410,27 @@ class Encoder:
         if touched:
             self._refresh(touched)
 
+    def _occupy_update(self, move: Occupy) -> None:
+        """After a piece was put on a zone: its tile, and the meeples of the feature it joined
+        (a hut: the huts of every tile of its river system)."""
+        state = self.state
+        if move.piece == HUT:
+            self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
+        else:
+            self._refresh({move.tile})
+            self._feature_slots(move.tile, move.zone, move.tile)
+
+    def _feature_slots(self, tile: int, zone: int, skip: int = -1) -> None:
+        """Write the size, open ends and meeples of the feature of ``tile.zone`` into the side
+        slots of its tiles (``skip`` aside)."""
+        state = self.state
+        root = reading.root_of(state, tile, zone)
+        self._slots(root, reading.feature_facts(state, tile, zone),
+                    reading.piece_tiles(state, tile, zone, False), skip)
+
     def _place_update(self, move: Place) -> None:
-        """After a placement that scored nothing: the new cell, the frontier, and only the side
-        slots of the features it joined (their size, open ends and meeples changed)."""
+        """After a placement: the new cell, the frontier, and only the side slots of the
+        features it joined (their size, open ends and meeples changed)."""
         state = self.state
         if self.last is not None:
             self._set(P["last_placed"], *self.last, 0)
@@ -381,41 +443,41 @@ class Encoder:
             self._refresh(reading.touched_tiles(state, move.tile))
             return
         self._refresh({move.tile})
+        where: list[int] = []
+        values: list[int] = []
         for root, feature, tiles in reading.features_of(state, move.tile):
-            self._slots(root, feature, tiles, move.tile)
+            cells.slot_values(state, root, feature, tiles, move.tile, self.ox, self.oy, self.window,
+                              self._sides, where, values)
+        if where:
+            self._flat[where] = values
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
-        if huts:
-            self._refresh(huts)
+        if huts:   # (only their huts' count can have changed: the systems may have merged)
+            self._refresh_huts(huts)
 
     def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
         """Write a feature's size, open ends and meeples into the side slots of its tiles."""
-        state = self.state
-        planes, w, ox, oy = self.planes, self.window, self.ox, self.oy
-        values = [_clip(feature.open), _clip(feature.size), *feature.meeples]
-        for t in tiles:
-            if t == skip:
-                continue
-            x, y = reading.position(state, t)
-            i, j = y - oy, x - ox
-            if not (0 <= i < w and 0 <= j < w):
-                continue
-            rotation = reading.placed_at(state, x, y)[1]  # type: ignore[index]
-            zones = reading.tile_facts(state.edition, t).side_zones
-            for d in range(4):
-                if reading.root_of(state, t, zones[(d - rotation) % 4]) == root:
-                    planes[_OPEN + d, i, j] = values[0]
-                    planes[_SIZE + d, i, j] = values[1]
-                    for p, n in enumerate(values[2:]):
-                        planes[_MEEPLES + 4 * p + d, i, j] = n
+        where: list[int] = []
+        values: list[int] = []
+        cells.slot_values(self.state, root, feature, tiles, skip, self.ox, self.oy, self.window, self._sides,
+                          where, values)
+        if where:
+            self._flat[where] = values
 
     def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
-        """Recompute the cells of these placed tiles."""
-        state = self.state
-        occupants = reading.occupants_by_tile(state)
-        memo: dict[int, reading.FeatureFacts] = {}
-        for t in tiles:
-            x, y = reading.position(state, t)
-            self._cell(x, y, t, reading.placed_at(state, x, y)[1], occupants, memo)  # type: ignore[index]
+        """Recompute the cells of these placed tiles (what :meth:`_cell` writes, more quickly:
+        the printed part of a column is kept by tile and rotation)."""
+        where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last)
+        if len(where) == 1:
+            self._flat[self._columns + where[0]] = values
+        elif where:
+            index = self._columns[None, :] + np.array(where, dtype=np.intp)[:, None]
+            self._flat[index.ravel()] = values
+
+    def _refresh_huts(self, tiles: set[int]) -> None:
+        """Recompute only the ``system_huts`` planes of these placed tiles."""
+        where, values = cells.hut_slots(self.state, tiles, self.ox, self.oy, self.window)
+        if where:
+            self._flat[where] = values
 
     def _set(self, plane: int, x: int, y: int, value: int) -> None:
         i, j = y - self.oy, x - self.ox

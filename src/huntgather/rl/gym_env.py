@@ -192,7 +192,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
 
     def _info(self) -> dict[str, Any]:
         me = self.aec.possible_agents[self.seat]
-        info = {k: (list(v) if isinstance(v, list) else v) for k, v in self.aec.infos.get(me, {}).items()}
+        infos = self.aec.full_infos().get(me, {})
+        info = {k: (list(v) if isinstance(v, list) else v) for k, v in infos.items()}
         info["action_mask"] = self.action_masks()
         info["seat"] = self.seat
         if self.aec.is_chance():

@@ -113,9 +113,24 @@ def placed_cells(state: State) -> dict[Pos, tuple[int, int]]:
     return state.board.cells
 
 
+def placed_tiles(state: State) -> list[int]:
+    """The ids of the placed tiles, in the order they were placed."""
+    return list(state.board.where)
+
+
 def placed_at(state: State, x: int, y: int) -> tuple[int, int] | None:
     """``(tile id, rotation)`` of the tile on ``(x, y)``, or None."""
     return state.board.tile_at(x, y)
+
+
+def placements(state: State) -> list[tuple[int, int, int]]:
+    """``(x, y, rotation)`` of every legal placement of the tile to place, in the order of
+    ``state.legal_moves()`` (which makes its moves from this very list)."""
+    tile = state.tile
+    if tile is None:
+        return []
+    board = state.board
+    return board.placements(board.tiles.by_id[tile])
 
 
 def position(state: State, tile_id: int) -> Pos:
@@ -159,17 +174,27 @@ def feature_facts(state: State, tile_id: int, zone: int,
     return facts
 
 
-def system_huts(state: State, tile_id: int) -> tuple[int, ...]:
-    """Huts per seat on the river systems of a placed tile's rivers and lakes (the most of any one)."""
+def system_huts(state: State, tile_id: int,
+                memo: dict[int, tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """Huts per seat on the river systems of a placed tile's rivers and lakes (the most of any one).
+
+    ``memo`` (a dict the caller keeps while the board does not change) saves counting the huts
+    of one river system again for each of its tiles.
+    """
     board = state.board
     best = [0] * state.players
-    for z in state.edition.tiles[tile_id].zones.values():
-        if z.kind not in (Kind.RIVER, Kind.LAKE):
+    for z in tile_facts(state.edition, tile_id).zones:
+        if z.kind != RIVER and z.kind != LAKE:
             continue
-        f = board.system_at(tile_id, z.id)
-        counts = [0] * state.players
-        for p, _ in f.huts:
-            counts[p] += 1
+        root = board.system_id(tile_id, z.id)
+        counts = None if memo is None else memo.get(root)
+        if counts is None:
+            counted = [0] * state.players
+            for p, _ in board.feature_by_id(root).huts:
+                counted[p] += 1
+            counts = tuple(counted)
+            if memo is not None:
+                memo[root] = counts
         best = [max(a, b) for a, b in zip(best, counts, strict=True)]
     return tuple(best)
 
@@ -178,6 +203,19 @@ def occupants_by_tile(state: State) -> dict[int, tuple[int, bool, int]]:
     """``tile id -> (seat, is_hut, zone)`` for every piece on the board (a tile holds at most one)."""
     hut = Piece.HUT   # the board keys a zone by tile * 10 + zone (Board.occupant)
     return {node // 10: (p, piece == hut, node % 10) for node, (p, piece) in state.board.occupants.items()}
+
+
+def tile_occupant(state: State, tile_id: int) -> tuple[int, bool] | None:
+    """``(seat, is_hut)`` of the piece on a placed tile (a tile holds at most one), or None."""
+    occupants = state.board.occupants
+    if not occupants:
+        return None
+    base = tile_id * 10   # the board keys a zone by tile * 10 + zone (Board.occupant)
+    for z in tile_facts(state.edition, tile_id).zones:
+        found = occupants.get(base + z.id)
+        if found is not None:
+            return found[0], found[1] == Piece.HUT
+    return None
 
 
 def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
@@ -207,6 +245,20 @@ def features_of(state: State, tile_id: int) -> list[tuple[int, FeatureFacts, fro
             seen.add(root)
             out.append((root, feature_facts(state, tile_id, z.id, memo), board.feature_by_id(root).tiles))
     return out
+
+
+def side_nodes(state: State, tile_id: int) -> tuple[tuple[int, int], ...]:
+    """``(d, node)`` for each side ``d`` (N, E, S, W as placed) of a placed tile: ``node`` names
+    the zone at the middle of that side for :func:`node_root` (which a placed tile keeps)."""
+    x, y = state.board.where[tile_id]
+    rotation = placed_at(state, x, y)[1]  # type: ignore[index]
+    zones = tile_facts(state.edition, tile_id).side_zones
+    return tuple((d, tile_id * 10 + zones[(d - rotation) % 4]) for d in range(4))
+
+
+def node_root(state: State, node: int) -> int:
+    """:func:`root_of` a node of :func:`side_nodes`."""
+    return state.board.find(node)
 
 
 def root_of(state: State, tile_id: int, zone: int) -> int:

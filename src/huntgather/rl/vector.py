@@ -74,6 +74,8 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
         if options.get("explicit_chance"):
             raise ValueError("the vector environment draws its own tiles: explicit_chance is for one env")
         self.envs = [SingleAgentEnv(**options) for _ in range(num_envs)]
+        for env in self.envs:
+            env.aec.lean = True   # the masks without listing the legal moves (no info shows them)
         self.num_envs = num_envs
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.metadata = {"render_modes": [], "autoreset_mode": self.autoreset_mode}
