@@ -3,11 +3,14 @@ text and the scores the script stores, and the coach's numbers are the engine's.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from huntgather.moves import parse_move
 from huntgather.record import write_position
 from huntgather.tutorial import (
+    COACH_LANGUAGES,
     EDITIONS,
     Check,
     check_step,
@@ -83,10 +86,26 @@ def test_a_game_of_the_script_draws_its_tiles_and_plays_its_moves(edition):
 
 
 def test_every_coach_language_has_the_english_keys_and_every_retry_has_words():
-    from huntgather.tutorial import COACH_LANGUAGES, _data
+    from huntgather.tutorial import _data
 
     english = coach_texts()
+    assert {"en", "cs", "de"} <= set(COACH_LANGUAGES)
     for lang in COACH_LANGUAGES:
         assert set(_data(f"coach.{lang}.json")) == set(english), lang
     retries = {"retry.square", "retry.rotation", "retry.no_piece", "retry.piece", "retry.zone", "retry.move"}
     assert retries == {k for k in english if k.startswith("retry.")}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in COACH_LANGUAGES if lang != "en"])
+def test_a_translated_coach_keeps_every_number_and_parameter_of_the_english(lang):
+    """Each text of a translation has the English text's numbers (the points, the counts, the
+    final score) and {parameters}, each as many times; its words are its own and not English."""
+    from huntgather.tutorial import _data
+
+    english = coach_texts()
+    own = _data(f"coach.{lang}.json")
+    for key, text in own.items():
+        for pattern in (r"\d+", r"\{\w+\}"):
+            assert sorted(re.findall(pattern, text)) == sorted(re.findall(pattern, english[key])), (lang, key)
+        assert text.strip() and text != english[key], (lang, key)
+    assert coach_texts(lang) == own   # every key its own: nothing falls back to English

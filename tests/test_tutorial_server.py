@@ -139,9 +139,20 @@ def test_a_guided_setup_is_checked_and_the_script_is_served() -> None:
         assert [s["key"] for s in data["steps"]] == [s.key for s in script.steps]
         assert data["steps"][0] == {"key": "2002.01", "player": 0, "check": "exact",
                                     "move": script.steps[0].moves[-1], "moves": 2, "scores": [0, 0]}
-        assert data["lang"] == "en"   # no Czech coach yet: the English words
+        assert data["lang"] == "cs"
+        assert data["coach"]["2002.06"].startswith("Postavte na les sběrače.")
+        assert "zlatý nuget" in data["coach"]["2002.06"] and "bonusovou kartičkou" in data["coach"]["2002.06"]
         retries = {k for k in coach_texts() if k.startswith("retry.")}
         assert set(data["coach"]) == {s.key for s in script.steps} | retries
+        german = c.get("/api/tutorial/2020?lang=de").json()
+        assert german["lang"] == "de"
+        assert "Menhirplättchen" in german["coach"]["2020.06"] and "6 Punkte" in german["coach"]["2020.06"]
+        square = german["coach"]["retry.square"]
+        assert square == coach_texts("de")["retry.square"] != coach_texts()["retry.square"]
+        for unknown in ("fr", "cs-CZ", "", "<x>"):   # a language the coach does not speak: English
+            other = c.get("/api/tutorial/2020", params={"lang": unknown}).json()
+            assert other["lang"] == "en" and other["coach"] == {
+                k: v for k, v in coach_texts().items() if k.startswith(("2020.", "retry."))}
         assert c.get("/api/tutorial/1999").status_code == 404
 
 

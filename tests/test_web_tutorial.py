@@ -8,7 +8,9 @@ chromium on a real ``huntgather play`` server.  Skipped when Playwright or chrom
 
 from __future__ import annotations
 
+import json
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,8 @@ from test_web_ui import ARTIFACTS, open_page  # noqa: E402  (after the skips: it
 from huntgather.moves import Occupy, Place, parse_move  # noqa: E402
 from huntgather.tutorial import coach_texts, load_script  # noqa: E402
 
+CATALOGUES = Path(__file__).parents[1] / "src/huntgather/web/i18n"
+CZECH = json.loads((CATALOGUES / "cs.json").read_text(encoding="utf-8"))
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1400, "height": 900}}
@@ -70,7 +74,7 @@ def test_a_new_player_completes_the_guided_game(server: Server, browser: Any, ed
         assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
         page.click(f"#learn-editions button[data-edition='{edition}']")
         page.wait_for_selector("#screen-play:not([hidden])")
-        wrong_shown = False
+        wrong_shown = switched = False
         done: list[str] = []
         while True:
             kind, key = coach(page)
@@ -78,6 +82,20 @@ def test_a_new_player_completes_the_guided_game(server: Server, browser: Any, ed
                 break
             assert page.inner_text("#coach-text") == texts[key]
             step = steps[key]
+            if kind == "watch" and entry == "header" and not switched and any(steps[d].player for d in done):
+                # the language switched mid-game (the settings reload the page), red's steps read
+                # before: the same step (not those again), its words and the header link's name
+                # in Czech; then back to English
+                for lang, words, label in (("cs", coach_texts("cs"), CZECH["nav.learn"]),
+                                           ("en", texts, "Learn to play")):
+                    page.evaluate("(l) => { localStorage.setItem('huntgather.language', l);"
+                                  " location.reload(); }", lang)
+                    page.wait_for_function("([k, t]) => { const c = document.querySelector('#coach');"
+                                           " return c && !c.hidden && c.dataset.step === k &&"
+                                           " document.querySelector('#coach-text').textContent === t; }",
+                                           arg=[key, words[key]])
+                    assert page.get_attribute("#nav-learn", "aria-label") == label
+                switched = True
             if kind == "watch":
                 assert step.player == 1
                 page.click("#coach-next")
@@ -114,7 +132,7 @@ def test_a_new_player_completes_the_guided_game(server: Server, browser: Any, ed
                 page.click("#confirm")
                 page.wait_for_function("(k) => document.querySelector('#coach').dataset.step !== k", arg=key)
             done.append(key)
-        assert wrong_shown
+        assert wrong_shown and switched == (entry == "header")
         assert done == [s.key for s in script.steps]
         final = script.steps[-1].scores
         page.wait_for_selector("#coach-end:not([hidden])")

@@ -92,7 +92,7 @@ def new_game(edition: str) -> Game:
 
 
 #: the languages of the coach's texts (``data/tutorial/coach.<lang>.json``); English has every key
-COACH_LANGUAGES = ("en",)
+COACH_LANGUAGES = ("en", "cs", "de")
 
 
 def coach_texts(lang: str = "en") -> dict[str, str]:

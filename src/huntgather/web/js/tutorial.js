@@ -49,8 +49,15 @@ export function parseScripted(word) {
 
 // ------------------------------------------------------------------ the Learn to play screen
 
-export function setupLearn() {
+// the header's Learn to play link: its name (its words are hidden on a narrow screen) in the
+// page's language, again whenever the language changes (<html lang>)
+function labelLearn() {
   $("#nav-learn").setAttribute("aria-label", t("nav.learn"));
+}
+
+export function setupLearn() {
+  labelLearn();
+  new MutationObserver(labelLearn).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
   for (const b of document.querySelectorAll("#learn-editions button[data-edition]")) {
     b.onclick = async () => {
       $("#learn-error").textContent = "";
@@ -79,13 +86,31 @@ async function realGame(edition) {
 
 // ------------------------------------------------------------------ the coach in a game
 
+// red's steps read (Next) in a game: kept for this tab, so that a page loaded again (the
+// language switched in the settings reloads it) does not show them again
+const SEEN_KEY = "huntgather.coach.seen";
+
+function savedSeen() {
+  try {
+    const got = JSON.parse(sessionStorage.getItem(SEEN_KEY) || "null");
+    if (got && typeof got.game === "string" && Number.isInteger(got.index)) return got;
+  } catch (e) { /* storage disabled, or not ours */ }
+  return { game: null, index: -1 };
+}
+
+function keepSeen(seen) {
+  try { sessionStorage.setItem(SEEN_KEY, JSON.stringify(seen)); } catch (e) { /* storage full or disabled */ }
+}
+
 export function createTutorial(store) {
   const scripts = new Map();   // `${edition}/${lang}` -> the script's promise, then the script
-  let seen = { game: null, index: -1 };   // red's steps read (Next) in the open game
+  let seen = savedSeen();      // red's steps read (Next) in the open game
   let retry = null;            // {version, key}: the coach's words for the last refused move
   let closed = null;           // the game whose closing card was put away
   let rotated = null;          // `${game}/${version}`: the tile in hand turned as the step asks, once
 
+  // the edition's script and coach's words in the page's language (asked for once; meanwhile,
+  // the words of a language the page spoke before, if any, so that the coach stays on screen)
   function script(edition) {
     const key = `${edition}/${language()}`;
     const got = scripts.get(key);
@@ -95,8 +120,15 @@ export function createTutorial(store) {
         .then((data) => { scripts.set(key, data); store.dispatch({ type: "coach" }); })   // drawn again
         .catch(() => scripts.delete(key)));
     }
+    for (const [k, other] of scripts) {
+      if (k.startsWith(`${edition}/`) && !(other instanceof Promise)) return other;
+    }
     return null;
   }
+
+  // the page's language changed: the coach's words of the step on screen come in the new one
+  new MutationObserver(() => store.dispatch({ type: "coach" }))
+    .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
 
   function hide() {
     $("#coach").hidden = true;
@@ -132,7 +164,7 @@ export function createTutorial(store) {
     if (!v || !v.tutorial || s.mode !== "play" || s.replay) { hide(); return; }
     const sc = script(v.tutorial);
     if (!sc) { hide(); return; }
-    if (seen.game !== s.gameId) { seen = { game: s.gameId, index: -1 }; retry = null; }
+    if (seen.game !== s.gameId) { seen = { game: s.gameId, index: -1 }; retry = null; keepSeen(seen); }
     const at = coachAt(sc, v.version, seen.index);
     // the tile put down as asked (not yet confirmed): the coach goes on to the piece of the same turn
     const next = at.kind === "do" ? sc.steps[at.index + 1] : null;
@@ -191,7 +223,7 @@ export function createTutorial(store) {
     const sc = s.view && s.view.tutorial ? script(s.view.tutorial) : null;
     if (!sc) return;
     const at = coachAt(sc, s.view.version, seen.index);
-    if (at.kind === "watch") seen = { game: s.gameId, index: at.index };
+    if (at.kind === "watch") { seen = { game: s.gameId, index: at.index }; keepSeen(seen); }
     render(store.get());
     if (!$("#coach-next").hidden) $("#coach-next").focus();
   };
