@@ -349,9 +349,10 @@ def mine(edition: str, seed: int, count: int, done: set[tuple[int, int]], finish
          emit: Callable[[dict[str, Any]], None], note: Callable[[str], None],
          simulations: int = PLAY_SIMULATIONS, verify_simulations: int = VERIFY_SIMULATIONS,
          samples: int = VERIFY_SAMPLES, max_games: int = 10_000) -> int:
-    """Mine until ``count`` puzzles are had, skipping the games in ``finished`` and the
+    """Mine until ``count`` puzzles are had (in all: ``per_game`` counts those already had, of
+    this seed's games and of any other's), skipping the games in ``finished`` and the
     candidates in ``done`` (``(game, turn)``, verified before); ``per_game``: the puzzles had
-    from each game (updated).  ``log`` records each verified candidate and each finished game
+    from each game of this seed (updated; other seeds' under keys below 0).  ``log`` records each verified candidate and each finished game
     (the resume file), ``emit`` each puzzle kept, ``note`` a line of progress.  Returns the
     puzzles had."""
     have = sum(per_game.values())
@@ -373,21 +374,22 @@ def mine(edition: str, seed: int, count: int, done: set[tuple[int, int]], finish
                                                             "turn": candidate.turn}))
                 have += 1
                 per_game[game] = per_game.get(game, 0) + 1
-            log({"game": game, "turn": candidate.turn, "screen": round(candidate.gap, 4),
+            log({"seed": seed, "game": game, "turn": candidate.turn, "screen": round(candidate.gap, 4),
                  "gap": round(verdict.gap, 2), "kept": verdict.kept})
             done.add(key)
             note(f"{edition} game {game} turn {candidate.turn}: screen {candidate.gap:.3f}, "
                  f"verified gap {verdict.gap:.2f} points: {'kept' if verdict.kept else 'dropped'} "
                  f"({have} of {count})")
         if have < count:
-            log({"game": game, "finished": True})
+            log({"seed": seed, "game": game, "finished": True})
             finished.add(game)
             note(f"{edition} game {game} done ({have} of {count})")
     return have
 
 
-def read_progress(path: str) -> tuple[set[tuple[int, int]], set[int]]:
-    """The verified candidates and the finished games of a resume file (empty if none)."""
+def read_progress(path: str, seed: int) -> tuple[set[tuple[int, int]], set[int]]:
+    """The verified candidates and the finished games of the run with ``seed`` in a resume file
+    (empty if none)."""
     done: set[tuple[int, int]] = set()
     finished: set[int] = set()
     try:
@@ -399,6 +401,8 @@ def read_progress(path: str) -> tuple[set[tuple[int, int]], set[int]]:
                     entry = json.loads(line)
                 except json.JSONDecodeError:
                     continue   # a line cut short by an interruption
+                if entry.get("seed", seed) != seed:
+                    continue
                 if entry.get("finished"):
                     finished.add(int(entry["game"]))
                 elif "turn" in entry:

@@ -5,6 +5,8 @@ by the playing search's own comparison of its finalists, verifies each candidate
 search and appends every puzzle kept to OUTPUT, one JSON object a line
 (:mod:`huntgather.bots.puzzles`).  Resumable: what was verified and which games are finished is
 appended to ``OUTPUT.progress``; run the same command again and it goes on where it stopped.
+A run of another ``--seed`` may append to the same file (the shipped files hold two runs:
+docs/learn.md); ``--count`` counts every puzzle of the file.
 Progress goes to stderr.  ``huntgather puzzles check FILE`` checks that every puzzle's position
 and turns are legal.
 """
@@ -34,7 +36,9 @@ def register(sub: Any) -> None:
                       help="the edition of the games (default: 2020)")
     mine.add_argument("--count", type=int, default=100,
                       help="stop once the file holds this many puzzles (default: 100)")
-    mine.add_argument("--seed", type=int, default=1, help="the run's seed (default: 1)")
+    mine.add_argument("--seed", type=int, default=1,
+                      help="the run's seed (default: 1); runs of other seeds may append to the same "
+                           "file: --count counts all its puzzles")
     mine.add_argument("--play-simulations", type=int, default=None,
                       help="the self-play expert's budget per decision (default: 24)")
     mine.add_argument("--verify-simulations", type=int, default=None,
@@ -73,6 +77,8 @@ def run_mine(args: argparse.Namespace) -> int:
     deep = _budget(args.verify_simulations, puzzles.VERIFY_SIMULATIONS, "--verify-simulations", 100_000)
     samples = _budget(args.samples, puzzles.VERIFY_SAMPLES, "--samples", 10_000)
     count = _budget(args.count, 100, "--count", 100_000)
+    if not 0 <= args.seed < 2**31:
+        raise CommandError(f"--seed must be from 0 to {2**31 - 1}, not {args.seed}")
     per_game: dict[int, int] = {}
     try:
         with open(args.output, encoding="utf-8") as f:
@@ -80,14 +86,16 @@ def run_mine(args: argparse.Namespace) -> int:
                 if puzzle.edition != args.edition:
                     raise CommandError(f"{args.output} holds {puzzle.edition} puzzles, not "
                                        f"{args.edition}")
-                game = int(puzzle.source.get("game", -1))
+                # (the puzzles of another seed's run count towards --count, not towards a game's)
+                game = (int(puzzle.source.get("game", -1)) if puzzle.source.get("seed") == args.seed
+                        else -1 - int(puzzle.source.get("seed", 0)))
                 per_game[game] = per_game.get(game, 0) + 1
     except FileNotFoundError:
         pass
     except PuzzleError as err:
         raise CommandError(f"{args.output}: {err}") from None
     progress = args.output + ".progress"
-    done, finished = puzzles.read_progress(progress)
+    done, finished = puzzles.read_progress(progress, args.seed)
 
     def note(line: str) -> None:
         if not args.quiet:

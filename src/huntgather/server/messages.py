@@ -228,6 +228,8 @@ class ErrorCode(StrEnum):
     # post-game reviews (reviews.py, routes_reviews.py)
     GAME_NOT_OVER = "game_not_over"
     TOO_MANY_REVIEWS = "too_many_reviews"
+    # puzzles (routes_puzzles.py)
+    UNKNOWN_PUZZLE = "unknown_puzzle"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -338,6 +340,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.GAME_NOT_OVER: "HTTP 409: a game is reviewed once it is over",
     ErrorCode.TOO_MANY_REVIEWS: "HTTP 429: more review requests or polls from one address a minute "
                                 "than the server answers (see Limits); wait a little",
+    ErrorCode.UNKNOWN_PUZZLE: "HTTP 404: no puzzle of that number in that edition",
 }
 
 
