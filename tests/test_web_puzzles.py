@@ -63,6 +63,12 @@ def play(page: Any, puzzle: dict[str, Any], moves: list[str]) -> None:
         page.locator(f'#puzzle-pieces input[value="{moves[1]}"]').check()
 
 
+def showing(page: Any, number: int) -> None:
+    """Wait until the page shows puzzle ``number`` of 2020."""
+    page.wait_for_function("(n) => document.querySelector('#screen-puzzles').dataset.puzzle === `2020/${n}`",
+                           arg=number)
+
+
 def test_a_puzzle_solved_and_one_failed(server: Server, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
@@ -81,7 +87,7 @@ def test_a_puzzle_solved_and_one_failed(server: Server, browser: Any) -> None:
         # solved: the best turn, checked: right, with the explanation in scoring words
         puzzle = view(server.http, solved)
         page.goto(f"{server.http}/#/puzzles/2020/{solved}")
-        page.wait_for_function(f"() => document.querySelector('#screen-puzzles').dataset.puzzle === '2020/{solved}'")
+        showing(page, solved)
         assert page.locator("#puzzle-check").is_disabled()
         play(page, puzzle, puzzle["best"])
         page.locator("#puzzle-check").click()
@@ -95,7 +101,7 @@ def test_a_puzzle_solved_and_one_failed(server: Server, browser: Any) -> None:
         # failed: the runner-up is not the answer; the hints, then the solution
         puzzle = view(server.http, failed)
         page.goto(f"{server.http}/#/puzzles/2020/{failed}")
-        page.wait_for_function(f"() => document.querySelector('#screen-puzzles').dataset.puzzle === '2020/{failed}'")
+        showing(page, failed)
         play(page, puzzle, puzzle["runner_up"])
         page.locator("#puzzle-check").click()
         page.wait_for_selector('#puzzle-result[data-verdict="wrong"]')
@@ -113,6 +119,6 @@ def test_a_puzzle_solved_and_one_failed(server: Server, browser: Any) -> None:
         page.screenshot(path=str(ARTIFACTS / f"puzzle-solution-{name}.png"), full_page=True)
         # the next puzzle
         page.locator("#puzzle-next").click()
-        page.wait_for_function(f"() => document.querySelector('#screen-puzzles').dataset.puzzle === '2020/{failed + 1}'")
+        showing(page, failed + 1)
         page.close()
     assert not errors, f"JavaScript errors: {errors}"
