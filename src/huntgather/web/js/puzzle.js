@@ -323,6 +323,9 @@ function hint() {
 }
 
 function showSolution() {
+  // the answer's square, rotation and piece become the ones picked (the list shows its piece)
+  current.pick = solutionPick();
+  current.piece = current.puzzle.best[1] || null;
   current.solution = true;
   current.done = true;
   const result = $("#puzzle-result");
