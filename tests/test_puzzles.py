@@ -64,7 +64,7 @@ def test_every_shipped_puzzle_is_legal_with_legal_answers(edition: str) -> None:
     for puzzle in found:
         state = check_puzzle(puzzle)   # the position, the best, accepted and runner-up turns
         assert puzzle.edition == edition and state.edition.name == edition
-        assert puzzle.margin_best - puzzle.margin_runner_up >= mining.THRESHOLD - 0.01
+        assert puzzle.margin_best - puzzle.margin_runner_up >= mining.THRESHOLD - 0.02
         assert puzzle.chance_best >= puzzle.chance_runner_up
         positions.add(puzzle.position)
     assert len(positions) == len(found), "a position is shipped twice"
@@ -208,7 +208,7 @@ def test_mining_is_deterministic_and_resumes_where_it_stopped(monkeypatch: pytes
     assert again.read_text() == first
     assert main(["puzzles", "check", str(out)]) == 0
     kept = read_puzzles(first)
-    assert all(p.margin_best - p.margin_runner_up >= mining.THRESHOLD - 0.01 for p in kept)
+    assert all(p.margin_best - p.margin_runner_up >= mining.THRESHOLD - 0.02 for p in kept)
 
 
 def test_mining_refuses_another_editions_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
