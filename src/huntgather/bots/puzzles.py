@@ -349,12 +349,11 @@ def mine(edition: str, seed: int, count: int, done: set[tuple[int, int]], finish
          emit: Callable[[dict[str, Any]], None], note: Callable[[str], None],
          simulations: int = PLAY_SIMULATIONS, verify_simulations: int = VERIFY_SIMULATIONS,
          samples: int = VERIFY_SAMPLES, max_games: int = 10_000) -> int:
-    """Mine until ``count`` puzzles are had (in all: ``per_game`` counts those already had, of
-    this seed's games and of any other's), skipping the games in ``finished`` and the
-    candidates in ``done`` (``(game, turn)``, verified before); ``per_game``: the puzzles had
-    from each game of this seed (updated; other seeds' under keys below 0).  ``log`` records each verified candidate and each finished game
-    (the resume file), ``emit`` each puzzle kept, ``note`` a line of progress.  Returns the
-    puzzles had."""
+    """Mine until ``count`` puzzles are had in all, skipping the games in ``finished`` and the
+    candidates in ``done`` (``(game, turn)``, verified before).  ``per_game``: the puzzles had
+    from each game of this seed (updated), and those of other seeds' runs under keys below 0.
+    ``log`` records each verified candidate and each finished game (the resume file), ``emit``
+    each puzzle kept, ``note`` a line of progress.  Returns the puzzles had."""
     have = sum(per_game.values())
     for game in range(max_games):
         if have >= count:
