@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 #: sub-command modules, in the order ``huntgather --help`` lists them
 COMMANDS = ("simulate", "replay", "show", "tiles", "play", "backup", "restore", "bench",
-            "tournament", "arena", "ladder", "analyse", "review", "selfplay", "train-eval", "tune-eval",
-            "admin")
+            "tournament", "arena", "ladder", "analyse", "review", "puzzles", "selfplay", "train-eval",
+            "tune-eval", "admin")
 
 
 class CommandError(Exception):

@@ -15,6 +15,7 @@ The protocol (every route, every message, every error code) is documented in
 ``/api/accounts``, ``/api/me``    accounts and sessions (:mod:`~huntgather.server.routes_accounts`)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
 ``GET  /api/lobby``               the public games with a seat open; take one, quick match
+``GET  /api/puzzles/{ed}/today``  the puzzle of the day; ``/api/puzzles/{ed}/{n}`` puzzle n (routes_puzzles)
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ``/api/me/notifications``, ...    turn notifications by mail and Web Push (routes_notify)
@@ -70,6 +71,7 @@ from huntgather.server.routes_http import Scope, http_routes, web_dir
 from huntgather.server.routes_lobby import lobby_routes
 from huntgather.server.routes_notify import notify_routes
 from huntgather.server.routes_passkeys import passkey_routes
+from huntgather.server.routes_puzzles import puzzle_routes
 from huntgather.server.routes_ratings import ratings_routes
 from huntgather.server.routes_reviews import review_routes
 from huntgather.server.routes_tutorial import tutorial_routes
@@ -228,7 +230,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     notifier = Notifier(storage, notify or NotifySettings())
     rooms.notifier = notifier
     routes = [*http_routes(), *lobby_routes(), *account_routes(), *notify_routes(), *passkey_routes(),
-              *ratings_routes(), *review_routes(), *tutorial_routes(),
+              *ratings_routes(), *review_routes(), *tutorial_routes(), *puzzle_routes(),
               *ws_routes(),
               *health_routes(storage, workers, lambda: context.draining)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)

@@ -231,6 +231,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_REVIEWS = "too_many_reviews"
     # the guided first game (rooms.py)
     TUTORIAL_MOVE = "tutorial_move"
+    # puzzles (routes_puzzles.py)
+    UNKNOWN_PUZZLE = "unknown_puzzle"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -345,6 +347,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                 "than the server answers (see Limits); wait a little",
     ErrorCode.TUTORIAL_MOVE: "in a guided game, a move that is not the one the coach asks for at that "
                              "step (`explain` names the coach's words for it); nothing changes, try again",
+    ErrorCode.UNKNOWN_PUZZLE: "HTTP 404: no puzzle of that number in that edition",
 }
 
 

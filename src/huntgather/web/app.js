@@ -21,6 +21,7 @@ import { setupSettings, tileStyle } from "./js/settings.js";
 import { setupSounds } from "./js/sounds.js";
 import { setupRules, showLetters, showRules, showTileSheet } from "./js/rules.js";
 import { setupNewForm, showNewForm } from "./js/newgame.js";
+import { setupPuzzles, showPuzzle } from "./js/puzzle.js";
 import { showGames } from "./js/games.js";
 import { createWaitBanner, setupFind, showFind } from "./js/findgame.js";
 import { setupAccounts } from "./js/account.js";
@@ -124,6 +125,9 @@ async function main() {
       await showTileSheet(meta.editions.map((e) => e.name), fetchTiles);
     } else if (parts[0] === "learn") {
       show("learn");
+    } else if (parts[0] === "puzzles") {
+      show("puzzles");
+      await showPuzzle(meta, fetchTiles, parts[1] || "2020", parts[2] ? parseInt(parts[2], 10) || null : null);
     } else if (parts[0] === "help") {
       show("help");
       await showRules();
@@ -146,6 +150,7 @@ async function main() {
   setupSettings(() => panel.render(store.get()), restyle);
   setupSounds(store);
   setupRules();
+  setupPuzzles();
   window.addEventListener("hashchange", () => { route(); });
   // another tab of this browser changed the saved games (a seat handed out there, a game deleted)
   window.addEventListener("storage", (ev) => {

@@ -1,0 +1,395 @@
+// The Puzzles screen (docs/learn.md, "Puzzles"): a position mined from expert games whose best
+// turn stands out, drawn on a board of its own (the server's tile pictures and pieces.js's
+// pieces, as the game board draws them).  The player picks a square, turns the tile among the
+// ways it fits there, picks a piece (or none) and checks the answer: right, the explanation in
+// scoring words; wrong, try again or see the solution.  Hints: first the area to look at, then
+// the feature.  The puzzle of the day is the server's (GET /api/puzzles/{edition}/today); a
+// puzzle by number is GET /api/puzzles/{edition}/{n}.  The answer travels with the puzzle: the
+// page checks it.
+//
+//   showPuzzle(meta, fetchTiles, edition, number)   // number null: the puzzle of the day
+
+import { $, api, el, svgEl } from "./dom.js";
+import { errorText, t } from "./i18n.js";
+import { pieceSvg } from "./pieces.js";
+
+const EDITIONS = ["2020", "2002"];
+// the hint's area: this many squares around the answer's square, each way
+const AREA = 1;
+
+let current = null;   // {puzzle, ts, meta, pick: {x, y, rotation} | null, piece, hints, done, daily}
+let asked = 0;        // the latest request: only its answer is shown
+
+// a seat's colour in the page's words
+function colourWord(seat) {
+  return [t("puzzle.colour.yellow"), t("puzzle.colour.red"), t("puzzle.colour.green"),
+    t("puzzle.colour.blue"), t("puzzle.colour.violet")][seat] || String(seat + 1);
+}
+
+// a feature's kind (a zone's kind, or a special that scores) in the page's words
+export function kindWord(kind) {
+  switch (kind) {
+    case "forest": return t("puzzle.kind.forest");
+    case "river": return t("puzzle.kind.river");
+    case "meadow": return t("puzzle.kind.meadow");
+    case "lake": return t("puzzle.kind.lake");
+    case "logboat": return t("puzzle.kind.logboat");
+    case "hunting_trap": return t("puzzle.kind.hunting_trap");
+    case "raft": return t("puzzle.kind.raft");
+    case "shrine": return t("puzzle.kind.shrine");
+    default: return t("puzzle.kind.feature");
+  }
+}
+
+// a piece's role in the page's words
+export function roleWord(role) {
+  switch (role) {
+    case "fisher": return t("puzzle.role.fisher");
+    case "gatherer": return t("puzzle.role.gatherer");
+    case "hunter": return t("puzzle.role.hunter");
+    default: return t("puzzle.role.hut");
+  }
+}
+
+// the kind of zone a piece of a fact or a choice stands on
+function zoneKind(ts, tile, zone) {
+  const z = ts && ts.tiles[tile] && ts.tiles[tile].zones[zone];
+  return z ? z.kind : "";
+}
+
+const points = (v) => Math.round(Math.abs(v) * 10) / 10;
+
+// the facts of a turn (facts_best / facts_runner_up) in scoring words, one sentence each
+export function factSentences(puzzle, facts, ts) {
+  const out = [];
+  for (const f of facts) {
+    if (f.fact === "scores") {
+      f.points.forEach((n, seat) => {
+        if (n <= 0) return;
+        out.push(seat === puzzle.player
+          ? t("puzzle.fact.scores_you", { kind: kindWord(f.kind), n })
+          : t("puzzle.fact.scores_other", { kind: kindWord(f.kind), n, colour: colourWord(seat) }));
+      });
+    } else if (f.fact === "occupies") {
+      out.push(t("puzzle.fact.occupies", { role: roleWord(f.role), kind: kindWord(zoneKind(ts, f.tile, f.zone)) }));
+    } else if (f.fact === "bonus") {
+      out.push(t("puzzle.fact.bonus"));
+    }
+  }
+  if (!out.length) out.push(t("puzzle.fact.nothing_now"));
+  // (a sentence that begins with a game term begins with a capital)
+  return out.map((text) => text.charAt(0).toLocaleUpperCase() + text.slice(1));
+}
+
+// the expert's margins in words: where the best turn leaves the player, and the runner-up
+export function marginSentence(puzzle) {
+  const gap = points(puzzle.margin_best - puzzle.margin_runner_up);
+  return t("puzzle.margin", { n: gap, best: signed(puzzle.margin_best), runner: signed(puzzle.margin_runner_up) });
+}
+
+function signed(v) {
+  const n = Math.round(v * 10) / 10;
+  return n > 0 ? `+${n}` : String(n);
+}
+
+// the turn the player has put together: [placement, piece] as move texts
+function chosenTurn() {
+  const p = current.pick;
+  if (!p) return null;
+  const turn = current.puzzle.turns.find((x) => x.x === p.x && x.y === p.y && x.rotation === p.rotation);
+  if (!turn) return null;
+  const moves = [turn.place];
+  if (turn.pieces.length) {
+    if (!current.piece) return null;
+    moves.push(current.piece);
+  }
+  return moves;
+}
+
+const sameTurn = (a, b) => a.length === b.length && a.every((m, i) => m === b[i]);
+
+// whether a turn is one of the accepted answers
+export function isAnswer(puzzle, moves) {
+  return puzzle.accepted.some((a) => sameTurn(a, moves));
+}
+
+function squaresOf(puzzle) {
+  const seen = new Map();
+  for (const turn of puzzle.turns) seen.set(`${turn.x},${turn.y}`, { x: turn.x, y: turn.y });
+  return [...seen.values()];
+}
+
+function rotationsAt(x, y) {
+  return current.puzzle.turns.filter((turn) => turn.x === x && turn.y === y).map((turn) => turn.rotation);
+}
+
+function placeOf(text) {
+  const m = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(text || "");
+  return m ? { tile: +m[1], x: +m[2], y: +m[3], rotation: +m[4] } : null;
+}
+
+function pieceOf(text) {
+  const m = /^([mh])(\d+)\.(\d+)$/.exec(text || "");
+  return m ? { piece: m[1] === "m" ? "meeple" : "hut", tile: +m[2], zone: +m[3] } : null;
+}
+
+function drawBoard() {
+  const { puzzle, ts, meta } = current;
+  const svg = $("#puzzle-board");
+  svg.innerHTML = "";
+  const defs = svgEl("defs");
+  defs.innerHTML = ts.defs;   // server-made, no user text
+  svg.append(defs);
+  const cells = [...puzzle.board, ...squaresOf(puzzle)];
+  const xs = cells.map((c) => c.x);
+  const ys = cells.map((c) => c.y);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  svg.setAttribute("viewBox", `${x0 * 100 - 10} ${y0 * 100 - 10} ${(x1 - x0 + 1) * 100 + 20} ${(y1 - y0 + 1) * 100 + 20}`);
+  const where = {};
+  for (const c of puzzle.board) {
+    const g = svgEl("g", { transform: `translate(${c.x * 100} ${c.y * 100})`, class: "puzzle-tile" });
+    g.innerHTML = ts.tiles[c.tile].svg[c.rotation];   // server-made SVG of the tile, no user text
+    svg.append(g);
+    where[c.tile] = c;
+  }
+  const pieces = [];
+  for (const o of puzzle.occupants) {
+    const c = where[o.tile];
+    const a = c && ts.tiles[o.tile].anchors[c.rotation][o.zone];
+    if (a) pieces.push(pieceSvg(meta, o.player, o.piece, c.x * 100 + a[0], c.y * 100 + a[1], o.role, `${colourWord(o.player)}: ${roleWord(o.role)}`));
+  }
+  // the square picked, with the tile in hand on it (and the piece picked)
+  const shown = current.solution ? solutionPick() : current.pick;
+  for (const sq of squaresOf(puzzle)) {
+    const picked = shown && shown.x === sq.x && shown.y === sq.y;
+    const r = svgEl("rect", { x: sq.x * 100 + 4, y: sq.y * 100 + 4, width: 92, height: 92, rx: 6,
+      class: picked ? "puzzle-square picked" : "puzzle-square", "data-x": sq.x, "data-y": sq.y,
+      tabindex: 0, role: "button", "aria-label": t("puzzle.square", { x: sq.x, y: sq.y }) });
+    r.addEventListener("click", () => pickSquare(sq.x, sq.y));
+    r.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pickSquare(sq.x, sq.y); } });
+    svg.append(r);
+  }
+  if (shown) {
+    const g = svgEl("g", { transform: `translate(${shown.x * 100} ${shown.y * 100})`, class: "puzzle-tile in-hand" });
+    g.innerHTML = ts.tiles[puzzle.tile].svg[shown.rotation];   // server-made
+    g.addEventListener("click", () => pickSquare(shown.x, shown.y));
+    svg.append(g);
+    const piece = pieceOf(current.solution ? current.puzzle.best[1] : current.piece);
+    if (piece) {
+      const a = ts.tiles[puzzle.tile].anchors[shown.rotation][piece.zone];
+      const role = piece.piece === "hut" ? "hut" : ts.tiles[puzzle.tile].zones[piece.zone].role;
+      if (a) pieces.push(pieceSvg(meta, puzzle.player, piece.piece, shown.x * 100 + a[0], shown.y * 100 + a[1], role, roleWord(role)));
+    }
+  }
+  if (shown) {
+    // the square picked, framed over the tile put on it; the spots where a piece may go, numbered
+    // as in the list of pieces (a tap on one picks it)
+    svg.append(svgEl("rect", { class: "puzzle-frame", x: shown.x * 100 + 2, y: shown.y * 100 + 2, width: 96, height: 96, rx: 4 }));
+    if (!current.solution && !current.done) {
+      choicesOf(shown).forEach((choice, i) => {
+        const a = choice.move !== "-" && ts.tiles[puzzle.tile].anchors[shown.rotation][choice.zone];
+        if (!a || choice.move === current.piece) return;
+        const spot = svgEl("g", { class: "puzzle-spot", "data-move": choice.move });
+        spot.append(svgEl("circle", { cx: shown.x * 100 + a[0], cy: shown.y * 100 + a[1], r: 8 }));
+        const label = svgEl("text", { x: shown.x * 100 + a[0], y: shown.y * 100 + a[1] + 3.5 });
+        label.textContent = String(i + 1);
+        spot.append(label);
+        spot.addEventListener("click", (ev) => { ev.stopPropagation(); current.piece = choice.move; render(); });
+        svg.append(spot);
+      });
+    }
+  }
+  for (const p of pieces) svg.append(p);
+  if (current.hints >= 1) {
+    const best = placeOf(puzzle.best[0]);
+    svg.append(svgEl("rect", { class: "puzzle-area", x: (best.x - AREA) * 100 - 4, y: (best.y - AREA) * 100 - 4,
+      width: (2 * AREA + 1) * 100 + 8, height: (2 * AREA + 1) * 100 + 8, rx: 14 }));
+  }
+}
+
+// the pieces that may follow the placement `p` ({x, y, rotation}), as the server lists them
+function choicesOf(p) {
+  const turn = current.puzzle.turns.find((x) => x.x === p.x && x.y === p.y && x.rotation === p.rotation);
+  return turn ? turn.pieces : [];
+}
+
+function solutionPick() {
+  const best = placeOf(current.puzzle.best[0]);
+  return { x: best.x, y: best.y, rotation: best.rotation };
+}
+
+function drawHand() {
+  const { puzzle, ts } = current;
+  const pic = $("#puzzle-hand");
+  const rotation = current.pick ? current.pick.rotation : 0;
+  pic.innerHTML = ts.defs + ts.tiles[puzzle.tile].svg[rotation];   // server-made
+  $("#puzzle-turn").disabled = !current.pick || rotationsAt(current.pick.x, current.pick.y).length < 2 || current.done;
+}
+
+function drawPieces() {
+  const box = $("#puzzle-pieces");
+  box.innerHTML = "";
+  const p = current.pick;
+  const turn = p && current.puzzle.turns.find((x) => x.x === p.x && x.y === p.y && x.rotation === p.rotation);
+  if (!turn) {
+    box.append(el("p", { class: "muted" }, t("puzzle.pick_square")));
+    return;
+  }
+  if (!turn.pieces.length) return;
+  box.append(el("p", {}, t("puzzle.pick_piece")));
+  turn.pieces.forEach((choice, i) => {
+    const label = choice.move === "-" ? t("puzzle.no_piece")
+      : `${i + 1}: ${t("puzzle.piece_on", { role: roleWord(choice.role), kind: kindWord(choice.kind) })}`;
+    const input = el("input", { type: "radio", name: "puzzle-piece", value: choice.move });
+    input.checked = current.piece === choice.move;
+    input.disabled = current.done;
+    input.onchange = () => { current.piece = choice.move; render(); };
+    const row = el("label", { class: "puzzle-piece" });
+    row.append(input, ` ${label}`);
+    box.append(row);
+  });
+}
+
+function render() {
+  drawBoard();
+  drawHand();
+  drawPieces();
+  const turn = chosenTurn();
+  $("#puzzle-check").disabled = !turn || current.done;
+  $("#puzzle-hint").disabled = current.hints >= 2 || current.done;
+  $("#puzzle-solution").hidden = !current.failed || current.done;
+  $("#puzzle-retry").hidden = !current.failed || current.done;
+}
+
+function pickSquare(x, y) {
+  if (!current || current.done) return;
+  const rotations = rotationsAt(x, y);
+  if (!rotations.length) return;
+  const p = current.pick;
+  const next = p && p.x === x && p.y === y
+    ? rotations[(rotations.indexOf(p.rotation) + 1) % rotations.length] : rotations[0];
+  if (!p || p.x !== x || p.y !== y || p.rotation !== next) current.piece = null;
+  current.pick = { x, y, rotation: next };
+  current.failed = false;
+  $("#puzzle-result").textContent = "";
+  render();
+}
+
+function explain(box, title) {
+  const { puzzle, ts } = current;
+  box.innerHTML = "";
+  box.append(el("h3", {}, title));
+  const list = el("ul");
+  for (const s of factSentences(puzzle, puzzle.facts_best, ts)) list.append(el("li", {}, s));
+  box.append(list);
+  box.append(el("p", {}, marginSentence(puzzle)));
+  const runner = factSentences(puzzle, puzzle.facts_runner_up, ts);
+  box.append(el("p", { class: "muted" }, `${t("puzzle.runner_up")} ${runner.join(" ")}`));
+}
+
+function check() {
+  const moves = chosenTurn();
+  if (!moves || current.done) return;
+  const result = $("#puzzle-result");
+  if (isAnswer(current.puzzle, moves)) {
+    current.done = true;
+    result.dataset.verdict = "right";
+    result.textContent = t("puzzle.right");
+    explain($("#puzzle-explanation"), t("puzzle.why"));
+  } else {
+    current.failed = true;
+    result.dataset.verdict = "wrong";
+    result.textContent = sameTurn(moves, current.puzzle.runner_up) ? t("puzzle.wrong_runner_up") : t("puzzle.wrong");
+  }
+  render();
+}
+
+function hint() {
+  if (!current || current.hints >= 2) return;
+  current.hints += 1;
+  const box = $("#puzzle-hints");
+  if (current.hints === 1) {
+    box.append(el("p", { class: "puzzle-hint-text" }, t("puzzle.hint_area")));
+  } else {
+    const { puzzle, ts } = current;
+    const scored = puzzle.facts_best.find((f) => f.fact === "scores" && f.points[puzzle.player] > 0);
+    const piece = puzzle.facts_best.find((f) => f.fact === "occupies");
+    const text = scored ? t("puzzle.hint_scores", { kind: kindWord(scored.kind) })
+      : piece ? t("puzzle.hint_piece", { role: roleWord(piece.role), kind: kindWord(zoneKind(ts, piece.tile, piece.zone)) })
+        : t("puzzle.hint_place");
+    box.append(el("p", { class: "puzzle-hint-text" }, text));
+  }
+  render();
+}
+
+function showSolution() {
+  // the answer's square, rotation and piece become the ones picked (the list shows its piece)
+  current.pick = solutionPick();
+  current.piece = current.puzzle.best[1] || null;
+  current.solution = true;
+  current.done = true;
+  const result = $("#puzzle-result");
+  result.dataset.verdict = "solution";
+  result.textContent = t("puzzle.solution_shown");
+  explain($("#puzzle-explanation"), t("puzzle.why"));
+  render();
+}
+
+function retry() {
+  current.pick = null;
+  current.piece = null;
+  current.failed = false;
+  $("#puzzle-result").textContent = "";
+  delete $("#puzzle-result").dataset.verdict;
+  render();
+}
+
+function heading(puzzle, daily) {
+  const difficulty = { easy: t("puzzle.easy"), medium: t("puzzle.medium"), hard: t("puzzle.hard") }[puzzle.difficulty] || "";
+  const which = daily ? t("puzzle.of_the_day") : t("puzzle.title");
+  return `${which} · ${t("puzzle.number", { n: puzzle.number, count: puzzle.count })} · ${difficulty}`;
+}
+
+// show a puzzle of `edition`: number `number`, or the puzzle of the day (null)
+export async function showPuzzle(meta, fetchTiles, edition, number) {
+  if (!EDITIONS.includes(edition)) edition = EDITIONS[0];
+  const n = ++asked;
+  for (const b of document.querySelectorAll("#puzzle-editions button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.edition === edition));
+  }
+  const status = $("#puzzle-error");
+  status.textContent = "";
+  let puzzle, ts;
+  try {
+    [puzzle, ts] = await Promise.all([
+      api(`/api/puzzles/${encodeURIComponent(edition)}/${number ? encodeURIComponent(number) : "today"}`),
+      fetchTiles(edition, "clean"),
+    ]);
+  } catch (e) {
+    if (n === asked) status.textContent = e.code ? errorText(e.code) : t("puzzle.load_failed");
+    return;
+  }
+  if (n !== asked) return;
+  current = { puzzle, ts, meta, pick: null, piece: null, hints: 0, done: false, failed: false, solution: false };
+  $("#screen-puzzles").dataset.puzzle = `${edition}/${puzzle.number}`;
+  $("#puzzle-heading").textContent = heading(puzzle, !number);
+  $("#puzzle-task").textContent = t("puzzle.task", { colour: colourWord(puzzle.player) });
+  $("#puzzle-scores").textContent = puzzle.scores.map((s, i) => `${colourWord(i)} ${s}`).join(" · ");
+  $("#puzzle-hints").innerHTML = "";
+  $("#puzzle-explanation").innerHTML = "";
+  $("#puzzle-result").textContent = "";
+  delete $("#puzzle-result").dataset.verdict;
+  $("#puzzle-next").href = `#/puzzles/${edition}/${puzzle.number % puzzle.count + 1}`;
+  render();
+}
+
+export function setupPuzzles() {
+  $("#puzzle-check").onclick = check;
+  $("#puzzle-hint").onclick = hint;
+  $("#puzzle-solution").onclick = showSolution;
+  $("#puzzle-retry").onclick = retry;
+  $("#puzzle-turn").onclick = () => { if (current && current.pick) pickSquare(current.pick.x, current.pick.y); };
+  for (const b of document.querySelectorAll("#puzzle-editions button")) {
+    b.onclick = () => { location.hash = `#/puzzles/${b.dataset.edition}`; };
+  }
+}
