@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import pytest
-from play_server import Page, Server
+from play_server import PATIENCE, Page, Server
 
 pytest.importorskip("websockets")
 pytest.importorskip("httpx")
@@ -68,5 +68,13 @@ def test_a_clock_running_out_on_the_other_process_is_handled_once(processes: tup
 
     before = [len(srv.output) for srv in processes]   # (the processes served other tests before)
     asyncio.run(scenario())
-    said = [line for srv, n in zip(processes, before, strict=True) for line in srv.output[n:] if SAID in line]
-    assert len(said) == 1, said
+
+    def said() -> list[str]:
+        return [line for srv, n in zip(processes, before, strict=True) for line in srv.output[n:]
+                if SAID in line]
+
+    # the processes' log lines reach this test through a pipe and a reading thread: wait for the line
+    deadline = time.monotonic() + PATIENCE
+    while not said() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(said()) == 1, said()
