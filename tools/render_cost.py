@@ -54,6 +54,9 @@ SAMPLE_JS = """async (style) => {
 }"""
 
 
+#: the board's runs of tiles shown as pictures (web/js/pictures.js), none left to make
+READY = "#board[data-pictures='ready']"
+
 #: the board as the page drew it, in the style shown now (markup of the <svg id="board">)
 GRAB_JS = "() => document.querySelector('#board').innerHTML"
 
@@ -126,12 +129,14 @@ def main() -> None:
                 page.goto(url + f"#/watch/{GAME_ID}")
                 page.wait_for_selector(f"body[data-version='{len(history)}']")
                 tiles = page.locator("#viewport > g > g.hg-tile").count()
-                # both styles fetched once, outside the samples
+                # both styles fetched, and their pictures made, once, outside the samples
                 for style in ("clean", "painted"):
                     page.evaluate(SAMPLE_JS, style)
+                    page.wait_for_selector(READY)
                 markup = {}
                 for style in ("clean", "painted"):
                     page.evaluate(SAMPLE_JS, style)
+                    page.wait_for_selector(READY)
                     markup[style] = page.evaluate(GRAB_JS)
                 if args.shot:
                     page.wait_for_timeout(300)
@@ -148,8 +153,6 @@ def main() -> None:
                 for _ in range(args.samples):
                     for style in ("clean", "painted"):
                         whole[style].append(page.evaluate(SAMPLE_JS, style))
-                page.reload()   # the page's own board again, after the samples emptied it
-                page.wait_for_selector(f"body[data-version='{len(history)}']")
                 for _ in range(args.samples):
                     for style in ("clean", "painted"):
                         times[style].append(page.evaluate(BOARD_JS, markup[style]))
