@@ -1233,16 +1233,49 @@ def test_the_tile_style_switches_the_board_and_persists(tmp_path: Path, browser:
             def clean_as_served() -> None:
                 with urllib.request.urlopen(f"{srv.url}api/tiles/2020?style=clean") as r:
                     served = json.load(r)["tiles"]
-                wanted = [served[str(tid)]["svg"][rot] for tid, rot in game.state.board.cells.values()]
+                placed = list(game.state.board.cells.items())   # in the order placed
+                page.wait_for_selector("#board[data-pictures='ready']")
+                drawn = page.evaluate("""async () => {
+                    const { defsIndex } = await import('/static/js/pictures.js');
+                    const ts = await (await fetch('/api/tiles/2020?style=clean')).json();
+                    const attr = (e, ...names) => names.map((n) => e.getAttribute(n));
+                    return {
+                      // full runs of tiles: one picture each (pictures.js), and an empty mark per tile
+                      runs: [...document.querySelectorAll('#viewport > g.hg-run')].map((r) => {
+                        const marks = [...r.querySelectorAll(':scope > g.hg-tile')];
+                        return { image: attr(r.querySelector(':scope > image'), 'href', 'x', 'y', 'width', 'height'),
+                                 tiles: marks.map((g) => Number(g.dataset.tile)),
+                                 marks: marks.map((g) => g.outerHTML) };
+                      }),
+                      // the tiles after them: their pictures' elements
+                      rest: [...document.querySelectorAll('#viewport > g:not(.hg-run) > g.hg-tile')]
+                        .map((g) => g.outerHTML),
+                      defs: [...defsIndex(ts.defs).keys()],
+                      ids: [...ts.defs.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]),
+                    };
+                }""")
+                run = 8   # pictures.js RUN
+                full = len(placed) // run * run
+                assert [t for r in drawn["runs"] for t in r["tiles"]] == [tid for _, (tid, _) in placed[:full]]
+                for i, r in enumerate(drawn["runs"]):
+                    cells = placed[i * run:(i + 1) * run]
+                    assert r["tiles"] == [tid for _, (tid, _) in cells]
+                    assert r["marks"] == [f'<g class="hg-tile" data-tile="{tid}"></g>' for _, (tid, _) in cells]
+                    href, *box = r["image"]
+                    assert href.startswith("blob:")
+                    xs, ys = [x for (x, _), _ in cells], [y for (_, y), _ in cells]
+                    x0, y0 = min(xs) * 100 - 4, min(ys) * 100 - 4
+                    assert [float(b) for b in box] == [x0, y0, (max(xs) + 1) * 100 + 4 - x0, (max(ys) + 1) * 100 + 4 - y0]
+                # what the pictures are made of (each tile's served picture, untouched, and the defs
+                # it refers to) is tests/js/pictures.test.mjs's; here: every def is found by its id
+                assert drawn["defs"] == drawn["ids"] and len(drawn["ids"]) > 10
                 # the board shows the clean pictures, untouched (both read back by the browser)
-                drawn, expected = page.evaluate("""(wanted) => {
+                wanted = [served[str(tid)]["svg"][rot] for _, (tid, rot) in placed[full:]]
+                expected = page.evaluate("""(wanted) => {
                     const probe = document.createElementNS('http://www.w3.org/2000/svg', 'g');
-                    const back = wanted.map((w) => { probe.innerHTML = w; return probe.innerHTML; });
-                    const drawn = [...document.querySelectorAll('#viewport > g > g.hg-tile')]
-                      .map((g) => g.outerHTML);
-                    return [drawn.sort(), back.sort()];
+                    return wanted.map((w) => { probe.innerHTML = w; return probe.innerHTML; });
                 }""", wanted)
-                assert drawn == expected
+                assert drawn["rest"] == expected
                 bodies = page.locator("#viewport g.piece path.body")
                 assert bodies.count() == pieces.count()
                 assert all("scale(" not in (p.get_attribute("transform") or "") for p in bodies.all())
