@@ -1184,6 +1184,30 @@ def finished_game(seed: int) -> tuple[GameSetup, Game]:
     return setup, game
 
 
+#: the board's placed tiles as drawn: its runs (web/js/pictures.js: an <image> and an empty mark per
+#: tile), the tiles drawn as elements, and the ids of the clean defs as pictures.js indexes them
+BOARD_RUNS_JS = """async () => {
+  const { defsIndex } = await import('/static/js/pictures.js');
+  const ts = await (await fetch('/api/tiles/2020?style=clean')).json();
+  const attr = (e, ...names) => names.map((n) => e.getAttribute(n));
+  return {
+    runs: [...document.querySelectorAll('#viewport > g.hg-run')].map((r) => ({
+      image: attr(r.querySelector(':scope > image'), 'href', 'x', 'y', 'width', 'height'),
+      marks: [...r.querySelectorAll(':scope > g.hg-tile')].map((g) => g.outerHTML) })),
+    rest: [...document.querySelectorAll('#viewport > g:not(.hg-run) > g.hg-tile')].map((g) => g.outerHTML),
+    defs: [...defsIndex(ts.defs).keys()],
+    ids: [...ts.defs.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]),
+  };
+}"""
+
+#: the SVG documents pictures.js makes of runs of cells, from the served clean tiles
+RUN_DOCUMENTS_JS = """async (runs) => {
+  const { defsIndex, runDocument } = await import('/static/js/pictures.js');
+  const ts = await (await fetch('/api/tiles/2020?style=clean')).json();
+  return runs.map((cells) => runDocument(ts, cells, defsIndex(ts.defs)));
+}"""
+
+
 def test_the_tile_style_switches_the_board_and_persists(tmp_path: Path, browser: Any) -> None:
     """The tiles setting: painted by default, with bigger pieces; "clean" redraws the board at once
     with the clean pictures the server draws (the very fragments of /api/tiles?style=clean) and
@@ -1235,47 +1259,30 @@ def test_the_tile_style_switches_the_board_and_persists(tmp_path: Path, browser:
                     served = json.load(r)["tiles"]
                 placed = list(game.state.board.cells.items())   # in the order placed
                 page.wait_for_selector("#board[data-pictures='ready']")
-                drawn = page.evaluate("""async () => {
-                    const { defsIndex } = await import('/static/js/pictures.js');
-                    const ts = await (await fetch('/api/tiles/2020?style=clean')).json();
-                    const attr = (e, ...names) => names.map((n) => e.getAttribute(n));
-                    return {
-                      // full runs of tiles: one picture each (pictures.js), and an empty mark per tile
-                      runs: [...document.querySelectorAll('#viewport > g.hg-run')].map((r) => {
-                        const marks = [...r.querySelectorAll(':scope > g.hg-tile')];
-                        return { image: attr(r.querySelector(':scope > image'), 'href', 'x', 'y', 'width', 'height'),
-                                 tiles: marks.map((g) => Number(g.dataset.tile)),
-                                 marks: marks.map((g) => g.outerHTML) };
-                      }),
-                      // the tiles after them: their pictures' elements
-                      rest: [...document.querySelectorAll('#viewport > g:not(.hg-run) > g.hg-tile')]
-                        .map((g) => g.outerHTML),
-                      defs: [...defsIndex(ts.defs).keys()],
-                      ids: [...ts.defs.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]),
-                    };
-                }""")
-                run = 8   # pictures.js RUN
-                full = len(placed) // run * run
-                assert [t for r in drawn["runs"] for t in r["tiles"]] == [tid for _, (tid, _) in placed[:full]]
-                for i, r in enumerate(drawn["runs"]):
-                    cells = placed[i * run:(i + 1) * run]
-                    assert r["tiles"] == [tid for _, (tid, _) in cells]
-                    assert r["marks"] == [f'<g class="hg-tile" data-tile="{tid}"></g>' for _, (tid, _) in cells]
+                drawn = page.evaluate(BOARD_RUNS_JS)
+                run = 8   # pictures.js RUN: the tiles in runs, each run one picture
+                runs = [placed[i:i + run] for i in range(0, len(placed), run)]
+                assert len(drawn["runs"]) == len(runs) and drawn["rest"] == []
+                for r, cells in zip(drawn["runs"], runs, strict=True):
+                    marks = [f'<g class="hg-tile" data-tile="{tid}"></g>' for _, (tid, _) in cells]
+                    assert r["marks"] == marks
                     href, *box = r["image"]
                     assert href.startswith("blob:")
                     xs, ys = [x for (x, _), _ in cells], [y for (_, y), _ in cells]
                     x0, y0 = min(xs) * 100 - 4, min(ys) * 100 - 4
-                    assert [float(b) for b in box] == [x0, y0, (max(xs) + 1) * 100 + 4 - x0, (max(ys) + 1) * 100 + 4 - y0]
-                # what the pictures are made of (each tile's served picture, untouched, and the defs
-                # it refers to) is tests/js/pictures.test.mjs's; here: every def is found by its id
+                    assert [float(b) for b in box] == [x0, y0, max(xs) * 100 + 104 - x0,
+                                                       max(ys) * 100 + 104 - y0]
+                # every def is found by its id, and each run's picture is made of its tiles' served
+                # clean pictures, untouched (tests/js/pictures.test.mjs has the rest of it)
                 assert drawn["defs"] == drawn["ids"] and len(drawn["ids"]) > 10
-                # the board shows the clean pictures, untouched (both read back by the browser)
-                wanted = [served[str(tid)]["svg"][rot] for _, (tid, rot) in placed[full:]]
-                expected = page.evaluate("""(wanted) => {
-                    const probe = document.createElementNS('http://www.w3.org/2000/svg', 'g');
-                    return wanted.map((w) => { probe.innerHTML = w; return probe.innerHTML; });
-                }""", wanted)
-                assert drawn["rest"] == expected
+                docs = page.evaluate(RUN_DOCUMENTS_JS, [
+                    [{"x": x, "y": y, "tile": tid, "rotation": rot} for (x, y), (tid, rot) in cells]
+                    for cells in runs])
+                for doc, cells in zip(docs, runs, strict=True):
+                    for (x, y), (tid, rot) in cells:
+                        picture = served[str(tid)]["svg"][rot]
+                        assert f'<g transform="translate({x * 100} {y * 100})">{picture}</g>' in doc
+                    assert "hg-painted" not in doc
                 bodies = page.locator("#viewport g.piece path.body")
                 assert bodies.count() == pieces.count()
                 assert all("scale(" not in (p.get_attribute("transform") or "") for p in bodies.all())

@@ -81,6 +81,7 @@ __all__ = ["create_app", "drain", "serve_metrics", "web_dir"]
 log = logging.getLogger("huntgather.server")
 
 #: headers on every HTTP answer: the page may load only its own scripts and talk only to this server
+#: (images also from data: and blob: URLs: the board's pictures of its tiles, made by the page)
 SECURITY_HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "

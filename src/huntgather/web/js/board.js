@@ -85,6 +85,7 @@ export function createBoard(store, act) {
   let held = null;         // {x, y}: the square shown under a held finger or the dragged tile
   let placedKey = null;    // the tile put down last (x, y, rotation, version), animated once
   let placedAt = null;     // when it was put down (performance.now()); null: not animated
+  let defsShown = null;    // the tile set whose defs are in <g id="defs">
   let waiting = new Map(); // runs of tiles drawn as elements until their picture is made: key -> groups
   const pictures = createPictures(pictureMade);
 
@@ -295,7 +296,7 @@ export function createBoard(store, act) {
     return g;
   }
 
-  // a full run of placed tiles shown as one picture (pictures.js), with an empty mark per tile
+  // a run of placed tiles shown as one picture (pictures.js), with an empty mark per tile
   // (<g class="hg-tile" data-tile>, as the tile's own picture is classed) for what reads the board
   function runGroup(ts, cells, p) {
     const g = svgEl("g", { class: "hg-run" });
@@ -723,7 +724,8 @@ export function createBoard(store, act) {
     if (fresh) shownChange = fresh.seq;
     if (fresh && fresh.returned.length) showLeaving(s, fresh.returned);   // from where they were drawn
     document.body.dataset.version = String(v.version);
-    $("#defs").innerHTML = ts.defs;
+    // the defs of the tiles drawn as elements (the pictures hold their own): put in once a tile set
+    if (defsShown !== ts) { $("#defs").innerHTML = ts.defs; defsShown = ts; }
     const vp = $("#viewport");
     vp.innerHTML = "";
     clearPreview();
@@ -731,12 +733,12 @@ export function createBoard(store, act) {
     const where = {};
     waiting = new Map();
     const arrived = (c) => !!fresh && fresh.arrived.has(c.tile);
-    // the tiles in the order placed: each full run as its picture once made (pictures.js), the
-    // others (and a run with a tile arriving, which slides in on its own) as elements
+    // the tiles in the order placed, in runs: each run as its picture once made (pictures.js), else
+    // (and a run with a tile arriving, which slides in on its own) as elements
     for (let i = 0; i < v.board.length; i += RUN) {
       const run = v.board.slice(i, i + RUN);
       for (const c of run) where[c.tile] = c;
-      const p = run.length === RUN ? pictures.picture(ts, run) : null;
+      const p = pictures.picture(ts, run);
       if (p && !run.some(arrived)) {
         vp.append(runGroup(ts, run, p));
         continue;
@@ -755,7 +757,7 @@ export function createBoard(store, act) {
         vp.append(g);
         groups.push({ el: g, cell: c });
       }
-      if (run.length === RUN && !p && !run.some(arrived)) waiting.set(pictures.keyOf(ts, run), groups);
+      if (!p && !run.some(arrived)) waiting.set(pictures.keyOf(ts, run), groups);
     }
     svg.dataset.pictures = waiting.size ? "making" : "ready";
     const mine = myTurn(s);

@@ -3,20 +3,20 @@
 // The board is drawn again on every update of the game.  Drawn as SVG elements, every path of
 // every tile is styled, laid out and painted again each time (80 tiles are about 2,000 elements
 // and over 200 ms on a phone profile).  Instead, the tiles are taken in the order they were
-// placed, in runs of RUN: a full run becomes one SVG document of its own (each tile's picture as
-// the server drew it, moved to its square, with the defs those pictures refer to), shown on the
-// board by one <image>.  The browser keeps what it drew of a picture, so a redraw of the board
-// costs one element per run, whatever the tiles hold.  A picture is vector graphics drawn at the
-// zoom shown: the board looks as it did with the tiles' own elements.
+// placed, in runs of RUN (the last one shorter): a run becomes one SVG document of its own (each
+// tile's picture as the server drew it, moved to its square, with the defs those pictures refer
+// to), shown on the board by one <image>.  The browser keeps what it drew of a picture, so a
+// redraw of the board costs one element per run, whatever the tiles hold.  A picture is vector
+// graphics drawn at the zoom shown: the board looks as it did with the tiles' own elements.
 //
 // A picture is made once, from a blob: URL (the page's Content-Security-Policy allows blob:
 // images), and shown once it is decoded: until then (a game just opened, the other tile style
-// just chosen) its tiles are drawn as elements, as the tiles after the last full run always are.
+// just chosen, the last run after a move) its tiles are drawn as elements.
 //
 // Pure functions (node tests): defsIndex, runDocument.  The browser part: createPictures.
 
-// tiles to a picture: with more, a new picture (made each RUN moves) costs more; with fewer, a
-// redraw shows more pictures and more tiles drawn as elements (the last RUN - 1)
+// tiles to a picture: with more, the picture of the last run, made again after each move, costs
+// more; with fewer, a redraw shows more pictures
 export const RUN = 8;
 // how far a tile's picture may reach beyond its square (strokes on its edge), in board units
 export const PAD = 4;
