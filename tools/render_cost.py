@@ -7,9 +7,14 @@ Two figures, each timed in the page up to the frame that shows the result painte
 animation frame's style, layout and paint, then a task):
 
 * the board drawn: the page's board markup (every tile, piece and mark, as board.js drew it in
-  that style) put into the emptied ``<svg id="board">``: parse, style, layout and paint;
+  that style) put into the emptied ``<svg id="board">``: parse, style, layout and paint.  The
+  placed tiles are drawn in runs of 8, each run one picture (web/js/pictures.js) that the page
+  makes once, from a ``blob:`` URL, and keeps; the samples are taken once every run's picture
+  is made (``<svg id="board" data-pictures="ready">``), so the markup holds an ``<image>`` per
+  run where the page drew each tile's elements before;
 * the whole page redrawn after a style switch in the settings (both styles' tiles already
-  fetched): the board's render in JavaScript and the panel's (log, final table) on top.
+  fetched, and their pictures made): the board's render in JavaScript and the panel's (log,
+  final table) on top.
 
 Chromium rasterises on other threads, which the throttling does not slow down and these times
 leave out.

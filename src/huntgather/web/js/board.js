@@ -85,7 +85,7 @@ export function createBoard(store, act) {
   let held = null;         // {x, y}: the square shown under a held finger or the dragged tile
   let placedKey = null;    // the tile put down last (x, y, rotation, version), animated once
   let placedAt = null;     // when it was put down (performance.now()); null: not animated
-  let defsShown = null;    // the tile set whose defs are in <g id="defs">
+  let defsShown = null;    // the tile set whose defs are in <svg id="tile-defs">
   let waiting = new Map(); // runs of tiles drawn as elements until their picture is made: key -> groups
   const pictures = createPictures(pictureMade);
 
@@ -724,8 +724,9 @@ export function createBoard(store, act) {
     if (fresh) shownChange = fresh.seq;
     if (fresh && fresh.returned.length) showLeaving(s, fresh.returned);   // from where they were drawn
     document.body.dataset.version = String(v.version);
-    // the defs of the tiles drawn as elements (the pictures hold their own): put in once a tile set
-    if (defsShown !== ts) { $("#defs").innerHTML = ts.defs; defsShown = ts; }
+    // the defs of the tiles drawn as elements (the pictures hold their own), beside the board: put
+    // in once a tile set, not drawn again with the board
+    if (defsShown !== ts) { $("#tile-defs").innerHTML = ts.defs; defsShown = ts; }
     const vp = $("#viewport");
     vp.innerHTML = "";
     clearPreview();
