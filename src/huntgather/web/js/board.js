@@ -309,15 +309,16 @@ export function createBoard(store, act) {
     return g;
   }
 
-  // a run's picture is made: it takes the place of the run's tiles drawn as elements
-  function pictureMade(key) {
+  // a run's picture is made: it takes the place of the run's tiles drawn as elements (not made:
+  // they stay)
+  function pictureMade(key, made) {
     const groups = waiting.get(key);
     if (!groups) return;
     waiting.delete(key);
     const s = store.get();
     const ts = s.view && s.tiles[s.view.edition];
     const cells = groups.map((g) => g.cell);
-    const p = ts && pictures.keyOf(ts, cells) === key ? pictures.picture(ts, cells) : null;
+    const p = made && ts && pictures.keyOf(ts, cells) === key ? pictures.picture(ts, cells) : null;
     if (p && groups.every((g) => g.el.isConnected)) {
       groups[0].el.before(runGroup(ts, cells, p));
       for (const g of groups) g.el.remove();

@@ -82,8 +82,9 @@ export function runDocument(ts, cells, index) {
 }
 
 // the pictures of the runs of a board: `picture(ts, cells)` answers a run's picture
-// ({url, box}) once it can be shown, else null and starts making it; `ready` is told of each
-// picture made (with its key), to put it in place of the tiles' elements
+// ({url, box}) once it can be shown, else null and starts making it; `ready(key, made)` is told
+// of each picture made, to put it in place of the tiles' elements (made false: it will not be,
+// its tiles stay drawn as elements)
 export function createPictures(ready) {
   const made = new Map();        // key -> {key, url, box, image, shown}; the last used last
   const sets = new WeakMap();    // a tile set -> {id, index}
@@ -107,10 +108,9 @@ export function createPictures(ready) {
     // the decoded image is held here, so that the board's <image> finds it drawn at once
     p.image.src = p.url;
     p.image.decode().then(() => {
-      if (made.get(key) !== p) return;   // dropped meanwhile
-      p.shown = true;
-      ready(key);
-    }, () => { /* not decoded: the tiles stay drawn as elements */ });
+      p.shown = made.get(key) === p;   // else dropped meanwhile
+      ready(key, p.shown);
+    }, () => ready(key, false));   // not decoded: the tiles stay drawn as elements
     made.set(key, p);
     for (const [k, old] of made) {
       if (made.size <= KEEP) break;
