@@ -20,8 +20,10 @@
 export const RUN = 8;
 // how far a tile's picture may reach beyond its square (strokes on its edge), in board units
 export const PAD = 4;
-// pictures kept (their documents and URLs): both styles of a long game, and a game or two more
-const KEEP = 64;
+// pictures kept (their documents, decoded, and URLs), the least recently shown dropped first:
+// both styles of a whole game (2 × 10 runs of 8) and a few more (a picture is a document of its
+// own in the browser's memory; the last run's pictures of the moves before are not shown again)
+const KEEP = 32;
 
 // the top-level elements of `defs` (the server's <defs>…</defs>) by id: {id: markup}, in order
 export function defsIndex(defs) {
