@@ -1208,6 +1208,30 @@ def finished_game(seed: int) -> tuple[GameSetup, Game]:
     return setup, game
 
 
+#: the board's placed tiles as drawn: its runs (web/js/pictures.js: an <image> and an empty mark per
+#: tile), the tiles drawn as elements, and the ids of the clean defs as pictures.js indexes them
+BOARD_RUNS_JS = """async () => {
+  const { defsIndex } = await import('/static/js/pictures.js');
+  const ts = await (await fetch('/api/tiles/2020?style=clean')).json();
+  const attr = (e, ...names) => names.map((n) => e.getAttribute(n));
+  return {
+    runs: [...document.querySelectorAll('#viewport > g.hg-run')].map((r) => ({
+      image: attr(r.querySelector(':scope > image'), 'href', 'x', 'y', 'width', 'height'),
+      marks: [...r.querySelectorAll(':scope > g.hg-tile')].map((g) => g.outerHTML) })),
+    rest: [...document.querySelectorAll('#viewport > g:not(.hg-run) > g.hg-tile')].map((g) => g.outerHTML),
+    defs: [...defsIndex(ts.defs).keys()],
+    ids: [...ts.defs.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]),
+  };
+}"""
+
+#: the SVG documents pictures.js makes of runs of cells, from the served clean tiles
+RUN_DOCUMENTS_JS = """async (runs) => {
+  const { defsIndex, runDocument } = await import('/static/js/pictures.js');
+  const ts = await (await fetch('/api/tiles/2020?style=clean')).json();
+  return runs.map((cells) => runDocument(ts, cells, defsIndex(ts.defs)));
+}"""
+
+
 def test_the_tile_style_switches_the_board_and_persists(tmp_path: Path, browser: Any) -> None:
     """The tiles setting: painted by default, with bigger pieces; "clean" redraws the board at once
     with the clean pictures the server draws (the very fragments of /api/tiles?style=clean) and
@@ -1257,16 +1281,32 @@ def test_the_tile_style_switches_the_board_and_persists(tmp_path: Path, browser:
             def clean_as_served() -> None:
                 with urllib.request.urlopen(f"{srv.url}api/tiles/2020?style=clean") as r:
                     served = json.load(r)["tiles"]
-                wanted = [served[str(tid)]["svg"][rot] for tid, rot in game.state.board.cells.values()]
-                # the board shows the clean pictures, untouched (both read back by the browser)
-                drawn, expected = page.evaluate("""(wanted) => {
-                    const probe = document.createElementNS('http://www.w3.org/2000/svg', 'g');
-                    const back = wanted.map((w) => { probe.innerHTML = w; return probe.innerHTML; });
-                    const drawn = [...document.querySelectorAll('#viewport > g > g.hg-tile')]
-                      .map((g) => g.outerHTML);
-                    return [drawn.sort(), back.sort()];
-                }""", wanted)
-                assert drawn == expected
+                placed = list(game.state.board.cells.items())   # in the order placed
+                page.wait_for_selector("#board[data-pictures='ready']")
+                drawn = page.evaluate(BOARD_RUNS_JS)
+                run = 8   # pictures.js RUN: the tiles in runs, each run one picture
+                runs = [placed[i:i + run] for i in range(0, len(placed), run)]
+                assert len(drawn["runs"]) == len(runs) and drawn["rest"] == []
+                for r, cells in zip(drawn["runs"], runs, strict=True):
+                    marks = [f'<g class="hg-tile" data-tile="{tid}"></g>' for _, (tid, _) in cells]
+                    assert r["marks"] == marks
+                    href, *box = r["image"]
+                    assert href.startswith("blob:")
+                    xs, ys = [x for (x, _), _ in cells], [y for (_, y), _ in cells]
+                    x0, y0 = min(xs) * 100 - 4, min(ys) * 100 - 4
+                    assert [float(b) for b in box] == [x0, y0, max(xs) * 100 + 104 - x0,
+                                                       max(ys) * 100 + 104 - y0]
+                # every def is found by its id, and each run's picture is made of its tiles' served
+                # clean pictures, untouched (tests/js/pictures.test.mjs has the rest of it)
+                assert drawn["defs"] == drawn["ids"] and len(drawn["ids"]) > 10
+                docs = page.evaluate(RUN_DOCUMENTS_JS, [
+                    [{"x": x, "y": y, "tile": tid, "rotation": rot} for (x, y), (tid, rot) in cells]
+                    for cells in runs])
+                for doc, cells in zip(docs, runs, strict=True):
+                    for (x, y), (tid, rot) in cells:
+                        picture = served[str(tid)]["svg"][rot]
+                        assert f'<g transform="translate({x * 100} {y * 100})">{picture}</g>' in doc
+                    assert "hg-painted" not in doc
                 bodies = page.locator("#viewport g.piece path.body")
                 assert bodies.count() == pieces.count()
                 assert all("scale(" not in (p.get_attribute("transform") or "") for p in bodies.all())
@@ -1636,8 +1676,10 @@ def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Se
             touch_turn(page)
             turns += 1
         assert turns >= 18, turns   # at least half the stack's tiles are mine
-        out = page.evaluate(OUT_OF_VIEW, "#viewport > g > g.hg-tile")
-        assert out == [], f"the final board is not seen whole: {len(out)} tiles out of view"
+        # the tiles as drawn: a run's picture (its tiles' marks are empty), or a tile's own elements
+        drawn = "#viewport > g.hg-run > image, #viewport > g:not(.hg-run) > g.hg-tile"
+        out = page.evaluate(OUT_OF_VIEW, drawn)
+        assert out == [], f"the final board is not seen whole: {len(out)} tiles or runs out of view"
         page.screenshot(path=str(ARTIFACTS / "camera-phone-final.png"))
     finally:
         context.close()

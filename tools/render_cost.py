@@ -7,9 +7,14 @@ Two figures, each timed in the page up to the frame that shows the result painte
 animation frame's style, layout and paint, then a task):
 
 * the board drawn: the page's board markup (every tile, piece and mark, as board.js drew it in
-  that style) put into the emptied ``<svg id="board">``: parse, style, layout and paint;
+  that style) put into the emptied ``<svg id="board">``: parse, style, layout and paint.  The
+  placed tiles are drawn in runs of 8, each run one picture (web/js/pictures.js) that the page
+  makes once, from a ``blob:`` URL, and keeps; the samples are taken once every run's picture
+  is made (``<svg id="board" data-pictures="ready">``), so the markup holds an ``<image>`` per
+  run where the page drew each tile's elements before;
 * the whole page redrawn after a style switch in the settings (both styles' tiles already
-  fetched): the board's render in JavaScript and the panel's (log, final table) on top.
+  fetched, and their pictures made): the board's render in JavaScript and the panel's (log,
+  final table) on top.
 
 Chromium rasterises on other threads, which the throttling does not slow down and these times
 leave out.
@@ -53,6 +58,9 @@ SAMPLE_JS = """async (style) => {
   return performance.now() - t0;
 }"""
 
+
+#: the board's runs of tiles shown as pictures (web/js/pictures.js), none left to make
+READY = "#board[data-pictures='ready']"
 
 #: the board as the page drew it, in the style shown now (markup of the <svg id="board">)
 GRAB_JS = "() => document.querySelector('#board').innerHTML"
@@ -126,12 +134,14 @@ def main() -> None:
                 page.goto(url + f"#/watch/{GAME_ID}")
                 page.wait_for_selector(f"body[data-version='{len(history)}']")
                 tiles = page.locator("#viewport > g > g.hg-tile").count()
-                # both styles fetched once, outside the samples
+                # both styles fetched, and their pictures made, once, outside the samples
                 for style in ("clean", "painted"):
                     page.evaluate(SAMPLE_JS, style)
+                    page.wait_for_selector(READY)
                 markup = {}
                 for style in ("clean", "painted"):
                     page.evaluate(SAMPLE_JS, style)
+                    page.wait_for_selector(READY)
                     markup[style] = page.evaluate(GRAB_JS)
                 if args.shot:
                     page.wait_for_timeout(300)
@@ -148,8 +158,6 @@ def main() -> None:
                 for _ in range(args.samples):
                     for style in ("clean", "painted"):
                         whole[style].append(page.evaluate(SAMPLE_JS, style))
-                page.reload()   # the page's own board again, after the samples emptied it
-                page.wait_for_selector(f"body[data-version='{len(history)}']")
                 for _ in range(args.samples):
                     for style in ("clean", "painted"):
                         times[style].append(page.evaluate(BOARD_JS, markup[style]))

@@ -84,9 +84,10 @@ __all__ = ["create_app", "drain", "serve_metrics", "web_dir"]
 log = logging.getLogger("huntgather.server")
 
 #: headers on every HTTP answer: the page may load only its own scripts and talk only to this server
+#: (images also from data: and blob: URLs: the board's pictures of its tiles, made by the page)
 SECURITY_HEADERS = [
     (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+     b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
      b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),

@@ -22,6 +22,7 @@ import {
   placementsForRotation, rgbOf, rowWords, sameMove, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
+import { createPictures, RUN } from "./pictures.js";
 import { rowsAt } from "./projection.js";
 import { parsePlace, turnAt } from "./review.js";
 import { animation, showProjection } from "./settings.js";
@@ -85,6 +86,9 @@ export function createBoard(store, act) {
   let held = null;         // {x, y}: the square shown under a held finger or the dragged tile
   let placedKey = null;    // the tile put down last (x, y, rotation, version), animated once
   let placedAt = null;     // when it was put down (performance.now()); null: not animated
+  let defsShown = null;    // the tile set whose defs are in <svg id="tile-defs">
+  let waiting = new Map(); // runs of tiles drawn as elements until their picture is made: key -> groups
+  const pictures = createPictures(pictureMade);
 
   function applyCamera() {
     const t = `translate(${cam.x} ${cam.y}) scale(${cam.k})`;
@@ -293,9 +297,40 @@ export function createBoard(store, act) {
     return g;
   }
 
+  // a run of placed tiles shown as one picture (pictures.js), with an empty mark per tile
+  // (<g class="hg-tile" data-tile>, as the tile's own picture is classed) for what reads the board
+  function runGroup(ts, cells, p) {
+    const g = svgEl("g", { class: "hg-run" });
+    const [x, y, width, height] = p.box;
+    g.append(svgEl("image", { href: p.url, x, y, width, height }));
+    for (const c of cells) {
+      const cls = /^<g class="([^"]*)"/.exec(ts.tiles[c.tile].svg[c.rotation]);
+      g.append(svgEl("g", { class: cls ? cls[1] : "hg-tile", "data-tile": c.tile }));
+    }
+    return g;
+  }
+
+  // a run's picture is made: it takes the place of the run's tiles drawn as elements (not made:
+  // they stay)
+  function pictureMade(key, made) {
+    const groups = waiting.get(key);
+    if (!groups) return;
+    waiting.delete(key);
+    const s = store.get();
+    const ts = s.view && s.tiles[s.view.edition];
+    const cells = groups.map((g) => g.cell);
+    const p = made && ts && pictures.keyOf(ts, cells) === key ? pictures.picture(ts, cells) : null;
+    if (p && groups.every((g) => g.el.isConnected)) {
+      groups[0].el.before(runGroup(ts, cells, p));
+      for (const g of groups) g.el.remove();
+    }
+    if (!waiting.size) svg.dataset.pictures = "ready";
+  }
+
   function clear() {
     stopFinal();
     delete document.body.dataset.version;
+    waiting = new Map();
     $("#viewport").innerHTML = "";
     $("#overlay").innerHTML = "";
     drawn = new Map();
@@ -691,25 +726,43 @@ export function createBoard(store, act) {
     if (fresh) shownChange = fresh.seq;
     if (fresh && fresh.returned.length) showLeaving(s, fresh.returned);   // from where they were drawn
     document.body.dataset.version = String(v.version);
-    $("#defs").innerHTML = ts.defs;
+    // the defs of the tiles drawn as elements (the pictures hold their own), beside the board: put
+    // in once a tile set, not drawn again with the board
+    if (defsShown !== ts) { $("#tile-defs").innerHTML = ts.defs; defsShown = ts; }
     const vp = $("#viewport");
     vp.innerHTML = "";
     clearPreview();
     if (held) previewAt(held.x, held.y);   // a finger still held, a tile still dragged
     const where = {};
-    for (const c of v.board) {
-      where[c.tile] = c;
-      const g = tileGroup(ts, c.tile, c.rotation, c.x, c.y);
-      if (fresh && fresh.arrived.has(c.tile)) {
-        // a tile another page placed just now slides in (the group's own transform places it, so
-        // the animation moves an inner group)
-        const inner = svgEl("g", { class: "arrive" });
-        inner.append(...g.childNodes);
-        g.append(inner);
-        count("arrivals");
+    waiting = new Map();
+    const arrived = (c) => !!fresh && fresh.arrived.has(c.tile);
+    // the tiles in the order placed, in runs: each run as its picture once made (pictures.js), else
+    // (and a run with a tile arriving, which slides in on its own) as elements
+    for (let i = 0; i < v.board.length; i += RUN) {
+      const run = v.board.slice(i, i + RUN);
+      for (const c of run) where[c.tile] = c;
+      const p = pictures.picture(ts, run);
+      if (p && !run.some(arrived)) {
+        vp.append(runGroup(ts, run, p));
+        continue;
       }
-      vp.append(g);
+      const groups = [];
+      for (const c of run) {
+        const g = tileGroup(ts, c.tile, c.rotation, c.x, c.y);
+        if (arrived(c)) {
+          // a tile another page placed just now slides in (the group's own transform places it, so
+          // the animation moves an inner group)
+          const inner = svgEl("g", { class: "arrive" });
+          inner.append(...g.childNodes);
+          g.append(inner);
+          count("arrivals");
+        }
+        vp.append(g);
+        groups.push({ el: g, cell: c });
+      }
+      if (!p && !run.some(arrived)) waiting.set(pictures.keyOf(ts, run), groups);
     }
+    svg.dataset.pictures = waiting.size ? "making" : "ready";
     const mine = myTurn(s);
     $("#current-tile").classList.toggle("draggable", canDrag(s));
     // on my turn: the tiles the others placed since my last tile, framed in their colours

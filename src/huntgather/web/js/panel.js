@@ -236,7 +236,7 @@ export function createPanel(store, act, board) {
     const placing = d.phase === "place" && d.tile !== null && d.tile !== undefined && !v.over;
     $("#tile-panel").hidden = !placing && !s.pending;
     // the tile in hand again, small, in the action bar (shown where the bar is fixed at the foot of
-    // the panel beside the board: a phone or a tablet on its side); the board's <defs> serve it
+    // the panel beside the board: a phone or a tablet on its side); the defs beside the board serve it
     $("#bar-tile").toggleAttribute("hidden", !placing);   // an SVG element has no .hidden
     if (placing) {
       const rot = s.pending ? s.pending.rotation : s.rotation;
