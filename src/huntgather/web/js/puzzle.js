@@ -12,6 +12,7 @@
 import { $, api, el, svgEl } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
+import { colourName, kindName, roleName } from "./terms.js";
 
 const EDITIONS = ["2020", "2002"];
 // the hint's area: this many squares around the answer's square, each way
@@ -20,36 +21,12 @@ const AREA = 1;
 let current = null;   // {puzzle, ts, meta, pick: {x, y, rotation} | null, piece, hints, done, daily}
 let asked = 0;        // the latest request: only its answer is shown
 
-// a seat's colour in the page's words
-function colourWord(seat) {
-  return [t("puzzle.colour.yellow"), t("puzzle.colour.red"), t("puzzle.colour.green"),
-    t("puzzle.colour.blue"), t("puzzle.colour.violet")][seat] || String(seat + 1);
-}
-
-// a feature's kind (a zone's kind, or a special that scores) in the page's words
-export function kindWord(kind) {
-  switch (kind) {
-    case "forest": return t("puzzle.kind.forest");
-    case "river": return t("puzzle.kind.river");
-    case "meadow": return t("puzzle.kind.meadow");
-    case "lake": return t("puzzle.kind.lake");
-    case "logboat": return t("puzzle.kind.logboat");
-    case "hunting_trap": return t("puzzle.kind.hunting_trap");
-    case "raft": return t("puzzle.kind.raft");
-    case "shrine": return t("puzzle.kind.shrine");
-    default: return t("puzzle.kind.feature");
-  }
-}
-
-// a piece's role in the page's words
-export function roleWord(role) {
-  switch (role) {
-    case "fisher": return t("puzzle.role.fisher");
-    case "gatherer": return t("puzzle.role.gatherer");
-    case "hunter": return t("puzzle.role.hunter");
-    default: return t("puzzle.role.hut");
-  }
-}
+// a seat's colour, a feature's kind (a zone's kind, or a special that scores) and a piece's role in
+// the page's words (terms.js: the catalogues' game terms, one place for the whole page)
+const COLOUR_OF_SEAT = ["yellow", "red", "green", "blue", "violet"];
+const colourWord = (seat) => (COLOUR_OF_SEAT[seat] ? colourName(COLOUR_OF_SEAT[seat]) : String(seat + 1));
+export const kindWord = (kind) => (kind ? kindName(kind) : t("puzzle.kind.feature"));
+export const roleWord = (role) => roleName(role || "hut");
 
 // the kind of zone a piece of a fact or a choice stands on
 function zoneKind(ts, tile, zone) {

@@ -24,6 +24,7 @@ export const roleName = (role) => (ROLES[role] ? ROLES[role]() : role);
 const KINDS = {
   forest: () => t("kind.forest"), meadow: () => t("kind.meadow"), river: () => t("kind.river"),
   lake: () => t("kind.lake"), logboat: () => t("kind.logboat"), hunting_trap: () => t("kind.hunting_trap"),
+  raft: () => t("kind.raft"), shrine: () => t("kind.shrine"),
   huts: () => t("kind.huts"), hunters: () => t("kind.hunters"),
   normal: () => t("kind.normal"), start: () => t("kind.start"), bonus: () => t("kind.bonus"),   // a tile's stack
 };
