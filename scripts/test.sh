@@ -125,7 +125,7 @@ echo "== pytest"
 bash scripts/compiled.sh clean   # the pure-Python build first (a compiled one left in place would hide it)
 # --dist loadgroup: the tests that share the corpus of random games (xdist_group "corpus") run in
 # one worker, which plays those games once (tests/conftest.py)
-.venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs --durations=15 "$@"
+.venv/bin/python -m pytest -n 3 --dist loadgroup -q -rs --durations=15 "$@"
 
 echo "== mypy --strict"
 mypy_status=0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -24,11 +25,31 @@ from typing import Any
 PATIENCE = 30.0
 
 
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as s:
+    """A port free on 127.0.0.1 now, for a server a test starts next.  Chosen at random below the
+    system's ephemeral range: a port the kernel hands out itself (to ``bind(0)`` or to any outgoing
+    connection, of which the suite's processes make thousands) could be taken by another test's
+    socket before the server binds it ("address already in use")."""
+    high = max(_ephemeral_low(), 20_001)
+    for _ in range(200):
+        port = random.randrange(20_000, high)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:   # (a system whose low ports are all taken: the kernel's choice)
         s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+        chosen: int = s.getsockname()[1]
+        return chosen
 
 
 def spawn(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
