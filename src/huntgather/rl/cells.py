@@ -15,6 +15,7 @@ imports no NumPy, so the optional compiled build compiles it (and
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from huntgather.rl import reading
@@ -153,6 +154,18 @@ def placement_actions(spots: list[tuple[int, int, int]], ox: int, oy: int, w: in
     return out
 
 
+def _in_window(state: State, tiles: Iterable[int], ox: int, oy: int,
+               w: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """Those of the placed ``tiles`` in the window of side ``w`` at ``(ox, oy)``: each with its board
+    position ``x, y`` and its row and column ``i, j`` in the window."""
+    for t in tiles:
+        x, y = reading.position(state, t)
+        i = y - oy
+        j = x - ox
+        if 0 <= i < w and 0 <= j < w:
+            yield t, x, y, i, j
+
+
 def tile_cells(state: State, tiles: set[int] | frozenset[int], ox: int, oy: int, w: int,
                last: tuple[int, int] | None) -> tuple[list[int], list[int]]:
     """The columns of planes of these placed tiles in the window of side ``w`` at ``(ox, oy)``
@@ -162,12 +175,7 @@ def tile_cells(state: State, tiles: set[int] | frozenset[int], ox: int, oy: int,
     huts: dict[int, tuple[int, ...]] = {}
     where: list[int] = []
     values: list[int] = []
-    for t in tiles:
-        x, y = reading.position(state, t)
-        i = y - oy
-        j = x - ox
-        if not (0 <= i < w and 0 <= j < w):
-            continue
+    for t, x, y, i, j in _in_window(state, tiles, ox, oy, w):
         placed = reading.placed_at(state, x, y)
         assert placed is not None
         here = last is not None and last[0] == x and last[1] == y
@@ -183,12 +191,7 @@ def hut_slots(state: State, tiles: set[int], ox: int, oy: int, w: int) -> tuple[
     huts: dict[int, tuple[int, ...]] = {}
     where: list[int] = []
     values: list[int] = []
-    for t in tiles:
-        x, y = reading.position(state, t)
-        i = y - oy
-        j = x - ox
-        if not (0 <= i < w and 0 <= j < w):
-            continue
+    for t, _x, _y, i, j in _in_window(state, tiles, ox, oy, w):
         at = SYS * ww + i * w + j
         for p, n in enumerate(reading.system_huts(state, t, huts)):
             where.append(at + p * ww)
