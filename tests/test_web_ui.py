@@ -458,6 +458,18 @@ def test_the_frame_checks_catch_a_wrong_field_and_an_unknown_type() -> None:
     assert "welcomed" not in received and list(received[None].iter_errors({**welcome, "type": "welcomed"}))
 
 
+def test_the_stylesheet_closes_every_block_it_opens() -> None:
+    """A block left open (a merge can drop its closing brace) silently swallows every rule after it
+    into a media query: the Puzzles screen lost its layout that way."""
+    sheet = (REPO / "src" / "huntgather" / "web" / "style.css").read_text(encoding="utf-8")
+    text = re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)
+    depth = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        depth += line.count("{") - line.count("}")
+        assert depth >= 0, f"style.css line {number}: a brace closes no block"
+    assert depth == 0, f"style.css leaves {depth} block(s) open"
+
+
 def watch_protocol(pg: Any, errors: list[str], who: str) -> None:
     """Check every frame the page sends and receives on its game sockets against the published
     schema: a frame that does not fit is recorded in ``errors`` (which every test checks), so

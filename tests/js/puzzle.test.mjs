@@ -8,6 +8,7 @@ import { factSentences, isAnswer, marginSentence } from "../../src/huntgather/we
 const catalogue = (lang) => JSON.parse(readFileSync(new URL(`../../src/huntgather/web/i18n/${lang}.json`, import.meta.url)));
 
 const PUZZLE = {
+  edition: "2002",
   player: 1,
   accepted: [["90@1,1r2", "m90.1"], ["90@1,1r2", "m90.3"]],
   runner_up: ["90@0,-1r2", "-"],
@@ -30,6 +31,8 @@ test("the facts in English: the piece, the points for each seat, the bonus turn;
   assert.deepEqual(factSentences(PUZZLE, PUZZLE.facts_best, TILES), [
     "Your gatherer takes the forest.", "The forest scores 2 points for yellow.",
     "The forest scores 4 points for you.", "It earns you a bonus tile turn."]);
+  assert.deepEqual(factSentences({ ...PUZZLE, edition: "2020" }, [{ fact: "bonus" }], TILES),
+    ["It earns you a menhir tile turn."]);   // the 2020 edition's bonus stack is of menhir tiles
   assert.deepEqual(factSentences(PUZZLE, [], TILES), ["It scores nothing at once: its worth is in what comes later."]);
   assert.equal(marginSentence(PUZZLE),
     "The expert's look-ahead ends +3.9 for you after this turn and -0.3 after the next best one: 4.2 points better.");

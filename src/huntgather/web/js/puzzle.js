@@ -50,7 +50,7 @@ export function factSentences(puzzle, facts, ts) {
     } else if (f.fact === "occupies") {
       out.push(t("puzzle.fact.occupies", { role: roleWord(f.role), kind: kindWord(zoneKind(ts, f.tile, f.zone)) }));
     } else if (f.fact === "bonus") {
-      out.push(t("puzzle.fact.bonus"));
+      out.push(String(puzzle.edition) === "2020" ? t("puzzle.fact.menhir") : t("puzzle.fact.bonus"));
     }
   }
   if (!out.length) out.push(t("puzzle.fact.nothing_now"));
