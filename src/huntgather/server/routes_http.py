@@ -115,10 +115,13 @@ def bot_levels() -> dict[str, Any]:
 _STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
            "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "too_many_bot_games": 429,
            "sign_in_required": 401, "rated_game_kept": 409, "not_listed": 404, "seat_not_open": 409,
-           "seat_taken": 409, "already_seated": 409, "too_many_requests": 429}
+           "seat_taken": 409, "already_seated": 409, "too_many_requests": 429, "unknown_edition": 404,
+           "unknown_puzzle": 404}
 
 
-def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+    """The JSON error answer of an HTTP route: ``code``'s status (:data:`_STATUS`, else 400) unless
+    ``status`` is given."""
     return JSONResponse({"type": "error", "code": code, "message": message},
                         status_code=status or _STATUS.get(code, 400))
 
@@ -162,7 +165,7 @@ async def per_edition(request: Request, payload: Callable[[str], bytes]) -> Resp
     """A cached JSON document of the edition named in the path (tiles, rules)."""
     edition = request.path_params["edition"]
     if edition not in edition_names():
-        return _error("unknown_edition", "there is no such edition", 404)
+        return error_response("unknown_edition", "there is no such edition")
     body = await asyncio.to_thread(payload, edition)
     return Response(body, media_type="application/json",
                     headers={"Cache-Control": "max-age=3600"})
@@ -170,7 +173,7 @@ async def per_edition(request: Request, payload: Callable[[str], bytes]) -> Resp
 async def tiles(request: Request) -> Response:
     style = request.query_params.get("style", "clean")
     if style not in TILE_STYLES:
-        return _error("bad_request", f"the tile style is one of {', '.join(TILE_STYLES)}")
+        return error_response("bad_request", f"the tile style is one of {', '.join(TILE_STYLES)}")
     return await per_edition(request, lambda edition: tiles_payload(edition, style))
 
 async def rules(request: Request) -> Response:
@@ -179,12 +182,13 @@ async def rules(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     ids = [i for i in request.query_params.get("ids", "").split(",") if GAME_ID.fullmatch(i)]
     if len(ids) > 100:
-        return _error("bad_request", "ask for at most 100 games at once")
+        return error_response("bad_request", "ask for at most 100 games at once")
     try:
         rows = await asyncio.to_thread(context_of(request).storage.summaries, ids)
     except Exception as exc:
         log.error("listing games failed: %s", exc)
-        return _error("storage_failed", "the games could not be read from storage; try again in a moment")
+        return error_response("storage_failed",
+                              "the games could not be read from storage; try again in a moment")
     games = []
     for r in rows:
         players = []
@@ -220,7 +224,7 @@ async def new_game(request: Request) -> Response:
         room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=rating, creator_key=who,
                                                              lister=lister_key(who) if setup.public else None)
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     # a public game's open seats are given by the lobby (with new secrets): the creator gets none
     people = {str(i): s for i, s in seat_secrets.items()
               if setup.seats[i].kind == SeatKind.HUMAN and i not in setup.open_seats}
@@ -236,7 +240,7 @@ async def get_game(request: Request) -> Response:
     try:
         room = await context_of(request).rooms.get(request.path_params["game_id"])
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     async with room.lock:
         view = room.snapshot()
     return JSONResponse(view)
@@ -247,24 +251,24 @@ async def delete_game(request: Request) -> Response:
     try:
         await context_of(request).rooms.delete(request.path_params["game_id"], secret)
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     return Response(status_code=204)
 
 async def game_at(request: Request) -> Response:
     text = request.path_params["ply"]
     if not text.isdigit() or len(text) > 6:
-        return _error("bad_request", "the move number must be a whole number")
+        return error_response("bad_request", "the move number must be a whole number")
     try:
         view = await context_of(request).rooms.replay_view(request.path_params["game_id"], int(text))
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     return JSONResponse(view)
 
 async def game_chat(request: Request) -> Response:
     try:
         lines = await context_of(request).rooms.chat_of(request.path_params["game_id"])
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     return JSONResponse({"lines": lines})
 
 async def index(request: Request) -> Response:

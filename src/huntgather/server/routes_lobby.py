@@ -39,7 +39,7 @@ from huntgather.server.context import context_of
 from huntgather.server.messages import ErrorCode
 from huntgather.server.ratings import ELO0, bot_start, display
 from huntgather.server.rooms import GAME_ID, Rooms
-from huntgather.server.routes_http import _error, read_body
+from huntgather.server.routes_http import error_response, read_body
 from huntgather.server.seats import GameSetup, RequestError, SeatKind, clean_name, lister_key
 from huntgather.server.storage import Listing, Storage, clock_key
 
@@ -100,7 +100,7 @@ async def lobby_list(request: Request) -> Response:
         rows = await _read_lobby(storage, time.time())
     except Exception as exc:
         log.error("listing the lobby failed: %s", exc)
-        return _error(ErrorCode.STORAGE_FAILED, "the lobby could not be read; try again in a moment")
+        return error_response(ErrorCode.STORAGE_FAILED, "the lobby could not be read; try again in a moment")
     return JSONResponse({"games": [listing_json(r) for r in rows]}, headers={"Cache-Control": "no-store"})
 
 
@@ -146,7 +146,7 @@ async def take_seat(request: Request) -> Response:
                 raise RequestError(ErrorCode.NOT_LISTED, "there is no such game in the lobby") from None
             raise
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     return JSONResponse(_answer_seat(game_id, seat, secret))
 
 
@@ -224,7 +224,7 @@ async def quick_match(request: Request) -> Response:
                                                          f"minute; wait a little")
         room, creator, seat_secrets = await ctx.rooms.create(setup, account, rating=mine, lister=lister)
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return error_response(exc.code, exc.message)
     level, bot_rating = nearest_bot(setup.edition, target)
     answer = _answer_seat(room.id, 0, seat_secrets[0], matched=False, creator=creator,
                           bot={"level": level, "rating": bot_rating})

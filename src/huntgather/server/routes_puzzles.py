@@ -14,20 +14,17 @@ from datetime import UTC, datetime
 from functools import cache
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from huntgather.puzzles import EDITIONS, of_the_day, puzzle_view, shipped
 from huntgather.server.messages import ErrorCode
+from huntgather.server.routes_http import error_response
 
 #: how long a browser may keep a numbered puzzle (shipped data: it changes only with a release)
 MAX_AGE = 3600
 #: ... and the puzzle of the day (it changes at midnight UTC)
 TODAY_MAX_AGE = 300
-
-
-def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
 
 
 @cache
@@ -44,7 +41,7 @@ def _edition(request: Request) -> str | None:
 async def puzzle_today(request: Request) -> Response:
     edition = _edition(request)
     if edition is None:
-        return _error(ErrorCode.UNKNOWN_EDITION, "no puzzles for this edition", 404)
+        return error_response(ErrorCode.UNKNOWN_EDITION, "no puzzles for this edition")
     number = of_the_day(edition, datetime.now(UTC).date()).number
     return Response(_body(edition, number), media_type="application/json",
                     headers={"Cache-Control": f"public, max-age={TODAY_MAX_AGE}"})
@@ -53,11 +50,11 @@ async def puzzle_today(request: Request) -> Response:
 async def puzzle_number(request: Request) -> Response:
     edition = _edition(request)
     if edition is None:
-        return _error(ErrorCode.UNKNOWN_EDITION, "no puzzles for this edition", 404)
+        return error_response(ErrorCode.UNKNOWN_EDITION, "no puzzles for this edition")
     text = str(request.path_params["number"])
     count = len(shipped(edition))
     if not (text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= count):
-        return _error(ErrorCode.UNKNOWN_PUZZLE, f"the puzzles of {edition} are numbered 1 to {count}", 404)
+        return error_response(ErrorCode.UNKNOWN_PUZZLE, f"the puzzles of {edition} are numbered 1 to {count}")
     return Response(_body(edition, int(text)), media_type="application/json",
                     headers={"Cache-Control": f"public, max-age={MAX_AGE}"})
 

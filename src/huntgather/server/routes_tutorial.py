@@ -14,11 +14,12 @@ import json
 from functools import cache
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from huntgather import tutorial
 from huntgather.server.messages import ErrorCode
+from huntgather.server.routes_http import error_response
 
 
 @cache
@@ -35,9 +36,8 @@ def _payload(edition: str, lang: str) -> bytes:
 async def tutorial_script(request: Request) -> Response:
     edition = request.path_params["edition"]
     if edition not in tutorial.EDITIONS:
-        return JSONResponse({"type": "error", "code": ErrorCode.UNKNOWN_EDITION,
-                             "message": f"no guided game for that edition; there is one for "
-                                        f"{', '.join(tutorial.EDITIONS)}"}, status_code=404)
+        return error_response(ErrorCode.UNKNOWN_EDITION, f"no guided game for that edition; there is one "
+                                                         f"for {', '.join(tutorial.EDITIONS)}")
     lang = request.query_params.get("lang", "en")
     if lang not in tutorial.COACH_LANGUAGES:
         lang = "en"   # a language the coach does not speak yet (never an error: the page asks for its own)
