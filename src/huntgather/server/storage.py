@@ -70,15 +70,13 @@ from huntgather.server.messages import (
     SeatNoticeRow,
     encode_notice,
 )
-from huntgather.server.metadata import metadata as shared_metadata
+from huntgather.server.metadata import metadata  # every table: a new database gets them at once (migrate)
 from huntgather.server.seats import SeatKind
 
 log = logging.getLogger("huntgather.server")
 _T = TypeVar("_T")
 _Bulk = Callable[[Connection, list[tuple[Any, ...]]], list[Any]]
 
-#: every table (here and in account_tables.py): a new database gets them all at once (:func:`migrate`)
-metadata = shared_metadata
 
 games = Table(
     "hg_games", metadata,
