@@ -215,6 +215,11 @@ class ExpertBot(SearchBot):
         >>> len(values), all(0.0 < v < 1.0 for v in values)
         (2, True)
         """
+        return [sum(values) / samples for values in self.paired_samples(state, plans, samples)]
+
+    def paired_samples(self, state: State, plans: list[Plan], samples: int) -> list[list[float]]:
+        """Each plan's values for the mover on each of the same first ``samples`` determinizations
+        of ``state`` (unchanged), one list a plan: what :meth:`compare` averages."""
         check_decision(state)
         if samples < 1:
             raise ValueError(f"compare needs at least one sample, not {samples}")
@@ -222,8 +227,7 @@ class ExpertBot(SearchBot):
         orders = Determinizations(work, self.rng(state))
         self._prepare(work)
         try:
-            return [sum(self._sample(work, plan, orders.follow(k)) for k in range(samples)) / samples
-                    for plan in plans]
+            return [[self._sample(work, plan, orders.follow(k)) for k in range(samples)] for plan in plans]
         finally:
             self._kept, self._kept_others = {}, {}
 

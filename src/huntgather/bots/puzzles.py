@@ -45,11 +45,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from huntgather.bots.analysis import predict_after
-from huntgather.bots.base import Limits, check_decision
+from huntgather.bots.base import Limits
 from huntgather.bots.expert import ExpertBot
 from huntgather.bots.heuristic import advantage
 from huntgather.bots.plans import Plan, estimated_plans, reply, turn_plans
-from huntgather.bots.search import Determinizations, SearchResult, win_chance
+from huntgather.bots.search import SearchResult, win_chance
 from huntgather.bots.tuned import weights_for
 from huntgather.events import BonusTurn, FeatureScored, OccupantPlaced
 from huntgather.game import Game
@@ -181,19 +181,8 @@ class MarginExpert(ExpertBot):
                      samples: int) -> list[tuple[float, float]]:
         """Each plan's (mean margin, mean win chance) over the same first ``samples``
         determinizations of ``state`` (unchanged)."""
-        check_decision(state)
-        work = state.copy()
-        orders = Determinizations(work, self.rng(state))
-        self._prepare(work)
-        out = []
-        try:
-            for plan in plans:
-                margins = [self._sample(work, plan, orders.follow(k)) for k in range(samples)]
-                out.append((sum(margins) / samples,
-                            sum(win_chance(m, self.scale) for m in margins) / samples))
-        finally:
-            self._kept, self._kept_others = {}, {}
-        return out
+        return [(sum(margins) / samples, sum(win_chance(m, self.scale) for m in margins) / samples)
+                for margins in self.paired_samples(state, plans, samples)]
 
 
 def margin_expert(seed: int, simulations: int) -> MarginExpert:
