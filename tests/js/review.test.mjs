@@ -3,7 +3,8 @@ import "./english.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { plotChances } from "../../src/huntgather/web/js/chart.js";
-import { parsePlace, turnAt, verdict } from "../../src/huntgather/web/js/review.js";
+import { parsePlace } from "../../src/huntgather/web/js/notation.js";
+import { turnAt, verdict } from "../../src/huntgather/web/js/review.js";
 
 const turn = (n, ply, player, extra = {}) => ({ turn: n, ply, decision: n, player, played: [`${n}@0,${n}r0`, "-"],
   best: [`${n}@0,${n}r0`, "-"], chance_played: 0.5, chance_best: 0.5, loss: 0, label: null, forced: false, ...extra });

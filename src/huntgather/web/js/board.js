@@ -24,7 +24,8 @@ import {
 import { pieceSvg } from "./pieces.js";
 import { createPictures, RUN } from "./pictures.js";
 import { rowsAt } from "./projection.js";
-import { parsePlace, turnAt } from "./review.js";
+import { parsePlace } from "./notation.js";
+import { turnAt } from "./review.js";
 import { animation, showProjection } from "./settings.js";
 import { clearOf, SPOT_GAP } from "./spots.js";
 

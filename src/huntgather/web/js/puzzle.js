@@ -11,6 +11,7 @@
 
 import { $, api, el, svgEl } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { parsePiece, parsePlace } from "./notation.js";
 import { pieceSvg } from "./pieces.js";
 import { colourName, kindName, roleName } from "./terms.js";
 
@@ -100,16 +101,6 @@ function rotationsAt(x, y) {
   return current.puzzle.turns.filter((turn) => turn.x === x && turn.y === y).map((turn) => turn.rotation);
 }
 
-function placeOf(text) {
-  const m = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(text || "");
-  return m ? { tile: +m[1], x: +m[2], y: +m[3], rotation: +m[4] } : null;
-}
-
-function pieceOf(text) {
-  const m = /^([mh])(\d+)\.(\d+)$/.exec(text || "");
-  return m ? { piece: m[1] === "m" ? "meeple" : "hut", tile: +m[2], zone: +m[3] } : null;
-}
-
 function drawBoard() {
   const { puzzle, ts, meta } = current;
   const svg = $("#puzzle-board");
@@ -151,7 +142,7 @@ function drawBoard() {
     g.innerHTML = ts.tiles[puzzle.tile].svg[shown.rotation];   // server-made
     g.addEventListener("click", () => pickSquare(shown.x, shown.y));
     svg.append(g);
-    const piece = pieceOf(current.solution ? current.puzzle.best[1] : current.piece);
+    const piece = parsePiece(current.solution ? current.puzzle.best[1] : current.piece);
     if (piece) {
       const a = ts.tiles[puzzle.tile].anchors[shown.rotation][piece.zone];
       const role = piece.piece === "hut" ? "hut" : ts.tiles[puzzle.tile].zones[piece.zone].role;
@@ -178,7 +169,7 @@ function drawBoard() {
   }
   for (const p of pieces) svg.append(p);
   if (current.hints >= 1) {
-    const best = placeOf(puzzle.best[0]);
+    const best = parsePlace(puzzle.best[0]);
     svg.append(svgEl("rect", { class: "puzzle-area", x: (best.x - AREA) * 100 - 4, y: (best.y - AREA) * 100 - 4,
       width: (2 * AREA + 1) * 100 + 8, height: (2 * AREA + 1) * 100 + 8, rx: 14 }));
   }
@@ -191,7 +182,7 @@ function choicesOf(p) {
 }
 
 function solutionPick() {
-  const best = placeOf(current.puzzle.best[0]);
+  const best = parsePlace(current.puzzle.best[0]);
   return { x: best.x, y: best.y, rotation: best.rotation };
 }
 

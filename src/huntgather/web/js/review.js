@@ -17,12 +17,6 @@ const POLL_MS = 1500;
 const SEAT_NAMES = ["yellow", "red", "green", "blue", "violet"];
 const LABEL_COLOURS = { inaccuracy: "#E69F00", mistake: "#D55E00", blunder: "#A0002A" };
 
-// the placement of a review's move text ("37@0,-1r2"), or null for another move
-export function parsePlace(text) {
-  const m = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(text || "");
-  return m ? { tile: +m[1], x: +m[2], y: +m[3], rotation: +m[4] } : null;
-}
-
 // the reviewed turn played in the position after `ply` record moves, or null
 export function turnAt(review, ply) {
   if (!review || !Array.isArray(review.turns)) return null;

@@ -10,6 +10,7 @@
 
 import { $, api, svgEl } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { parsePiece, parsePlace } from "./notation.js";
 import { openCreatedGame } from "./storage.js";
 
 // ------------------------------------------------------------------ pure: where the script is
@@ -40,10 +41,10 @@ export function coachAt(script, version, seen) {
 
 // a scripted move's text (huntgather.moves): a placement or a piece, or null
 export function parseScripted(word) {
-  let m = /^(\d+)@(-?\d+),(-?\d+)r([0-3])$/.exec(word);
-  if (m) return { kind: "place", tile: +m[1], x: +m[2], y: +m[3], rotation: +m[4] };
-  m = /^([mh])(\d+)\.(\d)$/.exec(word);
-  if (m) return { kind: "occupy", tile: +m[2], zone: +m[3], piece: m[1] === "m" ? "meeple" : "hut" };
+  const place = parsePlace(word);
+  if (place) return { kind: "place", ...place };
+  const piece = parsePiece(word);
+  if (piece) return { kind: "occupy", ...piece };
   return word === "-" ? { kind: "pass" } : null;
 }
 
