@@ -6,6 +6,7 @@ Skipped when Playwright or chromium is missing (``scripts/test.sh`` installs bot
 
 from __future__ import annotations
 
+import json
 import shutil
 from typing import Any
 
@@ -45,6 +46,37 @@ def wait_line(page: Any, text: str) -> None:
 def say(page: Any, text: str) -> None:
     page.fill("#chat-text", text)
     page.click("#chat-send")
+
+
+class LaggingSocket:
+    """A page's game sockets through Playwright's websocket routing: while ``hold`` is set, the
+    server's ``update`` frames wait; a refusal of the page's Leave (its resign's ``request``
+    ``leave-N``) is noted in ``refused`` and lets the held frames go, after it."""
+
+    def __init__(self, page: Any) -> None:
+        self.hold = False
+        self.held: list[Any] = []
+        self.refused: list[str] = []
+        page.route_web_socket("**/ws/**", self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+
+        def from_server(frame: Any) -> None:
+            msg = json.loads(frame) if isinstance(frame, str) else {}
+            if self.hold and msg.get("type") == "update":
+                self.held.append(frame)
+                return
+            ws.send(frame)
+            if msg.get("type") == "error" and str(msg.get("request", "")).startswith("leave-"):
+                self.refused.append(msg["code"])
+                self.hold = False
+                for held in self.held:
+                    ws.send(held)
+                self.held.clear()
+
+        server.on_message(from_server)
 
 
 def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser: Any) -> None:
@@ -116,6 +148,8 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         for page in (ann, bob):
             page.wait_for_selector("#rematch:not([hidden])")
         assert cy.locator("#rematch").is_hidden()
+        # from the rematch on, Ann's page can be made to lag: the server's updates held back
+        lag = LaggingSocket(ann)
         ann.click("#rematch")
         bob.wait_for_function("() => document.querySelector('#rematch-status').textContent"
                               " === 'rematch wanted by Ann (yellow)'")
@@ -143,15 +177,20 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
         bob.click("#resign-no")
         bob.wait_for_selector("#resign:not([hidden])")
         bob.click("#resign")
+        lag.hold = True   # Ann's page will not see the bot's move for Bob
         bob.click("#resign-yes")
         ann.wait_for_function("() => /bot/i.test(document.querySelector(\"#lobby li[data-seat='1']\")"
                               ".textContent)")
         bob.wait_for_selector("#watching:not([hidden])")   # Bob holds no seat any more: nothing to resign
         assert bob.locator("#seat-actions button:visible").count() == 0
         bob.screenshot(path=str(ARTIFACTS / "chat-bob-resigned.png"))
-        # Ann leaves (an unrated game): her seat goes to a bot as well, her page to the saved games
+        # Ann leaves (an unrated game): her seat goes to a bot as well, her page to the saved games.
+        # Her page has not seen the bot's move for Bob, so its resign is `stale`: sent again once
+        # the page has caught up (the held updates go out after that refusal), never dropped
+        bob.wait_for_function("() => document.querySelector('#turn')?.dataset.player === '0'")
         ann.click("#leave")
         ann.wait_for_function("() => location.hash === '#/games'")
+        assert lag.refused and set(lag.refused) == {"stale"}   # once per update it had not seen
         bob.wait_for_function("() => /bot/i.test(document.querySelector(\"#lobby li[data-seat='0']\")"
                               ".textContent)")
         # Ann opens the first game again: the rematch made is offered, not forced on her

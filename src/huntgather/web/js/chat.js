@@ -54,7 +54,12 @@ export function speaker(line, colours) {
   return line.name ? `${line.name} (${colour})` : colour;
 }
 
+// the `request` of the resigns that Leave sends (then the seat): their answers come to the chat
+const LEAVE = "leave-";
+export const isLeaveAnswer = (msg) => typeof msg.request === "string" && msg.request.startsWith(LEAVE);
+
 export function createChat(store, send) {
+  let leaving = null;        // Leave under way: {seats: the seats not yet taken, sentAt, staleAt, tries}
   let gameId = null;
   let mode = null;
   let lines = [];            // this game's lines, by number
@@ -145,10 +150,43 @@ export function createChat(store, send) {
     for (const seat of held()) send({ type: "resign", seat, version: version() });
     render(s());
   };
+  // Leave: each seat held is resigned, and the page goes to the saved games once the server has
+  // taken every one (its `ack`); a resign refused as `stale` (a move arrived meanwhile) is sent
+  // again with the version that move made, so the seat is never left held by a page that went
   leave.onclick = () => {
-    for (const seat of held()) send({ type: "resign", seat, version: version() });
-    location.hash = "#/games";
+    const seats = held();
+    if (!seats.length) { location.hash = "#/games"; return; }
+    leaving = { seats: new Set(seats), sentAt: null, staleAt: null, tries: 0 };
+    leave.disabled = true;
+    sendLeaving();
   };
+  function sendLeaving() {
+    leaving.sentAt = version();
+    for (const seat of leaving.seats) send({ type: "resign", seat, version: version(), request: `${LEAVE}${seat}` });
+  }
+  function leaveAnswer(msg) {
+    const seat = Number(String(msg.request).slice(LEAVE.length));
+    if (!leaving || !leaving.seats.has(seat)) return;
+    if (msg.type === "error" && msg.code === "stale" && leaving.tries < 5) {
+      leaving.tries += 1;
+      // sent again with the newer version: now if the page has it already, else once it comes (render)
+      if (version() !== leaving.sentAt) sendLeaving();
+      else leaving.staleAt = version();
+      return;
+    }
+    if (msg.type === "error" && !["not_your_seat", "game_over"].includes(msg.code)) {   // could not leave
+      leaving = null;
+      leave.disabled = false;
+      error.textContent = errorText(msg.code);
+      return;
+    }
+    leaving.seats.delete(seat);   // taken (or no longer this page's to leave)
+    if (!leaving.seats.size) {
+      leaving = null;
+      leave.disabled = false;
+      location.hash = "#/games";
+    }
+  }
   rematch.onclick = () => {
     for (const seat of held()) send({ type: "rematch", seat });
     rematch.disabled = true;
@@ -186,6 +224,7 @@ export function createChat(store, send) {
   }
 
   function onMessage(msg) {
+    if ((msg.type === "ack" || msg.type === "error") && isLeaveAnswer(msg)) { leaveAnswer(msg); return; }
     if (msg.type === "chat") take(msg);
     else if (msg.type === "chat_log") {
       for (const line of Array.isArray(msg.lines) ? msg.lines : []) take(line);
@@ -243,6 +282,10 @@ export function createChat(store, send) {
   }
 
   function render(st) {
+    if (leaving && leaving.staleAt !== null && version() !== leaving.staleAt) {
+      leaving.staleAt = null;
+      sendLeaving();
+    }
     const live = gameId && (mode === "play" || mode === "watch");
     panel.hidden = !gameId;
     actions.hidden = !live;
@@ -279,6 +322,8 @@ export function createChat(store, send) {
     watchersOpen = true;
     rated = false;
     resignAsked = false;
+    leaving = null;
+    leave.disabled = false;
     rematch.disabled = false;
     rematchOpen.hidden = true;
     error.textContent = "";

@@ -14,7 +14,7 @@ import {
 } from "./game.js";
 import { noteClock, showClockNews } from "./clock.js";
 import { OFFLINE, ONLINE, RECONNECTING, connect } from "./connection.js";
-import { createChat } from "./chat.js";
+import { createChat, isLeaveAnswer } from "./chat.js";
 import { animation, autoConfirm } from "./settings.js";
 import {
   forgetSecrets, myName, playSecrets, pruneBotSecrets, rememberGame, storeEntry, updateEntry,
@@ -132,7 +132,10 @@ export function createPlay(store, loadTiles) {
         viewChanged(v.version);
         break;
       }
-      case "ack": store.dispatch({ type: "ack", request: msg.request }); break;
+      case "ack":
+        if (isLeaveAnswer(msg)) chat.onMessage(msg);
+        else store.dispatch({ type: "ack", request: msg.request });
+        break;
       case "preview": {
         const pend = s().pending;
         const hinted = !!pend && pend.suggest !== null;   // a hint being tried waits for Confirm
@@ -196,6 +199,10 @@ export function createPlay(store, loadTiles) {
     const code = msg.code;
     if (FATAL[code]) {
       fatal(code, () => conn.stop());
+      return;
+    }
+    if (isLeaveAnswer(msg)) {   // Leave's resign: the chat panel's buttons see to it
+      chat.onMessage(msg);
       return;
     }
     store.dispatch({ type: "error", code, request: msg.request, explain: msg.explain });
