@@ -59,7 +59,7 @@ const LEAVE = "leave-";
 export const isLeaveAnswer = (msg) => typeof msg.request === "string" && msg.request.startsWith(LEAVE);
 
 export function createChat(store, send) {
-  let leaving = null;        // Leave under way: {seats: the seats not yet taken, sentAt, staleAt, tries}
+  let leaving = null;        // Resign or Leave under way: {seats not yet taken, go, sentAt, staleAt, tries}
   let gameId = null;
   let mode = null;
   let lines = [];            // this game's lines, by number
@@ -147,19 +147,21 @@ export function createChat(store, send) {
   no.onclick = () => { resignAsked = false; render(s()); };
   yes.onclick = () => {
     resignAsked = false;
-    for (const seat of held()) send({ type: "resign", seat, version: version() });
+    giveUp(false);
     render(s());
   };
-  // Leave: each seat held is resigned, and the page goes to the saved games once the server has
-  // taken every one (its `ack`); a resign refused as `stale` (a move arrived meanwhile) is sent
-  // again with the version that move made, so the seat is never left held by a page that went
-  leave.onclick = () => {
+  // Resign and Leave: each seat held is resigned (Leave: the page goes to the saved games once the
+  // server has taken every one, its `ack`); a resign refused as `stale` (a move arrived meanwhile)
+  // is sent again with the version that move made, so a seat is never left held by a page that went
+  leave.onclick = () => giveUp(true);
+  // Resign (`go` false) and Leave (`go` true: then to the saved games) send the same resigns
+  function giveUp(go) {
     const seats = held();
-    if (!seats.length) { location.hash = "#/games"; return; }
-    leaving = { seats: new Set(seats), sentAt: null, staleAt: null, tries: 0 };
+    if (!seats.length) { if (go) location.hash = "#/games"; return; }
+    leaving = { seats: new Set(seats), go, sentAt: null, staleAt: null, tries: 0 };
     leave.disabled = true;
     sendLeaving();
-  };
+  }
   function sendLeaving() {
     leaving.sentAt = version();
     for (const seat of leaving.seats) send({ type: "resign", seat, version: version(), request: `${LEAVE}${seat}` });
@@ -182,9 +184,10 @@ export function createChat(store, send) {
     }
     leaving.seats.delete(seat);   // taken (or no longer this page's to leave)
     if (!leaving.seats.size) {
+      const go = leaving.go;
       leaving = null;
       leave.disabled = false;
-      location.hash = "#/games";
+      if (go) location.hash = "#/games";
     }
   }
   rematch.onclick = () => {
