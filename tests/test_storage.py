@@ -466,6 +466,12 @@ def test_a_new_database_gets_at_once_exactly_the_tables_the_migrations_make(tmp_
     from huntgather.server.storage import _alembic_config, metadata, migrate
 
     options = {"compare_type": True, "compare_server_default": True}
+
+    def stamp_table(conn: Any) -> tuple[Any, ...]:
+        columns = [(c["name"], str(c["type"]), c["nullable"], c["default"])
+                   for c in inspect(conn).get_columns("alembic_version")]
+        return columns, inspect(conn).get_pk_constraint("alembic_version")
+
     with _empty_database(kind, tmp_path, "replayed") as replayed, \
             _empty_database(kind, tmp_path, "new") as new:
         engine = create_engine(replayed)
@@ -475,6 +481,7 @@ def test_a_new_database_gets_at_once_exactly_the_tables_the_migrations_make(tmp_
             assert compare_metadata(MigrationContext.configure(conn, opts=options), metadata) == []
             replayed_tables = {t: sorted(i["name"] or "" for i in inspect(conn).get_indexes(t))
                                for t in inspect(conn).get_table_names()}
+            replayed_stamp = stamp_table(conn)
         engine.dispose()
         engine = create_engine(new)
         assert migrate(engine) == "new"
@@ -482,8 +489,12 @@ def test_a_new_database_gets_at_once_exactly_the_tables_the_migrations_make(tmp_
             assert MigrationContext.configure(conn).get_current_revision() == SCHEMA
             assert {t: sorted(i["name"] or "" for i in inspect(conn).get_indexes(t))
                     for t in inspect(conn).get_table_names()} == replayed_tables
+            # the stamp, written without Alembic, in the very table Alembic makes
+            assert stamp_table(conn) == replayed_stamp
         assert migrate(engine) == SCHEMA   # and the next start has nothing to do
         engine.dispose()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL to test PostgreSQL"))])
 def test_an_account_keeps_the_language_of_its_mails(tmp_path: Path, kind: str) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
@@ -32,10 +32,12 @@ from huntgather.server.accounts import Account
 from huntgather.server.auth import accounts_of, signed_in
 from huntgather.server.context import RateLimit
 from huntgather.server.messages import ErrorCode
-from huntgather.server.passkeys import Passkeys, RelyingParty, relying_party
 from huntgather.server.routes_accounts import account_json, signed_in_answer
 from huntgather.server.routes_http import read_body
 from huntgather.server.seats import RequestError
+
+if TYPE_CHECKING:
+    from huntgather.server.passkeys import Passkeys, RelyingParty
 
 #: the most options (of any kind) one address may ask for a minute, by default
 OPTIONS_PER_MINUTE = 30
@@ -57,8 +59,18 @@ def _error(exc: RequestError, status: int | None = None) -> JSONResponse:
                         status_code=status or _STATUS.get(str(exc.code), 400))
 
 
+# huntgather.server.passkeys (and py_webauthn, a tenth of a second to import) is loaded by the
+# first passkey request, not by every server start
 def _rp(request: Request) -> RelyingParty:
+    from huntgather.server.passkeys import relying_party
+
     return relying_party(request.url.scheme, request.url.hostname, request.url.port)
+
+
+def _keys(request: Request) -> Passkeys:
+    from huntgather.server.passkeys import Passkeys
+
+    return Passkeys(accounts_of(request))
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -106,11 +118,11 @@ class PasskeyRoutes:
         rp = _rp(request)
         self._limit(request)
         data = await _body(request)
-        keys = Passkeys(accounts_of(request))
+        keys = _keys(request)
         return JSONResponse((await asyncio.to_thread(keys.signup_options, rp, data.get("name"))).as_json())
 
     async def signup(self, request: Request) -> Response:
-        rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
+        rp, data, keys = _rp(request), await _body(request), _keys(request)
         account = await asyncio.to_thread(keys.signup, rp, data.get("name"), data.get("challenge_id"),
                                           data.get("credential"))
         return await signed_in_answer(request, account, 201)
@@ -119,23 +131,23 @@ class PasskeyRoutes:
         rp = _rp(request)
         self._limit(request)
         await _body(request)
-        keys = Passkeys(accounts_of(request))
+        keys = _keys(request)
         return JSONResponse((await asyncio.to_thread(keys.login_options, rp)).as_json())
 
     async def login(self, request: Request) -> Response:
-        rp, data, keys = _rp(request), await _body(request), Passkeys(accounts_of(request))
+        rp, data, keys = _rp(request), await _body(request), _keys(request)
         account = await asyncio.to_thread(keys.login, rp, data.get("challenge_id"), data.get("credential"))
         return await signed_in_answer(request, account, 200)
 
     async def add_options(self, request: Request) -> Response:
         rp, account = _rp(request), await _account(request)
         self._limit(request)
-        keys = Passkeys(accounts_of(request))
+        keys = _keys(request)
         return JSONResponse((await asyncio.to_thread(keys.add_options, rp, account)).as_json())
 
     async def add(self, request: Request) -> Response:
         rp, account = _rp(request), await _account(request)
-        data, keys = await _body(request), Passkeys(accounts_of(request))
+        data, keys = await _body(request), _keys(request)
         passkey = await asyncio.to_thread(keys.add, rp, account, data.get("challenge_id"),
                                           data.get("credential"))
         shown = await asyncio.to_thread(account_json, keys.accounts, account)
@@ -143,13 +155,13 @@ class PasskeyRoutes:
 
     async def listed(self, request: Request) -> Response:
         account = await _account(request)
-        found = await asyncio.to_thread(Passkeys(accounts_of(request)).listed, account.id)
+        found = await asyncio.to_thread(_keys(request).listed, account.id)
         return JSONResponse({"passkeys": [p.as_json() for p in found]})
 
     async def remove(self, request: Request) -> Response:
         account = await _account(request)
         try:
-            await asyncio.to_thread(Passkeys(accounts_of(request)).remove, account.id,
+            await asyncio.to_thread(_keys(request).remove, account.id,
                                     request.path_params["credential_id"])
         except RequestError as exc:
             if exc.code == ErrorCode.UNKNOWN_PASSKEY:   # not signing in: no such thing to remove

@@ -18,7 +18,6 @@ from typing import Any
 
 from sqlalchemy import and_, case, distinct, func, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import aliased
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -125,7 +124,7 @@ def _stats(conn: Connection, account: int) -> dict[str, dict[str, Any]]:
     """Per edition: rated games played and won, the average score and the average margin (the
     score less the best other seat's)."""
     e = rating_events
-    other = aliased(rating_events)
+    other = rating_events.alias()
     best_other = (select(func.max(other.c.score))
                   .where(other.c.game_id == e.c.game_id, other.c.seat != e.c.seat).scalar_subquery())
     rows = conn.execute(select(e.c.edition, func.count(distinct(e.c.game_id)).label("played"),
@@ -166,7 +165,7 @@ def _recent(conn: Connection, account: int) -> list[dict[str, Any]]:
 def _against_bots(conn: Connection, account: int) -> dict[str, dict[str, dict[str, int]]]:
     """Per edition and bot level met: the rated games played against it, and those won (this
     player ranked above every seat of that level)."""
-    mine, theirs = aliased(rating_events), aliased(rating_events)
+    mine, theirs = rating_events.alias(), rating_events.alias()
     rows = conn.execute(select(mine.c.edition, accounts.c.name.label("level"),
                                func.min(mine.c.rank).label("mine"), func.min(theirs.c.rank).label("theirs"))
                         .join(theirs, and_(theirs.c.game_id == mine.c.game_id,

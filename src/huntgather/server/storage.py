@@ -43,6 +43,8 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    MetaData,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
@@ -1226,6 +1228,13 @@ def _migrations() -> Any:
     return ScriptDirectory.from_config(_alembic_config(None))
 
 
+#: the table in which Alembic keeps a database's revision, declared as Alembic's MigrationContext
+#: declares it (not on :data:`metadata`: the migrations do not make it, Alembic does)
+_alembic_version = Table("alembic_version", MetaData(),
+                         Column("version_num", String(32), nullable=False),
+                         PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+
+
 def migrate(engine: Engine) -> str:
     """Bring the database to :data:`SCHEMA` (Alembic); return the revision it had before.
 
@@ -1238,29 +1247,37 @@ def migrate(engine: Engine) -> str:
     written by a newer huntgather is refused with :class:`SchemaError`, and
     nothing is changed.  On PostgreSQL an advisory lock keeps two processes that
     start at once from migrating twice.
+
+    Alembic itself (a fifth of a second to import) is loaded only when there is
+    something to upgrade: the revision is read, and a new database stamped, in
+    :data:`_alembic_version`, the table Alembic reads (tests/test_storage.py
+    checks that Alembic reads the stamp as :data:`SCHEMA`).
     """
-    from alembic import command
-    from alembic.runtime.migration import MigrationContext
-    from sqlalchemy import inspect, text
+    from sqlalchemy import inspect
 
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
-        context = MigrationContext.configure(conn)
-        current = context.get_current_revision()
+        tables = set(inspect(conn).get_table_names())
+        current = None
+        if _alembic_version.name in tables:
+            current = conn.execute(select(_alembic_version.c.version_num)).scalar()
         if current == SCHEMA:
             return current
+        if current is None and not tables:
+            metadata.create_all(conn)
+            _alembic_version.create(conn)
+            conn.execute(insert(_alembic_version).values(version_num=SCHEMA))
+            return "new"
+        from alembic import command
+
         known = {s.revision for s in _migrations().walk_revisions()}
         if current is not None and current not in known:
             raise SchemaError(f"the database was written by a newer huntgather (schema {current}; this "
                               f"version knows up to {SCHEMA}): upgrade huntgather, or use another database")
-        if current is None and not inspect(conn).get_table_names():
-            metadata.create_all(conn)
-            context.stamp(_migrations(), SCHEMA)
-            return "new"
         before = current
         config = _alembic_config(conn)
-        if current is None and inspect(conn).has_table("hg_games"):
+        if current is None and "hg_games" in tables:
             command.stamp(config, "0001")   # the tables of the first layout, from before migrations
             before = "0001"
         command.upgrade(config, SCHEMA)
