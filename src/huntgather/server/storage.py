@@ -1259,11 +1259,11 @@ def migrate(engine: Engine) -> str:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
         tables = set(inspect(conn).get_table_names())
-        current = None
+        current: str | None = None
         if _alembic_version.name in tables:
             current = conn.execute(select(_alembic_version.c.version_num)).scalar()
         if current == SCHEMA:
-            return current
+            return SCHEMA
         if current is None and not tables:
             metadata.create_all(conn)
             _alembic_version.create(conn)
