@@ -161,6 +161,7 @@ def test_the_model_is_a_dot_product_and_falls_back_where_it_has_no_weights() -> 
     assert final.is_over and model(final) == [float(s) for s in final.scores]
 
 
+@pytest.mark.lab
 def test_the_shipped_model_covers_every_edition_and_count() -> None:
     # (its speed is measured in docs/bots.md, not asserted here)
     model = LinearEval.shipped()
@@ -220,6 +221,7 @@ def test_train_eval_refuses_bad_arguments(args: list[str], capsys: pytest.Captur
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.lab
 def test_train_eval_writes_a_model_that_learns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("numpy")
     out = tmp_path / "m.json"
@@ -379,6 +381,7 @@ def test_the_expert_search_values_its_leaves_by_a_pluggable_evaluation() -> None
     assert all(not s.is_chance for s in calls)
 
 
+@pytest.mark.lab
 def test_an_opponent_model_of_the_expert_own_numbers_is_no_model() -> None:
     """``others`` equal to the bot's own weights (or a function that gives None) leaves the
     samples exactly those of a search without a model."""
@@ -458,6 +461,7 @@ def test_rounds_of_greedy_turns_are_turns_per_player(monkeypatch: pytest.MonkeyP
         assert len(replies) == result.simulations * rounds * players
 
 
+@pytest.mark.lab
 def test_the_variants_tool_plays_the_same_games_for_each_variant_and_resumes(tmp_path: Path) -> None:
     """tools/expert_variants.py (docs/results/NOTES.md, "Four players: trials that did not
     help"): one log line a (deal, seat) game for

@@ -109,6 +109,7 @@ def test_the_supplies_and_the_completion_chance_follow_the_weights() -> None:
     assert estimate(state) == [s + fade * (2.5 * m + 1.0 * h) for s, m, h in seats]
 
 
+@pytest.mark.lab
 @pytest.mark.parametrize(("edition", "players"), [("2020", 2), ("2002", 3), ("2020", 4)])
 def test_the_search_values_each_plan_as_the_estimate_with_the_weights(edition: str, players: int) -> None:
     """With every fitted term in use, the search's plan values (occupants valued without a copy)
@@ -178,11 +179,13 @@ def test_the_shipped_weights_say_how_they_were_made() -> None:
 # --------------------------------------------------------------------------- duels and fitting
 
 
+@pytest.mark.lab
 def test_a_duel_of_the_same_weights_mirrors_itself() -> None:
     result = duel(ALL_TERMS, ALL_TERMS, deals=2)
     assert result.games == 4 and result.margin == 0.0 and result.won == result.lost
 
 
+@pytest.mark.lab
 def test_fit_keeps_the_best_duel_and_is_reproducible() -> None:
     seen: list[Trial] = []
     best = fit(DEFAULT, deals=1, rounds=1, names=["meeple_back"], progress=seen.append)
@@ -194,6 +197,7 @@ def test_fit_keeps_the_best_duel_and_is_reproducible() -> None:
     assert fit(DEFAULT, deals=1, rounds=1, names=["meeple_back"]) == best
 
 
+@pytest.mark.lab
 def test_fit_by_meetings_keeps_the_best_share_of_meetings() -> None:
     seen: list[Trial] = []
     best = fit(DEFAULT, players=3, deals=1, rounds=1, names=["meeple", "hut"], progress=seen.append,
@@ -206,6 +210,7 @@ def test_fit_by_meetings_keeps_the_best_share_of_meetings() -> None:
     assert best is next(t for t in seen if t.result.share == best.result.share)
 
 
+@pytest.mark.lab
 def test_tune_eval_writes_and_keeps_the_other_entries(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "w.json"
@@ -223,6 +228,7 @@ def test_tune_eval_writes_and_keeps_the_other_entries(tmp_path: Path,
     assert entry["objective"] == "margin" and "--objective" not in entry["command"]
 
 
+@pytest.mark.lab
 def test_tune_eval_by_meetings_says_so_in_the_file(tmp_path: Path) -> None:
     out = tmp_path / "w.json"
     assert main(["tune-eval", "--out", str(out), "--deals", "1", "--rounds", "0", "--players", "3",

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 from test_i18n import PARAM, WEB  # noqa: E402
 from test_web_review import BUDGET, finished_game  # noqa: E402
 from test_web_ui import ARTIFACTS, open_page, play_turn, start_game  # noqa: E402
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
 
 
 def lang_of(browser: Any, url: str, locale: str, saved: str | None, errors: list[str]) -> str:
