@@ -50,16 +50,12 @@ from huntgather.server.context import RateLimit, context_of
 from huntgather.server.mail_words import check_language
 from huntgather.server.messages import ErrorCode
 from huntgather.server.ratings import Rating
-from huntgather.server.routes_http import read_body
+from huntgather.server.routes_http import error_response, read_body, refusal, signed_out
 from huntgather.server.seats import RequestError, SeatKind
 from huntgather.server.storage import Storage, games, seats
 
 log = logging.getLogger("huntgather.server")
 
-_STATUS: dict[str, int] = {ErrorCode.NAME_TAKEN: 409, ErrorCode.BAD_LOGIN: 401, ErrorCode.SIGNED_OUT: 401,
-           ErrorCode.WRONG_PASSWORD: 403, ErrorCode.TOO_MANY_ATTEMPTS: 429, ErrorCode.TOO_LARGE: 413,
-           ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
-           ErrorCode.MAIL_OFF: 409, ErrorCode.TOO_MANY_SUBSCRIPTIONS: 409}
 #: the most games ``GET /api/me`` lists (the most recently played)
 MAX_GAMES = 200
 _PLAYER = re.compile(r"^player (\d+)$", re.MULTILINE)
@@ -119,21 +115,11 @@ def limits_of(request: Request) -> SignInLimits:
     return limits
 
 
-def _error(code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message},
-                        status_code=_STATUS.get(code, 400), headers={"cache-control": "no-store",
-                                                                     **(headers or {})})
-
-
-def _refused(exc: RequestError) -> JSONResponse:
-    return _error(exc.code, exc.message)
-
-
 def _too_many(wait: float) -> JSONResponse:
     minutes = max(1, round(wait / 60))
-    return _error(ErrorCode.TOO_MANY_ATTEMPTS,
-                  f"too many tries; try again in {minutes} minute{'s' if minutes > 1 else ''}",
-                  {"retry-after": str(max(1, int(wait + 0.999)))})
+    return error_response(ErrorCode.TOO_MANY_ATTEMPTS,
+                          f"too many tries; try again in {minutes} minute{'s' if minutes > 1 else ''}",
+                          headers={"retry-after": str(max(1, int(wait + 0.999)))})
 
 
 def _client(request: Request) -> str:
@@ -190,7 +176,6 @@ def _with_rotation(response: Response, request: Request, session: Session) -> Re
     return response
 
 
-_SIGNED_OUT = "you are not signed in (or your session has ended); sign in again"
 
 # --------------------------------------------------------------------------- sign up, in, out
 
@@ -210,13 +195,13 @@ async def sign_up(request: Request) -> Response:
     try:
         name, password, language = await _name_and_password(request)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     if not limits_of(request).sign_ups.allow(_client(request)):
         return _too_many(limits_of(request).sign_ups.window)
     try:
         account = await asyncio.to_thread(accounts_of(request).create, name, password, language=language)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     log.info("account %d made", account.id)
     return await signed_in_answer(request, account, 201)
 
@@ -225,7 +210,7 @@ async def sign_in(request: Request) -> Response:
     try:
         name, password, _language = await _name_and_password(request)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     limits, accounts = limits_of(request), accounts_of(request)
     client = _client(request)
     name = name[:200]   # no name is longer; the key of the limit stays small
@@ -237,7 +222,7 @@ async def sign_in(request: Request) -> Response:
     if account is None:
         limits.names.failed(key)
         limits.addresses.failed(client)
-        return _error(ErrorCode.BAD_LOGIN, "that name and password do not sign in")
+        return error_response(ErrorCode.BAD_LOGIN, "that name and password do not sign in")
     log.info("account %d signed in", account.id)
     return await signed_in_answer(request, account, 200)
 
@@ -258,7 +243,7 @@ async def sign_out(request: Request) -> Response:
 async def sign_out_everywhere(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     ended = await asyncio.to_thread(accounts_of(request).end_sessions, session.account.id)
     log.info("account %d signed out everywhere (%d sessions)", session.account.id, ended)
     response = Response(status_code=204)
@@ -343,7 +328,7 @@ def _live_turns(request: Request) -> dict[str, int | None]:
 async def me(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     answer = await asyncio.to_thread(_me, accounts_of(request), session.account, _live_turns(request))
     response = JSONResponse(answer, headers={"cache-control": "no-store"})
     return _with_rotation(response, request, session)
@@ -360,17 +345,17 @@ async def _check_present_password(request: Request, account: Account,
     if wait:
         return _too_many(wait)
     if given is None:
-        return _error(ErrorCode.BAD_REQUEST, "'old' is required: your present password")
+        return error_response(ErrorCode.BAD_REQUEST, "'old' is required: your present password")
     if not await asyncio.to_thread(accounts_of(request).verify, account.id, given[: MAX_PASSWORD * 4]):
         limits.names.failed(key)
-        return _error(ErrorCode.WRONG_PASSWORD, "that is not your present password")
+        return error_response(ErrorCode.WRONG_PASSWORD, "that is not your present password")
     return None
 
 
 async def change_password(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     account = session.account
     try:
         data = await read_body(request)
@@ -378,7 +363,7 @@ async def change_password(request: Request) -> Response:
         new = _text_field(data, "new")
         check_password_text(new)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     refused = await _check_present_password(request, account, old)
     if refused is not None:
         return refused
@@ -401,12 +386,12 @@ async def set_language(request: Request) -> Response:
     """``PUT /api/me/language`` ``{"language"}``: the language of the account's mails."""
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     try:
         data = await read_body(request)
         language = check_language(data.get("language") if isinstance(data, dict) else None)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     if not limits_of(request).languages.allow(f"account:{session.account.id}"):
         return _too_many(limits_of(request).languages.window)
     await asyncio.to_thread(accounts_of(request).set_language, session.account.id, language)
@@ -416,14 +401,14 @@ async def set_language(request: Request) -> Response:
 async def delete_me(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     account = session.account
     given: str | None = None
     if account.has_password:
         try:
             given = _text_field(await read_body(request), "password")
         except RequestError as exc:
-            return _refused(exc)
+            return refusal(exc)
     refused = await _check_present_password(request, account, given)
     if refused is not None:
         return refused

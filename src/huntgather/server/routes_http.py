@@ -112,18 +112,45 @@ def bot_levels() -> dict[str, Any]:
             "bot_ladder": _bot_ladder()}
 
 
-_STATUS = {"unknown_game": 404, "corrupt_game": 500, "not_creator": 403, "storage_failed": 503,
-           "too_large": 413, "bad_content_type": 415, "too_many_games": 429, "too_many_bot_games": 429,
-           "sign_in_required": 401, "rated_game_kept": 409, "not_listed": 404, "seat_not_open": 409,
-           "seat_taken": 409, "already_seated": 409, "too_many_requests": 429, "unknown_edition": 404,
-           "unknown_puzzle": 404}
+#: the HTTP status of each refusal an HTTP route may answer (any other code: 400), one table for
+#: every route module
+_STATUS: dict[str, int] = {
+    ErrorCode.UNKNOWN_GAME: 404, ErrorCode.CORRUPT_GAME: 500, ErrorCode.NOT_CREATOR: 403,
+    ErrorCode.STORAGE_FAILED: 503, ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415,
+    ErrorCode.TOO_MANY_GAMES: 429, ErrorCode.TOO_MANY_BOT_GAMES: 429, ErrorCode.SIGN_IN_REQUIRED: 401,
+    ErrorCode.RATED_GAME_KEPT: 409, ErrorCode.NOT_LISTED: 404, ErrorCode.SEAT_NOT_OPEN: 409,
+    ErrorCode.SEAT_TAKEN: 409, ErrorCode.ALREADY_SEATED: 409, ErrorCode.TOO_MANY_REQUESTS: 429,
+    ErrorCode.UNKNOWN_EDITION: 404, ErrorCode.UNKNOWN_PUZZLE: 404,
+    # accounts, passkeys, notifications
+    ErrorCode.NAME_TAKEN: 409, ErrorCode.BAD_LOGIN: 401, ErrorCode.SIGNED_OUT: 401,
+    ErrorCode.WRONG_PASSWORD: 403, ErrorCode.TOO_MANY_ATTEMPTS: 429, ErrorCode.MAIL_OFF: 409,
+    ErrorCode.TOO_MANY_SUBSCRIPTIONS: 409, ErrorCode.PASSKEY_EXISTS: 409, ErrorCode.LAST_SIGN_IN: 409,
+    ErrorCode.ACCOUNT_DISABLED: 403, ErrorCode.UNKNOWN_PASSKEY: 401,
+    # ratings and reviews
+    ErrorCode.UNKNOWN_PLAYER: 404, ErrorCode.GAME_NOT_OVER: 409, ErrorCode.TOO_MANY_REVIEWS: 429,
+}
+
+#: the words of a ``signed_out`` refusal
+SIGNED_OUT = "you are not signed in (or your session has ended); sign in again"
 
 
-def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+def error_response(code: str, message: str, status: int | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
     """The JSON error answer of an HTTP route: ``code``'s status (:data:`_STATUS`, else 400) unless
-    ``status`` is given."""
+    ``status`` is given; never cached."""
     return JSONResponse({"type": "error", "code": code, "message": message},
-                        status_code=status or _STATUS.get(code, 400))
+                        status_code=status or _STATUS.get(code, 400),
+                        headers={"cache-control": "no-store", **(headers or {})})
+
+
+def refusal(exc: RequestError, status: int | None = None) -> JSONResponse:
+    """The JSON error answer of a refusal raised as :class:`RequestError`."""
+    return error_response(str(exc.code), exc.message, status)
+
+
+def signed_out() -> JSONResponse:
+    """The answer of a route for a signed-in person to a request without a session."""
+    return error_response(ErrorCode.SIGNED_OUT, SIGNED_OUT)
 
 
 async def read_body(request: Request) -> Any:

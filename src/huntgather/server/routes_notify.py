@@ -40,8 +40,8 @@ from starlette.routing import Route
 from huntgather.server.context import RateLimit
 from huntgather.server.messages import ErrorCode
 from huntgather.server.notify import Notifier, NotifyStore, clean_email
-from huntgather.server.routes_accounts import _SIGNED_OUT, _error, _refused, current_session
-from huntgather.server.routes_http import read_body, web_dir
+from huntgather.server.routes_accounts import current_session
+from huntgather.server.routes_http import read_body, refusal, signed_out, web_dir
 from huntgather.server.seats import RequestError
 
 log = logging.getLogger("huntgather.server")
@@ -75,7 +75,7 @@ def _settings_json(notifier: Notifier, store: NotifyStore, account_id: int) -> d
 async def get_settings(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     notifier = notifier_of(request)
     answer = await asyncio.to_thread(_settings_json, notifier, notifier.store, session.account.id)
     return JSONResponse(answer, headers={"cache-control": "no-store"})
@@ -93,7 +93,7 @@ def _switch(data: dict[str, Any], key: str) -> bool | None:
 async def put_settings(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     account = session.account
     notifier = notifier_of(request)
     store = notifier.store
@@ -115,7 +115,7 @@ async def put_settings(request: Request) -> Response:
         token = await asyncio.to_thread(store.set_email, account.id, email) if change_email else None
         await asyncio.to_thread(store.set_switches, account.id, email_on, push_on)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     answer = await asyncio.to_thread(_settings_json, notifier, store, account.id)
     if token is not None and email is not None:
         try:
@@ -163,7 +163,7 @@ def check_endpoint(endpoint: object, extra: tuple[str, ...]) -> str:
 async def add_subscription(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     try:
         data = await read_body(request)
         if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
@@ -175,21 +175,21 @@ async def add_subscription(request: Request) -> Response:
         await asyncio.to_thread(notifier_of(request).store.add_subscription, session.account.id, endpoint,
                                 p256dh, auth)
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     return Response(status_code=201, headers={"cache-control": "no-store"})
 
 
 async def remove_subscription(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return _error(ErrorCode.SIGNED_OUT, _SIGNED_OUT)
+        return signed_out()
     try:
         data = await read_body(request)
         endpoint = data.get("endpoint") if isinstance(data, dict) else None
         if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT:
             raise RequestError(ErrorCode.BAD_SUBSCRIPTION, "send {\"endpoint\": URL}")
     except RequestError as exc:
-        return _refused(exc)
+        return refusal(exc)
     await asyncio.to_thread(notifier_of(request).store.remove_subscription, session.account.id, endpoint)
     return Response(status_code=204)
 

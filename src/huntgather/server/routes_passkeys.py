@@ -33,7 +33,7 @@ from huntgather.server.auth import accounts_of, signed_in
 from huntgather.server.context import RateLimit
 from huntgather.server.messages import ErrorCode
 from huntgather.server.routes_accounts import account_json, signed_in_answer
-from huntgather.server.routes_http import read_body
+from huntgather.server.routes_http import read_body, refusal
 from huntgather.server.seats import RequestError
 
 if TYPE_CHECKING:
@@ -42,21 +42,9 @@ if TYPE_CHECKING:
 #: the most options (of any kind) one address may ask for a minute, by default
 OPTIONS_PER_MINUTE = 30
 
-_STATUS: dict[str, int] = {
-    ErrorCode.NAME_TAKEN: 409, ErrorCode.SIGNED_OUT: 401, ErrorCode.TOO_MANY_ATTEMPTS: 429,
-    ErrorCode.PASSKEY_EXISTS: 409,
-    ErrorCode.LAST_SIGN_IN: 409, ErrorCode.ACCOUNT_DISABLED: 403, ErrorCode.UNKNOWN_PASSKEY: 401,
-    ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_CONTENT_TYPE: 415, ErrorCode.STORAGE_FAILED: 503,
-}
-
 Handler = Callable[[Request], Awaitable[Response]]
 
 log = logging.getLogger("huntgather.server")
-
-
-def _error(exc: RequestError, status: int | None = None) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": str(exc.code), "message": exc.message},
-                        status_code=status or _STATUS.get(str(exc.code), 400))
 
 
 # huntgather.server.passkeys (and py_webauthn, a tenth of a second to import) is loaded by the
@@ -94,10 +82,10 @@ def _answering(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except RequestError as exc:
-            return _error(exc)
+            return refusal(exc)
         except SQLAlchemyError as exc:
             log.error("a passkey request failed in storage: %s", exc)
-            return _error(RequestError(ErrorCode.STORAGE_FAILED, "the change could not be stored; try "
+            return refusal(RequestError(ErrorCode.STORAGE_FAILED, "the change could not be stored; try "
                                                                  "again in a moment"), 503)
     return run
 
@@ -165,7 +153,7 @@ class PasskeyRoutes:
                                     request.path_params["credential_id"])
         except RequestError as exc:
             if exc.code == ErrorCode.UNKNOWN_PASSKEY:   # not signing in: no such thing to remove
-                return _error(exc, 404)
+                return refusal(exc, 404)
             raise
         return Response(status_code=204)
 

@@ -30,6 +30,7 @@ from huntgather.server.accounts import name_key
 from huntgather.server.context import context_of
 from huntgather.server.messages import ErrorCode
 from huntgather.server.ratings import BOT_KEY, Rating, bot_start, display
+from huntgather.server.routes_http import error_response
 from huntgather.server.storage import Storage
 
 log = logging.getLogger("huntgather.server")
@@ -50,14 +51,6 @@ class Who(StrEnum):
     ALL = "all"
     PEOPLE = "people"
     BOTS = "bots"
-
-
-_STATUS = {ErrorCode.UNKNOWN_PLAYER: 404, ErrorCode.UNKNOWN_EDITION: 404, ErrorCode.BAD_REQUEST: 400,
-           ErrorCode.STORAGE_FAILED: 503}
-
-
-def _error(code: ErrorCode, message: str) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=_STATUS[code])
 
 
 def _answer(body: dict[str, Any]) -> JSONResponse:
@@ -213,30 +206,32 @@ def leaderboard(storage: Storage, edition: str, who: Who) -> list[dict[str, Any]
 async def player(request: Request) -> Response:
     name = request.path_params["name"]
     if not name or len(name) > 100:
-        return _error(ErrorCode.UNKNOWN_PLAYER, "there is no player of that name")
+        return error_response(ErrorCode.UNKNOWN_PLAYER, "there is no player of that name")
     try:
         found = await asyncio.to_thread(profile, context_of(request).storage, name)
     except Exception as exc:
         log.error("reading a player's profile failed: %s", type(exc).__name__)
-        return _error(ErrorCode.STORAGE_FAILED, "the profile could not be read; try again in a moment")
+        return error_response(ErrorCode.STORAGE_FAILED,
+                              "the profile could not be read; try again in a moment")
     if found is None:
-        return _error(ErrorCode.UNKNOWN_PLAYER, "there is no player of that name")
+        return error_response(ErrorCode.UNKNOWN_PLAYER, "there is no player of that name")
     return _answer(found)
 
 
 async def leaderboard_route(request: Request) -> Response:
     edition = request.query_params.get("edition", DEFAULT_EDITION)
     if edition not in edition_names():
-        return _error(ErrorCode.UNKNOWN_EDITION, "there is no such edition")
+        return error_response(ErrorCode.UNKNOWN_EDITION, "there is no such edition")
     raw = request.query_params.get("who", Who.ALL)
     if raw not in set(Who):
-        return _error(ErrorCode.BAD_REQUEST, "who is one of all, people or bots")
+        return error_response(ErrorCode.BAD_REQUEST, "who is one of all, people or bots")
     who = Who(raw)
     try:
         players = await asyncio.to_thread(leaderboard, context_of(request).storage, edition, who)
     except Exception as exc:
         log.error("reading the leaderboard failed: %s", type(exc).__name__)
-        return _error(ErrorCode.STORAGE_FAILED, "the leaderboard could not be read; try again in a moment")
+        return error_response(ErrorCode.STORAGE_FAILED,
+                              "the leaderboard could not be read; try again in a moment")
     return _answer({"edition": edition, "who": who, "players": players})
 
 

@@ -20,6 +20,7 @@ from starlette.routing import Route
 from huntgather.server.context import RateLimit, context_of
 from huntgather.server.messages import ErrorCode
 from huntgather.server.rooms import GAME_ID
+from huntgather.server.routes_http import error_response, refusal
 from huntgather.server.seats import RequestError
 
 log = logging.getLogger("huntgather.server")
@@ -28,15 +29,6 @@ log = logging.getLogger("huntgather.server")
 ASKS_PER_MINUTE = 20
 #: review reads (the page polls while one is computed) one address may make a minute
 READS_PER_MINUTE = 120
-
-_STATUS = {ErrorCode.UNKNOWN_GAME: 404, ErrorCode.CORRUPT_GAME: 500, ErrorCode.GAME_NOT_OVER: 409,
-           ErrorCode.TOO_MANY_REVIEWS: 429, ErrorCode.STORAGE_FAILED: 503}
-
-
-def _error(code: str, message: str) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message},
-                        status_code=_STATUS.get(ErrorCode(code), 400))
-
 
 def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
@@ -59,8 +51,9 @@ def _limits(request: Request) -> _Limits:
 async def ask_review(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     if not _limits(request).asks.allow(_address(request)):
-        return _error(ErrorCode.TOO_MANY_REVIEWS, f"at most {ASKS_PER_MINUTE} review requests a minute; "
-                                                  f"wait a little")
+        return error_response(ErrorCode.TOO_MANY_REVIEWS,
+                              f"at most {ASKS_PER_MINUTE} review requests a minute; "
+                              f"wait a little")
     ctx = context_of(request)
     try:
         room = await ctx.rooms.get(game_id)
@@ -74,32 +67,34 @@ async def ask_review(request: Request) -> Response:
             raise RequestError(ErrorCode.BAD_REQUEST, "this server reviews no games")
         answer = await ctx.reviews.ask(room.id, record)
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return refusal(exc)
     except Exception as exc:
         log.error("asking for a review failed: %s", type(exc).__name__)
-        return _error(ErrorCode.STORAGE_FAILED, "the review could not be asked for; try again in a moment")
+        return error_response(ErrorCode.STORAGE_FAILED,
+                              "the review could not be asked for; try again in a moment")
     return JSONResponse(answer, status_code=202 if answer["status"] != "done" else 200)
 
 
 async def get_review(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     if not _limits(request).reads.allow(_address(request)):
-        return _error(ErrorCode.TOO_MANY_REVIEWS, f"at most {READS_PER_MINUTE} review reads a minute; "
-                                                  f"wait a little")
+        return error_response(ErrorCode.TOO_MANY_REVIEWS,
+                              f"at most {READS_PER_MINUTE} review reads a minute; "
+                              f"wait a little")
     if not GAME_ID.fullmatch(game_id):
-        return _error(ErrorCode.UNKNOWN_GAME, "there is no such game")
+        return error_response(ErrorCode.UNKNOWN_GAME, "there is no such game")
     ctx = context_of(request)
     if ctx.reviews is None:
-        return _error(ErrorCode.BAD_REQUEST, "this server reviews no games")
+        return error_response(ErrorCode.BAD_REQUEST, "this server reviews no games")
     try:
         answer = await ctx.reviews.state(game_id)
         if answer["status"] == "none":
             await ctx.rooms.get(game_id)   # unknown_game if there is no such game
     except RequestError as exc:
-        return _error(exc.code, exc.message)
+        return refusal(exc)
     except Exception as exc:
         log.error("reading a review failed: %s", type(exc).__name__)
-        return _error(ErrorCode.STORAGE_FAILED, "the review could not be read; try again in a moment")
+        return error_response(ErrorCode.STORAGE_FAILED, "the review could not be read; try again in a moment")
     return JSONResponse(answer, headers={"Cache-Control": "no-cache"})
 
 
