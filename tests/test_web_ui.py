@@ -1698,77 +1698,90 @@ def test_on_a_phone_every_turn_starts_with_every_legal_square_in_view(server: Se
     assert not errors, f"JavaScript errors: {errors}"
 
 
-# width, height, touch: phones upright and on their side, tablets both ways, laptop and desktop
-SIZES = [(390, 844, True), (360, 740, True), (844, 390, True), (768, 1024, True), (1024, 768, True),
-         (1366, 768, False), (1920, 1080, False)]
+# width, height: phones upright and on their side, tablets both ways (touch screens); laptop and
+# desktop (a mouse)
+TOUCH_SIZES = [(390, 844), (360, 740), (844, 390), (768, 1024), (1024, 768)]
+MOUSE_SIZES = [(1366, 768), (1920, 1080)]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h, _ in SIZES])
+@pytest.mark.parametrize("touch", [True, False], ids=["touch", "mouse"])
 def test_a_few_turns_at_every_size_keep_the_board_and_the_turn_in_view(server: Server, browser: Any,
-                                                                       size: tuple[int, int, bool]) -> None:
-    """Three turns at each size: every turn starts with all the legal squares in view; while a tile
-    waits, the tile in hand and Confirm (and beside the board, the piece chosen in the list) are in
-    the window without scrolling (the bug at 844×390: below the fold); on a tablet the board has
-    most of the screen (the bug at 768×1024: 388 px wide beside the panel).  Then the table fits
-    the window: no page scroll bar, and the turn banner (and on a phone or tablet on its side, the
-    action bar) in view however far the panel is scrolled (the bug: it scrolled away).
+                                                                       touch: bool) -> None:
+    """One game, opened at each size in turn (the window resized, then the page loaded again, as
+    a phone turned on its side and the game's link opened on it), two turns at each: every turn
+    starts with all the legal squares in view; while a tile waits, the tile in hand and Confirm
+    (and beside the board, the piece chosen in the list) are in the window without scrolling (the
+    bug at 844×390: below the fold); on a tablet the board has most of the screen (the bug at
+    768×1024: 388 px wide beside the panel).  Then the table fits the window: no page scroll bar,
+    and the turn banner (and on a phone or tablet on its side, the action bar) in view however far
+    the panel is scrolled (the bug: it scrolled away).
     Screenshots: layout-game-WxH-{turn,pending}.png, layout-WxH.png."""
-    width, height, touch = size
+    sizes = TOUCH_SIZES if touch else MOUSE_SIZES
     errors: list[str] = []
+    width, height = sizes[0]
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch,
                                   has_touch=touch)
     try:
-        page = open_page(context, errors, f"{width}x{height}")
+        page = open_page(context, errors, "touch" if touch else "mouse")
         start_game(page, server.url, ["human", "bot:random"], short=None, seed=17)
-        page.wait_for_selector("#board [data-legal]")
-        assert page.evaluate("document.documentElement.scrollHeight") <= height
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        board = page.locator("#board").bounding_box()
-        assert board is not None
-        if (width, height) == (768, 1024):
-            assert board["width"] >= width - 1 and board["height"] >= 0.55 * height, board
-        if (width, height) == (1024, 768):
-            assert board["width"] >= 0.68 * width and board["height"] >= 0.9 * height, board
-        # while a tile waits: Confirm and the tile in hand in the window everywhere, and beside the
-        # board (a phone or tablet on its side, a laptop) the piece chosen in the list too
-        bar = ("#confirm", "#current-tile") + (("#choices button.selected",) if width > height else ())
-        for turn in range(1, 4):
-            page.wait_for_selector("#board [data-legal]")
-            check_turn_in_view(page, f"{width}x{height}, turn {turn}")
-            last = turn == 3
-            if last:
-                page.screenshot(path=str(ARTIFACTS / f"layout-game-{width}x{height}-turn.png"))
-            touch_turn(page, bar=bar, touch=touch,
-                       shot=ARTIFACTS / f"layout-game-{width}x{height}-pending.png" if last else None)
-        page.wait_for_selector("#board [data-legal]")
-        assert page.evaluate("document.documentElement.scrollHeight") <= height
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        board = page.locator("#board").bounding_box()
-        assert board is not None and board["width"] >= 0.5 * width and board["height"] >= 0.4 * height
-        if page.locator("#sheet-toggle").is_visible():
-            page.locator("#sheet-toggle").click()
-        page.check("#show-remaining")   # a long panel
-        page.locator("#side").evaluate("s => { s.scrollTop = s.scrollHeight; }")
-        page.wait_for_timeout(300)
-        turn = page.locator("#turn").bounding_box()
-        assert turn is not None and turn["y"] >= 0 and turn["y"] + turn["height"] <= height
-        hit = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#turn')",
-                            [turn["x"] + 5, turn["y"] + turn["height"] / 2])
-        assert hit, "something covers the turn banner"
-        if height < width < 1200:
-            # a phone or tablet on its side: the action bar (the tile in hand, Confirm) stays at the
-            # panel's foot however far it is scrolled (the bug at 844×390: below the fold)
-            for what in ("#confirm", "#bar-tile"):
-                assert in_window(page, what), (what, page.locator(what).bounding_box())
-                box = page.locator(what).bounding_box()
-                assert box is not None
-                hit = page.evaluate("([x, y, w]) => !!document.elementFromPoint(x, y).closest(w)",
-                                    [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, what])
-                assert hit, f"something covers {what}"
-        page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            page.reload()
+            check_layout_at(page, width, height, touch)
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def check_layout_at(page: Any, width: int, height: int, touch: bool) -> None:
+    """Two turns and the table's layout at one size (see the test above)."""
+    page.wait_for_selector("#board [data-legal]")
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.locator("#board").bounding_box()
+    assert board is not None
+    if (width, height) == (768, 1024):
+        assert board["width"] >= width - 1 and board["height"] >= 0.55 * height, board
+    if (width, height) == (1024, 768):
+        assert board["width"] >= 0.68 * width and board["height"] >= 0.9 * height, board
+    # while a tile waits: Confirm and the tile in hand in the window everywhere, and beside the
+    # board (a phone or tablet on its side, a laptop) the piece chosen in the list too
+    bar = ("#confirm", "#current-tile") + (("#choices button.selected",) if width > height else ())
+    for turn in range(1, 3):
+        page.wait_for_selector("#board [data-legal]")
+        check_turn_in_view(page, f"{width}x{height}, turn {turn}")
+        last = turn == 2
+        if last:
+            page.screenshot(path=str(ARTIFACTS / f"layout-game-{width}x{height}-turn.png"))
+        touch_turn(page, bar=bar, touch=touch,
+                   shot=ARTIFACTS / f"layout-game-{width}x{height}-pending.png" if last else None)
+    page.wait_for_selector("#board [data-legal]")
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.locator("#board").bounding_box()
+    assert board is not None and board["width"] >= 0.5 * width and board["height"] >= 0.4 * height
+    if page.locator("#sheet-toggle").is_visible():
+        page.locator("#sheet-toggle").click()
+    page.check("#show-remaining")   # a long panel
+    page.locator("#side").evaluate("s => { s.scrollTop = s.scrollHeight; }")
+    page.wait_for_timeout(300)
+    turn_box = page.locator("#turn").bounding_box()
+    assert turn_box is not None and turn_box["y"] >= 0 and turn_box["y"] + turn_box["height"] <= height
+    hit = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#turn')",
+                        [turn_box["x"] + 5, turn_box["y"] + turn_box["height"] / 2])
+    assert hit, "something covers the turn banner"
+    if height < width < 1200:
+        # a phone or tablet on its side: the action bar (the tile in hand, Confirm) stays at the
+        # panel's foot however far it is scrolled (the bug at 844×390: below the fold)
+        for what in ("#confirm", "#bar-tile"):
+            assert in_window(page, what), (what, page.locator(what).bounding_box())
+            box = page.locator(what).bounding_box()
+            assert box is not None
+            hit = page.evaluate("([x, y, w]) => !!document.elementFromPoint(x, y).closest(w)",
+                                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, what])
+            assert hit, f"something covers {what}"
+    page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
+    page.uncheck("#show-remaining")   # (a setting: the next size starts with the short panel)
 
 
 def test_the_camera_keeps_still_under_a_finger_and_follows_once_it_lifts(server: Server,
