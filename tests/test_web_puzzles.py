@@ -1,7 +1,10 @@
 """The Puzzles screen in the browser: from the new-game page to the puzzle of the day; a puzzle
-solved (the square, the rotation, the piece, Check: the explanation in scoring words) and one
-failed (the runner-up: wrong, then the hints and the solution), at a phone's size and a
-desktop's.  Screenshots go to ``artifacts/`` (git-ignored)."""
+solved (the square, the rotation, the piece, Check: the server says right, the explanation in
+scoring words, the solved count and streak) and one failed (the runner-up: wrong by how many
+points, the streak ended, then the hints one by one and the solution from the server), the
+difficulty filter and "a harder one", at a phone's size and a desktop's.  The page never
+receives the answer before it is earned (the server's GET leaves it out: test_puzzles.py).
+Screenshots go to ``artifacts/`` (git-ignored)."""
 
 from __future__ import annotations
 
@@ -38,6 +41,12 @@ def view(url: str, number: int) -> dict[str, Any]:
     with urllib.request.urlopen(f"{url}/api/puzzles/2020/{number}", timeout=30) as answer:
         out: dict[str, Any] = json.load(answer)
     return out
+
+
+def answer(number: int) -> dict[str, Any]:
+    """The answer of 2020 puzzle ``number`` (the shipped data: the page's GET does not have it)."""
+    p = shipped("2020")[number - 1]
+    return {"best": list(p.best), "runner_up": list(p.runner_up), "difficulty": p.difficulty}
 
 
 def pick(number: int) -> int:
@@ -86,39 +95,58 @@ def test_a_puzzle_solved_and_one_failed(server: Server, browser: Any) -> None:
 
         # solved: the best turn, checked: right, with the explanation in scoring words
         puzzle = view(server.http, solved)
+        assert "best" not in puzzle
         page.goto(f"{server.http}/#/puzzles/2020/{solved}")
         showing(page, solved)
         assert page.locator("#puzzle-check").is_disabled()
-        play(page, puzzle, puzzle["best"])
+        assert page.locator("#puzzle-stats").text_content() == "Solved: 0 · streak: 0 · best streak: 0"
+        play(page, puzzle, answer(solved)["best"])
         page.locator("#puzzle-check").click()
         page.wait_for_selector('#puzzle-result[data-verdict="right"]')
         items = page.locator("#puzzle-explanation li").all_text_contents()
         assert items and all(text.endswith(".") for text in items)
         assert "points better" in page.locator("#puzzle-explanation").text_content()
         assert page.locator("#puzzle-check").is_disabled()
+        assert page.locator("#puzzle-stats").text_content() == "Solved: 1 · streak: 1 · best streak: 1"
         page.screenshot(path=str(ARTIFACTS / f"puzzle-solved-{name}.png"), full_page=True)
 
         # failed: the runner-up is not the answer; the hints, then the solution
         puzzle = view(server.http, failed)
         page.goto(f"{server.http}/#/puzzles/2020/{failed}")
         showing(page, failed)
-        play(page, puzzle, puzzle["runner_up"])
+        play(page, puzzle, answer(failed)["runner_up"])
         page.locator("#puzzle-check").click()
         page.wait_for_selector('#puzzle-result[data-verdict="wrong"]')
+        assert "the next best turn, but the best is" in page.locator("#puzzle-result").text_content()
         assert page.locator("#puzzle-explanation li").count() == 0
+        assert page.locator("#puzzle-stats").text_content() == "Solved: 1 · streak: 0 · best streak: 1"
         page.locator("#puzzle-hint").click()
         page.wait_for_selector("#puzzle-board .puzzle-area")
-        page.locator("#puzzle-hint").click()
-        assert page.locator("#puzzle-hints p").count() == 2 and page.locator("#puzzle-hint").is_disabled()
+        page.locator("#puzzle-hint").click()   # the second hint comes from the server
+        page.wait_for_function("() => document.querySelectorAll('#puzzle-hints p').length === 2")
+        page.wait_for_function("() => document.querySelector('#puzzle-hint').disabled")
         page.screenshot(path=str(ARTIFACTS / f"puzzle-failed-{name}.png"), full_page=True)
         page.locator("#puzzle-solution").click()
         page.wait_for_selector('#puzzle-result[data-verdict="solution"]')
         assert page.locator("#puzzle-explanation li").count() >= 1
-        best = puzzle["best"][0].split("@")[1].split("r")[0].split(",")
+        best = answer(failed)["best"][0].split("@")[1].split("r")[0].split(",")
         assert page.locator(f'#puzzle-board rect.picked[data-x="{best[0]}"][data-y="{best[1]}"]').count() == 1
         page.screenshot(path=str(ARTIFACTS / f"puzzle-solution-{name}.png"), full_page=True)
-        # the next puzzle
+        # the next puzzle; then only hard ones, and "a harder one" from an easy one
         page.locator("#puzzle-next").click()
         showing(page, failed + 1)
+        found = shipped("2020")
+        page.locator("#puzzle-filter").select_option("hard")
+        hard = next(p.number for p in (*found[failed + 1:], *found) if p.difficulty == "hard")
+        page.wait_for_function("(n) => document.querySelector('#puzzle-next').href.endsWith(`/2020/${n}`)",
+                               arg=hard)
+        page.locator("#puzzle-next").click()
+        showing(page, hard)
+        assert page.locator("#puzzle-harder").is_hidden()
+        easy = next(p.number for p in found if p.difficulty == "easy")
+        page.goto(f"{server.http}/#/puzzles/2020/{easy}")
+        showing(page, easy)
+        page.locator("#puzzle-harder:not([hidden])").click()
+        showing(page, next(p.number for p in (*found[easy:], *found) if p.difficulty == "medium"))
         page.close()
     assert not errors, f"JavaScript errors: {errors}"

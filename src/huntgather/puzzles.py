@@ -3,7 +3,9 @@
 The puzzles of an edition are ``huntgather/data/puzzles/{edition}.jsonl``, one JSON object a
 line, as ``huntgather puzzles mine`` (:mod:`huntgather.bots.puzzles`) writes them; a puzzle's
 number is its line's, from 1.  The puzzle of the day is the same for everyone on a UTC date:
-a hash of the date and the edition picks it.
+a hash of the date and the edition picks it.  What a page is sent is :func:`puzzle_view` (no
+answer), :func:`hint_view` one hint at a time and :func:`solution_view` once it is earned
+(:mod:`huntgather.server.routes_puzzles`).
 
 >>> found = shipped("2020")
 >>> len(found) >= 100, found[0].number
@@ -60,6 +62,16 @@ class Puzzle:
     predicted_best: float = 0.0
     predicted_runner_up: float = 0.0
     source: dict[str, Any] = field(default_factory=dict)
+    #: the miner's numbers the difficulty is graded from (:func:`huntgather.bots.puzzles.grade`)
+    grading: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        """How many seats the puzzle's game has (its position's ``players`` line)."""
+        for line in self.position.splitlines():
+            if line.startswith("players "):
+                return int(line.split()[1])
+        return 2
 
     def state(self) -> State:
         """The position (a placement decision of :attr:`player` with :attr:`tile` in hand)."""
@@ -95,7 +107,8 @@ def parse_puzzle(entry: Any, number: int) -> Puzzle:
             float(entry["margin_best"]), float(entry["margin_runner_up"]),
             _facts(entry["facts_best"], "facts_best"), _facts(entry["facts_runner_up"], "facts_runner_up"),
             str(entry["difficulty"]), float(entry.get("predicted_best", 0.0)),
-            float(entry.get("predicted_runner_up", 0.0)), dict(entry.get("source") or {}))
+            float(entry.get("predicted_runner_up", 0.0)), dict(entry.get("source") or {}),
+            dict(entry.get("grading") or {}))
     except KeyError as err:
         raise PuzzleError(f"puzzle {number} has no {err.args[0]}") from None
     except (TypeError, ValueError) as err:
@@ -208,10 +221,58 @@ def turns_view(state: State) -> list[dict[str, Any]]:
     return out
 
 
+#: the first hint: a square area of this many squares a side that holds the answer's square
+AREA = 3
+#: how many hints a puzzle has (:func:`hint_view`): the area, then the feature
+HINTS = 2
+
+
+def area_of(puzzle: Puzzle, state: State) -> dict[str, int]:
+    """The first hint: an :data:`AREA` x :data:`AREA` square of the board (``x0``, ``y0``,
+    ``x1``, ``y1``, inclusive) that holds the answer's square, but not at a place that gives it
+    away: of the squares that hold it, the one with the most squares where the tile may go
+    (the first by its corner, left to right then top to bottom, on a tie)."""
+    first = moves_of(puzzle.best)[0]
+    assert isinstance(first, Place)
+    open_squares = {(m.x, m.y) for m in state.legal_moves() if isinstance(m, Place)}
+    best: tuple[int, int, int] | None = None
+    for dy in range(AREA):
+        for dx in range(AREA):
+            x0, y0 = first.x - dx, first.y - dy
+            inside = sum(1 for x, y in open_squares if x0 <= x < x0 + AREA and y0 <= y < y0 + AREA)
+            key = (-inside, y0, x0)
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    _, y0, x0 = best
+    return {"x0": x0, "y0": y0, "x1": x0 + AREA - 1, "y1": y0 + AREA - 1}
+
+
+def hint_view(puzzle: Puzzle, k: int) -> dict[str, Any]:
+    """Hint ``k`` (1 to :data:`HINTS`) of a puzzle: 1, the area (:func:`area_of`); 2, the feature
+    that matters: ``{"fact": "scores", "kind"}`` (the answer scores it for the player),
+    ``{"fact": "occupies", "kind", "role"}`` (its piece takes it) or ``{"fact": "place"}``
+    (neither: where the tile helps later).  :class:`KeyError` for another ``k``."""
+    if k == 1:
+        return {"hint": 1, "area": area_of(puzzle, puzzle.state())}
+    if k != 2:
+        raise KeyError(k)
+    for fact in puzzle.facts_best:
+        if fact["fact"] == "scores" and fact["points"][puzzle.player] > 0:
+            return {"hint": 2, "fact": "scores", "kind": str(fact["kind"])}
+    for fact in puzzle.facts_best:
+        if fact["fact"] == "occupies":
+            after = play_turn(puzzle.state(), puzzle.best)
+            kind = after.board.zone(int(fact["tile"]), int(fact["zone"])).kind
+            return {"hint": 2, "fact": "occupies", "kind": str(kind), "role": str(fact["role"])}
+    return {"hint": 2, "fact": "place"}
+
+
 def puzzle_view(puzzle: Puzzle, count: int) -> dict[str, Any]:
     """A puzzle as the page shows it (``GET /api/puzzles/…``, docs/protocol.md): the position
-    (board, pieces, scores), the tile in hand, every way to play it, the answer and its scoring
-    facts; ``count``: how many puzzles the edition has."""
+    (board, pieces, scores), the tile in hand, every way to play it, its difficulty and the first
+    hint (the area, :func:`area_of`), but not the answer (:func:`solution_view`); ``count``: how
+    many puzzles the edition has."""
     state = puzzle.state()
     board = state.board
     occupants = []
@@ -226,9 +287,26 @@ def puzzle_view(puzzle: Puzzle, count: int) -> dict[str, Any]:
         "board": [{"x": x, "y": y, "tile": t, "rotation": r} for (x, y), (t, r) in board.cells.items()],
         "occupants": occupants,
         "turns": turns_view(state),
-        "best": list(puzzle.best), "accepted": [list(p) for p in puzzle.accepted],
-        "runner_up": list(puzzle.runner_up),
+        "hints": HINTS, "area": area_of(puzzle, state),
+    }
+
+
+def solution_view(puzzle: Puzzle) -> dict[str, Any]:
+    """The answer of a puzzle and its explanation (``GET …/{n}/solution``, and a right answer's):
+    the best turn, the runner-up, the expected margins and win chances after each, their scoring
+    facts."""
+    return {
+        "edition": puzzle.edition, "number": puzzle.number,
+        "best": list(puzzle.best), "runner_up": list(puzzle.runner_up),
         "chance_best": puzzle.chance_best, "chance_runner_up": puzzle.chance_runner_up,
         "margin_best": puzzle.margin_best, "margin_runner_up": puzzle.margin_runner_up,
         "facts_best": list(puzzle.facts_best), "facts_runner_up": list(puzzle.facts_runner_up),
     }
+
+
+def index_view(edition: str) -> dict[str, Any]:
+    """Every puzzle of ``edition`` in a word: its difficulty and its number of players, in order
+    (``GET /api/puzzles/{edition}``: the page's filter and "next harder")."""
+    found = shipped(edition)
+    return {"edition": edition, "count": len(found),
+            "difficulty": [p.difficulty for p in found], "players": [p.players for p in found]}

@@ -1,8 +1,9 @@
 """Mining puzzles from expert games (``huntgather puzzles mine``; docs/learn.md, "Puzzles").
 
-A *puzzle* is a position of a two-player game in which a tile has just been drawn and the best
-whole turn (the placement and the piece, :func:`~huntgather.bots.plans.turn_plans`) is clearly
-better than every other one by the expert's own reckoning.  Mining goes in three steps:
+A *puzzle* is a position of a game (of 2, 3 or 4 players) in which a tile has just been drawn
+and the best whole turn (the placement and the piece,
+:func:`~huntgather.bots.plans.turn_plans`) is clearly better than every other one by the
+expert's own reckoning.  Mining goes in three steps:
 
 1. **Play**: a game of the expert against itself at a small budget (:data:`PLAY_SIMULATIONS`
    simulations a decision), seeded from the miner's seed and the game's number.
@@ -31,7 +32,9 @@ At most :data:`PER_GAME` puzzles come from one game.  Each keeps the position te
 turn, the accepted turns, the runner-up, both expected margins and win chances, both final
 margins as the learned evaluation predicts them (:func:`~huntgather.bots.analysis.predict_after`),
 the explanation as scoring facts (:func:`facts`: what the turn scores at once, for whom, and
-where its piece goes) and a difficulty (:func:`difficulty`).
+where its piece goes), the numbers its difficulty is graded from (:func:`grading`: whether the
+turn that scores the most at once, the greedy turn and shallow searches find it, and the gap)
+and the difficulty itself (:func:`grade`).
 
 Deterministic: the same edition, seed and budgets give the same puzzles, in the same order.
 """
@@ -82,17 +85,20 @@ SKIP_TURNS = 2
 PER_GAME = 5
 #: two values on the same draws closer than this are one value (the same turn for the game)
 SAME = 1e-9
-#: difficulties (:func:`difficulty`): the turn that scores the most now, the greedy turn, neither
+#: difficulties (:func:`grade`)
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
-def game_seed(edition: str, seed: int, game: int) -> int:
-    """The seed of game number ``game`` (from 0) of a mining run.
+def game_seed(edition: str, seed: int, game: int, players: int = 2) -> int:
+    """The seed of game number ``game`` (from 0) of a mining run of ``players``-player games.
 
     >>> game_seed("2020", 1, 0) == game_seed("2020", 1, 0) != game_seed("2002", 1, 0)
     True
+    >>> game_seed("2020", 1, 0, players=3) != game_seed("2020", 1, 0)
+    True
     """
-    text = f"puzzles|{edition}|{seed}|{game}"
+    seats = "" if players == 2 else f"{players}p|"   # (two-player runs keep their seeds)
+    text = f"puzzles|{edition}|{seats}{seed}|{game}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
@@ -246,26 +252,78 @@ def verify(state: State, seed: int, simulations: int = VERIFY_SIMULATIONS,
                    values[runner][1], searched in accepted)
 
 
-def difficulty(state: State, accepted: tuple[Plan, ...]) -> str:
-    """How hard a puzzle is (:data:`DIFFICULTIES`): *easy* when an accepted turn scores the most
-    points now (more than any other turn, and some), *medium* when the greedy turn by the
-    expert's heuristic is accepted, *hard* when only the search finds it.
+#: the grade's shallow searches: this many expert searches of :data:`PLAY_SIMULATIONS` each
+SHALLOW_SEARCHES = 3
+#: a gap below this many points is a close call: one point of difficulty more
+CLOSE_GAP = 4.0
+#: the highest difficulty points of an *easy* puzzle, then of a *medium* one (:func:`grade`)
+EASY_POINTS = 1
+MEDIUM_POINTS = 3
+
+
+def grading(state: State, accepted: tuple[Plan, ...], gap: float) -> dict[str, Any]:
+    """The miner's numbers a puzzle's difficulty is graded from (:func:`grade`), for the
+    position ``state`` (unchanged), its ``accepted`` turns and the ``gap`` in points between
+    the best turn and the runner-up:
+
+    * ``scores_most``: an accepted turn scores the most points at once (more than any other
+      turn, for the mover over the best other seat, and some);
+    * ``traps``: how many turns score more at once than the best accepted one does;
+    * ``greedy``: the heuristic's greedy turn (the expert's estimate of each turn, no search)
+      is accepted;
+    * ``shallow``: how many of :data:`SHALLOW_SEARCHES` shallow expert searches (the self-play
+      budget, :data:`PLAY_SIMULATIONS` simulations, seeds 1, 2, ...) choose an accepted turn;
+    * ``gap``: the gap, to a hundredth.
 
     >>> g = Game(players=2, seed=3)
-    >>> difficulty(g.state, ((g.legal_moves()[0],),)) in DIFFICULTIES
-    True
+    >>> sorted(grading(g.state, ((g.legal_moves()[0], Pass()),), 3.5))
+    ['gap', 'greedy', 'scores_most', 'shallow', 'traps']
     """
+    from huntgather.bots.levels import expert_bot
+
     player = state.player
     now: dict[Plan, int] = {}
     for plan, after in turn_plans(state):
         now[plan] = after.scores[player] - state.scores[player] - max(
             after.scores[p] - state.scores[p] for p in range(state.players) if p != player)
     most = max(now.values())
-    if most > 0 and any(now.get(plan) == most for plan in accepted):
-        return DIFFICULTIES[0]
-    if reply(state, weights=weights_for(state))[0] in accepted:
-        return DIFFICULTIES[1]
-    return DIFFICULTIES[2]
+    best_now = max((now[plan] for plan in accepted if plan in now), default=most)
+    shallow = 0
+    for seed in range(1, SHALLOW_SEARCHES + 1):
+        result = expert_bot(seed, Limits(simulations=PLAY_SIMULATIONS)).search(state)
+        sampled = sorted((row for row in result.plans if row[2] > 0), key=lambda row: -row[1])
+        shallow += (sampled[0][0] if sampled else result.plans[0][0]) in accepted
+    return {"scores_most": most > 0 and best_now == most,
+            "traps": sum(1 for v in now.values() if v > best_now),
+            "greedy": reply(state, weights=weights_for(state))[0] in accepted,
+            "shallow": shallow, "gap": round(gap, 2)}
+
+
+def difficulty_points(numbers: dict[str, Any]) -> int:
+    """How hard the numbers of :func:`grading` make a puzzle: 2 when no accepted turn scores
+    the most at once, 1 more when some turn scores more at once than the answer (a trap), 2
+    when the greedy turn misses it, 1 for each shallow search that misses it, 1 for a close
+    call (a gap under :data:`CLOSE_GAP` points).
+
+    >>> difficulty_points({"scores_most": True, "traps": 0, "greedy": True, "shallow": 3, "gap": 6.0})
+    0
+    >>> difficulty_points({"scores_most": False, "traps": 2, "greedy": False, "shallow": 0, "gap": 3.0})
+    9
+    """
+    return int(2 * (not numbers["scores_most"]) + (numbers["traps"] > 0) + 2 * (not numbers["greedy"])
+            + (SHALLOW_SEARCHES - numbers["shallow"]) + (numbers["gap"] < CLOSE_GAP))
+
+
+def grade(numbers: dict[str, Any]) -> str:
+    """A puzzle's difficulty (:data:`DIFFICULTIES`) from :func:`difficulty_points`: *easy* up to
+    :data:`EASY_POINTS`, *medium* up to :data:`MEDIUM_POINTS`, *hard* above.
+
+    >>> grade({"scores_most": True, "traps": 0, "greedy": True, "shallow": 2, "gap": 3.5})
+    'medium'
+    """
+    points = difficulty_points(numbers)
+    return DIFFICULTIES[0] if points <= EASY_POINTS else DIFFICULTIES[1] if points <= MEDIUM_POINTS \
+        else DIFFICULTIES[2]
 
 
 def puzzle_data(state: State, verdict: Verdict, source: dict[str, Any]) -> dict[str, Any]:
@@ -274,6 +332,7 @@ def puzzle_data(state: State, verdict: Verdict, source: dict[str, Any]) -> dict[
     player = state.player
     first = verdict.best[0]
     assert isinstance(first, Place)
+    numbers = grading(state, verdict.accepted, verdict.gap)
     return {
         "edition": state.edition.name,
         "position": write_position(state),
@@ -290,9 +349,29 @@ def puzzle_data(state: State, verdict: Verdict, source: dict[str, Any]) -> dict[
         "predicted_runner_up": margin(predict_after(state, verdict.runner_up), player),
         "facts_best": facts(state, verdict.best),
         "facts_runner_up": facts(state, verdict.runner_up),
-        "difficulty": difficulty(state, verdict.accepted),
+        "difficulty": grade(numbers),
+        "grading": numbers,
         "source": source,
     }
+
+
+def verify_seed(edition: str, source: dict[str, Any]) -> int:
+    """The seed :func:`mine` verified a puzzle with, from its ``source`` (``seed``, ``game``,
+    ``turn``, and ``players`` when not 2): :func:`turn_loss` values a turn on the same draws."""
+    return game_seed(edition, int(source.get("seed", 0)), int(source.get("game", 0)),
+                     int(source.get("players", 2))) ^ int(source.get("turn", 0))
+
+
+def turn_loss(state: State, best: Plan, plan: Plan, seed: int,
+              samples: int = VERIFY_SAMPLES) -> float:
+    """How many points of the mover's expected margin ``plan`` loses against ``best`` in
+    ``state`` (unchanged), both valued on the same first ``samples`` determinizations as the
+    verification (``seed``: :func:`verify_seed`): 0 when ``plan`` is worth the same on every one
+    of them (the same turn for the game), below 0 when it does better on them."""
+    values = margin_expert(seed, 1).paired_samples(state, [best, plan], samples)
+    if all(abs(a - b) <= SAME for a, b in zip(values[0], values[1], strict=True)):
+        return 0.0
+    return (sum(values[0]) - sum(values[1])) / samples
 
 
 @dataclass(frozen=True)
@@ -306,16 +385,17 @@ class Candidate:
     gap: float
 
 
-def play_game(edition: str, seed: int, game: int,
-              simulations: int = PLAY_SIMULATIONS) -> Iterator[Candidate]:
-    """Play game number ``game`` of a mining run, yielding its candidates as they come."""
+def play_game(edition: str, seed: int, game: int, simulations: int = PLAY_SIMULATIONS,
+              players: int = 2) -> Iterator[Candidate]:
+    """Play game number ``game`` of a mining run of ``players``-player games, yielding its
+    candidates as they come."""
     from huntgather.bots.levels import expert_bot
 
-    play = game_seed(edition, seed, game)
-    g = Game(players=2, edition=edition, seed=play)
+    play = game_seed(edition, seed, game, players)
+    g = Game(players=players, edition=edition, seed=play)
     bot = expert_bot(play, Limits(simulations=simulations))
     turn = 0
-    placed = [0, 0]
+    placed = [0] * players
     while not g.is_over:
         state = g.state
         if state.phase is PLACE:
@@ -337,47 +417,48 @@ def mine(edition: str, seed: int, count: int, done: set[tuple[int, int]], finish
          per_game: dict[int, int], log: Callable[[dict[str, Any]], None],
          emit: Callable[[dict[str, Any]], None], note: Callable[[str], None],
          simulations: int = PLAY_SIMULATIONS, verify_simulations: int = VERIFY_SIMULATIONS,
-         samples: int = VERIFY_SAMPLES, max_games: int = 10_000) -> int:
+         samples: int = VERIFY_SAMPLES, max_games: int = 10_000, players: int = 2) -> int:
     """Mine until ``count`` puzzles are had in all, skipping the games in ``finished`` and the
     candidates in ``done`` (``(game, turn)``, verified before).  ``per_game``: the puzzles had
     from each game of this seed (updated), and those of other seeds' runs under keys below 0.
     ``log`` records each verified candidate and each finished game (the resume file), ``emit``
-    each puzzle kept, ``note`` a line of progress.  Returns the puzzles had."""
+    each puzzle kept, ``note`` a line of progress; ``players``: the games' seats (a run's games,
+    its resume lines and its puzzles' ``source`` name them when not 2).  Returns the puzzles had."""
+    run: dict[str, Any] = {"seed": seed} if players == 2 else {"seed": seed, "players": players}
     have = sum(per_game.values())
     for game in range(max_games):
         if have >= count:
             break
         if game in finished:
             continue
-        for candidate in play_game(edition, seed, game, simulations):
+        for candidate in play_game(edition, seed, game, simulations, players):
             if per_game.get(game, 0) >= PER_GAME or have >= count:
                 break
             key = (game, candidate.turn)
             if key in done:
                 continue
-            verdict = verify(candidate.state, game_seed(edition, seed, game) ^ candidate.turn,
+            verdict = verify(candidate.state, game_seed(edition, seed, game, players) ^ candidate.turn,
                              verify_simulations, samples)
             if verdict.kept:
-                emit(puzzle_data(candidate.state, verdict, {"seed": seed, "game": game,
-                                                            "turn": candidate.turn}))
+                emit(puzzle_data(candidate.state, verdict, {**run, "game": game, "turn": candidate.turn}))
                 have += 1
                 per_game[game] = per_game.get(game, 0) + 1
-            log({"seed": seed, "game": game, "turn": candidate.turn, "screen": round(candidate.gap, 4),
+            log({**run, "game": game, "turn": candidate.turn, "screen": round(candidate.gap, 4),
                  "gap": round(verdict.gap, 2), "kept": verdict.kept})
             done.add(key)
             note(f"{edition} game {game} turn {candidate.turn}: screen {candidate.gap:.3f}, "
                  f"verified gap {verdict.gap:.2f} points: {'kept' if verdict.kept else 'dropped'} "
                  f"({have} of {count})")
         if have < count:
-            log({"seed": seed, "game": game, "finished": True})
+            log({**run, "game": game, "finished": True})
             finished.add(game)
             note(f"{edition} game {game} done ({have} of {count})")
     return have
 
 
-def read_progress(path: str, seed: int) -> tuple[set[tuple[int, int]], set[int]]:
-    """The verified candidates and the finished games of the run with ``seed`` in a resume file
-    (empty if none)."""
+def read_progress(path: str, seed: int, players: int = 2) -> tuple[set[tuple[int, int]], set[int]]:
+    """The verified candidates and the finished games of the run with ``seed`` (of
+    ``players``-player games) in a resume file (empty if none)."""
     done: set[tuple[int, int]] = set()
     finished: set[int] = set()
     try:
@@ -389,7 +470,7 @@ def read_progress(path: str, seed: int) -> tuple[set[tuple[int, int]], set[int]]
                     entry = json.loads(line)
                 except json.JSONDecodeError:
                     continue   # a line cut short by an interruption
-                if entry.get("seed", seed) != seed:
+                if entry.get("seed", seed) != seed or entry.get("players", 2) != players:
                     continue
                 if entry.get("finished"):
                     finished.add(int(entry["game"]))

@@ -15,7 +15,9 @@ The protocol (every route, every message, every error code) is documented in
 ``/api/accounts``, ``/api/me``    accounts and sessions (:mod:`~huntgather.server.routes_accounts`)
 ``WS   /ws/{id}``                 live game: ``hello`` first, then intents; updates pushed
 ``GET  /api/lobby``               the public games with a seat open; take one, quick match
-``GET  /api/puzzles/{ed}/today``  the puzzle of the day; ``/api/puzzles/{ed}/{n}`` puzzle n (routes_puzzles)
+``GET  /api/puzzles/{ed}/today``  the puzzle of the day; ``/api/puzzles/{ed}/{n}`` puzzle n, without its
+                                  answer; ``…/{n}/hint/{k}``, ``…/{n}/solution``, ``POST …/{n}/answer``
+                                  (routes_puzzles)
 ``GET  /healthz``, ``/readyz``    the process lives; it can serve (database, schema, workers)
 ``/api/passkeys/...``             passkeys: sign up, sign in, add, list, remove (routes_passkeys)
 ``/api/me/notifications``, ...    turn notifications by mail and Web Push (routes_notify)

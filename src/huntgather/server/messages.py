@@ -340,8 +340,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.ALREADY_SEATED: "the account holds a seat of that game already",
     ErrorCode.WAITING_FOR_PLAYERS: "a move or hint in a public game whose open seats are not all taken "
                                    "yet",
-    ErrorCode.TOO_MANY_REQUESTS: "too many seats taken or quick matches asked for a minute from one "
-                                 "address or account; wait a little",
+    ErrorCode.TOO_MANY_REQUESTS: "too many seats taken, quick matches asked for or puzzle answers sent "
+                                 "a minute from one address or account; wait a little",
     ErrorCode.GAME_NOT_OVER: "HTTP 409: a game is reviewed once it is over",
     ErrorCode.TOO_MANY_REVIEWS: "HTTP 429: more review requests or polls from one address a minute "
                                 "than the server answers (see Limits); wait a little",
