@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import shutil
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,13 +26,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 from test_web_ui import ARTIFACTS, TIMEOUT  # noqa: E402  (after the skips: they need Playwright)
 
 SIZES = (("phone", {"width": 390, "height": 844}), ("desktop", {"width": 1366, "height": 768}))
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite").start()
-    yield srv
-    srv.stop()
 
 
 def view(url: str, number: int) -> dict[str, Any]:
