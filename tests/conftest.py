@@ -189,7 +189,7 @@ def servers() -> Iterator[list[Any]]:
 
 
 #: the test modules whose tests take seconds each (browsers, server processes, Ray): collected
-#: first, so that the two test processes share them out and the quick ones fill the end
+#: first, so that the test processes share them out and the quick ones fill the end
 SLOW_MODULES = ("test_web_ui.py", "test_web_a11y.py", "test_server_faults.py", "test_server_ops.py",
                 "test_remote_bots.py", "test_server_processes.py", "test_client.py", "test_metrics.py")
 
