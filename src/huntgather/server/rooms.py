@@ -1085,8 +1085,10 @@ class Room:
         named = dict(zip(squares, square_words(trial.board, squares, seat, PLAYER_NAMES), strict=True))
         shown: list[HintTurn] = []
         for plan, value, visits, predicted in best_first:
-            turn: HintTurn = {"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
-                              "value": round(value, 3), "visits": visits}
+            words = protocol.describe_turn(trial, plan)
+            turn: HintTurn = {"moves": _plan_json(trial, plan), "text": words,
+                              "say": protocol.phrase_json(words.say), "value": round(value, 3),
+                              "visits": visits}
             first = plan[0]
             if isinstance(first, Place):
                 turn["where"] = named[(first.x, first.y)]

@@ -37,7 +37,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from huntgather.specials import special_named
+from huntgather.events import Said, Say, say_of
+from huntgather.specials import SHIPPED_SPECIALS, special_named
 from huntgather.tiles import DELTAS, LAKE, RIVER, Tile, Zone
 
 if TYPE_CHECKING:
@@ -90,8 +91,13 @@ def _runs(points: list[int]) -> list[list[int]]:
     return runs
 
 
+def _point(p: int) -> Say:
+    return Say("say.point." + POINTS[p].replace("-", "_"))
+
+
 def where(tile: Tile, zone: int, rotation: int) -> str:
-    """Where ``zone`` lies on the tile turned ``rotation`` times: ``'to the west'``, ``''`` for a lake.
+    """Where ``zone`` lies on the tile turned ``rotation`` times: ``'to the west'``, ``''`` for a lake
+    (a :class:`Said` but for a lake: its :class:`Say` is the same words in the catalogues').
 
     >>> from huntgather.tiles import load_tileset
     >>> where(load_tileset("2020")[56], 1, 0)   # east and south sides: NE, E, SE, S, SW
@@ -101,45 +107,69 @@ def where(tile: Tile, zone: int, rotation: int) -> str:
     if not runs:
         return ""
     if len(runs) == 1 and len(runs[0]) == 8:
-        return "all round"
+        return Said("all round", Say("say.where.all_round"))
     names: list[str] = []
+    says: list[Say] = []
     for run in runs:
         if len(run) <= 2:
             names.extend(POINTS[p] for p in run)
+            says.extend(_point(p) for p in run)
         elif len(run) == 3:
             names.append(POINTS[run[1]])
+            says.append(_point(run[1]))
         else:
             names.append(f"from {POINTS[run[0]]} to {POINTS[run[-1]]}")
+            says.append(Say("say.compass.span", start=_point(run[0]), end=_point(run[-1])))
     if names[0].startswith("from"):
-        return names[0] if len(names) == 1 else names[0] + " and to the " + " and ".join(names[1:])
-    return "to the " + " and ".join(names)
+        if len(names) == 1:
+            return Said(names[0], says[0])
+        return Said(names[0] + " and to the " + " and ".join(names[1:]),
+                    Say("say.where.span_and", span=says[0], rest=tuple(says[1:])))
+    return Said("to the " + " and ".join(names), Say("say.where.to", points=tuple(says)))
+
+
+def _bare(place: str) -> Said:
+    """A feeder's where-words without their "to the" (``'west'``), for a lake fed from there."""
+    say = say_of(place)
+    if say.key == "say.where.to":
+        say = Say("say.compass.points", points=say.params["points"])
+    return Said(place.removeprefix("to the "), say)
 
 
 def _article(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
-def _facts(z: Zone) -> list[str]:
-    facts: list[str] = []
+def _facts(z: Zone) -> list[Said]:
+    """What is printed on a zone, each with its :class:`Say` (``'1 fish'``, ``'an aurochs'``)."""
+    facts: list[Said] = []
     if z.fish:
-        facts.append(f"{z.fish} fish")
+        facts.append(Said(f"{z.fish} fish", Say("say.fact.fish", n=z.fish)))
     for name, count in (("menhir", z.menhirs), ("gold nugget", z.gold_nuggets), ("mushroom", z.mushrooms)):
         if count:
-            facts.append(f"{count} {name}{'s' if count > 1 else ''}")
+            facts.append(Said(f"{count} {name}{'s' if count > 1 else ''}",
+                              Say(f"say.fact.{name.replace(' ', '_')}", n=count)))
     for animal, count in Counter(z.animals).items():
-        facts.append(f"{count} {animal}" if count > 1 else f"{_article(animal)} {animal}")
+        facts.append(Said(f"{count} {animal}" if count > 1 else f"{_article(animal)} {animal}",
+                          Say(f"say.fact.{animal}", n=count)))
     if z.special:
         special = special_named(z.special)
-        facts.append(special.words if special is not None and special.words else z.special.replace("_", " "))
+        words = special.words if special is not None and special.words else z.special.replace("_", " ")
+        shipped = special is not None and type(special) in SHIPPED_SPECIALS
+        facts.append(Said(words, Say(f"say.special.{z.special}") if shipped else Say.words(words)))
     return facts
+
+
+def _fact_list(facts: list[Said], sep: str = ", ") -> Said:
+    return Said(sep.join(facts), Say("say.facts", facts=tuple(f.say for f in facts)))
 
 
 #: phrases made so far, by (tile, zone, rotation); tiles never change, and each entry keeps its
 #: tile alive, so that no other tile can take its id
-_PHRASES: dict[tuple[int, int, int], tuple[Tile, str]] = {}
+_PHRASES: dict[tuple[int, int, int], tuple[Tile, Said]] = {}
 
 
-def zone_phrase(tile: Tile, zone: int, rotation: int) -> str:
+def zone_phrase(tile: Tile, zone: int, rotation: int) -> Said:
     """``'the river to the north (1 fish)'``: a zone of a placed tile, as a player would say it."""
     key = (id(tile), zone, rotation)
     known = _PHRASES.get(key)
@@ -148,23 +178,41 @@ def zone_phrase(tile: Tile, zone: int, rotation: int) -> str:
     return known[1]
 
 
-def _zone_phrase(tile: Tile, zone: int, rotation: int) -> str:
+def _zone_phrase(tile: Tile, zone: int, rotation: int) -> Said:
     z = tile.zones[zone]
     place = where(tile, zone, rotation)
     if z.kind == LAKE:
         lakes = [y for y in tile.zones.values() if y.kind == LAKE]
-        feeders = [y.id for y in tile.zones.values() if y.kind == RIVER and y.lake == zone]
+        feeders = [_bare(where(tile, y.id, rotation)) for y in tile.zones.values()
+                   if y.kind == RIVER and y.lake == zone]
         if len(lakes) > 1 and feeders:
-            place = "fed from the " + " and the ".join(where(tile, f, rotation).removeprefix("to the ")
-                                                      for f in feeders)
+            place = Said("fed from the " + " and the ".join(feeders),
+                         Say("say.where.fed", feeders=tuple(f.say for f in feeders)))
     facts = _facts(z)
     text = f"the {z.kind}" + (f" {place}" if place else "")
-    return text + (f" ({', '.join(facts)})" if facts else "")
+    kind = Say(f"say.zone.{z.kind}")
+    if facts:
+        listed = _fact_list(facts)
+        return Said(f"{text} ({listed})", Say("say.zone_where_facts", kind=kind, where=say_of(place),
+                                                facts=listed.say) if place else
+                    Say("say.zone_facts", kind=kind, facts=listed.say))
+    return Said(text, Say("say.zone_where", kind=kind, where=say_of(place)) if place
+                else Say("say.zone", kind=kind))
 
 
-def occupant_phrase(tile: Tile, zone: int, rotation: int, role: str) -> str:
+def in_case(zone: Say, case: str) -> Say:
+    """A zone's phrase as its container needs it: ``case`` ``"on"`` (a piece put on it: English
+    "on the river", Czech "na řeku", German "auf den Fluss") or ``"from"`` (a piece taken from it)."""
+    kind = zone.params["kind"]
+    assert isinstance(kind, Say)
+    prefix = {"on": "say.on.", "from": "say.from."}[case]
+    return Say(zone.key, **{**zone.params, "kind": Say(kind.key.replace("say.zone.", prefix, 1))})
+
+
+def occupant_phrase(tile: Tile, zone: int, rotation: int, role: str) -> Said:
     """``'a hunter on the meadow to the east (2 deer)'``."""
-    return f"{_article(role)} {role} on {zone_phrase(tile, zone, rotation)}"
+    on = zone_phrase(tile, zone, rotation)
+    return Said(f"{_article(role)} {role} on {on}", Say(f"say.a_role_on.{role}", zone=in_case(on.say, "on")))
 
 
 def zone_summary(z: Zone) -> str:
