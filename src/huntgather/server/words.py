@@ -215,20 +215,25 @@ def occupant_phrase(tile: Tile, zone: int, rotation: int, role: str) -> Said:
     return Said(f"{_article(role)} {role} on {on}", Say(f"say.a_role_on.{role}", zone=in_case(on.say, "on")))
 
 
-def zone_summary(z: Zone) -> str:
+def zone_summary(z: Zone) -> Said:
     """A zone by its kind and what is printed on it: ``'meadow (an aurochs)'``."""
     facts = _facts(z)
-    return z.kind + (f" ({', '.join(facts)})" if facts else "")
+    kind = Say(f"say.kind.{z.kind}")
+    if not facts:
+        return Said(z.kind, Say("say.summary", kind=kind))
+    listed = _fact_list(facts)
+    return Said(f"{z.kind} ({listed})", Say("say.summary_facts", kind=kind, facts=listed.say))
 
 
-def tile_summary(tile: Tile) -> str:
+def tile_summary(tile: Tile) -> Said:
     """What is on a tile, zone by zone, in a player's words.
 
     >>> from huntgather.tiles import load_tileset
     >>> tile_summary(load_tileset("2020")[56])   # the start tile (see above)
     'meadow (an aurochs) · forest (1 menhir) · meadow · river · lake (1 fish)'
     """
-    return " · ".join(zone_summary(z) for z in tile.zones.values())
+    zones = [zone_summary(z) for z in tile.zones.values()]
+    return Said(" · ".join(zones), Say("say.tile", zones=tuple(z.say for z in zones)))
 
 
 # --------------------------------------------------------------------------- squares

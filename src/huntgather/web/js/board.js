@@ -19,7 +19,7 @@ import { $, el, svgEl } from "./dom.js";
 import * as i18n from "./i18n.js";   // i18n.t(): `t` names many things here
 import {
   canon, choiceLabel, currentHints, heldSeats, legalPlacements, myTurn, placementAt,
-  placementsForRotation, rgbOf, rowWords, sameMove, who,
+  placementsForRotation, rgbOf, rowWords, sameMove, sayWords, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
 import { createPictures, RUN } from "./pictures.js";
@@ -560,7 +560,7 @@ export function createBoard(store, act) {
   }
 
   // hinted placements, numbered: one mark per square (hints on the same square share it, "1 · 3")
-  function drawHints(hints) {
+  function drawHints(s, hints) {
     const byCell = new Map();
     hints.turns.forEach((t, i) => {
       const p = t.moves && t.moves[0];
@@ -574,7 +574,9 @@ export function createBoard(store, act) {
       const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
         "data-hints": items.map((h) => h.n).join(",") });
       const title = svgEl("title");
-      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.where ? `${h.t.where}: ` : ""}${h.t.text}`).join("\n");
+      // (the square's words, `where`, are English only: in another language the board's mark says it)
+      title.textContent = items.map((h) => i18n.t("hint.spot", { n: h.n,
+        text: `${h.t.where && i18n.language() === "en" ? `${h.t.where}: ` : ""}${sayWords(s, h.t.say, h.t.text)}` })).join("\n");
       g.append(title);
       g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
       const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,
@@ -678,7 +680,7 @@ export function createBoard(store, act) {
       placed.push(spot);
       const chosen = !!p.choice && sameMove(m, p.choice);
       const sg = svgEl("g", { class: `spot${chosen ? " selected" : ""}`, ...moveAttrs(m) });
-      const t = svgEl("title"); t.textContent = choiceLabel(s, ts, m); sg.append(t);
+      const t = svgEl("title"); t.textContent = choiceLabel(s, m); sg.append(t);
       sg.append(svgEl("circle", { class: "hit", cx: spot.x, cy: spot.y, r: SPOT_GAP / 2 }));
       sg.append(svgEl("circle", { cx: spot.x, cy: spot.y, r: 7 }));
       const tx = svgEl("text", { x: spot.x, y: spot.y + 3 });
@@ -790,7 +792,7 @@ export function createBoard(store, act) {
     if (s.replay && s.review && s.review.gameId === s.gameId) drawReview(s, ts);
     if (mine && v.decision.phase === "place" && !s.sentTurn && !(s.pending && s.pending.moves.length > 1)) drawTargets(s);
     const hints = currentHints(s);
-    if (mine && hints && hints.turns && !s.pending) drawHints(hints);
+    if (mine && hints && hints.turns && !s.pending) drawHints(s, hints);
     if (s.pending && mine) drawPending(s, ts, where);
     follow(s, fresh);
     if (fresh) showScoring(s, fresh.scored);
