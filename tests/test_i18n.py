@@ -51,8 +51,8 @@ SAY_PREFIX = re.compile(r"""f["'](say\.[a-z_.]+)\{""")   # f"say.zone.{kind}": e
 
 def said_keys() -> set[str]:
     """The keys the server sends as ``say`` (server/sayings.py): each "say.*" string of the Python
-    sources, every key that an f-string "say.x.{...}" or a string "say.x." begins, and the separators of the list
-    parameters those keys name (``say.sep.<parameter>``)."""
+    sources, every key that an f-string "say.x.{...}" or a string "say.x." begins, and the
+    separators of the list parameters those keys name (``say.sep.<parameter>``)."""
     english = catalogue("en")
     literal: set[str] = set()
     prefixes: set[str] = set()

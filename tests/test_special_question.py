@@ -246,7 +246,8 @@ def test_the_server_words_the_oracles_question_generically(oracle: Edition) -> N
 
     assert legal_json(state) == [
         {"kind": "choose", "option": "now", "text": "1 point now", "say": raw("1 point now")},
-        {"kind": "choose", "option": "bank", "text": "bank it for 2 later", "say": raw("bank it for 2 later")},
+        {"kind": "choose", "option": "bank", "text": "bank it for 2 later",
+         "say": raw("bank it for 2 later")},
         {"kind": "pass", "text": "neither", "say": raw("neither")}]
     assert move_from_json(state, {"kind": "choose", "option": "bank"}) == Choose("bank")
     assert describe_turn(state, [Choose("bank")]) == "oracle: bank it for 2 later"

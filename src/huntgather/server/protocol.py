@@ -361,6 +361,8 @@ def projection_view(state: State) -> wire.ProjectionView:
 def decision_say(state: State) -> Say:
     """The decision as a key and its parameters: ``'red to place a menhir tile'`` (no tile ids)."""
     d = state.decision
+    if d.phase == DRAW:   # (a chance node: the game draws at once, so a page rarely sees one)
+        return Say("say.decision.draw", seat=Say.seat(state.player), stack=Say(f"say.stack.{state.stack}"))
     if d.player is None:
         return Say("say.decision.over") if state.is_over else Say.words(state.describe_decision())
     seat = Say.seat(d.player)
@@ -369,8 +371,6 @@ def decision_say(state: State) -> Say:
             else Say("say.decision.place", seat=seat)
     if d.phase == OCCUPY:
         return Say("say.decision.occupy", seat=seat)
-    if d.phase == DRAW:
-        return Say("say.decision.draw", seat=seat, stack=Say(f"say.stack.{state.stack}"))
     if d.phase == SPECIAL:
         special = state.asking_special()
         if _shipped(special):
