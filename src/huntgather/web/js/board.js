@@ -22,6 +22,7 @@ import {
   placementsForRotation, rgbOf, rowWords, sameMove, sayWords, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
+import { kindName, roleName } from "./terms.js";
 import { createPictures, RUN } from "./pictures.js";
 import { rowsAt } from "./projection.js";
 import { parsePlace } from "./notation.js";
@@ -485,7 +486,7 @@ export function createBoard(store, act) {
         if (!a) continue;
         spot = { x: c.x * 100 + a[0], y: c.y * 100 + a[1] };
       }
-      const g = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, o.role, `${who(s, o.player)}: ${o.role} going home`);
+      const g = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, o.role, i18n.t("board.piece_going_home", { who: who(s, o.player), role: roleName(o.role) }));
       g.classList.add("leaving");
       g.dataset.tile = String(o.tile);
       const done = () => g.remove();
@@ -514,8 +515,8 @@ export function createBoard(store, act) {
       clearOf(spot, placed);
       placed.push(spot);
       now.set(`${o.tile}:${o.zone}`, spot);
-      let label = `${who(s, o.player)}: ${role}`;
-      if (o.stuck) label += ` — stuck: no tile left can complete this ${zone.kind}, so it will score nothing`;
+      const named = { who: who(s, o.player), role: roleName(role), kind: kindName(zone.kind) };
+      const label = o.stuck ? i18n.t("board.piece_stuck", named) : i18n.t("board.piece", named);
       const piece = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, role, label);
       piece.dataset.tile = String(o.tile);
       if (o.stuck) {
@@ -604,7 +605,8 @@ export function createBoard(store, act) {
       g.dataset.y = String(best.y);
       const frame = svgEl("rect", { class: "review-best-frame", x: 4, y: 4, width: 92, height: 92 });
       const title = svgEl("title");
-      title.textContent = `the expert's best: ${t.best.join(" ")}${t.label ? ` (the played turn: ${t.label})` : ""}`;
+      title.textContent = t.label ? i18n.t("board.expert_best_played", { best: t.best.join(" "), played: t.label })
+        : i18n.t("board.expert_best", { best: t.best.join(" ") });
       g.append(frame, title);
       vp.append(g);
     }
@@ -617,7 +619,7 @@ export function createBoard(store, act) {
       const r = svgEl("rect", { class: "review-played", x: played.x * 100 + 2, y: played.y * 100 + 2, width: 96, height: 96,
         "data-x": played.x, "data-y": played.y });
       const title = svgEl("title");
-      title.textContent = `played: ${t.played.join(" ")}`;
+      title.textContent = i18n.t("board.played", { played: t.played.join(" ") });
       r.append(title);
       vp.append(r);
     }
@@ -695,18 +697,18 @@ export function createBoard(store, act) {
   function describe(s, ts) {
     const v = s.view;
     const d = v.decision;
-    const parts = [`Board of ${v.board.length} tile${v.board.length === 1 ? "" : "s"}.`];
+    const parts = [i18n.t("board.described", { n: v.board.length })];
     if (myTurn(s) && d.phase === "place" && ts.tiles[d.tile]) {
       const squares = new Set(legalPlacements(s).map((p) => `${p.x},${p.y}`)).size;
       const here = new Set(placementsForRotation(s).map((p) => `${p.x},${p.y}`)).size;
-      parts.push(`Your tile: ${ts.tiles[d.tile].text}.`,
-        `It fits on ${squares} square${squares === 1 ? "" : "s"}, ${here} of them as it is turned now.`,
-        s.pending ? "Placed: choose a piece or none, then confirm with Enter; U takes it back."
-          : "N and P move between them, the arrows over every square, R turns the tile, Enter places it.");
+      const tile = ts.tiles[d.tile];
+      parts.push(i18n.t("board.your_tile", { text: sayWords(s, tile.say, tile.text) }),
+        i18n.t("board.fits_on", { n: squares, here }),
+        s.pending ? i18n.t("board.keys_placed") : i18n.t("board.keys_place"));
     } else if (v.over) {
-      parts.push("The game is over.");
-    } else if (d.text) {
-      parts.push(`${d.text}.`);
+      parts.push(i18n.t("board.over"));
+    } else if (d.say || d.text) {
+      parts.push(`${sayWords(s, d.say, d.text)}.`);
     }
     svg.setAttribute("aria-label", parts.join(" "));
   }
