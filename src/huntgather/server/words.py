@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from huntgather.events import Said, Say, say_of
+from huntgather.server.sayings import said
 from huntgather.specials import SHIPPED_SPECIALS, special_named
 from huntgather.tiles import DELTAS, LAKE, RIVER, Tile, Zone
 
@@ -97,7 +98,7 @@ def _point(p: int) -> Say:
 
 def where(tile: Tile, zone: int, rotation: int) -> str:
     """Where ``zone`` lies on the tile turned ``rotation`` times: ``'to the west'``, ``''`` for a lake
-    (a :class:`Said` but for a lake: its :class:`Say` is the same words in the catalogues').
+    (a :class:`Said` but for a lake).
 
     >>> from huntgather.tiles import load_tileset
     >>> where(load_tileset("2020")[56], 1, 0)   # east and south sides: NE, E, SE, S, SW
@@ -107,61 +108,50 @@ def where(tile: Tile, zone: int, rotation: int) -> str:
     if not runs:
         return ""
     if len(runs) == 1 and len(runs[0]) == 8:
-        return Said("all round", Say("say.where.all_round"))
-    names: list[str] = []
+        return said(Say("say.where.all_round"))
     says: list[Say] = []
     for run in runs:
         if len(run) <= 2:
-            names.extend(POINTS[p] for p in run)
             says.extend(_point(p) for p in run)
         elif len(run) == 3:
-            names.append(POINTS[run[1]])
             says.append(_point(run[1]))
         else:
-            names.append(f"from {POINTS[run[0]]} to {POINTS[run[-1]]}")
             says.append(Say("say.compass.span", start=_point(run[0]), end=_point(run[-1])))
-    if names[0].startswith("from"):
-        if len(names) == 1:
-            return Said(names[0], says[0])
-        return Said(names[0] + " and to the " + " and ".join(names[1:]),
-                    Say("say.where.span_and", span=says[0], rest=tuple(says[1:])))
-    return Said("to the " + " and ".join(names), Say("say.where.to", points=tuple(says)))
+    if says[0].key == "say.compass.span":
+        if len(says) == 1:
+            return said(says[0])
+        return said(Say("say.where.span_and", span=says[0], rest=tuple(says[1:])))
+    return said(Say("say.where.to", points=tuple(says)))
 
 
-def _bare(place: str) -> Said:
+def _bare(place: str) -> Say:
     """A feeder's where-words without their "to the" (``'west'``), for a lake fed from there."""
     say = say_of(place)
     if say.key == "say.where.to":
-        say = Say("say.compass.points", points=say.params["points"])
-    return Said(place.removeprefix("to the "), say)
-
-
-def _article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
+        return Say("say.compass.points", points=say.params["points"])
+    return say
 
 
 def _facts(z: Zone) -> list[Said]:
     """What is printed on a zone, each with its :class:`Say` (``'1 fish'``, ``'an aurochs'``)."""
-    facts: list[Said] = []
+    facts: list[Say] = []
     if z.fish:
-        facts.append(Said(f"{z.fish} fish", Say("say.fact.fish", n=z.fish)))
-    for name, count in (("menhir", z.menhirs), ("gold nugget", z.gold_nuggets), ("mushroom", z.mushrooms)):
+        facts.append(Say("say.fact.fish", n=z.fish))
+    for name, count in (("menhir", z.menhirs), ("gold_nugget", z.gold_nuggets), ("mushroom", z.mushrooms)):
         if count:
-            facts.append(Said(f"{count} {name}{'s' if count > 1 else ''}",
-                              Say(f"say.fact.{name.replace(' ', '_')}", n=count)))
+            facts.append(Say(f"say.fact.{name}", n=count))
     for animal, count in Counter(z.animals).items():
-        facts.append(Said(f"{count} {animal}" if count > 1 else f"{_article(animal)} {animal}",
-                          Say(f"say.fact.{animal}", n=count)))
+        facts.append(Say(f"say.fact.{animal}", n=count))
     if z.special:
         special = special_named(z.special)
         words = special.words if special is not None and special.words else z.special.replace("_", " ")
         shipped = special is not None and type(special) in SHIPPED_SPECIALS
-        facts.append(Said(words, Say(f"say.special.{z.special}") if shipped else Say.words(words)))
-    return facts
+        facts.append(Say(f"say.special.{z.special}") if shipped else Say.words(words))
+    return [said(f) for f in facts]
 
 
-def _fact_list(facts: list[Said], sep: str = ", ") -> Said:
-    return Said(sep.join(facts), Say("say.facts", facts=tuple(f.say for f in facts)))
+def _fact_list(facts: list[Said]) -> Say:
+    return Say("say.facts", facts=tuple(f.say for f in facts))
 
 
 #: phrases made so far, by (tile, zone, rotation); tiles never change, and each entry keeps its
@@ -186,18 +176,16 @@ def _zone_phrase(tile: Tile, zone: int, rotation: int) -> Said:
         feeders = [_bare(where(tile, y.id, rotation)) for y in tile.zones.values()
                    if y.kind == RIVER and y.lake == zone]
         if len(lakes) > 1 and feeders:
-            place = Said("fed from the " + " and the ".join(feeders),
-                         Say("say.where.fed", feeders=tuple(f.say for f in feeders)))
+            place = said(Say("say.where.fed", feeders=tuple(feeders)))
     facts = _facts(z)
-    text = f"the {z.kind}" + (f" {place}" if place else "")
     kind = Say(f"say.zone.{z.kind}")
+    if facts and place:
+        return said(Say("say.zone_where_facts", kind=kind, where=say_of(place), facts=_fact_list(facts)))
     if facts:
-        listed = _fact_list(facts)
-        return Said(f"{text} ({listed})", Say("say.zone_where_facts", kind=kind, where=say_of(place),
-                                                facts=listed.say) if place else
-                    Say("say.zone_facts", kind=kind, facts=listed.say))
-    return Said(text, Say("say.zone_where", kind=kind, where=say_of(place)) if place
-                else Say("say.zone", kind=kind))
+        return said(Say("say.zone_facts", kind=kind, facts=_fact_list(facts)))
+    if place:
+        return said(Say("say.zone_where", kind=kind, where=say_of(place)))
+    return said(Say("say.zone", kind=kind))
 
 
 def in_case(zone: Say, case: str) -> Say:
@@ -211,18 +199,15 @@ def in_case(zone: Say, case: str) -> Say:
 
 def occupant_phrase(tile: Tile, zone: int, rotation: int, role: str) -> Said:
     """``'a hunter on the meadow to the east (2 deer)'``."""
-    on = zone_phrase(tile, zone, rotation)
-    return Said(f"{_article(role)} {role} on {on}", Say(f"say.a_role_on.{role}", zone=in_case(on.say, "on")))
+    return said(Say(f"say.a_role_on.{role}", zone=in_case(zone_phrase(tile, zone, rotation).say, "on")))
 
 
 def zone_summary(z: Zone) -> Said:
     """A zone by its kind and what is printed on it: ``'meadow (an aurochs)'``."""
     facts = _facts(z)
     kind = Say(f"say.kind.{z.kind}")
-    if not facts:
-        return Said(z.kind, Say("say.summary", kind=kind))
-    listed = _fact_list(facts)
-    return Said(f"{z.kind} ({listed})", Say("say.summary_facts", kind=kind, facts=listed.say))
+    return said(Say("say.summary_facts", kind=kind, facts=_fact_list(facts)) if facts
+                else Say("say.summary", kind=kind))
 
 
 def tile_summary(tile: Tile) -> Said:
@@ -232,8 +217,7 @@ def tile_summary(tile: Tile) -> Said:
     >>> tile_summary(load_tileset("2020")[56])   # the start tile (see above)
     'meadow (an aurochs) · forest (1 menhir) · meadow · river · lake (1 fish)'
     """
-    zones = [zone_summary(z) for z in tile.zones.values()]
-    return Said(" · ".join(zones), Say("say.tile", zones=tuple(z.say for z in zones)))
+    return said(Say("say.tile", zones=tuple(zone_summary(z).say for z in tile.zones.values())))
 
 
 # --------------------------------------------------------------------------- squares
