@@ -23,8 +23,10 @@ pytest.importorskip("starlette")
 
 from huntgather.events import FeatureScored, FinalScoring, Said, Say
 from huntgather.game import Game
+from huntgather.moves import Place
 from huntgather.server import protocol
 from huntgather.server.sayings import catalogue, say
+from huntgather.server.words import square_words
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "sayings.json"
 LANGUAGES = ("en", "cs", "de")
@@ -56,7 +58,8 @@ def walk(data: Any) -> Iterator[dict[str, Any]]:
 
 def said_views(corpus: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(text, say)`` of the views of the corpus games: every log line, the final table and the
-    game's end, and at every 13th move the decision, the choices and a hint's words for a turn."""
+    game's end, and at every 13th move the decision, the choices and a hint's words for a turn
+    and for its squares."""
     for edition in ("2020", "2002"):
         for players in (2, 4):
             for game in corpus.games(edition, players)[:SEEDS]:
@@ -79,6 +82,9 @@ def said_views(corpus: Any) -> Iterator[tuple[str, dict[str, Any]]]:
                     if state.phase == "place":
                         turn = protocol.describe_turn(state, state.legal_moves()[:1])
                         yield turn, turn.say.json()
+                        squares = sorted({(m.x, m.y) for m in state.legal_moves() if isinstance(m, Place)})
+                        for where in square_words(state.board, squares[:4], state.current_player):
+                            yield where, where.say.json()
 
 
 @pytest.fixture(scope="module")

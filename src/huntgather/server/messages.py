@@ -935,6 +935,7 @@ class HintTurn(TypedDict):
     visits: int
     #: a placement's square in the words a player uses ("north of the meadow with an aurochs")
     where: NotRequired[str]
+    where_say: NotRequired[Phrase]
     predicted: NotRequired[list[float]]
 
 

@@ -226,8 +226,8 @@ def tile_summary(tile: Tile) -> Said:
 _SIDE_WORDS = ("north", "east", "south", "west")
 
 
-def _owner(board: Board, tile: int, zone: int, seat: int, names: Sequence[str]) -> str | None:
-    """``'your'``, ``"red's"`` (the seat or colour whose pieces hold the feature), or None."""
+def _owner(board: Board, tile: int, zone: int, seat: int) -> int | None:
+    """The seat whose pieces hold the feature (``seat`` itself if it has one there), or None."""
     feature = board.feature_at(tile, zone)
     holders = [p for p, _ in feature.meeples]
     if feature.kind == RIVER:
@@ -235,17 +235,16 @@ def _owner(board: Board, tile: int, zone: int, seat: int, names: Sequence[str]) 
     if not holders:
         return None
     if seat in holders:
-        return "your"
-    top = Counter(holders).most_common(1)[0][0]
-    return f"{names[top]}'s" if 0 <= top < len(names) else None
+        return seat
+    return Counter(holders).most_common(1)[0][0]
 
 
-def _neighbour_phrases(board: Board, x: int, y: int, seat: int, names: Sequence[str]) -> list[str]:
+def _neighbour_phrases(board: Board, x: int, y: int, seat: int) -> list[Said]:
     """What lies around the square (x, y), each a phrase that places the square: pieces' features
     first (``'next to your forest'``), then what is printed there (``'east of the lake with 2 fish'``)."""
-    owned: list[str] = []
-    marked: list[str] = []
-    plain: list[str] = []
+    owned: list[Say] = []
+    marked: list[Say] = []
+    plain: list[Say] = []
     for d, (dx, dy) in enumerate(DELTAS):
         found = board.tile_at(x + dx, y + dy)
         if found is None:
@@ -255,61 +254,63 @@ def _neighbour_phrases(board: Board, x: int, y: int, seat: int, names: Sequence[
         side = tile.side_at(rotation, (d + 2) % 4)   # the neighbour's side facing the square
         zone = side.zones[1] if side.kind == RIVER else side.zones[0]
         kind = tile.zones[zone].kind
-        beyond = _SIDE_WORDS[(d + 2) % 4]            # the square lies this way from the neighbour
-        owner = _owner(board, tile_id, zone, seat, names)
-        if owner is not None:
-            owned.append(f"next to {owner} {kind} ({beyond} of it)")
+        beyond = Say(f"say.beyond.{_SIDE_WORDS[(d + 2) % 4]}")   # the square lies this way from it
+        owner = _owner(board, tile_id, zone, seat)
+        if owner == seat:
+            owned.append(Say(f"say.square.yours.{kind}", beyond=beyond))
+        elif owner is not None:
+            owned.append(Say(f"say.square.theirs.{kind}", seat=Say.seat(owner), beyond=beyond))
         lakes = [z for z in tile.zones.values() if z.kind == LAKE]
         facts = _facts(tile.zones[zone])
         if kind == RIVER and lakes:
             lake = next((z for z in lakes if z.id == tile.zones[zone].lake), lakes[0])
-            with_facts = " and ".join(_facts(lake))
-            marked.append(f"{beyond} of the lake" + (f" with {with_facts}" if with_facts else ""))
+            things = tuple(f.say for f in _facts(lake))
+            marked.append(Say("say.square.of_with.lake", beyond=beyond, things=things) if things
+                          else Say("say.square.of.lake", beyond=beyond))
         elif facts:
-            marked.append(f"{beyond} of the {kind} with {' and '.join(facts)}")
-        plain.append(f"{beyond} of the {kind}")
-    return owned + marked + plain
+            things = tuple(f.say for f in facts)
+            marked.append(Say(f"say.square.of_with.{kind}", beyond=beyond, things=things))
+        plain.append(Say(f"say.square.of.{kind}", beyond=beyond))
+    return [said(p) for p in owned + marked + plain]
 
 
-def _region(board: Board, x: int, y: int) -> str:
+def _region(board: Board, x: int, y: int) -> Said:
     """Where the square lies on the board as a whole: ``'at the top'``, ``'on the left'``…"""
     cells = [*board.cells, (x, y)]
     x0, x1 = min(c[0] for c in cells), max(c[0] for c in cells)
     y0, y1 = min(c[1] for c in cells), max(c[1] for c in cells)
     vertical = "top" if y == y0 and y1 > y0 else "bottom" if y == y1 and y1 > y0 else ""
     horizontal = "left" if x == x0 and x1 > x0 else "right" if x == x1 and x1 > x0 else ""
-    if vertical and horizontal:
-        return f"at the {vertical} {horizontal}"
-    if vertical:
-        return f"at the {vertical}"
-    if horizontal:
-        return f"on the {horizontal}"
-    return "in the middle"
+    return said(Say("say.region." + ("_".join(w for w in (vertical, horizontal) if w) or "middle")))
 
 
-def _from_start(x: int, y: int) -> str:
+def _from_start(x: int, y: int) -> Said:
     """The square counted from the start tile: ``'2 squares east and 1 north of the start tile'``."""
-    parts = []
+    steps: list[Say] = []
     if x:
-        parts.append(f"{abs(x)} square{'s' if abs(x) > 1 else ''} {'east' if x > 0 else 'west'}")
+        steps.append(Say(f"say.square.steps.{'east' if x > 0 else 'west'}", n=abs(x)))
     if y:
-        parts.append(f"{abs(y)} {'south' if y > 0 else 'north'}" if parts
-                     else f"{abs(y)} square{'s' if abs(y) > 1 else ''} {'south' if y > 0 else 'north'}")
-    return " and ".join(parts) + " of the start tile" if parts else "on the start tile"
+        way = "south" if y > 0 else "north"
+        key = f"say.square.more.{way}" if steps else f"say.square.steps.{way}"
+        steps.append(Say(key, n=abs(y)))
+    return said(Say("say.square.from_start", steps=tuple(steps)) if steps else Say("say.square.on_start"))
 
 
-def square_candidates(board: Board, x: int, y: int, seat: int, names: Sequence[str]) -> list[str]:
+def _at(place: Said, region: Said) -> Said:
+    return said(Say("say.square.at", place=place.say, region=region.say))
+
+
+def square_candidates(board: Board, x: int, y: int, seat: int) -> list[Said]:
     """Ways to name the empty square (x, y) for the player in ``seat``, the most telling first;
     the last, counted from the start tile, is one no other square shares."""
     region = _region(board, x, y)
-    around = _neighbour_phrases(board, x, y, seat, names)
-    out = [f"{p}, {region}" for p in around[:1]] + around + [f"{p}, {region}" for p in around[1:]]
+    around = _neighbour_phrases(board, x, y, seat)
+    out = [_at(p, region) for p in around[:1]] + around + [_at(p, region) for p in around[1:]]
     out.append(_from_start(x, y))
     return list(dict.fromkeys(out))
 
 
-def square_words(board: Board, squares: Sequence[tuple[int, int]], seat: int,
-                 names: Sequence[str]) -> list[str]:
+def square_words(board: Board, squares: Sequence[tuple[int, int]], seat: int) -> list[Said]:
     """Words for each of ``squares`` (hints' placements) so that no two different squares read
     alike: each takes its most telling phrase that no other square of the list could also be
     named by; failing that, one no other square took; at worst the count from the start tile.
@@ -317,12 +318,12 @@ def square_words(board: Board, squares: Sequence[tuple[int, int]], seat: int,
     >>> from huntgather import Game
     >>> g = Game(players=2, seed=4)
     >>> squares = sorted({(m.x, m.y) for m in g.legal_moves()})[:3]
-    >>> words = square_words(g.state.board, squares, 0, ("yellow", "red"))
+    >>> words = square_words(g.state.board, squares, 0)
     >>> len(set(words)) == len(set(squares))
     True
     """
-    options = {sq: square_candidates(board, *sq, seat, names) for sq in dict.fromkeys(squares)}
-    chosen: dict[tuple[int, int], str] = {}
+    options = {sq: square_candidates(board, *sq, seat) for sq in dict.fromkeys(squares)}
+    chosen: dict[tuple[int, int], Said] = {}
     for sq, mine in options.items():
         others = {p for other, ps in options.items() if other != sq for p in ps}
         taken = {w for other, w in chosen.items() if other != sq}

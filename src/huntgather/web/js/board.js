@@ -575,9 +575,8 @@ export function createBoard(store, act) {
       const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
         "data-hints": items.map((h) => h.n).join(",") });
       const title = svgEl("title");
-      // (the square's words, `where`, are English only: in another language the board's mark says it)
       title.textContent = items.map((h) => i18n.t("hint.spot", { n: h.n,
-        text: `${h.t.where && i18n.language() === "en" ? `${h.t.where}: ` : ""}${sayWords(s, h.t.say, h.t.text)}` })).join("\n");
+        text: `${h.t.where ? `${sayWords(s, h.t.where_say, h.t.where)}: ` : ""}${sayWords(s, h.t.say, h.t.text)}` })).join("\n");
       g.append(title);
       g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
       const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,

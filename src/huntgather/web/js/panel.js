@@ -290,8 +290,8 @@ export function createPanel(store, act, board) {
     box.append(el("p", {}, t("hint.title")));
     h.turns.forEach((turn, i) => {
       // where the tile goes, in words (the board marks the square with the hint's number too)
-      // (in another language than English the square is left to the board's mark)
-      const where = turn.where && language() === "en" ? `${turn.where.charAt(0).toUpperCase()}${turn.where.slice(1)}: ` : "";
+      const square = turn.where ? sayWords(s, turn.where_say, turn.where) : "";
+      const where = square ? `${square.charAt(0).toUpperCase()}${square.slice(1)}: ` : "";
       const b = el("button", { type: "button", class: "hint-turn",
         "data-moves": JSON.stringify((turn.moves || []).map(canon)) },
       `${i + 1}. ${where}${sayWords(s, turn.say, turn.text)}`);
