@@ -21,9 +21,10 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from huntgather.events import FeatureScored, FinalScoring, Said, Say
+from huntgather.events import FeatureScored, FinalScoring
 from huntgather.game import Game
 from huntgather.moves import Place
+from huntgather.phrases import Said, Say
 from huntgather.server import protocol
 from huntgather.server.sayings import catalogue, say
 from huntgather.server.words import square_words

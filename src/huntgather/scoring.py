@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from huntgather.board import ZoneRef
-from huntgather.events import FeatureScored, Said, Say, ScoreRow, player_name, say_of
+from huntgather.events import FeatureScored, ScoreRow, player_name
 from huntgather.kinds import Animal, Kind
+from huntgather.phrases import Said, Say, say_of
 
 if TYPE_CHECKING:
     from huntgather.board import Board

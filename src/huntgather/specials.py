@@ -62,9 +62,10 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from huntgather import registry
 from huntgather.board import ZoneRef
-from huntgather.events import Event, FeatureScored, MeepleTakenBack, Said, Say, player_name, say_of
+from huntgather.events import Event, FeatureScored, MeepleTakenBack, player_name
 from huntgather.kinds import Kind, Piece
 from huntgather.moves import Choose, Move, TakeBack
+from huntgather.phrases import Said, Say, say_of
 from huntgather.scoring import FIRE, PIT_TRAP_AREA, MeadowTally, Rules, Term, animal_points, award, plural
 
 if TYPE_CHECKING:

@@ -30,8 +30,6 @@ from huntgather.events import (
     GameOver,
     OccupantPlaced,
     OccupantsReturned,
-    Said,
-    Say,
     ScoreRow,
     TileDiscarded,
     TileDrawn,
@@ -40,6 +38,7 @@ from huntgather.events import (
 )
 from huntgather.kinds import Phase, Piece, Stack, role_of
 from huntgather.moves import Choose, Draw, Move, Occupy, Pass, Place, TakeBack
+from huntgather.phrases import Said, Say
 from huntgather.scoring import score_completed, score_meadow, score_system
 from huntgather.specials import Special
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile

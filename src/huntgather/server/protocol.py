@@ -29,18 +29,16 @@ from huntgather.events import (
     MeepleTakenBack,
     OccupantPlaced,
     OccupantsReturned,
-    Said,
-    Say,
     ScoreRow,
     TileDiscarded,
     TileDrawn,
     TilePlaced,
-    say_of,
 )
 from huntgather.game import Game
 from huntgather.kinds import role_of
 from huntgather.moves import Choose, Move, Occupy, Pass, Place, TakeBack
 from huntgather.outlook import stuck_meeples
+from huntgather.phrases import Said, Say, say_of
 from huntgather.server import messages as wire
 from huntgather.server.codec import ProtocolError
 from huntgather.server.fields import checker

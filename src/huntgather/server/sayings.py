@@ -13,7 +13,7 @@ language").  The page's renderer (``web/js/i18n.js``, ``say()``) follows the sam
 - ``{"key": "seat", "params": {"seat": i}}`` is a player: here its colour, on a page the name
   the page shows for that seat.
 
->>> from huntgather.events import Say
+>>> from huntgather.phrases import Say
 >>> say(Say("say.tiles_times", n=3, per=2))
 '3 tiles ×2'
 >>> say(Say("say.sum", terms=(Say("say.tiles_times", n=1, per=2),), total=2), "cs")
@@ -27,7 +27,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from huntgather.events import Said, Say
+from huntgather.phrases import Said, Say
 from huntgather.svg import PLAYER_NAMES
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "web" / "i18n"

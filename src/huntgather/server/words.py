@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from huntgather.events import Said, Say, say_of
+from huntgather.phrases import Said, Say, say_of
 from huntgather.server.sayings import said
 from huntgather.specials import SHIPPED_SPECIALS, special_named
 from huntgather.tiles import DELTAS, LAKE, RIVER, Tile, Zone
