@@ -308,10 +308,36 @@ def event_text(e: Event, state: State) -> str:
     return said(event_say(e, state))
 
 
+#: the words of events already said, by what decides them (:func:`_event_words`); emptied when full
+_EVENT_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
+_EVENT_WORDS_MAX = 50_000
+
+
+def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
+    """An event's ``text`` and ``say``, made once: they depend only on the event, the edition and
+    how the tiles it names lie (a snapshot words its whole log again, and every page's view the
+    same events). The ``say`` returned is shared: never change it."""
+    if isinstance(e, OccupantPlaced | MeepleTakenBack):
+        lie: tuple[int, ...] = (_rotation(state, e.tile),)
+    elif isinstance(e, OccupantsReturned):
+        lie = tuple(_rotation(state, t) for _p, t, _z in e.returned)
+    else:
+        lie = ()
+    key = (state.edition.name, e, lie)
+    known = _EVENT_WORDS.get(key)
+    if known is None:
+        if len(_EVENT_WORDS) >= _EVENT_WORDS_MAX:
+            _EVENT_WORDS.clear()
+        phrase = event_say(e, state)
+        known = _EVENT_WORDS[key] = (str(said(phrase)), phrase_json(phrase))
+    return known
+
+
 def event_view(e: Event, state: State) -> wire.EventView:
-    """One log entry: event kind, text (see :func:`event_text`), and the facts a page draws from it."""
-    phrase = event_say(e, state)
-    out: wire.EventView = {"kind": type(e).__name__, "text": said(phrase), "say": phrase_json(phrase)}
+    """One log entry: event kind, text (see :func:`event_text`), its ``say``, and the facts a page
+    draws from it."""
+    text, phrase = _event_words(e, state)
+    out: wire.EventView = {"kind": type(e).__name__, "text": text, "say": phrase}
     if isinstance(e, TilePlaced):
         out |= {"player": e.player, "tile": e.tile, "x": e.x, "y": e.y, "rotation": e.rotation,
                 "bonus": e.bonus}
