@@ -132,8 +132,8 @@ export function eventWords(s, ts, events) {
         const what = e.bonus ? t("a11y.news_bonus", { tile: bonusName(s.view.edition), id: e.tile })
           : t("a11y.news_tile", { id: e.tile });
         const tile = ts.tiles[e.tile];
-        const text = !tile ? "" : `: ${language() === "en" ? tile.text.split(" · ").join(", ")
-          : Object.values(tile.zones || {}).map((z) => kindName(z.kind)).join(", ")}`;
+        // each zone with what is printed on it ("meadow (an aurochs), forest (1 menhir)")
+        const text = !tile ? "" : `: ${Object.values(tile.zones || {}).map((z) => (z.say ? say(z.say) : kindName(z.kind))).join(", ")}`;
         out.push(t("a11y.news_placed", { who: who(s, e.player), what, where: placeWords(e.x, e.y),
           rotation: rotationWords(e.rotation), text }));
         break;
