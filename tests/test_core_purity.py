@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "huntgather"
-CORE = ["kinds", "registry", "tiles", "board", "features", "state", "scoring", "specials", "moves", "events",
-        "game", "record", "editions/__init__", "editions/base", "editions/e2020", "editions/e2002",
+CORE = ["kinds", "phrases", "registry", "tiles", "board", "features", "state", "scoring", "specials", "moves",
+        "events", "game", "record", "editions/__init__", "editions/base", "editions/e2020", "editions/e2002",
         "__init__"]
 #: the rules core's layers, bottom to top (as docs/index.md, "Layers of the rules core", lists them): a
 #: module may import only from modules of the layers below its own, at the top of the module, inside
 #: a function or under ``if TYPE_CHECKING`` alike; a package's ``__init__`` sits above its modules
 LAYERS = [
-    ["kinds"],
+    ["kinds", "phrases"],
     ["registry", "features", "events", "moves"],
     ["tiles"],
     ["board"],

@@ -1332,7 +1332,7 @@ def test_hints_are_whole_legal_turns_and_store_nothing(client: TestClient) -> No
         ws.send_json({"type": "hint", "seat": 0, "version": view["version"], "moves": [place]})
         for turn in recv(ws, "hint")["turns"]:
             assert "where" not in turn   # the tile is down: no square to name
-            assert turn["moves"][0] in [{k: v for k, v in m.items() if k not in ("text", "role")}
+            assert turn["moves"][0] in [{k: v for k, v in m.items() if k not in ("text", "say", "role")}
                                         for m in preview["legal"]]
             reference = reference_game(client, gid)
             reference.play(move_from_json(reference.state, place))

@@ -241,8 +241,13 @@ def test_the_server_words_the_oracles_question_generically(oracle: Edition) -> N
     view = decision_view(state)
     assert view["phase"] == view["special"] == "oracle"
     assert view["prompt"] == Oracle.prompt
-    assert legal_json(state) == [{"kind": "choose", "option": "now", "text": "1 point now"},
-                                 {"kind": "choose", "option": "bank", "text": "bank it for 2 later"},
-                                 {"kind": "pass", "text": "neither"}]
+    def raw(text: str) -> dict[str, object]:   # a third party's words have no key: said as they are
+        return {"key": "say.raw", "params": {"text": text}}
+
+    assert legal_json(state) == [
+        {"kind": "choose", "option": "now", "text": "1 point now", "say": raw("1 point now")},
+        {"kind": "choose", "option": "bank", "text": "bank it for 2 later",
+         "say": raw("bank it for 2 later")},
+        {"kind": "pass", "text": "neither", "say": raw("neither")}]
     assert move_from_json(state, {"kind": "choose", "option": "bank"}) == Choose("bank")
     assert describe_turn(state, [Choose("bank")]) == "oracle: bank it for 2 later"

@@ -89,11 +89,40 @@ def english_left(page: Any, words: set[str]) -> list[str]:
                    if w.lower() in words})
 
 
+def english_in_tips(page: Any, words: set[str]) -> list[str]:
+    """The English words in what the board, the log and the final table say on hovering (the
+    scoring tooltips, the hints' squares) and in the board's words for screen readers."""
+    tips = page.evaluate("""() => [...document.querySelectorAll('#board title, #log [title], #final [title]')]
+        .map((n) => (n.tagName === 'title' ? n.textContent : n.getAttribute('title')) || '')
+        .concat([document.querySelector('#board').getAttribute('aria-label') || ''])""")
+    return sorted({f"{w}: {line.strip()[:80]}" for tip in tips for line in str(tip).splitlines()
+                   for w in WORD.findall(line) if w.lower() in words})
+
+
+def first_turn_with_hints_and_choices(page: Any, words: set[str], left: dict[str, list[str]]) -> None:
+    """The first turn, stopping to read the hints (the list and the board's marks) and the choices
+    of a piece (the server's words, each saying where on the tile the zone lies)."""
+    page.click("#hint")
+    page.wait_for_selector("#hints button.hint-turn")
+    left["hints"] = english_left(page, words) + english_in_tips(page, words)
+    assert page.locator("#board g.hint-spot title").count()
+    page.click("#hints button.hint-turn >> nth=0")   # tried: placed, its piece chosen, to confirm
+    page.wait_for_selector("#pending-tile")
+    page.wait_for_function("() => document.querySelectorAll('#choices button').length > 0")
+    left["choices"] = english_left(page, words)
+    assert page.locator("#choices button[data-kind='pass']").count()
+    page.wait_for_function("() => !document.querySelector('#confirm').disabled")
+    page.click("#confirm")
+    page.wait_for_function("() => !document.querySelector('#pending-tile')")
+
+
 def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str,
                                  words: set[str]) -> dict[str, list[str]]:
     """The English words (with their lines) on the new-game page, at the table of a short game
-    against a bot (each turn, and once it is over), on both editions' rules pages and in the
-    review of the finished game ``gid``; screenshots in artifacts/i18n-*-LOCALE.png."""
+    against a bot (each turn, with the hints and the choices of the first, and once it is over:
+    the log's lines with their scoring arithmetic and the final table, their tooltips too), on
+    both editions' rules pages and in the review of the finished game ``gid``; screenshots in
+    artifacts/i18n-*-LOCALE.png."""
     left: dict[str, list[str]] = {}
     page.goto(url + "#/new")
     page.wait_for_selector("#screen-new:not([hidden])")
@@ -107,14 +136,21 @@ def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str,
                                "!document.querySelector('#game-summary').hidden")
         if not page.locator("#game-summary[hidden]").count():
             break
-        play_turn(page)
+        if turns == 0:
+            first_turn_with_hints_and_choices(page, words, left)
+        else:
+            play_turn(page)
         turns += 1
         left[f"table, turn {turns}"] = english_left(page, words)
         if turns == 1:
             page.screenshot(path=str(ARTIFACTS / f"i18n-table-{locale}.png"), full_page=True)
     page.wait_for_selector("#game-summary:not([hidden])")
     page.wait_for_function("() => document.querySelector('#game-summary').dataset.scoring === 'done'")
-    left["table, the end"] = english_left(page, words)
+    left["table, the end"] = english_left(page, words) + english_in_tips(page, words)
+    # the scorings' arithmetic is in the log and the final table, in the page's language
+    log = page.locator("#log").inner_text()
+    final = page.locator("#final-table").inner_text()
+    assert re.search(r"×\d+ .*= \d+ →", log) and re.search(r"= \d+ →", final), (log, final)
     page.screenshot(path=str(ARTIFACTS / f"i18n-final-{locale}.png"), full_page=True)
     page.goto(url + "#/help")
     page.wait_for_selector("#rules[data-edition='2020'] figure.diagram svg")

@@ -76,7 +76,6 @@ def test_hinted_squares_are_named_in_words_and_never_alike(edition: str) -> None
     has words of its own (what lies beside it, where on the board), never coordinates."""
     from huntgather.moves import Place
     from huntgather.server.words import square_words
-    names = ("yellow", "red", "green")
     lists = 0
     for seed in range(12):
         game = Game(players=3, seed=seed, edition=edition)
@@ -90,7 +89,7 @@ def test_hinted_squares_are_named_in_words_and_never_alike(edition: str) -> None
                 picked = rng.sample(squares, min(3, len(squares)))
                 # hints may share a square (another rotation): it reads the same, once
                 picked += picked[:1]
-                words = square_words(game.state.board, picked, game.state.current_player, names)
+                words = square_words(game.state.board, picked, game.state.current_player)
                 assert len(set(words)) == len(set(picked)), (picked, words)
                 assert words[0] == words[-1]
                 for w in words:

@@ -2,6 +2,12 @@
 
 The UI animates from them, records print them as comments and tests assert on
 them.  Every event has ``describe()``.
+
+The explanations of scorings (a :class:`FeatureScored`'s, a :class:`ScoreRow`'s, a
+:class:`BonusTurn`'s reason) are :class:`~huntgather.phrases.Said` strings: English, and beside
+it the same sentence as a key of the message catalogues with its parameters
+(:class:`~huntgather.phrases.Say`), which the server sends so that a page words it in its own
+language (``docs/protocol.md``, "Words in every language").
 """
 
 from __future__ import annotations

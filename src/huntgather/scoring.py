@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from huntgather.board import ZoneRef
 from huntgather.events import FeatureScored, ScoreRow, player_name
 from huntgather.kinds import Animal, Kind
+from huntgather.phrases import Said, Say, say_of
 
 if TYPE_CHECKING:
     from huntgather.board import Board
@@ -112,6 +113,12 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def sum_said(terms: Sequence[str], total: int) -> Said:
+    """``'3 tiles ×1 + 2 fish = 5'``: terms (each a :class:`Said`) and their total."""
+    return Said(f"{' + '.join(terms)} = {total}",
+                Say("say.sum", terms=tuple(say_of(t) for t in terms), total=total))
+
+
 def majority(counts: Mapping[int, int]) -> tuple[int, ...]:
     """Seats holding the most pieces (at least one); ties all win."""
     if len(counts) == 1:   # one seat alone (the usual case)
@@ -141,14 +148,18 @@ def award(points: int, winners: Iterable[int], players: int) -> tuple[int, ...]:
     return tuple(points if i in won else 0 for i in range(players))
 
 
-def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -> str:
+def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -> Said:
     """``'→ red (2 hunters) vs blue (1)'``, or ``'→ no one'`` when unoccupied."""
     if not winners:
-        return "→ no one scores"
+        return Said("→ no one scores", Say("say.no_one_scores"))
     lead = " and ".join(f"{player_name(p)} ({plural(counts[p], role)})" for p in winners)
     others = [p for p in sorted(counts) if p not in winners and counts[p] > 0]
     tail = "".join(f" vs {player_name(p)} ({counts[p]})" for p in others)
-    return f"→ {lead}{tail}"
+    return Said(f"→ {lead}{tail}", Say(
+        "say.who_scores",
+        lead=tuple(Say("say.holder", seat=Say.seat(p), pieces=Say(f"say.pieces.{role}", n=counts[p]))
+                   for p in winners),
+        others=tuple(Say("say.versus", seat=Say.seat(p), n=counts[p]) for p in others)))
 
 
 def river_points(edition: Rules, tiles: int, river_fish: int, lake_fish: int,
@@ -159,12 +170,13 @@ def river_points(edition: Rules, tiles: int, river_fish: int, lake_fish: int,
     points = tiles * per + river_fish + lake_fish
     if not explain:
         return points, ""
-    parts = [f"{plural(tiles, 'tile')} ×{per}"]
+    parts = [Said(f"{plural(tiles, 'tile')} ×{per}", Say("say.tiles_times", n=tiles, per=per))]
     if river_fish:
-        parts.append(f"{river_fish} fish in the river")
+        parts.append(Said(f"{river_fish} fish in the river", Say("say.river_fish", fish=river_fish)))
     if lakes:
-        parts.append(f"{lake_fish} fish in {plural(lakes, 'lake')}")
-    return points, f"{' + '.join(parts)} = {points}"
+        parts.append(Said(f"{lake_fish} fish in {plural(lakes, 'lake')}",
+                          Say("say.lake_fish", fish=lake_fish, n=lakes)))
+    return points, sum_said(parts, points)
 
 
 def forest_points(edition: Rules, tiles: int, mushrooms: int, *,
@@ -174,10 +186,11 @@ def forest_points(edition: Rules, tiles: int, mushrooms: int, *,
     points = tiles * per + mushrooms * mush
     if not explain:
         return points, ""
-    parts = [f"{plural(tiles, 'tile')} ×{per}"]
+    parts = [Said(f"{plural(tiles, 'tile')} ×{per}", Say("say.tiles_times", n=tiles, per=per))]
     if mushrooms:
-        parts.append(f"{plural(mushrooms, 'mushroom group')} ×{mush}")
-    return points, f"{' + '.join(parts)} = {points}"
+        parts.append(Said(f"{plural(mushrooms, 'mushroom group')} ×{mush}",
+                          Say("say.mushrooms_times", n=mushrooms, per=mush)))
+    return points, sum_said(parts, points)
 
 
 def animal_points(edition: Rules, outside: Mapping[str, int],
@@ -189,9 +202,13 @@ def animal_points(edition: Rules, outside: Mapping[str, int],
     tigers (counted in both) cancel deer outside that area first.  With
     ``ignore_tigers`` (wild fire) no deer is cancelled.
     """
-    groups = [("", outside, 1), (" in the pit trap's area", inside or {}, factor)]
-    return tally_animals(edition, groups, "chased away by fire" if ignore_tigers else None,
-                         explain=explain)
+    groups = [("", outside, 1), (PIT_TRAP_AREA, inside or {}, factor)]
+    return tally_animals(edition, groups, FIRE if ignore_tigers else None, explain=explain)
+
+
+#: the words of the pit trap's group of animals, and of tigers a wild fire chases away
+PIT_TRAP_AREA = Said(" in the pit trap's area", Say("say.area.pit_trap"))
+FIRE = Said("chased away by fire", Say("say.why.fire"))
 
 
 def tally_animals(edition: Rules, groups: Sequence[tuple[str, Mapping[str, int], int]],
@@ -210,7 +227,7 @@ def tally_animals(edition: Rules, groups: Sequence[tuple[str, Mapping[str, int],
     tigers = 0 if tigers_gone else all_tigers
     values = edition.animal_points
     points = 0
-    parts: list[str] = []
+    parts: list[Said] = []
     for area, counts, mult in groups:
         deer = counts.get("deer", 0)
         eaten = min(tigers, deer)
@@ -226,18 +243,25 @@ def tally_animals(edition: Rules, groups: Sequence[tuple[str, Mapping[str, int],
                 continue
             name = _PLURAL[animal] if n != 1 else animal
             text = f"{n} {name}"
+            where: str | Say = say_of(area) if area else ""
+            animals = Say(f"say.animals.{animal}", n=n)
             if cancel:
                 text += f" − {cancel} eaten by {'a tiger' if cancel == 1 else 'tigers'}"
-            parts.append(f"{text}{area} ×{value}")
+                say = Say("say.animals_eaten_times", animals=animals, n=cancel, area=where, per=value)
+            else:
+                say = Say("say.animals_times", animals=animals, area=where, per=value)
+            parts.append(Said(f"{text}{area} ×{value}", say))
     if not explain:
         return points, ""
     if tigers_gone and all_tigers:
-        parts.append(f"{plural(all_tigers, 'tiger')} {tigers_gone}")
+        parts.append(Said(f"{plural(all_tigers, 'tiger')} {tigers_gone}",
+                          Say("say.tigers_gone", n=all_tigers, why=say_of(tigers_gone))))
     if not parts:
         if all_tigers:   # tigers are worth nothing, but they are there
-            return 0, f"{plural(all_tigers, 'tiger', 'tigers')} and no deer = 0"
-        return 0, "no animals = 0"
-    return points, f"{' + '.join(parts)} = {points}"
+            return 0, Said(f"{plural(all_tigers, 'tiger', 'tigers')} and no deer = 0",
+                           Say("say.tigers_no_deer", n=all_tigers))
+        return 0, Said("no animals = 0", Say("say.no_animals"))
+    return points, sum_said(parts, points)
 
 
 # --------------------------------------------------------------------------- whole features
@@ -272,9 +296,11 @@ def score_completed(board: Board, edition: Rules, fid: int, players: int, *,
     if not explain:
         return FeatureScored(f.kind, award(points, winners, players), "", ())
     title, role = ("Forest", "gatherer") if f.kind == Kind.FOREST else ("River", "fisher")
+    who = who_scores(winners, counts, role)
     return FeatureScored(f.kind, award(points, winners, players),
-                         f"{title} of {plural(len(f.tiles), 'tile')}: {text} "
-                         f"{who_scores(winners, counts, role)}", tuple(sorted(f.tiles)))
+                         Said(f"{title} of {plural(len(f.tiles), 'tile')}: {text} {who}",
+                              Say(f"say.scored.{f.kind}", n=len(f.tiles), sum=say_of(text), who=who.say)),
+                         tuple(sorted(f.tiles)))
 
 
 def _honoured(edition: Rules, names: frozenset[str]) -> list[ScoringSpecial]:
@@ -289,15 +315,16 @@ def system_points(board: Board, edition: Rules, fid: int, *, explain: bool = Tru
     """A river system at final scoring: its fish, as its specials change them (the raft adds a
     point per lake)."""
     f = board.feature_by_id(fid)
+    fish = Said(f"{f.fish} fish", Say("say.fish", n=f.fish)) if explain else ""
     if not f.specials:   # most systems: their fish
-        return f.fish, f"{f.fish} fish = {f.fish}" if explain else ""
-    terms = [Term(f.fish, f"{f.fish} fish")]
+        return f.fish, sum_said([fish], f.fish) if explain else ""
+    terms = [Term(f.fish, fish)]
     for special in _honoured(edition, f.specials):
         special.adjust_system(terms, f.fish, len(f.lakes))
     points = sum(t.points for t in terms)
     if not explain:
         return points, ""
-    return points, f"{' + '.join(t.text for t in terms)} = {points}"
+    return points, sum_said([t.text for t in terms], points)
 
 
 def score_system(board: Board, edition: Rules, fid: int, players: int, *,
@@ -310,9 +337,11 @@ def score_system(board: Board, edition: Rules, fid: int, players: int, *,
     winners = majority(counts)
     if not explain:
         return ScoreRow("huts", award(points, winners, players), "", ())
+    who = who_scores(winners, counts, "hut")
     return ScoreRow("huts", award(points, winners, players),
-                    f"River system of {plural(len(f.tiles), 'tile')}: {text} "
-                    f"{who_scores(winners, counts, 'hut')}", tuple(sorted(f.tiles)))
+                    Said(f"River system of {plural(len(f.tiles), 'tile')}: {text} {who}",
+                         Say("say.scored.huts", n=len(f.tiles), sum=say_of(text), who=who.say)),
+                    tuple(sorted(f.tiles)))
 
 
 def meadow_points(board: Board, edition: Rules, fid: int, removed: Collection[tuple[int, int]] = (), *,
@@ -376,6 +405,9 @@ def score_meadow(board: Board, edition: Rules, fid: int, removed: Collection[tup
     if not explain:
         return ScoreRow("hunters", award(points, winners, players), "", ())
     note = "" if why is None else f" ({why})"
+    who = who_scores(winners, counts, "hunter")
+    said = Say("say.scored.hunters", n=len(f.tiles), sum=say_of(text), who=who.say) if why is None else \
+        Say("say.scored.hunters_why", n=len(f.tiles), sum=say_of(text), who=who.say, why=say_of(why))
     return ScoreRow("hunters", award(points, winners, players),
-                    f"Meadow of {plural(len(f.tiles), 'tile')}: {text} "
-                    f"{who_scores(winners, counts, 'hunter')}{note}", tuple(sorted(f.tiles)))
+                    Said(f"Meadow of {plural(len(f.tiles), 'tile')}: {text} {who}{note}", said),
+                    tuple(sorted(f.tiles)))

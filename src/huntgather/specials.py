@@ -65,7 +65,8 @@ from huntgather.board import ZoneRef
 from huntgather.events import Event, FeatureScored, MeepleTakenBack, player_name
 from huntgather.kinds import Kind, Piece
 from huntgather.moves import Choose, Move, TakeBack
-from huntgather.scoring import MeadowTally, Rules, Term, animal_points, award, plural
+from huntgather.phrases import Said, Say, say_of
+from huntgather.scoring import FIRE, PIT_TRAP_AREA, MeadowTally, Rules, Term, animal_points, award, plural
 
 if TYPE_CHECKING:
     from huntgather.board import Board
@@ -311,8 +312,9 @@ class HuntingTrap(Special):
         state.scores[p] += points
         if taken:   # (an empty memory is no memory: a position read back has none)
             state.special_memory[self.name] = removed | frozenset(ZoneRef(t, z) for t, z in taken)
-        return [FeatureScored(self.name, award(points, (p,), state.players),
-                              f"Hunting trap: {text} → {player_name(p)}; these animals are removed",
+        said = Said(f"Hunting trap: {text} → {player_name(p)}; these animals are removed",
+                    Say("say.scored.hunting_trap", sum=say_of(text), seat=Say.seat(p)))
+        return [FeatureScored(self.name, award(points, (p,), state.players), said,
                               tuple(sorted({t for t, _ in taken})))]
 
     def animals_gone(self, memory: object) -> frozenset[ZoneRef]:
@@ -354,7 +356,7 @@ class PitTrap(Special):
                 f"score {times}")
 
     def adjust_meadow(self, tally: MeadowTally, board: Board, tiles: Sequence[int]) -> None:
-        group = tally.group(" in the pit trap's area", self.factor)
+        group = tally.group(PIT_TRAP_AREA, self.factor)
         for tile_id in tiles:
             group.tiles.update(board.area(*board.where[tile_id]))
 
@@ -376,7 +378,7 @@ class WildFire(Special):
         return "Wild fire: at the end, the tigers of this meadow are ignored"
 
     def adjust_meadow(self, tally: MeadowTally, board: Board, tiles: Sequence[int]) -> None:
-        tally.tigers_gone = "chased away by fire"
+        tally.tigers_gone = FIRE
 
 
 @register_special
@@ -404,8 +406,9 @@ class Logboat(Special):
         points = lakes * per
         p = state.player
         state.scores[p] += points
-        text = (f"Logboat: {plural(lakes, 'lake')} in the river system ×{per} = {points} "
-                f"→ {player_name(p)}")
+        text = Said(f"Logboat: {plural(lakes, 'lake')} in the river system ×{per} = {points} "
+                    f"→ {player_name(p)}",
+                    Say("say.scored.logboat", n=lakes, per=per, total=points, seat=Say.seat(p)))
         return [FeatureScored(self.name, award(points, (p,), state.players), text,
                               tuple(sorted(system.tiles)))]
 
@@ -427,7 +430,7 @@ class Raft(Special):
         return "Raft: at the end, the huts' majority on this river system scores 1 more point per lake"
 
     def adjust_system(self, terms: list[Term], fish: int, lakes: int) -> None:
-        terms.append(Term(lakes, f"{plural(lakes, 'lake')} (raft)"))
+        terms.append(Term(lakes, Said(f"{plural(lakes, 'lake')} (raft)", Say("say.raft_lakes", n=lakes))))
 
 
 # --------------------------------------------------------------------------- the 2002 edition's
@@ -453,7 +456,8 @@ class Shrine(Special):
             occupant = board.occupant(where.tile, where.zone)
             if occupant is not None:
                 seat = occupant[0]
-                return seat, f"shrine: {player_name(seat)}'s hunter takes the meadow alone"
+                return seat, Said(f"shrine: {player_name(seat)}'s hunter takes the meadow alone",
+                                  Say("say.why.shrine", seat=Say.seat(seat)))
         return None
 
 

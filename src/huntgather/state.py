@@ -38,6 +38,7 @@ from huntgather.events import (
 )
 from huntgather.kinds import Phase, Piece, Stack, role_of
 from huntgather.moves import Choose, Draw, Move, Occupy, Pass, Place, TakeBack
+from huntgather.phrases import Said, Say
 from huntgather.scoring import score_completed, score_meadow, score_system
 from huntgather.specials import Special
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile
@@ -658,24 +659,29 @@ class State:
                     self.meeples[p] += 1
                 if not quiet:
                     back = tuple((p, where.tile, where.zone) for p, where in returned)
-                    events.append(OccupantsReturned(back, f"{f.kind} scored"))
+                    why = Say("say.reason.scored", kind=Say(f"say.kind.{f.kind}"))
+                    events.append(OccupantsReturned(back, Said(f"{f.kind} scored", why)))
             if f.kind is FOREST and f.counter(self.edition.bonus_counter) > 0:
                 bonus_earned = True
         if bonus_earned and not self.bonus_turn:
             name = self.edition.bonus_name
             if self.bonus:
                 if not quiet:
-                    events.append(BonusTurn(self.player, True,
-                                            f"{player_name(self.player)} completed a forest with a "
-                                            f"{self.edition.bonus_counter_label} "
-                                            f"and takes a {name} turn"))
+                    events.append(BonusTurn(self.player, True, Said(
+                        f"{player_name(self.player)} completed a forest with a "
+                        f"{self.edition.bonus_counter_label} and takes a {name} turn",
+                        Say("say.bonus_turn", seat=Say.seat(self.player),
+                            counter=Say(f"say.counter.{self.edition.bonus_counter}"),
+                            bonus=Say(f"say.bonus.{name.replace(' ', '_')}")))))
                 self.phase = DRAW
                 self.stack = BONUS
                 self.bonus_turn = True
                 self.tile = None
                 return events
             if not quiet:
-                events.append(BonusTurn(self.player, False, f"no {name} left: no extra turn"))
+                events.append(BonusTurn(self.player, False, Said(
+                    f"no {name} left: no extra turn",
+                    Say("say.no_bonus_turn", bonus=Say(f"say.bonus.{name.replace(' ', '_')}")))))
         events.extend(self._end_turn(quiet))
         return events
 
@@ -707,7 +713,7 @@ class State:
             self.meeples[p] += 1
         if leaving and not quiet:
             events.append(OccupantsReturned(tuple((p, w.tile, w.zone) for w, p in leaving),
-                                            "end of the game, without scoring"))
+                                            Said("end of the game, without scoring", Say("say.reason.end"))))
         rows = self.final_rows(explain=not quiet)
         for row in rows:
             self._add(row.points)

@@ -127,8 +127,12 @@ test("in Czech: the squares, the news and the end in the catalogue's words, no E
       final: { winners: [0], scores: [12, 9], rows: [] } });
     assert.equal(eventWords(over, TILES, [{ kind: "GameOver", text: "game over" }]),
       "Konec hry. Vítěz: Ann (žlutý). Body: Ann (žlutý) 12, červený 9.");
-    assert.equal(eventWords(over, TILES, [{ kind: "FeatureScored", feature: "river", text: "River of 2 tiles = 2",
-      points: [2, 0], tiles: [1, 9] }]), "Vyhodnoceno: řeka ze 2 kartiček. Ann (žlutý) získává 2 body.");
+    const sum = { key: "say.sum", params: { total: 2, terms: [{ key: "say.tiles_times", params: { n: 2, per: 1 } }] } };
+    const who = { key: "say.who_scores", params: { others: [], lead: [{ key: "say.holder",
+      params: { seat: { key: "seat", params: { seat: 0 } }, pieces: { key: "say.pieces.fisher", params: { n: 1 } } } }] } };
+    assert.equal(eventWords(over, TILES, [{ kind: "FeatureScored", feature: "river", text: "River of 2 tiles: 2 tiles ×1 = 2",
+      say: { key: "say.scored.river", params: { n: 2, sum, who } }, points: [2, 0], tiles: [1, 9] }]),
+    "Vyhodnoceno: Řeka ze 2 kartiček: 2 kartičky ×1 = 2 → Ann (žlutý) (1 rybář). Ann (žlutý) získává 2 body.");
   } finally {
     useCatalogue("en", read("en"));
   }

@@ -272,18 +272,19 @@ test("placementAt finds the first rotation from the one asked, clockwise, that f
   assert.equal(placementAt(s, 5, 5, 0), null);
 });
 
-test("choiceLabel: the server's words in English, else the page's words for the role and the zone's kind", () => {
+test("choiceLabel: the server's words (`say`) in the page's language, its English `text` without one", () => {
   const s = playing();
-  const ts = { tiles: { 7: { zones: { 2: { kind: "forest", role: "gatherer", text: "forest" } } },
-    1: { zones: { 3: { kind: "river", role: "fisher", text: "river" } } } } };
-  assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple", text: "a gatherer" }), "a gatherer");
-  assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple" }), "gatherer in the forest");
-  assert.equal(choiceLabel(s, ts, { kind: "pass" }), "no piece");
-  assert.equal(choiceLabel(s, ts, { kind: "takeback", tile: 1, zone: 3 }), "take back your meeple from the river");
+  const forest = { key: "say.zone_where", params: { kind: { key: "say.on.forest", params: {} },
+    where: { key: "say.where.to", params: { points: [{ key: "say.point.east", params: {} }] } } } };
+  const occupy = { kind: "occupy", zone: 2, piece: "meeple", text: "gatherer on the forest to the east",
+    say: { key: "say.choice.occupy.gatherer", params: { zone: forest } } };
+  assert.equal(choiceLabel(s, occupy), "gatherer on the forest to the east");
+  assert.equal(choiceLabel(s, { kind: "pass", text: "no piece" }), "no piece");   // an older server: its text
   useCatalogue("cs", read("cs"), read("en"));
   try {
-    assert.equal(choiceLabel(s, ts, { kind: "occupy", zone: 2, piece: "meeple", text: "a gatherer" }), "sběrač v lese");
-    assert.equal(choiceLabel(s, ts, { kind: "pass", text: "no piece" }), "žádná figurka");
+    assert.equal(choiceLabel(s, occupy), "sběrač do lesa na východě");
+    assert.equal(choiceLabel(s, { kind: "pass", text: "no piece", say: { key: "say.choice.no_piece", params: {} } }),
+      "bez figurky");
     assert.equal(kindWords({ kind: "bot", level: "easy" }), "robot lehký");
     assert.equal(who(s, 1), "červený");
   } finally {

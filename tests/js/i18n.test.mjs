@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { chooseLanguage, errorText, t, useCatalogue } from "../../src/huntgather/web/js/i18n.js";
+import { chooseLanguage, errorText, say, t, useCatalogue } from "../../src/huntgather/web/js/i18n.js";
 
 const read = (lang) => JSON.parse(readFileSync(new URL(`../../src/huntgather/web/i18n/${lang}.json`, import.meta.url)));
 
@@ -45,4 +45,32 @@ test("the winner's line: Czech instrumental by count, English and German plurals
   assert.equal(t("final.won", { names: "Ann", n: 1 }), "Ann gewinnt mit 1 Punkt");
   useCatalogue("en", read("en"));
   assert.equal(t("final.won_you", { names: "Ann", n: 12 }), "Ann wins with 12 points — well played!");
+});
+
+// the phrases tests/test_sayings.py keeps (tests/data/sayings.json): the server's `say` of each key
+// the random games say, with the words the server renders from the same catalogues
+const SAYINGS = JSON.parse(readFileSync(new URL("../data/sayings.json", import.meta.url)));
+const COLOURS = ["yellow", "red", "green", "blue", "violet"];
+
+test("say(): the page renders the server's phrases as the server does, in all three languages", () => {
+  assert.ok(SAYINGS.length > 10);
+  for (const lang of ["en", "cs", "de"]) {
+    useCatalogue(lang, read(lang), read("en"));
+    for (const sample of SAYINGS) {
+      assert.equal(say(sample.say, (i) => t(`colour.${COLOURS[i]}`)), sample[lang], `${lang} ${sample.say.key}`);
+    }
+  }
+  useCatalogue("en", read("en"));
+});
+
+test("say(): nested phrases, lists joined by say.sep.<name>, plurals by n, a seat by the page's name", () => {
+  useCatalogue("cs", read("cs"), read("en"));
+  const facts = { key: "say.facts", params: { facts: [{ key: "say.fact.fish", params: { n: 2 } },
+    { key: "say.fact.gold_nugget", params: { n: 5 } }] } };
+  const zone = { key: "say.zone_facts", params: { kind: { key: "say.from.river", params: {} }, facts } };
+  const line = { key: "say.taken_back", params: { seat: { key: "seat", params: { seat: 1 } }, zone } };
+  assert.equal(say(line, (i) => `Ann (${i})`), "šaman: Ann (1) bere zpět figurku z řeky (2 ryby, 5 zlatých nugetů), bez vyhodnocení");
+  assert.equal(say({ key: "say.raw", params: { text: "an oracle" } }), "an oracle");   // a third party's words
+  assert.equal(say(null), "");
+  useCatalogue("en", read("en"));
 });

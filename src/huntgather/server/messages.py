@@ -397,6 +397,21 @@ def type_of(shape: type) -> str:
     return literal_of(shape, "type")
 
 
+# --------------------------------------------------------------------------- words
+
+
+class Phrase(TypedDict):
+    """Words in every language: a key of the page's message catalogues (``web/i18n/<lang>.json``)
+    and its parameters, each a number, a name, a phrase, or a list of phrases (joined by the
+    catalogue's ``say.sep.<parameter>``); the key ``seat`` with ``{"seat": i}`` is a player. Sent as
+    ``say`` beside the English ``text`` rendered from the same English entries (protocol.md, "Words
+    in every language")."""
+
+    key: Annotated[str, Length(1, 80)]
+    params: Annotated[dict[str, Any], Doc("by name: a number, a name, a phrase (``{key, params}``) or a list "
+                                          "of phrases")]
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -404,6 +419,7 @@ class _Shown(TypedDict):
     """Words a page may leave on a move it took from ``legal`` (ignored by the server)."""
 
     text: NotRequired[str]
+    say: NotRequired[Phrase]
     role: NotRequired[str]
 
 
@@ -684,6 +700,7 @@ class EventView(TypedDict):
 
     kind: str
     text: str
+    say: Phrase
     player: NotRequired[int]
     tile: NotRequired[int]
     x: NotRequired[int]
@@ -730,9 +747,11 @@ class DecisionView(TypedDict):
     tile: int | None
     stack: str
     text: str
-    #: at a special's question: its name, and the question in words
+    say: Phrase
+    #: at a special's question: its name, and the question in words (``prompt_say``: in every language)
     special: NotRequired[str]
     prompt: NotRequired[str]
+    prompt_say: NotRequired[Phrase]
 
 
 class LastTile(TypedDict):
@@ -746,6 +765,7 @@ class FinalRow(TypedDict):
     kind: str
     points: list[int]
     explanation: str
+    say: Annotated[Phrase, Doc("``explanation`` in every language, with its arithmetic")]
     tiles: list[int]
 
 
@@ -754,6 +774,7 @@ class FinalView(TypedDict):
     scores: list[int]
     winners: list[int]
     text: str
+    say: Annotated[Phrase, Doc("``text`` in every language")]
 
 
 class ProjectionView(TypedDict):
@@ -909,10 +930,12 @@ class Preview(TypedDict):
 class HintTurn(TypedDict):
     moves: list[Move]
     text: str
+    say: Phrase
     value: float
     visits: int
     #: a placement's square in the words a player uses ("north of the meadow with an aurochs")
     where: NotRequired[str]
+    where_say: NotRequired[Phrase]
     predicted: NotRequired[list[float]]
 
 

@@ -18,9 +18,10 @@ that all pages of a game receive the same public facts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from huntgather.events import (
+    BonusTurn,
     Event,
     FeatureScored,
     FinalScoring,
@@ -28,6 +29,7 @@ from huntgather.events import (
     MeepleTakenBack,
     OccupantPlaced,
     OccupantsReturned,
+    ScoreRow,
     TileDiscarded,
     TileDrawn,
     TilePlaced,
@@ -36,14 +38,22 @@ from huntgather.game import Game
 from huntgather.kinds import role_of
 from huntgather.moves import Choose, Move, Occupy, Pass, Place, TakeBack
 from huntgather.outlook import stuck_meeples
+from huntgather.phrases import Said, Say, say_of
 from huntgather.server import messages as wire
 from huntgather.server.codec import ProtocolError
 from huntgather.server.fields import checker
 from huntgather.server.messages import MOVES
+from huntgather.server.sayings import said
 from huntgather.server.seats import Deal
-from huntgather.server.words import occupant_phrase, zone_phrase
-from huntgather.state import OCCUPY, PLACE, SPECIAL, State
+from huntgather.server.words import in_case, occupant_phrase, zone_phrase
+from huntgather.specials import SHIPPED_SPECIALS, Special
+from huntgather.state import DRAW, OCCUPY, PLACE, SPECIAL, State
 from huntgather.svg import PLAYER_COLOURS, PLAYER_LETTERS, PLAYER_NAMES
+
+
+def phrase_json(say: Say) -> wire.Phrase:
+    """The wire form of a :class:`~huntgather.events.Say` (``say`` beside a ``text``)."""
+    return cast(wire.Phrase, say.json())
 
 
 def error(code: str, message: str, request: Any, version: int | None,
@@ -154,19 +164,22 @@ def legal_json(state: State) -> list[wire.Move]:
     for move in state.legal_moves():
         if isinstance(move, Occupy):
             role = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
+            words = _occupy_words(state, move.tile, move.zone, role)
             out.append({"kind": "occupy", "zone": move.zone, "piece": move.piece, "role": role,
-                        "text": f"{role} on {_zone_words(state, move.tile, move.zone)}"})
+                        "text": words, "say": phrase_json(words.say)})
         elif isinstance(move, TakeBack):
             x, y = state.board.where[move.tile]
-            words = f"take back your meeple from {_zone_words(state, move.tile, move.zone)}"
+            words = said(Say("say.choice.takeback", zone=_from(state, move.tile, move.zone)))
             out.append({"kind": "takeback", "tile": move.tile, "zone": move.zone, "x": x, "y": y,
-                        "text": words})
+                        "text": words, "say": phrase_json(words.say)})
         elif isinstance(move, Choose):
-            out.append({"kind": "choose", "option": move.option,
-                        "text": state.asking_special().option_words(move.option)})
+            words = _option_words(state.asking_special(), move.option)
+            out.append({"kind": "choose", "option": move.option, "text": words,
+                        "say": phrase_json(words.say)})
         elif isinstance(move, Pass):
-            out.append({"kind": "pass",
-                        "text": state.asking_special().decline if state.phase == SPECIAL else "no piece"})
+            words = _decline_words(state.asking_special()) if state.phase == SPECIAL else \
+                said(Say("say.choice.no_piece"))
+            out.append({"kind": "pass", "text": words, "say": phrase_json(words.say)})
         else:
             out.append(move_to_json(state, move))
     return out
@@ -177,67 +190,154 @@ def _rotation(state: State, tile: int) -> int:
     return state.board.cells[state.board.where[tile]][1]
 
 
-def _zone_words(state: State, tile: int, zone: int) -> str:
+def _zone_words(state: State, tile: int, zone: int) -> Said:
     """A zone of a tile on the board, in words (``'the river to the north (1 fish)'``)."""
     return zone_phrase(state.edition.tiles[tile], zone, _rotation(state, tile))
 
 
-def describe_turn(state: State, moves: Sequence[Move]) -> str:
+def _occupy_words(state: State, tile: int, zone: int, role: str) -> Said:
+    """``'hunter on the meadow to the east (2 deer)'``: a choice of a piece for a zone."""
+    return said(Say(f"say.choice.occupy.{role}", zone=in_case(_zone_words(state, tile, zone).say, "on")))
+
+
+def _from(state: State, tile: int, zone: int) -> Say:
+    """A zone a piece is taken from (``'from the river to the north'``)."""
+    return in_case(_zone_words(state, tile, zone).say, "from")
+
+
+def _shipped(special: Special) -> bool:
+    return type(special) in SHIPPED_SPECIALS
+
+
+def _title(special: Special) -> Say:
+    return Say(f"say.title.{special.name}") if _shipped(special) else Say.words(special.title)
+
+
+def _option_words(special: Special, option: str) -> Said:
+    """An option of a special's question (a shipped special asks none: its words as they are)."""
+    return Said(special.option_words(option), Say.words(special.option_words(option)))
+
+
+def _decline_words(special: Special) -> Said:
+    """The words for declining a special's question (the shaman's ``'take nothing back'``)."""
+    if _shipped(special):
+        return said(Say(f"say.decline.{special.name}"))
+    return Said(special.decline, Say.words(special.decline))
+
+
+def describe_turn(state: State, moves: Sequence[Move]) -> Said:
     """Words for a turn, e.g. ``'the tile turned 90°; gatherer on the forest to the east (1 menhir)'``.
 
     No ids or coordinates: the page marks the square on the board.
     """
     tiles = state.edition.tiles
-    parts = []
+    parts: list[Say] = []
     walk = state.copy()
     for move in moves:
         phase = walk.phase
         special = walk.asking_special() if phase == SPECIAL else None
         walk.apply(move)
         if isinstance(move, Place):
-            parts.append(f"the tile turned {90 * move.rotation}°" if move.rotation else "the tile as drawn")
+            parts.append(Say("say.turn.turned", deg=90 * move.rotation) if move.rotation
+                         else Say("say.turn.as_drawn"))
         elif isinstance(move, TakeBack):
-            parts.append(f"shaman: take back the meeple from {_zone_words(walk, move.tile, move.zone)}")
+            parts.append(Say("say.turn.takeback", zone=_from(walk, move.tile, move.zone)))
         elif isinstance(move, Occupy):
             who = role_of(tiles[move.tile].zones[move.zone].kind, move.piece)
-            parts.append(f"{who} on {_zone_words(walk, move.tile, move.zone)}")
+            parts.append(_occupy_words(walk, move.tile, move.zone, who).say)
         elif isinstance(move, Choose) and special is not None:
-            parts.append(f"{special.title}: {special.option_words(move.option)}")
+            parts.append(Say("say.turn.special", title=_title(special),
+                             answer=_option_words(special, move.option).say))
         elif special is not None:
-            parts.append(f"{special.title}: {special.decline}")
+            parts.append(Say("say.turn.special", title=_title(special), answer=_decline_words(special).say))
         else:
-            parts.append("no piece")
-    return "; ".join(parts)
+            parts.append(Say("say.choice.no_piece"))
+    return said(Say("say.turn", parts=tuple(parts)))
 
 
 # --------------------------------------------------------------------------- views
 
 
-def event_text(e: Event, state: State) -> str:
-    """A log line in a player's words (no tile or zone ids, no coordinates); ``state`` is any
-    state of the game from the event on (it only looks up where tiles lie and the edition)."""
-    bonus = state.edition.bonus_name
+def _bonus(state: State) -> Say:
+    """The edition's bonus tile (``'menhir tile'``)."""
+    return Say(f"say.bonus.{state.edition.bonus_name.replace(' ', '_')}")
+
+
+def event_say(e: Event, state: State) -> Say:
+    """A log line as a key and its parameters (no tile or zone ids, no coordinates); ``state`` is
+    any state of the game from the event on (it only looks up where tiles lie and the edition)."""
     if isinstance(e, TileDrawn):
-        return f"a {bonus} is drawn" if e.stack == "bonus" else "a tile is drawn"
+        return Say("say.drawn_bonus", bonus=_bonus(state)) if e.stack == "bonus" else Say("say.drawn")
     if isinstance(e, TileDiscarded):
-        return "the tile drawn fits nowhere: it is put out of the game and another one is drawn"
+        return Say("say.discarded")
     if isinstance(e, TilePlaced):
-        return f"{PLAYER_NAMES[e.player]} places a {bonus if e.bonus else 'tile'}"
+        seat = Say.seat(e.player)
+        if e.bonus:
+            return Say("say.placed_bonus", seat=seat, bonus=_bonus(state))
+        return Say("say.placed", seat=seat)
     if isinstance(e, OccupantPlaced):
         phrase = occupant_phrase(state.edition.tiles[e.tile], e.zone, _rotation(state, e.tile), e.role)
-        return f"{PLAYER_NAMES[e.player]} puts {phrase}"
+        return Say("say.puts", seat=Say.seat(e.player), piece=phrase.say)
     if isinstance(e, MeepleTakenBack):
-        return (f"shaman: {PLAYER_NAMES[e.player]} takes back the meeple from "
-                f"{_zone_words(state, e.tile, e.zone)}, without scoring")
+        return Say("say.taken_back", seat=Say.seat(e.player), zone=_from(state, e.tile, e.zone))
     if isinstance(e, OccupantsReturned):
-        back = "; ".join(f"{PLAYER_NAMES[p]} from {_zone_words(state, t, z)}" for p, t, z in e.returned)
-        return f"meeples go back to their owners ({e.reason}): {back}"
-    return e.describe()
+        back = tuple(Say("say.returned_from", seat=Say.seat(p), zone=_from(state, t, z))
+                     for p, t, z in e.returned)
+        return Say("say.returned", reason=say_of(e.reason), back=back)
+    if isinstance(e, FeatureScored):
+        return say_of(e.explanation)
+    if isinstance(e, BonusTurn):
+        return say_of(e.reason)
+    if isinstance(e, FinalScoring):
+        if not e.rows:
+            return Say("say.final_nothing")
+        return Say("say.final_scoring", rows=tuple(say_of(r.explanation) for r in e.rows))
+    return game_over_say(e)
+
+
+def game_over_say(e: GameOver) -> Say:
+    """``'game over: yellow 40, red 38; yellow wins'``."""
+    table = tuple(Say("say.seat_score", seat=Say.seat(i), n=s) for i, s in enumerate(e.scores))
+    winners = tuple(Say.seat(w) for w in e.winners)
+    key = "say.game_over_shared" if len(e.winners) > 1 else "say.game_over"
+    return Say(key, table=table, winners=winners)
+
+
+def event_text(e: Event, state: State) -> str:
+    """A log line in a player's words: :func:`event_say` in English."""
+    return said(event_say(e, state))
+
+
+#: the words of events already said, by what decides them (:func:`_event_words`); emptied when full
+_EVENT_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
+_EVENT_WORDS_MAX = 50_000
+
+
+def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
+    """An event's ``text`` and ``say``, made once: they depend only on the event, the edition and
+    how the tiles it names lie (a snapshot words its whole log again, and every page's view the
+    same events). The ``say`` returned is shared: never change it."""
+    if isinstance(e, OccupantPlaced | MeepleTakenBack):
+        lie: tuple[int, ...] = (_rotation(state, e.tile),)
+    elif isinstance(e, OccupantsReturned):
+        lie = tuple(_rotation(state, t) for _p, t, _z in e.returned)
+    else:
+        lie = ()
+    key = (state.edition.name, e, lie)
+    known = _EVENT_WORDS.get(key)
+    if known is None:
+        if len(_EVENT_WORDS) >= _EVENT_WORDS_MAX:
+            _EVENT_WORDS.clear()
+        phrase = event_say(e, state)
+        known = _EVENT_WORDS[key] = (str(said(phrase)), phrase_json(phrase))
+    return known
 
 
 def event_view(e: Event, state: State) -> wire.EventView:
-    """One log entry: event kind, text (see :func:`event_text`), and the facts a page draws from it."""
-    out: wire.EventView = {"kind": type(e).__name__, "text": event_text(e, state)}
+    """One log entry: event kind, text (see :func:`event_text`), its ``say``, and the facts a page
+    draws from it."""
+    text, phrase = _event_words(e, state)
+    out: wire.EventView = {"kind": type(e).__name__, "text": text, "say": phrase}
     if isinstance(e, TilePlaced):
         out |= {"player": e.player, "tile": e.tile, "x": e.x, "y": e.y, "rotation": e.rotation,
                 "bonus": e.bonus}
@@ -260,9 +360,16 @@ def final_view(events: Sequence[Event]) -> wire.FinalView | None:
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
     if final is None or over is None:
         return None
-    return {"rows": [{"kind": r.kind, "points": list(r.points), "explanation": r.explanation,
-                      "tiles": list(r.tiles)} for r in final.rows],
-            "scores": list(over.scores), "winners": list(over.winners), "text": over.describe()}
+    over_say = game_over_say(over)
+    return {"rows": [_row_view(r) for r in final.rows],
+            "scores": list(over.scores), "winners": list(over.winners), "text": said(over_say),
+            "say": phrase_json(over_say)}
+
+
+def _row_view(row: ScoreRow) -> wire.FinalRow:
+    phrase = say_of(row.explanation)
+    return {"kind": row.kind, "points": list(row.points), "explanation": said(phrase),
+            "say": phrase_json(phrase), "tiles": list(row.tiles)}
 
 
 def projection_view(state: State) -> wire.ProjectionView:
@@ -272,29 +379,44 @@ def projection_view(state: State) -> wire.ProjectionView:
     for row in rows:
         for i, points in enumerate(row.points):
             scores[i] += points
-    return {"rows": [{"kind": r.kind, "points": list(r.points), "explanation": r.explanation,
-                      "tiles": list(r.tiles)} for r in rows],
-            "scores": scores}
+    return {"rows": [_row_view(r) for r in rows], "scores": scores}
+
+
+def decision_say(state: State) -> Say:
+    """The decision as a key and its parameters: ``'red to place a menhir tile'`` (no tile ids)."""
+    d = state.decision
+    if d.phase == DRAW:   # (a chance node: the game draws at once, so a page rarely sees one)
+        return Say("say.decision.draw", seat=Say.seat(state.player), stack=Say(f"say.stack.{state.stack}"))
+    if d.player is None:
+        return Say("say.decision.over") if state.is_over else Say.words(state.describe_decision())
+    seat = Say.seat(d.player)
+    if d.phase == PLACE:
+        return Say("say.decision.place_bonus", seat=seat, bonus=_bonus(state)) if d.stack == "bonus" \
+            else Say("say.decision.place", seat=seat)
+    if d.phase == OCCUPY:
+        return Say("say.decision.occupy", seat=seat)
+    if d.phase == SPECIAL:
+        special = state.asking_special()
+        if _shipped(special):
+            return Say(f"say.decision.{special.name}", seat=seat)
+    return Say.words(state.describe_decision())
 
 
 def decision_text(state: State) -> str:
-    """The decision in a player's words: ``'red to place a menhir tile'`` (no tile ids)."""
-    d = state.decision
-    name = PLAYER_NAMES[d.player] if d.player is not None else ""
-    if d.phase == PLACE:
-        what = f"a {state.edition.bonus_name}" if d.stack == "bonus" else "the tile drawn"
-        return f"{name} to place {what}"
-    if d.phase == OCCUPY:
-        return f"{name} may put a meeple or a hut on the tile just placed"
-    return state.describe_decision()
+    """The decision in a player's words: :func:`decision_say` in English."""
+    return said(decision_say(state))
 
 
 def decision_view(state: State) -> wire.DecisionView:
     d = state.decision
+    phrase = decision_say(state)
     out: wire.DecisionView = {"phase": d.word, "player": d.player, "tile": d.tile, "stack": d.stack,
-                              "text": decision_text(state)}
+                              "text": said(phrase), "say": phrase_json(phrase)}
     if d.special is not None:   # a special's question: "phase" is the special's name ("shaman")
-        out |= {"special": d.special, "prompt": state.asking_special().prompt}
+        special = state.asking_special()
+        prompt = said(Say(f"say.prompt.{special.name}")) if _shipped(special) else \
+            Said(special.prompt, Say.words(special.prompt))
+        out |= {"special": d.special, "prompt": prompt, "prompt_say": phrase_json(prompt.say)}
     return out
 
 

@@ -1082,14 +1082,17 @@ class Room:
         best_first = sorted(turns, key=lambda t: (-t[1], -t[2]))   # by the estimate shown, then visits
         # each placement's square in words, no two alike ("next to your forest, at the top")
         squares = [(p.x, p.y) for p in (plan[0] for plan, _, _, _ in best_first) if isinstance(p, Place)]
-        named = dict(zip(squares, square_words(trial.board, squares, seat, PLAYER_NAMES), strict=True))
+        named = dict(zip(squares, square_words(trial.board, squares, seat), strict=True))
         shown: list[HintTurn] = []
         for plan, value, visits, predicted in best_first:
-            turn: HintTurn = {"moves": _plan_json(trial, plan), "text": protocol.describe_turn(trial, plan),
-                              "value": round(value, 3), "visits": visits}
+            words = protocol.describe_turn(trial, plan)
+            turn: HintTurn = {"moves": _plan_json(trial, plan), "text": words,
+                              "say": protocol.phrase_json(words.say), "value": round(value, 3),
+                              "visits": visits}
             first = plan[0]
             if isinstance(first, Place):
                 turn["where"] = named[(first.x, first.y)]
+                turn["where_say"] = protocol.phrase_json(named[(first.x, first.y)].say)
             if predicted is not None:
                 turn["predicted"] = [round(x, 1) for x in predicted]
             shown.append(turn)

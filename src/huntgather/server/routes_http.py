@@ -77,7 +77,8 @@ PIECE_SCALE = 1.15
 def tiles_payload(edition: str, style: str = "clean") -> bytes:
     """Every tile of ``edition`` as SVG fragments in 4 rotations, drawn in ``style`` (clean or
     painted), with zone anchors and each zone in words as it lies once turned (``phrases``:
-    ``'the river to the north (1 fish)'``, for the board's cells read aloud) (cached)."""
+    ``'the river to the north (1 fish)'``, for the board's cells read aloud), each text in English
+    and, beside it (``say``, ``phrases_say``), as the catalogues' key and parameters (cached)."""
     ed = get_edition(edition)
     tiles: dict[str, Any] = {}
     for tile in ed.tiles:
@@ -86,9 +87,11 @@ def tiles_payload(edition: str, style: str = "clean") -> bytes:
             "svg": [tile_fragment(tile, r, ed.bonus_name, style) for r in range(4)],
             "anchors": [{str(z): list(p) for z, p in zone_anchors(tile, r).items()} for r in range(4)],
             "zones": {str(z.id): {"kind": z.kind, "role": z.kind.role or "hut", "text": zone_summary(z),
+                                  "say": zone_summary(z).say.json(),
                                   "phrases": [zone_phrase(tile, z.id, r) for r in range(4)],
+                                  "phrases_say": [zone_phrase(tile, z.id, r).say.json() for r in range(4)],
                                   "water": z.kind in (RIVER, LAKE)} for z in tile.zones.values()},
-            "text": tile_summary(tile),
+            "text": tile_summary(tile), "say": tile_summary(tile).say.json(),
         }
     return json.dumps({"edition": edition, "style": style, "defs": defs(style), "tiles": tiles}).encode()
 

@@ -13,7 +13,7 @@
 
 import { $, svgEl } from "./dom.js";
 import { legalPlacements, logWords, myTurn, who } from "./game.js";
-import { language, t } from "./i18n.js";
+import { language, say, t } from "./i18n.js";
 import { tileProjectionWords } from "./projection.js";
 import { showProjection } from "./settings.js";
 import { bonusName, kindName, roleName } from "./terms.js";
@@ -46,11 +46,11 @@ function tileName(s, ts, id) {
   return t("a11y.tile", { id });
 }
 
-// a zone in words: the server's English phrase (where it lies on the tile as turned, what is
-// printed on it: "the river to the north (1 fish)"), in another language its kind
+// a zone in words: where it lies on the tile as turned and what is printed on it ("the river to
+// the north (1 fish)"), as the server says it (`phrases_say`)
 function zoneText(z, rotation) {
-  if (language() !== "en") return kindName(z.kind);
-  return z.phrases ? z.phrases[rotation] : `the ${z.text}`;
+  if (z.phrases_say) return say(z.phrases_say[rotation]);
+  return language() === "en" && z.phrases ? z.phrases[rotation] : kindName(z.kind);
 }
 
 // the zones of tile `id` turned `rotation` times, in words
@@ -132,8 +132,8 @@ export function eventWords(s, ts, events) {
         const what = e.bonus ? t("a11y.news_bonus", { tile: bonusName(s.view.edition), id: e.tile })
           : t("a11y.news_tile", { id: e.tile });
         const tile = ts.tiles[e.tile];
-        const text = !tile ? "" : `: ${language() === "en" ? tile.text.split(" · ").join(", ")
-          : Object.values(tile.zones || {}).map((z) => kindName(z.kind)).join(", ")}`;
+        // each zone with what is printed on it ("meadow (an aurochs), forest (1 menhir)")
+        const text = !tile ? "" : `: ${Object.values(tile.zones || {}).map((z) => (z.say ? say(z.say) : kindName(z.kind))).join(", ")}`;
         out.push(t("a11y.news_placed", { who: who(s, e.player), what, where: placeWords(e.x, e.y),
           rotation: rotationWords(e.rotation), text }));
         break;
@@ -147,8 +147,7 @@ export function eventWords(s, ts, events) {
       case "FeatureScored": {
         const points = (e.points || []).map((p, seat) => [p, seat]).filter(([p]) => p > 0)
           .map(([p, seat]) => t("a11y.scores", { who: who(s, seat), points: t("count.points", { n: p }) }));
-        const what = language() === "en" ? e.text
-          : t("log.scored_feature", { kind: kindName(e.feature), n: (e.tiles || []).length });
+        const what = logWords(s, e);
         out.push(t("a11y.news_scored", { text: `${what}${points.length ? `. ${points.join(", ")}` : ""}` }));
         break;
       }
@@ -161,7 +160,7 @@ export function eventWords(s, ts, events) {
         break;
       }
       case "BonusTurn": case "MeepleTakenBack": case "TileDiscarded":
-        if (e.text) out.push(`${logWords(s, ts, e)}.`);
+        if (e.text) out.push(`${logWords(s, e)}.`);
         break;
       default: break;   // draws, pieces going home (said by the scoring), the final table's rows
     }

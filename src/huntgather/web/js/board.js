@@ -19,9 +19,10 @@ import { $, el, svgEl } from "./dom.js";
 import * as i18n from "./i18n.js";   // i18n.t(): `t` names many things here
 import {
   canon, choiceLabel, currentHints, heldSeats, legalPlacements, myTurn, placementAt,
-  placementsForRotation, rgbOf, rowWords, sameMove, who,
+  placementsForRotation, rgbOf, rowWords, sameMove, sayWords, who,
 } from "./game.js";
 import { pieceSvg } from "./pieces.js";
+import { kindName, roleName } from "./terms.js";
 import { createPictures, RUN } from "./pictures.js";
 import { rowsAt } from "./projection.js";
 import { parsePlace } from "./notation.js";
@@ -485,7 +486,7 @@ export function createBoard(store, act) {
         if (!a) continue;
         spot = { x: c.x * 100 + a[0], y: c.y * 100 + a[1] };
       }
-      const g = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, o.role, `${who(s, o.player)}: ${o.role} going home`);
+      const g = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, o.role, i18n.t("board.piece_going_home", { who: who(s, o.player), role: roleName(o.role) }));
       g.classList.add("leaving");
       g.dataset.tile = String(o.tile);
       const done = () => g.remove();
@@ -514,8 +515,8 @@ export function createBoard(store, act) {
       clearOf(spot, placed);
       placed.push(spot);
       now.set(`${o.tile}:${o.zone}`, spot);
-      let label = `${who(s, o.player)}: ${role}`;
-      if (o.stuck) label += ` — stuck: no tile left can complete this ${zone.kind}, so it will score nothing`;
+      const named = { who: who(s, o.player), role: roleName(role), kind: kindName(zone.kind) };
+      const label = o.stuck ? i18n.t("board.piece_stuck", named) : i18n.t("board.piece", named);
       const piece = pieceSvg(s.meta, o.player, o.piece, spot.x, spot.y, role, label);
       piece.dataset.tile = String(o.tile);
       if (o.stuck) {
@@ -560,7 +561,7 @@ export function createBoard(store, act) {
   }
 
   // hinted placements, numbered: one mark per square (hints on the same square share it, "1 · 3")
-  function drawHints(hints) {
+  function drawHints(s, hints) {
     const byCell = new Map();
     hints.turns.forEach((t, i) => {
       const p = t.moves && t.moves[0];
@@ -574,7 +575,8 @@ export function createBoard(store, act) {
       const g = svgEl("g", { class: "hint-spot", "data-moves": JSON.stringify(best.moves.map(canon)),
         "data-hints": items.map((h) => h.n).join(",") });
       const title = svgEl("title");
-      title.textContent = items.map((h) => `hint ${h.n}: ${h.t.where ? `${h.t.where}: ` : ""}${h.t.text}`).join("\n");
+      title.textContent = items.map((h) => i18n.t("hint.spot", { n: h.n,
+        text: `${h.t.where ? `${sayWords(s, h.t.where_say, h.t.where)}: ` : ""}${sayWords(s, h.t.say, h.t.text)}` })).join("\n");
       g.append(title);
       g.append(svgEl("rect", { x: p.x * 100 + 8, y: p.y * 100 + 8, width: 84, height: 84 }));
       const tx = svgEl("text", { x: p.x * 100 + 50, y: p.y * 100 + 58,
@@ -602,7 +604,8 @@ export function createBoard(store, act) {
       g.dataset.y = String(best.y);
       const frame = svgEl("rect", { class: "review-best-frame", x: 4, y: 4, width: 92, height: 92 });
       const title = svgEl("title");
-      title.textContent = `the expert's best: ${t.best.join(" ")}${t.label ? ` (the played turn: ${t.label})` : ""}`;
+      title.textContent = t.label ? i18n.t("board.expert_best_played", { best: t.best.join(" "), played: t.label })
+        : i18n.t("board.expert_best", { best: t.best.join(" ") });
       g.append(frame, title);
       vp.append(g);
     }
@@ -615,7 +618,7 @@ export function createBoard(store, act) {
       const r = svgEl("rect", { class: "review-played", x: played.x * 100 + 2, y: played.y * 100 + 2, width: 96, height: 96,
         "data-x": played.x, "data-y": played.y });
       const title = svgEl("title");
-      title.textContent = `played: ${t.played.join(" ")}`;
+      title.textContent = i18n.t("board.played", { played: t.played.join(" ") });
       r.append(title);
       vp.append(r);
     }
@@ -678,7 +681,7 @@ export function createBoard(store, act) {
       placed.push(spot);
       const chosen = !!p.choice && sameMove(m, p.choice);
       const sg = svgEl("g", { class: `spot${chosen ? " selected" : ""}`, ...moveAttrs(m) });
-      const t = svgEl("title"); t.textContent = choiceLabel(s, ts, m); sg.append(t);
+      const t = svgEl("title"); t.textContent = choiceLabel(s, m); sg.append(t);
       sg.append(svgEl("circle", { class: "hit", cx: spot.x, cy: spot.y, r: SPOT_GAP / 2 }));
       sg.append(svgEl("circle", { cx: spot.x, cy: spot.y, r: 7 }));
       const tx = svgEl("text", { x: spot.x, y: spot.y + 3 });
@@ -693,18 +696,18 @@ export function createBoard(store, act) {
   function describe(s, ts) {
     const v = s.view;
     const d = v.decision;
-    const parts = [`Board of ${v.board.length} tile${v.board.length === 1 ? "" : "s"}.`];
+    const parts = [i18n.t("board.described", { n: v.board.length })];
     if (myTurn(s) && d.phase === "place" && ts.tiles[d.tile]) {
       const squares = new Set(legalPlacements(s).map((p) => `${p.x},${p.y}`)).size;
       const here = new Set(placementsForRotation(s).map((p) => `${p.x},${p.y}`)).size;
-      parts.push(`Your tile: ${ts.tiles[d.tile].text}.`,
-        `It fits on ${squares} square${squares === 1 ? "" : "s"}, ${here} of them as it is turned now.`,
-        s.pending ? "Placed: choose a piece or none, then confirm with Enter; U takes it back."
-          : "N and P move between them, the arrows over every square, R turns the tile, Enter places it.");
+      const tile = ts.tiles[d.tile];
+      parts.push(i18n.t("board.your_tile", { text: sayWords(s, tile.say, tile.text) }),
+        i18n.t("board.fits_on", { n: squares, here }),
+        s.pending ? i18n.t("board.keys_placed") : i18n.t("board.keys_place"));
     } else if (v.over) {
-      parts.push("The game is over.");
-    } else if (d.text) {
-      parts.push(`${d.text}.`);
+      parts.push(i18n.t("board.over"));
+    } else if (d.say || d.text) {
+      parts.push(`${sayWords(s, d.say, d.text)}.`);
     }
     svg.setAttribute("aria-label", parts.join(" "));
   }
@@ -790,7 +793,7 @@ export function createBoard(store, act) {
     if (s.replay && s.review && s.review.gameId === s.gameId) drawReview(s, ts);
     if (mine && v.decision.phase === "place" && !s.sentTurn && !(s.pending && s.pending.moves.length > 1)) drawTargets(s);
     const hints = currentHints(s);
-    if (mine && hints && hints.turns && !s.pending) drawHints(hints);
+    if (mine && hints && hints.turns && !s.pending) drawHints(s, hints);
     if (s.pending && mine) drawPending(s, ts, where);
     follow(s, fresh);
     if (fresh) showScoring(s, fresh.scored);

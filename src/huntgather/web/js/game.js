@@ -3,8 +3,8 @@
 // selectors that answer questions about it (whose turn, where the tile fits, …).
 // Pure functions: nothing here touches the page or the network.
 
-import { language, t } from "./i18n.js";
-import { bonusName, colourName, kindName, levelName, occupyWords, putsWords } from "./terms.js";
+import { say, t } from "./i18n.js";
+import { colourName, levelName } from "./terms.js";
 
 // ------------------------------------------------------------------ moves (structured)
 
@@ -91,46 +91,17 @@ export function kindWords(seat) {
   return seat.kind === "remote" ? t("seat.remote") : t("seat.person");
 }
 
-// the server's words where the page speaks English (they name where a zone lies on the tile and
-// what is printed on it), else the page's own words from the structured fields: `own()`
-export const serverWords = (text, own) => (language() === "en" && text ? text : own());
+// the server's words (`say`: a key of the catalogues and its parameters) in the page's language,
+// each player named as the page names the seat ("Ann (yellow)"); `text` (English) where a message
+// has no `say` (a server older than this page)
+export const sayWords = (s, phrase, text = "") => (phrase ? say(phrase, (i) => who(s, i)) : text);
 
-// a scoring (during play or in the final table) in the page's language: what scored, and who got what
-export function scoredWords(s, kind, points, tiles) {
-  const got = (points || []).map((p, i) => [i, p]).filter(([, p]) => p > 0)
-    .map(([i, p]) => `${who(s, i)} ${t("count.points", { n: p })}`);
-  const what = t("log.scored_feature", { kind: kindName(kind), n: (tiles || []).length });
-  return got.length ? `${what}: ${got.join(", ")}` : t("log.scored_nobody", { what });
-}
+// a log line in the page's language, with what the server says of it (where on the tile a piece
+// went, a scoring's arithmetic)
+export const logWords = (s, e) => sayWords(s, e.say, e.text || e.kind);
 
-// a log line in the page's language, from the event's fields (English: the server's own words,
-// which say where on the tile a piece went and what the scoring counted)
-export function logWords(s, ts, e) {
-  return serverWords(e.text, () => {
-    const name = (i) => who(s, i);
-    switch (e.kind) {
-      case "TileDiscarded": return t("log.discarded");
-      case "TilePlaced":
-        return e.bonus ? t("log.placed_bonus", { who: name(e.player), tile: bonusName(s.view.edition) })
-          : t("log.placed", { who: name(e.player) });
-      case "OccupantPlaced": {
-        const zone = ts && ts.tiles[e.tile] && ts.tiles[e.tile].zones[e.zone];
-        return putsWords(name(e.player), e.role, zone ? zone.kind : "");
-      }
-      case "MeepleTakenBack": return t("log.taken_back", { who: name(e.player) });
-      case "OccupantsReturned":
-        return t("log.returned", { who: [...new Set((e.returned || []).map((r) => name(r.player)))].join(", ") });
-      case "FeatureScored": return scoredWords(s, e.feature, e.points, e.tiles);
-      case "BonusTurn": return e.player === undefined ? t("log.bonus_turn_any") : t("log.bonus_turn", { who: name(e.player) });
-      case "FinalScoring": return t("log.final_scoring");
-      case "GameOver": return t("log.game_over");
-      default: return e.text || e.kind;
-    }
-  });
-}
-
-// a final-scoring row (a river system's huts, a meadow's hunters) in the page's language
-export const rowWords = (s, row) => serverWords(row.explanation, () => scoredWords(s, row.kind, row.points, row.tiles));
+// a final-scoring row (a river system's huts, a meadow's hunters) in the page's language, with its arithmetic
+export const rowWords = (s, row) => sayWords(s, row.say, row.explanation);
 
 // whether this page plays seat i now
 export function held(s, i) {
@@ -214,21 +185,8 @@ export function currentHints(s) {
   return s.hints && s.view && s.hints.key === hintKey(s) ? s.hints : null;
 }
 
-// a choice of the turn in words: the server words every legal move; the tile's own words for
-// the zone are the fallback
-export function choiceLabel(s, ts, m) {
-  const d = s.view && s.view.decision;
-  const tile = m.kind === "takeback" ? m.tile : d && d.tile;
-  const zone = ts.tiles[tile] && ts.tiles[tile].zones[m.zone];
-  return serverWords(m.text, () => {
-    if (m.kind === "occupy" && zone) {
-      return occupyWords(m.piece === "hut" ? "hut" : zone.role, zone.kind);
-    }
-    if (m.kind === "takeback" && zone) return t("choice.takeback", { kind: kindName(zone.kind) });
-    if (m.kind === "pass" && !(d && d.special)) return t("choice.none");
-    return m.text || m.kind;   // a special tile's question: the server's words
-  });
-}
+// a choice of the turn in words (the server words every legal move but a placement)
+export const choiceLabel = (s, m) => sayWords(s, m.say, m.text || m.kind);
 
 // ------------------------------------------------------------------ the reducer
 

@@ -45,6 +45,29 @@ export function t(key, params = {}) {
 
 export const hasText = (key) => key in catalogue;
 
+// words the server sent as `say` ({key, params}: protocol.md, "Words in every language") in this
+// language: each parameter first — a phrase rendered the same way, a list of phrases joined by the
+// catalogue's say.sep.<parameter> — then the key's text (a plural by params.n); a player
+// ({key: "seat", params: {seat}}) is named by `seat(i)` (the page's name for that seat).
+// The server renders the English `text` from en.json by the same rules (server/sayings.py).
+export function say(phrase, seat = String) {
+  if (!phrase || typeof phrase !== "object" || typeof phrase.key !== "string") return "";
+  const params = phrase.params && typeof phrase.params === "object" ? phrase.params : {};
+  if (phrase.key === "seat") return seat(params.seat);
+  const words = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (Array.isArray(value)) {
+      const sep = catalogue[`say.sep.${name}`] ?? english[`say.sep.${name}`];
+      words[name] = value.map((p) => say(p, seat)).join(typeof sep === "string" ? sep : ", ");
+    } else if (value && typeof value === "object") {
+      words[name] = say(value, seat);
+    } else {
+      words[name] = value;
+    }
+  }
+  return t(phrase.key, words);
+}
+
 // the words for an error code the server sent (messages.py ErrorCode), in this language
 export function errorText(code) {
   const key = `error.${code}`;

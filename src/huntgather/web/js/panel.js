@@ -7,9 +7,9 @@ import { language, t } from "./i18n.js";
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
-  logWords, presence, rowWords, seatInfo, seatLabel, seatName, colourOf, who, serverWords,
+  logWords, presence, rowWords, sayWords, seatInfo, seatLabel, seatName, colourOf, who,
 } from "./game.js";
-import { bonusName, kindName, levelName, occupyWords } from "./terms.js";
+import { bonusName, levelName } from "./terms.js";
 import { moveAttrs } from "./board.js";
 import { clockSpan, hasClock, startClockTicks } from "./clock.js";
 import { linkRow } from "./lobby.js";
@@ -37,41 +37,18 @@ export function turnText(s) {
   return t("turn.to_play", { who: name }) + bonus;
 }
 
-// the decision in words ("red to place the tile drawn"), the page's own where it is not English
+// the decision in words ("red to place the tile drawn")
 function decisionWords(s) {
   const v = s.view;
   const d = v.decision;
-  return serverWords(d.text, () => {
-    if (d.player === null || d.player === undefined) return v.over ? t("turn.over") : t("turn.nobody");
-    const name = colourOf(s, d.player);
-    if (d.phase === "place") {
-      return d.stack === "bonus" ? t("turn.to_place_bonus", { who: name, tile: bonusName(v.edition) })
-        : t("turn.to_place", { who: name });
-    }
-    if (d.phase === "occupy") return t("turn.to_occupy", { who: name });
-    return d.text;   // a special tile's question: the server's words
-  });
+  if (d.say || d.text) return sayWords(s, d.say, d.text);
+  return v.over ? t("turn.over") : t("turn.nobody");
 }
 
-
-
-
-// what is on a tile, zone by zone ("meadow · forest · river")
-const tileWords = (tile) => Object.values(tile.zones || {}).map((z) => kindName(z.kind)).join(" · ");
+// what is on a tile, zone by zone ("meadow (an aurochs) · forest (1 menhir) · river")
+const tileWords = (s, tile) => sayWords(s, tile.say, tile.text);
 
 const tileLabel = (n) => t("table.tile_n", { n });
-
-// a hint's turn in the page's language, from its moves (the square is marked on the board)
-function hintWords(s, ts, moves) {
-  const tile = ts.tiles[s.view.decision.tile];
-  return moves.map((m) => {
-    if (m.kind === "place") return m.rotation ? t("hint.turned", { deg: 90 * m.rotation }) : t("hint.as_drawn");
-    const zone = tile && tile.zones[m.zone];
-    if (m.kind === "occupy" && zone) return occupyWords(m.piece === "hut" ? "hut" : zone.role, zone.kind);
-    if (m.kind === "pass") return t("choice.none");
-    return m.text || m.kind;
-  }).join("; ");
-}
 
 export function createPanel(store, act, board) {
   startClockTicks();
@@ -243,7 +220,7 @@ export function createPanel(store, act, board) {
       $("#current-tile").innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
       $("#bar-tile").innerHTML = ts.tiles[d.tile].svg[mine ? rot : 0];
       const what = d.stack === "bonus" ? t("table.tile_bonus", { tile: bonusName(v.edition) }) : t("table.tile");
-      $("#tile-text").textContent = `${what}: ${serverWords(ts.tiles[d.tile].text, () => tileWords(ts.tiles[d.tile]))}`;
+      $("#tile-text").textContent = `${what}: ${tileWords(s, ts.tiles[d.tile])}`;
     } else {
       $("#current-tile").innerHTML = "";
       $("#bar-tile").innerHTML = "";
@@ -265,7 +242,7 @@ export function createPanel(store, act, board) {
   }
 
   // the choices of a placed tile, as a list in words (keys 1–9, 0 = none)
-  function renderChoices(s, ts) {
+  function renderChoices(s) {
     const box = $("#choices");
     box.innerHTML = "";
     const p = s.pending;
@@ -275,26 +252,26 @@ export function createPanel(store, act, board) {
       box.append(el("p", { class: "muted" }, t("table.checking")));
       return;
     }
-    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, logWords(s, ts, e)));
+    for (const e of pv.events || []) box.append(el("p", { class: "preview-event" }, logWords(s, e)));
     if (pv.turn_over) {
       box.append(el("p", {}, t("table.no_piece")));
       return;
     }
     // a special tile's question (the shaman's take-back, or any other): the server words it
     const asks = pv.decision && pv.decision.special;
-    box.append(el("p", {}, asks ? (pv.decision.prompt || pv.decision.text) : t("table.put_piece")));
+    box.append(el("p", {}, asks ? sayWords(s, pv.decision.prompt_say || pv.decision.say, pv.decision.prompt || pv.decision.text) : t("table.put_piece")));
     let n = 0;
     for (const m of (pv.legal || []).filter((x) => canon(x))) {
       const key = m.kind === "pass" ? "[0]" : (++n <= 9 ? `[${n}]` : "");
       const chosen = !!p.choice && sameMove(m, p.choice);
       const b = el("button", { type: "button", ...moveAttrs(m), class: chosen ? "selected" : "",
-        "aria-pressed": chosen ? "true" : "false" }, `${key} ${choiceLabel(s, ts, m)}`.trim());
+        "aria-pressed": chosen ? "true" : "false" }, `${key} ${choiceLabel(s, m)}`.trim());
       b.onclick = () => act.choose(m);
       box.append(b);
     }
   }
 
-  function renderHints(s, ts) {
+  function renderHints(s) {
     const box = $("#hints");
     box.innerHTML = "";
     const h = currentHints(s);
@@ -313,11 +290,11 @@ export function createPanel(store, act, board) {
     box.append(el("p", {}, t("hint.title")));
     h.turns.forEach((turn, i) => {
       // where the tile goes, in words (the board marks the square with the hint's number too)
-      // (in another language than English the square is left to the board's mark)
-      const where = turn.where && language() === "en" ? `${turn.where.charAt(0).toUpperCase()}${turn.where.slice(1)}: ` : "";
+      const square = turn.where ? sayWords(s, turn.where_say, turn.where) : "";
+      const where = square ? `${square.charAt(0).toUpperCase()}${square.slice(1)}: ` : "";
       const b = el("button", { type: "button", class: "hint-turn",
         "data-moves": JSON.stringify((turn.moves || []).map(canon)) },
-      `${i + 1}. ${where}${serverWords(turn.text, () => hintWords(s, ts, turn.moves || []))}`);
+      `${i + 1}. ${where}${sayWords(s, turn.say, turn.text)}`);
       const me = s.view.decision.player;
       if (Array.isArray(turn.predicted) && turn.predicted.length === s.view.players.length) {
         // the learned evaluation's final scores after this turn, yours first, and your lead
@@ -365,14 +342,14 @@ export function createPanel(store, act, board) {
     }
   }
 
-  function renderLog(s, ts) {
+  function renderLog(s) {
     const logEl = $("#log");
     logEl.innerHTML = "";
     let n = 0;
     for (const e of s.view.log) {
       if (e.kind === "TileDrawn") continue;
       const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
-      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, logWords(s, ts, e)));
+      li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, logWords(s, e)));
       if (e.kind === "FeatureScored") hoverable(li, e.tiles);
       logEl.append(li);
     }
@@ -425,10 +402,10 @@ export function createPanel(store, act, board) {
     renderStrip(s);
     renderSummary(s);
     renderTile(s, ts);
-    renderChoices(s, ts);
-    renderHints(s, ts);
+    renderChoices(s);
+    renderHints(s);
     renderStacks(s, ts);
-    renderLog(s, ts);
+    renderLog(s);
     renderFinal(s);
     if (s.replay) $("#replay-pos").textContent = t("replay.position", { n: s.replay.version, total: s.replay.total });
   }

@@ -2,8 +2,8 @@
 // `projection`, computed by the rules' one scoring module), and each player's score by kind.
 // Pure functions of the view: the panel, the board and the screen-reader words use them.
 
-import { language, t } from "./i18n.js";
-import { kindName } from "./terms.js";
+import { say, t } from "./i18n.js";
+import { colourName, kindName } from "./terms.js";
 
 // the kinds of points, in the words of the page (any other kind, a special's, is its name in words)
 const KIND_WORDS = { river: () => t("projection.rivers"), forest: () => t("projection.forests"),
@@ -54,6 +54,6 @@ export function projectionWords(view, seat) {
 
 // what a placed tile's features would score now, in words ("" when none would)
 export function tileProjectionWords(view, tile) {
-  return rowsAt(view, tile).map((r) => (language() === "en" ? r.explanation
-    : `${kindWords(r.kind)}: ${r.points.reduce((a, b) => a + b, 0)}`)).join("; ");
+  const seat = (i) => colourName(view.players && view.players[i] ? view.players[i].colour : String(i));
+  return rowsAt(view, tile).map((r) => (r.say ? say(r.say, seat) : r.explanation)).join("; ");
 }

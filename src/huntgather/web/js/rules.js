@@ -2,7 +2,7 @@
 // positions the server draws; and the tile sheet (#/tiles): every tile of both editions.
 
 import { $, api, el, svgEl } from "./dom.js";
-import { errorText, language, t } from "./i18n.js";
+import { errorText, language, say, t } from "./i18n.js";
 import { bonusName, colourName, kindName, roleName } from "./terms.js";
 
 const SEATS = ["yellow", "red", "green", "blue", "violet"];
@@ -117,7 +117,7 @@ export async function showTileSheet(editions, fetchTiles) {
       const grid = el("div", { class: "sheet-grid" });
       for (const [id, tile] of Object.entries(ts.tiles)) {
         const fig = el("figure", { class: "sheet-tile", "data-tile": id });
-        const text = language() === "en" ? tile.text : Object.values(tile.zones || {}).map((z) => kindName(z.kind)).join(" · ");
+        const text = tile.say ? say(tile.say) : tile.text;
         const pic = svgEl("svg", { viewBox: "0 0 100 100", role: "img", "aria-label": `${t("table.tile_n", { n: id })}: ${text}` });
         pic.innerHTML = tile.svg[0];   // server-made SVG of the tile, no user text
         fig.append(pic, el("figcaption", {}, `${id} · ${kindName(tile.kind)} · ${text}`));

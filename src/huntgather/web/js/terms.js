@@ -48,27 +48,3 @@ const LEVEL_ABOUT = {
 // the server's English words, for a level the catalogues do not know)
 export const levelName = (level) => (LEVELS[level] ? LEVELS[level]() : level);
 export const levelAbout = (level, fallback = "") => (LEVEL_ABOUT[level] ? LEVEL_ABOUT[level]() : fallback);
-
-const OCCUPY = {
-  "fisher:river": () => t("choice.fisher_river"), "gatherer:forest": () => t("choice.gatherer_forest"),
-  "hunter:meadow": () => t("choice.hunter_meadow"), "hut:river": () => t("choice.hut_river"),
-  "hut:lake": () => t("choice.hut_lake"),
-};
-// a piece put on a zone, as a choice of the turn: ("hunter", "meadow") → "hunter on the meadow"
-export function occupyWords(role, kind) {
-  const f = OCCUPY[`${role}:${kind}`];
-  return f ? f() : `${roleName(role)} — ${kindName(kind)}`;
-}
-
-const PUTS = {
-  "fisher:river": (who) => t("log.puts_fisher_river", { who }),
-  "gatherer:forest": (who) => t("log.puts_gatherer_forest", { who }),
-  "hunter:meadow": (who) => t("log.puts_hunter_meadow", { who }),
-  "hut:river": (who) => t("log.puts_hut_river", { who }),
-  "hut:lake": (who) => t("log.puts_hut_lake", { who }),
-};
-// the log's line for a piece put on a zone: "red puts a hunter on a meadow"
-export function putsWords(who, role, kind) {
-  const f = PUTS[`${role}:${kind}`];
-  return f ? f(who) : `${who}: ${roleName(role)} — ${kindName(kind)}`;
-}
