@@ -84,8 +84,8 @@ menhirs=1, gold_nuggets=0, mushrooms=0, specials=frozenset())
             self.kind,
             self.tiles | other.tiles,
             self.open + other.open - closed,
-            self.meeples + other.meeples,
-            self.huts + other.huts,
+            self.meeples + other.meeples if other.meeples else self.meeples,   # (most hold none:
+            self.huts + other.huts if other.huts else self.huts,              # no concatenation)
             self.fish + other.fish,
             self.lakes | other.lakes if other.lakes else self.lakes,   # (most have none: no new set)
             self.menhirs + other.menhirs,
