@@ -252,8 +252,12 @@ _APPEND_SQLITE = (
     .values(ply=bindparam("b_ply"), status=bindparam("b_status"), scores=bindparam("b_scores"),
             updated=bindparam("b_updated"), position=bindparam("b_position"), clock=bindparam("b_clock"),
             deadline=bindparam("b_deadline")))
-#: the moves' rows of :data:`_APPEND_SQLITE`
+#: the moves' rows of :data:`_APPEND_SQLITE` (and of a new game, :meth:`Storage._create`, with
+#: its other rows')
 _INSERT_MOVES = insert(moves)
+_INSERT_GAME = insert(games)
+_INSERT_SEATS = insert(seats)
+_INSERT_CREATOR = insert(creators)
 #: :meth:`Storage._set_seat`'s two statements, built once like :data:`_APPEND_SQLITE`
 _SET_SEAT = (
     update(seats).where(seats.c.game_id == bindparam("b_game"), seats.c.seat == bindparam("b_seat"))
@@ -605,20 +609,20 @@ class Storage:
                 position: str | None = None, clock: ClockWrite = NO_CLOCK,
                 listing: Listing | None = None) -> None:
         now = time.time()
-        conn.execute(insert(games).values(id=game_id, created=now, updated=now, setup=json.dumps(setup),
-                                          status="playing", ply=len(history), scores="[]",
-                                          position=position, clock=clock.state, deadline=clock.deadline))
+        conn.execute(_INSERT_GAME, {"id": game_id, "created": now, "updated": now, "setup": json.dumps(setup),
+                                    "status": "playing", "ply": len(history), "scores": "[]",
+                                    "position": position, "clock": clock.state, "deadline": clock.deadline})
         if history:
-            conn.execute(insert(moves), [{"game_id": game_id, "ply": i, "move": m}
+            conn.execute(_INSERT_MOVES, [{"game_id": game_id, "ply": i, "move": m}
                                          for i, m in enumerate(history)])
         if seat_rows:
-            conn.execute(insert(seats), [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
+            conn.execute(_INSERT_SEATS, [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
                                           "level": r.level, "name": r.name,
                                           "secret_hash": r.secret_hash, "joined": r.joined,
                                           "account_id": r.account_id}
                                          for r in seat_rows])
         if creator_hash is not None:
-            conn.execute(insert(creators).values(game_id=game_id, secret_hash=creator_hash))
+            conn.execute(_INSERT_CREATOR, {"game_id": game_id, "secret_hash": creator_hash})
         if listing is not None and listing.open_seats:
             conn.execute(insert(lobby).values(
                 game_id=game_id, edition=listing.edition, players=listing.players, clock=listing.clock,
