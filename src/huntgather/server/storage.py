@@ -826,7 +826,9 @@ class Storage:
             return [None] * len(calls)
         now = time.time()
         done = conn.execute(_APPEND_SQLITE,
-                            [_append_row(*call, now) for call in map(_with_position, calls)]).rowcount
+                            [_append_row(game_id, start, new, status, scores, position, clock, now)
+                             for game_id, start, new, status, scores, position, clock
+                             in map(_with_position, calls)]).rowcount
         if done != len(calls):
             raise MixedBatch(f"{len(calls) - done} of {len(calls)} games had other moves stored")
         rows = [{"game_id": game_id, "ply": start + i, "move": m}
