@@ -1439,6 +1439,60 @@ def _count_calls(storage: Storage, name: str) -> list[tuple[Any, ...]]:
     return calls
 
 
+def test_pages_at_one_version_get_one_catch_up_built_once(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pages that open (or resync) a game at the same version get the same text, built and encoded
+    # once for all of them (a watcher storm costs one snapshot); after a move, a page gets the new one.
+    from huntgather.server import connection, protocol
+
+    built: list[int] = []
+    real = protocol.snapshot
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(protocol, "snapshot", counted)
+
+    async def scenario() -> None:
+        _storage, _ours, _theirs, room, _other = await _one_game_on_two_processes(tmp_path)
+
+        async def page(version: int | None) -> list[str]:
+            got: list[str] = []
+
+            async def send(text: str) -> None:
+                got.append(text)
+
+            async def close(code: int, reason: str) -> None:
+                pass
+
+            conn = connection.Connection(send, close)
+            asyncio.get_running_loop().create_task(conn.run())
+            await room.attach(conn, {"type": "hello", "secrets": [], "version": version})
+            await room.resync(conn, version)
+            await asyncio.sleep(0.01)
+            conn.finish()
+            return [m for m in got if json.loads(m)["type"] in ("snapshot", "update")]
+
+        first = await page(None)
+        assert len(first) == 2 and first[0] == first[1]   # the hello's and the resync's
+        assert await page(None) == first and len(built) == 1
+        v0 = room.version
+        game = room.game.copy()
+        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves()[-1])
+        async with room.lock:
+            await room._store(game, v0)
+        after = await page(None)
+        assert len(built) == 2 and after[0] != first[0]
+        assert json.loads(after[0]) == json.loads(dumps(room.snapshot()))
+        since = await page(v0)   # a page one turn behind gets the update, once built too
+        assert [json.loads(m)["type"] for m in since] == ["update", "update"] and since[0] == since[1]
+        assert json.loads(since[0])["from"] == v0 and len(built) == 3   # (the last check's own snapshot)
+
+    asyncio.run(scenario())
+
+
 def test_a_process_follows_moves_from_the_notification_without_reading_them_back(tmp_path: Path) -> None:
     # Two processes' rooms on one database.  A notification carries the moves stored (start, moves):
     # the follower takes the part it lacks, and when it lacks none (every listener, the storing

@@ -412,6 +412,10 @@ class Room:
     #: this process remembers it; its bots' searches take turns with other creators' by it
     creator_key: str | None = None
     _bot_task: asyncio.Task[None] | None = None
+    #: the catch-ups already encoded at this version of this game (:meth:`_catch_up_text`), by the
+    #: version they start from (None: a snapshot), and the game and version they are of
+    _catch_ups: dict[int | None, str] = field(default_factory=dict, init=False, repr=False)
+    _catch_ups_of: tuple[Game | None, int] = field(default=(None, -1), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._make_bots()
@@ -506,6 +510,24 @@ class Room:
         return protocol.update(self.game, self.id, self.setup.seed, since, self.game.events[start:],
                                self.version, projections=self.setup.projections)
 
+    def _catch_up_text(self, since: int | None) -> str | None:
+        """:meth:`_catch_up` as sent: built and encoded once per version of the game for every page
+        that needs the same one (the pages of a game that open or resync at one version, a
+        watcher storm), not once per page."""
+        if since == self.version:
+            return None
+        if self._catch_ups_of[0] is not self.game or self._catch_ups_of[1] != self.version:
+            self._catch_ups.clear()
+            self._catch_ups_of = (self.game, self.version)
+        start = self.marks.get(since) if since is not None else None
+        key = None if start is None or len(self.game.events) - start > MAX_CATCH_UP else since
+        text = self._catch_ups.get(key)
+        if text is None:
+            catch_up = self._catch_up(since)
+            assert catch_up is not None
+            text = self._catch_ups[key] = dumps(catch_up)
+        return text
+
     # ------------------------------------------------------------------ joining
 
     async def attach(self, conn: Connection, msg: Hello) -> None:
@@ -576,12 +598,12 @@ class Room:
                 welcome["rated"] = True
             conn.push(dumps(welcome))
             self.conns.add(conn)
-            catch_up = self._catch_up(since)
+            catch_up = self._catch_up_text(since)
         self.broadcast_table()
         if self.on_presence is not None:
             self.on_presence(self)
         if catch_up is not None:
-            conn.push(dumps(catch_up))
+            conn.push(catch_up)
         self.wake_bots()   # a resting game of bots alone goes on now that a page watches it
         if self.chat_log or not self.watchers_open:
             conn.push(dumps({"type": MessageType.CHAT_LOG, "lines": self.chat_log[-CHAT_HISTORY:],
@@ -1362,9 +1384,9 @@ class Room:
     async def resync(self, conn: Connection, since: int | None) -> None:
         """Send a page at version ``since`` (None: none) what it missed."""
         async with self.lock:
-            catch_up = self._catch_up(since)
+            catch_up = self._catch_up_text(since)
         if catch_up is not None:
-            conn.push(dumps(catch_up))
+            conn.push(catch_up)
 
     # ------------------------------------------------------------------ bots
 
