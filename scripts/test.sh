@@ -94,8 +94,8 @@ COMPILED_TESTS=(
   tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
 )
 # not the tests of documents, logs and tools among them (they read files and run scripts), nor the
-# two RL tests that train or compare Ray with local runs: they run on the pure build
-COMPILED_DESELECT="not example_policy_learns and not local_and_ray_runs and not documented"
+# RL test that compares Ray with local runs: they run on the pure build
+COMPILED_DESELECT="not local_and_ray_runs and not documented"
 COMPILED_DESELECT+=" and not scale_tool and not interval_tool and not tournament_log"
 compiled_suite() {
   local tree="$side/compiled-tree"

@@ -188,18 +188,23 @@ def servers() -> Iterator[list[Any]]:
         srv.stop()
 
 
-#: the test modules whose tests take seconds each (browsers, server processes, Ray): collected
-#: first, so that the test processes share them out and the quick ones fill the end
-SLOW_MODULES = ("test_web_ui.py", "test_web_a11y.py", "test_server_faults.py", "test_server_ops.py",
-                "test_remote_bots.py", "test_server_processes.py", "test_client.py", "test_metrics.py")
+#: the test modules whose tests take seconds each (browsers, server processes, Ray, the shared
+#: corpus of random games), longest first: collected first, in this order, so that the test
+#: processes share them out from the start and the quick ones fill the end (a long test started
+#: last would leave the other processes idle while it runs)
+SLOW_MODULES = ("test_web_i18n.py", "test_rl.py", "test_game_digest.py", "test_sayings.py",
+                "test_web_chat.py", "test_web_ui.py", "test_web_accounts.py", "test_web_lobby.py",
+                "test_web_tutorial.py", "test_server_processes.py", "test_server_faults.py",
+                "test_web_review.py", "test_web_clock.py", "test_web_puzzles.py", "test_web_a11y.py",
+                "test_positions.py", "test_server_ops.py", "test_remote_bots.py", "test_client.py",
+                "test_metrics.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow modules' tests first (in their own order), then every other test as collected."""
-    def slow(item: pytest.Item) -> bool:
-        return item.path.name in SLOW_MODULES
-
-    items.sort(key=lambda item: 0 if slow(item) else 1)
+    """The slow modules' tests first (in :data:`SLOW_MODULES`' order), then every other test as
+    collected."""
+    rank = {name: i for i, name in enumerate(SLOW_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(SLOW_MODULES)))
 
 
 @pytest.fixture(scope="session")

@@ -464,6 +464,7 @@ def test_local_and_ray_runs_give_the_same_games(tmp_path) -> None:
 # ---------------------------------------------------------------------- the example that learns
 
 
+@pytest.mark.lab
 def test_the_example_policy_learns_to_beat_the_random_bot() -> None:
     import importlib.util
     from pathlib import Path
