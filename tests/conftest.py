@@ -192,8 +192,8 @@ def servers() -> Iterator[list[Any]]:
 #: corpus of random games), longest first: collected first, in this order, so that the test
 #: processes share them out from the start and the quick ones fill the end (a long test started
 #: last would leave the other processes idle while it runs)
-SLOW_MODULES = ("test_web_i18n.py", "test_rl.py", "test_game_digest.py", "test_sayings.py",
-                "test_web_chat.py", "test_web_ui.py", "test_web_accounts.py", "test_web_lobby.py",
+SLOW_MODULES = ("test_rl.py", "test_game_digest.py", "test_sayings.py", "test_web_chat.py",
+                "test_web_i18n.py", "test_web_ui.py", "test_web_accounts.py", "test_web_lobby.py",
                 "test_web_tutorial.py", "test_server_processes.py", "test_server_faults.py",
                 "test_web_review.py", "test_web_clock.py", "test_web_puzzles.py", "test_web_a11y.py",
                 "test_positions.py", "test_server_ops.py", "test_remote_bots.py", "test_client.py",

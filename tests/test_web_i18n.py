@@ -162,8 +162,10 @@ def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str,
     page.goto(f"{url}#/replay/{gid}/0")
     page.wait_for_selector("#review-ask:not([hidden]), #review-chart .review-point")
     if page.locator("#review-chart .review-point").count() == 0:
-        page.locator("#review-ask").click()   # asked once: the second language finds it done
-    page.wait_for_selector("#review-chart .review-point")
+        page.locator("#review-ask").click()
+    # the review is the server's work in the background (a bot worker's searches), not a step of
+    # the page: on a loaded machine it takes longer than one
+    page.wait_for_selector("#review-chart .review-point", timeout=90_000)
     page.locator("#review-chart .review-point").nth(1).click()
     page.wait_for_function("() => /\\d/.test(document.querySelector('#review-here').textContent)")
     left["review"] = english_left(page, words)

@@ -772,6 +772,7 @@ def test_a_page_whose_socket_goes_silent_notices_and_reconnects(tmp_path: Path, 
     servers.append(server)
     start_game(page, server.url, ["human", "bot:easy"], short=5)
     page.wait_for_selector("#connection[data-connection='online']")
+    page.wait_for_selector("#lobby .presence[data-presence='online']")   # the table has come
     assert server.proc is not None
     server.proc.send_signal(signal.SIGSTOP)
     try:
