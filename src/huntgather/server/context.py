@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from starlette.requests import HTTPConnection
 
@@ -82,3 +84,16 @@ def context_of(conn: HTTPConnection) -> ServerContext:
     """The server a request or websocket came to."""
     ctx: ServerContext = conn.app.state.context
     return ctx
+
+
+_Kept = TypeVar("_Kept")
+
+
+def kept_on_app(request: HTTPConnection, name: str, make: Callable[[], _Kept]) -> _Kept:
+    """The object the app keeps under ``name`` for a route module (its rate limits, its cache),
+    made by ``make`` when first asked for."""
+    state = request.app.state
+    if not hasattr(state, name):
+        setattr(state, name, make())
+    kept: _Kept = getattr(state, name)
+    return kept

@@ -45,7 +45,7 @@ from huntgather.puzzles import (
     solution_view,
 )
 from huntgather.server.codec import ProtocolError, read_json
-from huntgather.server.context import RateLimit, context_of
+from huntgather.server.context import RateLimit, context_of, kept_on_app
 from huntgather.server.messages import ErrorCode
 from huntgather.server.routes_http import error_response
 from huntgather.server.workers import Priority
@@ -162,11 +162,7 @@ class _Answers:
 
 
 def _answers(request: Request) -> _Answers:
-    state = request.app.state
-    if not hasattr(state, "puzzle_answers"):
-        state.puzzle_answers = _Answers()
-    answers: _Answers = state.puzzle_answers
-    return answers
+    return kept_on_app(request, "puzzle_answers", _Answers)
 
 
 def _loss(edition: str, number: int, plan: tuple[str, ...]) -> float:

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from huntgather.server.context import RateLimit, context_of
+from huntgather.server.context import RateLimit, context_of, kept_on_app
 from huntgather.server.messages import ErrorCode
 from huntgather.server.rooms import GAME_ID
 from huntgather.server.routes_http import error_response, refusal
@@ -41,11 +41,7 @@ class _Limits:
 
 
 def _limits(request: Request) -> _Limits:
-    state = request.app.state
-    if not hasattr(state, "review_limits"):
-        state.review_limits = _Limits()
-    limits: _Limits = state.review_limits
-    return limits
+    return kept_on_app(request, "review_limits", _Limits)
 
 
 async def ask_review(request: Request) -> Response:
