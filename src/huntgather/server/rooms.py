@@ -499,32 +499,29 @@ class Room:
         for conn in list(self.conns):
             conn.push(text, latest=MessageType.TABLE)
 
-    def _catch_up(self, since: int | None) -> Snapshot | Update | None:
-        """What a page at version ``since`` needs: nothing, an update, or a snapshot."""
-        if since == self.version:
-            return None
-        start = self.marks.get(since) if since is not None else None
-        if start is None or len(self.game.events) - start > MAX_CATCH_UP:
-            return self.snapshot()
-        assert since is not None
-        return protocol.update(self.game, self.id, self.setup.seed, since, self.game.events[start:],
-                               self.version, projections=self.setup.projections)
-
     def _catch_up_text(self, since: int | None) -> str | None:
-        """:meth:`_catch_up` as sent: built and encoded once per version of the game for every page
-        that needs the same one (the pages of a game that open or resync at one version, a
-        watcher storm), not once per page."""
+        """What a page at version ``since`` needs, as sent: nothing, an update, or a snapshot (when
+        ``since`` is unknown or too far back). Built and encoded once per version of the game for
+        every page that needs the same one (the pages of a game that open or resync at one
+        version, a watcher storm), not once per page."""
         if since == self.version:
             return None
         if self._catch_ups_of[0] is not self.game or self._catch_ups_of[1] != self.version:
             self._catch_ups.clear()
             self._catch_ups_of = (self.game, self.version)
         start = self.marks.get(since) if since is not None else None
-        key = None if start is None or len(self.game.events) - start > MAX_CATCH_UP else since
+        if start is not None and len(self.game.events) - start > MAX_CATCH_UP:
+            start = None
+        key = None if start is None else since   # None: a snapshot
         text = self._catch_ups.get(key)
         if text is None:
-            catch_up = self._catch_up(since)
-            assert catch_up is not None
+            if start is None:
+                catch_up: Snapshot | Update = self.snapshot()
+            else:
+                assert since is not None
+                catch_up = protocol.update(self.game, self.id, self.setup.seed, since,
+                                           self.game.events[start:], self.version,
+                                           projections=self.setup.projections)
             text = self._catch_ups[key] = dumps(catch_up)
         return text
 
