@@ -28,12 +28,11 @@ from functools import cache
 from pathlib import Path
 
 from huntgather.phrases import Said, Say
+from huntgather.server.mail_words import Entry, plural_form
 from huntgather.svg import PLAYER_NAMES
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "web" / "i18n"
 _PARAM = re.compile(r"\{(\w+)\}")
-
-Entry = str | dict[str, str]
 
 
 @cache
@@ -42,13 +41,6 @@ def catalogue(lang: str) -> dict[str, Entry]:
     data = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
-
-
-def plural_form(lang: str, n: int) -> str:
-    """The plural category of ``n`` (CLDR's, for whole numbers): Czech one 1, few 2-4, other."""
-    if lang == "cs":
-        return "one" if n == 1 else "few" if 2 <= n <= 4 else "other"
-    return "one" if n == 1 else "other"
 
 
 def say(phrase: Say, lang: str = "en") -> str:
