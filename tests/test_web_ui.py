@@ -1578,7 +1578,8 @@ def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Serve
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server, page: Any) -> None:
+def test_a_hint_in_a_whole_game_shows_the_win_chance_and_the_predicted_final_scores(server: Server,
+                                                                                    page: Any) -> None:
     start_game(page, server.url, ["human", "bot:random"], short=None, seed=23)
     page.wait_for_function(WAIT_TURN_OR_END)
     page.focus("#board")
@@ -1586,9 +1587,11 @@ def test_a_hint_in_a_whole_game_shows_the_predicted_final_scores(server: Server,
     page.wait_for_selector("#hints button.hint-turn")
     texts = page.locator("#hints button.hint-turn").all_inner_texts()
     assert "the expert bot's best turns" in page.locator("#hints").inner_text()   # whose search it is
-    # each player's final score as the learned evaluation predicts it after that turn, yours first
+    # the search's win chance in %, then each player's final score as the learned evaluation
+    # predicts it after that turn, yours first
+    chance = r"win chance (about \d+%|under 1%|over 99%)"
     lead = r"\((\d+ ahead|\d+ behind|level)\)"
-    assert texts and all(re.search(rf" · predicted final: you \d+, red \d+ {lead}$", t)
+    assert texts and all(re.search(rf" · {chance} · predicted final: you \d+, red \d+ {lead}$", t)
                          for t in texts), texts
     assert len(set(texts)) == len(texts), texts
     page.screenshot(path=str(ARTIFACTS / "ui-hint-predicted.png"))

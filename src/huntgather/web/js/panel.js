@@ -295,21 +295,22 @@ export function createPanel(store, act, board) {
       const b = el("button", { type: "button", class: "hint-turn",
         "data-moves": JSON.stringify((turn.moves || []).map(canon)) },
       `${i + 1}. ${where}${sayWords(s, turn.say, turn.text)}`);
+      if (typeof turn.value === "number") {
+        // the search's estimate for you, as a chance to win (short and whole games alike)
+        const pc = Math.round(turn.value * 100);
+        const chance = pc < 1 ? t("hint.under_1") : pc > 99 ? t("hint.over_99") : t("hint.about_pc", { pc });
+        b.append(el("span", { class: "win-chance muted", title: t("hint.chance_about") },
+          ` · ${t("hint.chance", { chance })}`));
+      }
       const me = s.view.decision.player;
       if (Array.isArray(turn.predicted) && turn.predicted.length === s.view.players.length) {
-        // the learned evaluation's final scores after this turn, yours first, and your lead
+        // whole games: the learned evaluation's final scores after this turn, yours first, and your lead
         const order = turn.predicted.map((_, p) => p).filter((p) => p !== me);
         const words = [me, ...order].map((p) => `${p === me ? t("table.you") : colourOf(s, p)} ${Math.round(turn.predicted[p])}`);
         const lead = Math.round(turn.predicted[me]) - Math.max(...order.map((p) => Math.round(turn.predicted[p])));
         const ahead = lead > 0 ? t("hint.ahead", { n: lead }) : lead < 0 ? t("hint.behind", { n: -lead }) : t("hint.level");
         b.append(el("span", { class: "predicted muted", title: t("hint.predicted_about") },
           ` · ${t("hint.predicted", { scores: words.join(", "), lead: ahead })}`));
-      } else if (typeof turn.value === "number") {
-        // the search's estimate for you, as a chance to win
-        const pc = Math.round(turn.value * 100);
-        const chance = pc < 1 ? t("hint.under_1") : pc > 99 ? t("hint.over_99") : t("hint.about_pc", { pc });
-        b.append(el("span", { class: "win-chance muted", title: t("hint.chance_about") },
-          ` · ${t("hint.chance", { chance })}`));
       }
       b.onclick = () => act.tryHint(turn);
       box.append(b);
