@@ -226,6 +226,23 @@ export function createA11y(store, board) {
     return cells.length ? [cells[0].x, cells[0].y] : null;
   }
 
+  // the cells' names for one view of the game (its tiles' set, language, players' names and
+  // whether projections are shown): a placed tile's name is made once per view, a legal square's
+  // once per rotation of the tile in hand; the tile put down is named again at each render
+  let named = { view: null, ts: null, base: "", labels: new Map() };
+  function label(s, ts, c) {
+    const base = `${language()}|${showProjection()}|${s.view.players.map((_, i) => who(s, i)).join("\n")}`;
+    if (named.view !== s.view || named.ts !== ts || named.base !== base) {
+      named = { view: s.view, ts, base, labels: new Map() };
+    }
+    if (c.kind === "pending") return cellLabel(s, ts, c);
+    const key = c.kind === "legal" ? `${c.x},${c.y},legal,${c.rotations},${s.rotation}`
+      : `${c.x},${c.y},${c.kind},${c.tile},${c.rotation}`;
+    let text = named.labels.get(key);
+    if (text === undefined) named.labels.set(key, text = cellLabel(s, ts, c));
+    return text;
+  }
+
   // set attributes that changed only: a cell whose name is the same is left alone (a screen reader
   // hears of a change to the active cell, so nothing is said again for nothing)
   function setAttrs(node, attrs) {
@@ -269,7 +286,7 @@ export function createA11y(store, board) {
           width: 94, height: 94, "data-x": c.x, "data-y": c.y });
         const active = cursor && cursor[0] === c.x && cursor[1] === c.y;
         setAttrs(r, { class: `cell ${c.kind}${active ? " active" : ""}`, "aria-colindex": c.x - x0 + 1,
-          "aria-label": cellLabel(s, ts, c), "data-kind": c.kind });
+          "aria-label": label(s, ts, c), "data-kind": c.kind });
         place(row, r, j);
         keep.add(r);
       });

@@ -113,10 +113,22 @@ export function createBoard(store, act) {
   // whether the person is moving the view (or just did): then the camera keeps still
   const busy = () => down.size > 0 || performance.now() - lastMoved < QUIET_MS;
 
+  // the sizes of the board's area and of the zoom buttons, as last laid out: measured when
+  // first asked, then kept until the ResizeObserver below says one changed (measuring while a
+  // render changes the page would lay the page out in the middle of drawing it)
+  let sizes = null;
+  function size() {
+    if (!sizes) {
+      const box = svg.getBoundingClientRect(), buttons = $("#zoom-controls").getBoundingClientRect();
+      sizes = { width: box.width, height: box.height, buttons: buttons.height };
+    }
+    return sizes;
+  }
+
   // the board's area on the screen, less a margin and the zoom buttons in its corner
   function frameBox() {
-    const box = svg.getBoundingClientRect();
-    const buttons = $("#zoom-controls").getBoundingClientRect();
+    const box = size();
+    const buttons = { height: box.buttons };
     const pad = 6;
     return { w: box.width, h: box.height, x0: pad, y0: pad, x1: box.width - pad,
       y1: box.height - pad - (buttons.height ? buttons.height + 2 : 0) };
@@ -174,7 +186,7 @@ export function createBoard(store, act) {
 
   // whether square (x, y) lies wholly in the board's area
   function inView(x, y) {
-    const box = svg.getBoundingClientRect();
+    const box = size();
     const sx = x * 100 * cam.k + cam.x, sy = y * 100 * cam.k + cam.y, side = 100 * cam.k;
     return sx >= 0 && sy >= 0 && sx + side <= box.width && sy + side <= box.height;
   }
@@ -182,14 +194,14 @@ export function createBoard(store, act) {
   // on a touch screen, show the tile that waits for confirmation large enough to tap its spots
   // (the camera's own move: the view is handed back to the game once the turn is over)
   function zoomToPending(p) {
-    const box = svg.getBoundingClientRect();
+    const box = size();
     const k = Math.min(PENDING_TOUCH_ZOOM, box.width / 110, box.height / 110);
     setMode("pending");
     cam = { k, x: box.width / 2 - (p.x * 100 + 50) * k, y: box.height / 2 - (p.y * 100 + 50) * k };
   }
 
   function centreOn(x, y) {
-    const box = svg.getBoundingClientRect();
+    const box = size();
     const sx = (x * 100 + 50) * cam.k + cam.x, sy = (y * 100 + 50) * cam.k + cam.y;
     if (sx < 40 || sy < 40 || sx > box.width - 40 || sy > box.height - 40) {
       cam.x += box.width / 2 - sx;
@@ -1011,6 +1023,7 @@ export function createBoard(store, act) {
     $("#zoom-fit").onclick = refit;
     // the board's area changes with the window and with the panel beside or below it
     const resized = () => {
+      sizes = null;
       const s = store.get();
       if (!s.view || !s.view.board.length || !s.tiles[s.view.edition] || busy()) return;
       if (camMode === "auto") frame(s);
@@ -1018,7 +1031,9 @@ export function createBoard(store, act) {
       else return;
       applyCamera();
     };
-    new ResizeObserver(resized).observe(svg);
+    const watch = new ResizeObserver(resized);
+    watch.observe(svg);
+    watch.observe($("#zoom-controls"));
   }
 
   setupInput();

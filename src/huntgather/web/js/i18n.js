@@ -30,6 +30,14 @@ export function useCatalogue(language, words, fallback = words) {
 
 export const language = () => lang;
 
+// one Intl.PluralRules per language (making one costs far more than asking it)
+const plurals = new Map();
+function pluralRules(language) {
+  let rules = plurals.get(language);
+  if (!rules) plurals.set(language, rules = new Intl.PluralRules(language));
+  return rules;
+}
+
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
@@ -39,7 +47,7 @@ export function t(key, params = {}) {
   const entry = catalogue[key] ?? english[key];
   if (entry === undefined) return key;
   if (typeof entry === "string") return fill(entry, params);
-  const form = new Intl.PluralRules(lang).select(Number(params.n ?? 0));
+  const form = pluralRules(lang).select(Number(params.n ?? 0));
   return fill(entry[form] ?? entry.other, params);
 }
 

@@ -206,6 +206,9 @@ export function createPanel(store, act, board) {
     now.textContent = t("table.final_step", { i: i + 1, n: rows.length, text: rowWords(store.get(), rows[i]) });
   });
 
+  // the tile in hand as last drawn (its tiles' set, tile and rotation): its markup is put in
+  // again only when one of them changes (the tiles' defs are those beside the board, <svg id="tile-defs">)
+  let tileShown = null;
   function renderTile(s, ts) {
     const v = s.view;
     const d = v.decision;
@@ -216,12 +219,17 @@ export function createPanel(store, act, board) {
     // the panel beside the board: a phone or a tablet on its side); the defs beside the board serve it
     $("#bar-tile").toggleAttribute("hidden", !placing);   // an SVG element has no .hidden
     if (placing) {
-      const rot = s.pending ? s.pending.rotation : s.rotation;
-      $("#current-tile").innerHTML = ts.defs + ts.tiles[d.tile].svg[mine ? rot : 0];
-      $("#bar-tile").innerHTML = ts.tiles[d.tile].svg[mine ? rot : 0];
+      const rot = mine ? (s.pending ? s.pending.rotation : s.rotation) : 0;
+      if (!tileShown || tileShown.ts !== ts || tileShown.tile !== d.tile || tileShown.rot !== rot
+          || !$("#current-tile").firstChild) {
+        tileShown = { ts, tile: d.tile, rot };
+        $("#current-tile").innerHTML = ts.tiles[d.tile].svg[rot];
+        $("#bar-tile").innerHTML = ts.tiles[d.tile].svg[rot];
+      }
       const what = d.stack === "bonus" ? t("table.tile_bonus", { tile: bonusName(v.edition) }) : t("table.tile");
       $("#tile-text").textContent = `${what}: ${tileWords(s, ts.tiles[d.tile])}`;
     } else {
+      tileShown = null;
       $("#current-tile").innerHTML = "";
       $("#bar-tile").innerHTML = "";
       $("#tile-text").textContent = "";
@@ -343,19 +351,38 @@ export function createPanel(store, act, board) {
     }
   }
 
+  // the log as last drawn: its events (the view's array: a new one whenever an update adds to
+  // it, the old events kept), the players' names, the language and the lines drawn.  Drawn again
+  // only when the names or the language changed or the events are not the old ones followed by
+  // new ones (another game, a turn undone); otherwise only the new events are added
+  let logShown = null;
   function renderLog(s) {
     const logEl = $("#log");
-    logEl.innerHTML = "";
-    let n = 0;
-    for (const e of s.view.log) {
+    const log = s.view.log;
+    const names = s.view.players.map((_, i) => who(s, i)).join("\n");
+    const lang = language();
+    const old = logShown;
+    const grows = old && old.names === names && old.lang === lang && logEl.childElementCount === old.lines
+      && log.length >= old.log.length && (!old.log.length || (log[0] === old.log[0]
+        && log[old.log.length - 1] === old.log[old.log.length - 1]));
+    if (grows && log.length === old.log.length) return;
+    let n = grows ? old.lines : 0;
+    if (!grows) logEl.innerHTML = "";
+    for (const e of log.slice(grows ? old.log.length : 0)) {
       if (e.kind === "TileDrawn") continue;
       const li = el("li", { class: /^[A-Za-z]+$/.test(e.kind || "") ? e.kind : "" });
       li.append(el("span", { class: "n", "aria-hidden": "true" }, `${++n}.`), el("span", { class: "text" }, logWords(s, e)));
       if (e.kind === "FeatureScored") hoverable(li, e.tiles);
       logEl.append(li);
     }
-    logEl.scrollTop = logEl.scrollHeight;
+    logShown = { log, names, lang, lines: n };
+    // the newest line in view, once the frame is laid out (asking for the height now would lay
+    // the page out in the middle of drawing it)
+    if (!logScroll) {
+      logScroll = requestAnimationFrame(() => { logScroll = 0; logEl.scrollTop = logEl.scrollHeight; });
+    }
   }
+  let logScroll = 0;
 
   // the final scoring: what was scored during play, a row per river system and meadow, the totals
   function renderFinal(s) {
