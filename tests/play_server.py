@@ -10,12 +10,15 @@ moves.  Test modules import this file by name (``from play_server import ...``).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import queue
 import random
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -52,21 +55,124 @@ def free_port() -> int:
         return chosen
 
 
+class Forked:
+    """A server that the :class:`Zygote` forked: what the tests use of :class:`subprocess.Popen`
+    (``pid``, ``returncode``, ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``)."""
+
+    def __init__(self, zygote: Zygote, pid: int, args: list[str]) -> None:
+        self.zygote, self.pid, self.args = zygote, pid, args
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.zygote.exits.get(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        with self.zygote.ended:
+            if not self.zygote.ended.wait_for(lambda: self.pid in self.zygote.exits, timeout):
+                raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
+            self.returncode = self.zygote.exits[self.pid]
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class Zygote:
+    """tests/server_zygote.py, started once per test process: it has imported what ``huntgather
+    play`` imports, and forks each server from there (about half a second of CPU less a server;
+    the suite starts some 150).  Set ``HUNTGATHER_TEST_ZYGOTE=0`` to start every server as its
+    own ``python -m huntgather play`` instead."""
+
+    _here: Zygote | None = None
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("server_zygote.py"))],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.asking = threading.Lock()
+        self.pids: queue.Queue[int] = queue.Queue()
+        self.exits: dict[int, int] = {}
+        self.ended = threading.Condition()
+        self.fifos = Path(tempfile.mkdtemp(prefix="huntgather-servers-"))
+        self.made = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    @classmethod
+    def here(cls) -> Zygote:
+        """This test process's zygote (started at the first call)."""
+        with cls._lock:
+            if cls._here is None or cls._here.proc.poll() is not None:
+                cls._here = Zygote()
+            return cls._here
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            said = json.loads(line)
+            if "pid" in said:
+                self.pids.put(said["pid"])
+            else:
+                with self.ended:
+                    self.exits[said["exit"]] = said["code"]
+                    self.ended.notify_all()
+
+    def fork(self, argv: list[str], env: dict[str, str], lines: list[str], ready: threading.Event) -> Forked:
+        """A server running ``huntgather`` with ``argv`` and environment ``env``; what it prints is
+        appended to ``lines``, and ``ready`` set once it says it serves."""
+        with self.asking:
+            self.made += 1
+            fifo = self.fifos / f"server-{self.made}"
+            os.mkfifo(fifo)
+
+            def read() -> None:
+                with open(fifo, encoding="utf-8", errors="replace") as out:   # once the server opens it
+                    for line in out:
+                        lines.append(line)
+                        if "playing at" in line:
+                            ready.set()
+                fifo.unlink(missing_ok=True)
+
+            threading.Thread(target=read, daemon=True).start()
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps({"argv": argv, "env": env, "cwd": os.getcwd(),
+                                              "output": str(fifo)}).encode() + b"\n")
+            self.proc.stdin.flush()
+            return Forked(self, self.pids.get(timeout=PATIENCE), argv)
+
+
 def spawn(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
           output: list[str] | None = None, args: tuple[str, ...] = ()
-          ) -> tuple[subprocess.Popen[str], threading.Event]:
+          ) -> tuple[subprocess.Popen[str] | Forked, threading.Event]:
     """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``) without
     waiting for it: the process, and an event set once it serves (see :func:`launch`).  Its quick
     bots' worker starts at the first bot move unless ``args`` has ``--warm-workers``: most of
-    these servers never seat a bot, and a worker costs a second or two of CPU to start."""
+    these servers never seat a bot, and a worker costs a second or two of CPU to start.
+    Forked by this test process's :class:`Zygote`, unless ``HUNTGATHER_TEST_ZYGOTE=0`` or ``env``
+    sets what acts at a program's start (``LD_*``, ``PYTHON*``)."""
     lines = output if output is not None else []
     warm = () if "--warm-workers" in args else ("--no-warm-workers",)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "huntgather", "play", "--no-browser", "--host", "127.0.0.1",
-         "--port", str(port), "--db", db, "--bot-delay", str(bot_delay), "--shed-after", "0", *warm, *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+    argv = ["play", "--no-browser", "--host", "127.0.0.1", "--port", str(port), "--db", db,
+            "--bot-delay", str(bot_delay), "--shed-after", "0", *warm, *args]
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     ready = threading.Event()
+    # what acts when a program starts (a preloaded library, the interpreter's own settings) needs
+    # a program started: those servers are not forked
+    at_exec = [k for k in env or {} if k.startswith(("LD_", "PYTHON"))]
+    if os.environ.get("HUNTGATHER_TEST_ZYGOTE", "1") != "0" and not at_exec:
+        return Zygote.here().fork(argv, full_env, lines, ready), ready
+    proc = subprocess.Popen([sys.executable, "-m", "huntgather", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=full_env)
 
     def read() -> None:
         assert proc.stdout is not None
@@ -79,8 +185,8 @@ def spawn(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | Non
     return proc, ready
 
 
-def serving(proc: subprocess.Popen[str], ready: threading.Event, lines: list[str],
-            wait: float = 60.0) -> subprocess.Popen[str]:
+def serving(proc: subprocess.Popen[str] | Forked, ready: threading.Event, lines: list[str],
+            wait: float = 60.0) -> subprocess.Popen[str] | Forked:
     """``proc`` once it serves; raises :class:`RuntimeError`, with what it printed, if it exits or
     does not serve within ``wait`` seconds."""
     deadline = time.monotonic() + wait
@@ -94,7 +200,7 @@ def serving(proc: subprocess.Popen[str], ready: threading.Event, lines: list[str
 
 def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | None = None,
            output: list[str] | None = None, wait: float = 60.0, args: tuple[str, ...] = ()
-           ) -> subprocess.Popen[str]:
+           ) -> subprocess.Popen[str] | Forked:
     """Start ``huntgather play`` on 127.0.0.1:``port`` with database ``db`` (and ``args``); return
     once it serves.
 
@@ -110,7 +216,7 @@ def launch(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | No
     return serving(proc, ready, lines, wait)
 
 
-def stop(proc: subprocess.Popen[str]) -> None:
+def stop(proc: subprocess.Popen[str] | Forked) -> None:
     """SIGTERM (as Ctrl+C), then SIGKILL if the server has not exited within 15 s."""
     proc.terminate()
     try:
@@ -178,7 +284,7 @@ class Server:
         self.env = env or {}
         #: more options of ``huntgather play``
         self.args = args
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: subprocess.Popen[str] | Forked | None = None
         self.output: list[str] = []
         self._ready = threading.Event()
 

@@ -142,7 +142,8 @@ def test_sign_up_with_a_password_then_sign_out_and_in_again(server: Server, page
     assert page.locator("#me-no-ratings").is_visible()
     page.click("#sign-out")
     page.wait_for_selector("#sign-in:not([hidden])")
-    assert page.locator("#me-signed-out").is_visible()
+    # the account screen says so once it has asked the server again (a moment after the header)
+    page.wait_for_selector("#me-signed-out", state="visible")
     # a wrong password is said in plain words, and the dialog stays open with the name kept
     page.click("#sign-in")
     page.get_by_label("Name", exact=True).fill("Ann")
