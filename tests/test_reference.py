@@ -21,9 +21,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from huntgather.bench import play_random
 from huntgather.board import Board
 from huntgather.features import SYSTEM
 from huntgather.game import Game
+from huntgather.moves import Draw
 from huntgather.state import PLACE, State
 from huntgather.tiles import DELTAS, FOREST, LAKE, MEADOW, RIVER, Tile, Zone
 
@@ -268,3 +270,26 @@ def test_a_copy_lists_its_own_placements() -> None:
     assert set(relisted) == naive_placements(copy.board, tile)
     assert not any((px, py) == (x, y) for px, py, _ in relisted)
     assert set(state.board.placements(tile)) == naive_placements(state.board, tile) == set(listed)
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_draws_by_index_are_the_draws_of_their_tiles(edition: str) -> None:
+    """A ``Game`` draws by index (``State.draw_at``); at each of its draws, from either stack,
+    ``apply(Draw(tile))`` on a copy (the tile looked up in its stack) makes the same position,
+    stacks in the same order, and the same events."""
+    stacks = set()
+    for seed in range(3):
+        game = Game(2, edition=edition, seed=seed)
+        play_random(game, random.Random(seed))
+        state = game.initial.copy()
+        for move in game.history:
+            if isinstance(move, Draw):
+                stacks.add(state.stack)
+                other = state.copy()
+                events = state.draw_at(state.chance_outcomes().index(move.tile))
+                assert other.apply(Draw(move.tile)) == events
+                assert (other, other.normal, other.bonus) == (state, state.normal, state.bonus)
+            else:
+                state.apply(move)
+        assert state == game.state
+    assert stacks == {"normal", "bonus"}

@@ -25,7 +25,7 @@ from huntgather.board import TILE_IDS
 from huntgather.editions import DEFAULT_EDITION, Edition
 from huntgather.events import Event
 from huntgather.moves import Draw, Move, parse_move
-from huntgather.state import BONUS, DRAW, Decision, IllegalMoveError, State, choose
+from huntgather.state import BONUS, DRAW, Decision, IllegalMoveError, State, randbelow
 
 #: the draw of each tile id, one move shared by every game's history (moves are never changed once
 #: made): a game makes some 80 draws, and making each and freeing it with the game cost 1.5 % of a
@@ -144,11 +144,14 @@ class Game:
         state = self.state
         quiet = self.quiet
         while state.phase is DRAW:
-            tile = self._next_tile(state.stack, state.chance_outcomes())
+            outcomes = state.chance_outcomes()
+            at = self._next_index(state.stack, outcomes)
+            tile = outcomes[at]
             draw = _DRAWS[tile]
             if draw is None:
                 draw = _DRAWS[tile] = Draw(tile)
-            new = state.apply(draw, trusted=True, quiet=quiet)   # one of the chance outcomes: legal
+            # (one of the chance outcomes, so legal; by its index: no search of the stack for it)
+            new = state.draw_at(at, quiet)
             self.history.append(draw)
             if new:
                 events.extend(new)
@@ -156,13 +159,20 @@ class Game:
             self.events.extend(events)
         return events
 
-    def _next_tile(self, stack: str, outcomes: tuple[int, ...]) -> int:
+    def _next_index(self, stack: str, outcomes: tuple[int, ...]) -> int:
+        """The index in ``outcomes`` of the next tile drawn from ``stack``: the next of its given
+        order still there, or else the generator's ``rng.choice(outcomes)``."""
         order = self._orders[stack]
         while order:
             tile = order.pop(0)
             if tile in outcomes:
-                return tile
-        return choose(self._rng, outcomes)   # (rng.choice(outcomes), drawn by compiled code)
+                return outcomes.index(tile)
+        # (rng.choice(outcomes) by its index, drawn by compiled code; another kind of generator
+        # is asked for the choice itself)
+        rng = self._rng
+        if outcomes and type(rng) is random.Random:
+            return randbelow(rng, len(outcomes))
+        return outcomes.index(rng.choice(outcomes))
 
     def copy(self) -> Game:
         """An independent copy, including the draw generator's position."""

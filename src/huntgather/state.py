@@ -119,15 +119,18 @@ def choose(rng: Random, items: tuple[int, ...]) -> int:
     return items[randbelow(rng, len(items))]
 
 
-def _without(stack: tuple[int, ...], tile_id: int) -> tuple[int, ...]:
-    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop).
+def _without(stack: tuple[int, ...], tile_id: int, at: int = -1) -> tuple[int, ...]:
+    """``stack`` less ``tile_id`` (tile ids are unique; slicing beats a filtering loop), which is
+    ``stack[at]`` when ``at`` is given (not negative).
 
     A stack is in id order (as the tile set lists it; taking tiles out keeps the order), so the
     tile is found by bisection; in a stack put in another order, where that misses, by a search.
     """
-    i = bisect_left(stack, tile_id)
-    if i == len(stack) or stack[i] != tile_id:
-        i = stack.index(tile_id)
+    i = at
+    if i < 0:
+        i = bisect_left(stack, tile_id)
+        if i == len(stack) or stack[i] != tile_id:
+            i = stack.index(tile_id)
     return stack[:i] + stack[i + 1:]
 
 
@@ -548,13 +551,26 @@ class State:
             return self._after_question(quiet)
         return self._score_turn(quiet)
 
-    def _draw(self, tile_id: int, quiet: bool = False) -> list[Event]:
+    def draw_at(self, index: int, quiet: bool = False) -> list[Event]:
+        """``self.apply(Draw(tile), trusted=True, quiet=quiet)`` for ``tile =
+        self.chance_outcomes()[index]`` (``0 <= index < len(...)``, at a draw), without looking the
+        tile up in its stack: for a caller that has drawn the index (:class:`~huntgather.game.Game`).
+
+        >>> s = State.new(players=2); t = s.copy()
+        >>> s.draw_at(4) == t.apply(Draw(t.chance_outcomes()[4])) and s == t
+        True
+        """
+        tile_id = (self.normal if self.stack is NORMAL else self.bonus)[index]
+        return self._draw(tile_id, quiet, index)
+
+    def _draw(self, tile_id: int, quiet: bool = False, at: int = -1) -> list[Event]:
+        """The draw of ``tile_id`` (``at``: its index in its stack, when the caller knows it)."""
         events: list[Event] = [] if quiet else [TileDrawn(tile_id, self.stack)]
         if self.stack is NORMAL:
-            self.normal = _without(self.normal, tile_id)
+            self.normal = _without(self.normal, tile_id, at)
             remaining = self.normal
         else:
-            self.bonus = _without(self.bonus, tile_id)
+            self.bonus = _without(self.bonus, tile_id, at)
             remaining = self.bonus
         if self.board.can_place(self.board.tiles.by_id[tile_id]):
             self.phase = PLACE
