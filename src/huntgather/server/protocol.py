@@ -355,8 +355,7 @@ def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
     if known is None:
         if len(_EVENT_WORDS) >= _EVENT_WORDS_MAX:
             _EVENT_WORDS.clear()
-        phrase = event_say(e, state)
-        known = _EVENT_WORDS[key] = (str(said(phrase)), phrase_json(phrase))
+        known = _EVENT_WORDS[key] = words_of(event_say(e, state))   # "red placed a tile": said before
     return known
 
 
