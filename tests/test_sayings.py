@@ -164,3 +164,20 @@ def test_czech_arithmetic_with_its_plural_forms() -> None:
     nuggets = Say("say.fact.gold_nugget", n=5)
     assert [say(nuggets, "cs"), say(Say("say.fact.gold_nugget", n=2), "cs")] == ["5 zlatých nugetů",
                                                                                 "2 zlaté nugety"]
+
+
+def test_a_phrase_is_worded_once_and_never_confused_with_another() -> None:
+    """protocol.words_of keeps each distinct phrase's words: the same phrase made again gets the
+    same (shared) words; phrases that differ only in a nested parameter, a list's order or a
+    ``bool`` for the ``int`` it equals get their own."""
+    row = Say("say.fish", n=3)
+    text, wire = protocol.words_of(row)
+    assert (text, wire) == (say(row), row.json())
+    assert protocol.words_of(Say("say.fish", n=3))[1] is wire
+    phrases = [Say("say.seat_score", seat=Say.seat(0), n=1), Say("say.seat_score", seat=Say.seat(1), n=1),
+               Say("say.seat_score", seat=Say.seat(1), n=True),
+               Say("say.game_over_shared", table=(), winners=(Say.seat(0), Say.seat(1))),
+               Say("say.game_over_shared", table=(), winners=(Say.seat(1), Say.seat(0)))]
+    for phrase in phrases:
+        assert protocol.words_of(phrase) == (say(phrase), phrase.json())
+    assert len({json.dumps(protocol.words_of(p)[1]) for p in phrases}) == len(phrases)

@@ -56,6 +56,33 @@ def phrase_json(say: Say) -> wire.Phrase:
     return cast(wire.Phrase, say.json())
 
 
+#: the words of phrases already said, by :func:`_phrase_key`; emptied when full
+_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
+_WORDS_MAX = 50_000
+
+
+def _phrase_key(say: Say) -> tuple[object, ...]:
+    """What decides a phrase's words: its key and parameters, nested phrases as their own keys
+    (a ``bool`` parameter kept apart from the ``int`` it equals)."""
+    return (say.key, *[(name, _phrase_key(v) if isinstance(v, Say)
+                        else tuple(_phrase_key(p) for p in v) if isinstance(v, tuple)
+                        else (bool, v) if type(v) is bool else v)
+                       for name, v in say.params.items()])
+
+
+def words_of(say: Say) -> tuple[str, wire.Phrase]:
+    """A phrase's English ``text`` and its wire ``say``, made once for each distinct phrase: every
+    update words the decision and each live projection row again, mostly the same ones. The
+    ``say`` returned is shared: never change it."""
+    key = _phrase_key(say)
+    known = _WORDS.get(key)
+    if known is None:
+        if len(_WORDS) >= _WORDS_MAX:
+            _WORDS.clear()
+        known = _WORDS[key] = (str(said(say)), phrase_json(say))
+    return known
+
+
 def error(code: str, message: str, request: Any, version: int | None,
           explain: str | None = None) -> wire.Error:
     """An ``error`` message: its code, the reason in words, the request it answers, the game's
@@ -328,8 +355,7 @@ def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
     if known is None:
         if len(_EVENT_WORDS) >= _EVENT_WORDS_MAX:
             _EVENT_WORDS.clear()
-        phrase = event_say(e, state)
-        known = _EVENT_WORDS[key] = (str(said(phrase)), phrase_json(phrase))
+        known = _EVENT_WORDS[key] = words_of(event_say(e, state))   # "red placed a tile": said before
     return known
 
 
@@ -360,16 +386,15 @@ def final_view(events: Sequence[Event]) -> wire.FinalView | None:
     over = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
     if final is None or over is None:
         return None
-    over_say = game_over_say(over)
+    text, phrase = words_of(game_over_say(over))
     return {"rows": [_row_view(r) for r in final.rows],
-            "scores": list(over.scores), "winners": list(over.winners), "text": said(over_say),
-            "say": phrase_json(over_say)}
+            "scores": list(over.scores), "winners": list(over.winners), "text": text, "say": phrase}
 
 
 def _row_view(row: ScoreRow) -> wire.FinalRow:
-    phrase = say_of(row.explanation)
-    return {"kind": row.kind, "points": list(row.points), "explanation": said(phrase),
-            "say": phrase_json(phrase), "tiles": list(row.tiles)}
+    text, phrase = words_of(say_of(row.explanation))
+    return {"kind": row.kind, "points": list(row.points), "explanation": text, "say": phrase,
+            "tiles": list(row.tiles)}
 
 
 def projection_view(state: State) -> wire.ProjectionView:
@@ -409,9 +434,9 @@ def decision_text(state: State) -> str:
 
 def decision_view(state: State) -> wire.DecisionView:
     d = state.decision
-    phrase = decision_say(state)
+    text, phrase = words_of(decision_say(state))
     out: wire.DecisionView = {"phase": d.word, "player": d.player, "tile": d.tile, "stack": d.stack,
-                              "text": said(phrase), "say": phrase_json(phrase)}
+                              "text": text, "say": phrase}
     if d.special is not None:   # a special's question: "phase" is the special's name ("shaman")
         special = state.asking_special()
         prompt = said(Say(f"say.prompt.{special.name}")) if _shipped(special) else \
