@@ -4,12 +4,14 @@ The suite starts some 150 servers.  Each one started as ``python -m huntgather p
 of half a second of CPU importing Python, Starlette, uvicorn, SQLAlchemy and huntgather before it
 serves; on the test machine's two cores that is over a minute of the suite's time.  This process
 (one per test process, started by :mod:`play_server` on its first server) imports those modules
-once, then for each request forks a child that runs ``huntgather play`` exactly as the command
-line does (``huntgather.cli.main`` with the request's arguments, environment and working folder),
-with its output written to the request's FIFO.  The children are real, separate server processes:
-their own pid, signals, sockets, database and bot workers (which start as fresh interpreters, as
-always).  Nothing of the servers' own code is changed or skipped; ``tests/test_cli.py`` and the
-tests of the ``play`` command's start still run it from the command line.
+once, and makes the documents every server makes at its first page (``tiles_payload`` and
+``rules_payload``, cached per process: the children have them).  Then for each request it forks
+a child that runs ``huntgather play`` as the command line does (``huntgather.cli.main`` with the
+request's arguments, environment and working folder), its output written to the request's FIFO.
+The children are real, separate server processes: their own pid, signals, sockets, database and
+bot workers (which start as fresh interpreters, as always).  Nothing of the servers' own code is
+changed or skipped, and the servers that need a program started (``LD_PRELOAD``) and the command
+line's own tests still start ``python -m huntgather play``.
 
 The protocol, one JSON line each way on stdin and stdout:
 
@@ -91,6 +93,16 @@ def serve() -> None:
     import huntgather.server.serving
     import huntgather.server.storage
 
+    # and the documents every server makes once, at its first page (each edition's tiles in both
+    # styles, its rules: a fifth of a second of CPU apiece), made here once for all of them
+    from huntgather.editions import edition_names
+    from huntgather.server.routes_http import rules_payload, tiles_payload
+    from huntgather.svg import TILE_STYLES
+
+    for edition in edition_names():
+        rules_payload(edition)
+        for style in TILE_STYLES:
+            tiles_payload(edition, style)
     del huntgather
     children: set[int] = set()
     pending = b""

@@ -224,11 +224,19 @@ async def wait_for_watchers(page: Page, count: int, what: str, patience: float =
     await page.wait_for_table(lambda table: table["watchers"] == count, what, patience)
 
 
+#: the longest a turn's acknowledgement may take while a page that never reads floods the server
+#: with resyncs.  A server whose sends waited on that page would hold every acknowledgement for as
+#: long as the page's socket stays full (it never empties: the page does not read), so any bound
+#: tells the two apart; on a quiet machine acknowledgements take milliseconds, and the suite's own
+#: load (browsers, the compiled build compiling beside) has stretched one to 1.65 s.
+ACK_BOUND = 5.0
+
+
 def test_a_page_that_never_reads_does_not_delay_another_players_acknowledgement(
         tmp_path: Path, servers: list[Server]) -> None:
     """A page says hello and never reads again, but keeps asking for snapshots: 100 at once, then 10
-    every 50 ms.  Another player's turns are acknowledged within a second all along, and the page
-    is let go (the table stops counting it) and disconnected (too_slow, or simply dropped)."""
+    every 50 ms.  Another player's turns are acknowledged all along, each within ACK_BOUND, and the
+    page is let go (the table stops counting it) and disconnected (too_slow, or simply dropped)."""
     srv = Server(tmp_path / "games.sqlite", args=UNBUDGETED).start()
     servers.append(srv)
     made = create_game(srv, {"seats": [{"kind": "human"}, {"kind": "human"}]})   # the whole stack
@@ -257,7 +265,7 @@ def test_a_page_that_never_reads_does_not_delay_another_players_acknowledgement(
         for _ in range(1000):
             version, took = await hotseat.play()
             acks.append(took)
-            assert took < 1.0, f"version {version} was acknowledged {took:.2f} s after its turn was sent"
+            assert took < ACK_BOUND, f"version {version} acknowledged {took:.2f} s after its turn was sent"
             watchers = [t["watchers"] for t in hotseat.tables]
             let_go = 1 in watchers and watchers[-1] == 0   # the page joined, then was let go
             if (len(acks) >= 40 and let_go) or hotseat.view["over"]:
