@@ -56,9 +56,23 @@ def phrase_json(say: Say) -> wire.Phrase:
     return cast(wire.Phrase, say.json())
 
 
-#: the words of phrases already said, by :func:`_phrase_key`; emptied when full
-_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
+#: the most words :func:`_keep` keeps in one of its memories before emptying it
 _WORDS_MAX = 50_000
+
+
+def _keep(memory: dict[tuple[object, ...], tuple[str, wire.Phrase]], key: tuple[object, ...],
+          words: tuple[str, wire.Phrase]) -> tuple[str, wire.Phrase]:
+    """``words`` kept in ``memory`` under ``key`` (the memory emptied when full); returned.  (The
+    callers look their memory up themselves: on the hot path, where the words are mostly known,
+    a look-up is all they do.)"""
+    if len(memory) >= _WORDS_MAX:
+        memory.clear()
+    memory[key] = words
+    return words
+
+
+#: the words of phrases already said, by :func:`_phrase_key`
+_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
 
 
 def _phrase_key(say: Say) -> tuple[object, ...]:
@@ -76,11 +90,7 @@ def words_of(say: Say) -> tuple[str, wire.Phrase]:
     ``say`` returned is shared: never change it."""
     key = _phrase_key(say)
     known = _WORDS.get(key)
-    if known is None:
-        if len(_WORDS) >= _WORDS_MAX:
-            _WORDS.clear()
-        known = _WORDS[key] = (str(said(say)), phrase_json(say))
-    return known
+    return known if known is not None else _keep(_WORDS, key, (str(said(say)), phrase_json(say)))
 
 
 def error(code: str, message: str, request: Any, version: int | None,
@@ -335,9 +345,8 @@ def event_text(e: Event, state: State) -> str:
     return said(event_say(e, state))
 
 
-#: the words of events already said, by what decides them (:func:`_event_words`); emptied when full
+#: the words of events already said, by what decides them (:func:`_event_words`)
 _EVENT_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
-_EVENT_WORDS_MAX = 50_000
 
 
 def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
@@ -352,11 +361,8 @@ def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
         lie = ()
     key = (state.edition.name, e, lie)
     known = _EVENT_WORDS.get(key)
-    if known is None:
-        if len(_EVENT_WORDS) >= _EVENT_WORDS_MAX:
-            _EVENT_WORDS.clear()
-        known = _EVENT_WORDS[key] = words_of(event_say(e, state))   # "red placed a tile": said before
-    return known
+    # (its phrase, "red placed a tile", mostly said before: words_of has its words)
+    return known if known is not None else _keep(_EVENT_WORDS, key, words_of(event_say(e, state)))
 
 
 def event_view(e: Event, state: State) -> wire.EventView:
