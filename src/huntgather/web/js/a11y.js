@@ -12,7 +12,7 @@
 // The drawn board (#viewport) is hidden from screen readers: the cells say what it shows.
 
 import { $, svgEl } from "./dom.js";
-import { legalPlacements, logWords, myTurn, who } from "./game.js";
+import { legalPlacements, logWords, myTurn, seatNames, who } from "./game.js";
 import { language, say, t } from "./i18n.js";
 import { tileProjectionWords } from "./projection.js";
 import { showProjection } from "./settings.js";
@@ -231,7 +231,7 @@ export function createA11y(store, board) {
   // once per rotation of the tile in hand; the tile put down is named again at each render
   let named = { view: null, ts: null, base: "", labels: new Map() };
   function label(s, ts, c) {
-    const base = `${language()}|${showProjection()}|${s.view.players.map((_, i) => who(s, i)).join("\n")}`;
+    const base = `${language()}|${showProjection()}|${seatNames(s)}`;
     if (named.view !== s.view || named.ts !== ts || named.base !== base) {
       named = { view: s.view, ts, base, labels: new Map() };
     }

@@ -120,7 +120,7 @@ export function createBoard(store, act) {
   function size() {
     if (!sizes) {
       const box = svg.getBoundingClientRect(), buttons = $("#zoom-controls").getBoundingClientRect();
-      sizes = { width: box.width, height: box.height, buttons: buttons.height };
+      sizes = { width: box.width, height: box.height, zoomHeight: buttons.height };
     }
     return sizes;
   }
@@ -128,10 +128,9 @@ export function createBoard(store, act) {
   // the board's area on the screen, less a margin and the zoom buttons in its corner
   function frameBox() {
     const box = size();
-    const buttons = { height: box.buttons };
     const pad = 6;
     return { w: box.width, h: box.height, x0: pad, y0: pad, x1: box.width - pad,
-      y1: box.height - pad - (buttons.height ? buttons.height + 2 : 0) };
+      y1: box.height - pad - (box.zoomHeight ? box.zoomHeight + 2 : 0) };
   }
 
   // the squares' bounds [x0, y0, x1, y1], in squares, of cells {x, y}

@@ -83,6 +83,10 @@ export function who(s, i) {           // "Ann (yellow)" or "yellow"
   return n ? `${n} (${colourOf(s, i)})` : colourOf(s, i);
 }
 
+// every seat's name as the page shows it, one string: what the page's words of a game depend on
+// besides the game itself and the language (a page redraws them when it changes)
+export const seatNames = (s) => s.view.players.map((_, i) => who(s, i)).join("\n");
+
 export const seatLabel = (s, i) => `${letterOf(s, i)} ${who(s, i)}`;   // "Y Ann (yellow)"
 
 // who plays a seat, in words ("person", "bot easy", "outside bot"), from a table's seat or a summary's player

@@ -7,7 +7,7 @@ import { language, t } from "./i18n.js";
 import { $, el, svgEl, swatch } from "./dom.js";
 import {
   againstBots, canConfirm, canUndoTurn, canon, choiceLabel, currentHints, held, isRated, letterOf, myTurn, placementsForRotation, rgbOf, sameMove,
-  logWords, presence, rowWords, sayWords, seatInfo, seatLabel, seatName, colourOf, who,
+  logWords, presence, rowWords, sayWords, seatInfo, seatLabel, seatName, seatNames, colourOf, who,
 } from "./game.js";
 import { bonusName, levelName } from "./terms.js";
 import { moveAttrs } from "./board.js";
@@ -359,7 +359,7 @@ export function createPanel(store, act, board) {
   function renderLog(s) {
     const logEl = $("#log");
     const log = s.view.log;
-    const names = s.view.players.map((_, i) => who(s, i)).join("\n");
+    const names = seatNames(s);
     const lang = language();
     const old = logShown;
     const grows = old && old.names === names && old.lang === lang && logEl.childElementCount === old.lines
