@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,14 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         chosen: int = s.getsockname()[1]
         return chosen
+
+
+def take_output(out: Iterable[str], lines: list[str], ready: threading.Event) -> None:
+    """Append each line a server prints to ``lines``, and set ``ready`` once it says it serves."""
+    for line in out:
+        lines.append(line)
+        if "playing at" in line:
+            ready.set()
 
 
 class Forked:
@@ -137,10 +146,7 @@ class Zygote:
 
             def read() -> None:
                 with open(fifo, encoding="utf-8", errors="replace") as out:   # once the server opens it
-                    for line in out:
-                        lines.append(line)
-                        if "playing at" in line:
-                            ready.set()
+                    take_output(out, lines, ready)
                 fifo.unlink(missing_ok=True)
 
             threading.Thread(target=read, daemon=True).start()
@@ -173,15 +179,7 @@ def spawn(db: str, port: int, bot_delay: float = 0.05, env: dict[str, str] | Non
         return Zygote.here().fork(argv, full_env, lines, ready), ready
     proc = subprocess.Popen([sys.executable, "-m", "huntgather", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env=full_env)
-
-    def read() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line)
-            if "playing at" in line:
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
+    threading.Thread(target=take_output, args=(proc.stdout, lines, ready), daemon=True).start()
     return proc, ready
 
 

@@ -104,7 +104,6 @@ def serve() -> None:
         for style in TILE_STYLES:
             tiles_payload(edition, style)
     del huntgather
-    children: set[int] = set()
     pending = b""
     while True:
         readable, _, _ = select.select([0], [], [], 0.05)
@@ -120,16 +119,17 @@ def serve() -> None:
                 pid = os.fork()
                 if pid == 0:
                     _child(request)
-                children.add(pid)
                 sys.stdout.write(json.dumps({"pid": pid}) + "\n")
                 sys.stdout.flush()
-        for pid in list(children):
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                children.discard(pid)
-                code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-                sys.stdout.write(json.dumps({"exit": pid, "code": code}) + "\n")
-                sys.stdout.flush()
+        while True:   # every child that ended since
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:   # none running
+                break
+            if not pid:
+                break
+            sys.stdout.write(json.dumps({"exit": pid, "code": os.waitstatus_to_exitcode(status)}) + "\n")
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":
