@@ -310,6 +310,40 @@ export function createBoard(store, act) {
     return g;
   }
 
+  // The board's lasting contents (the placed tiles, the frames of the last moves, the pieces) are
+  // kept from one render to the next by a key: a tile's place and picture, or an element's own
+  // markup.  An element drawn as before stays in the page untouched, so the browser paints again
+  // only what changed: a board put in anew at every update had every tile and piece painted and
+  // rasterised again, most of the CPU of a page watching a game.
+  let kept = new Map();    // key -> element, as the last render left them
+  function keeper() {
+    const next = new Map();
+    const order = [];
+    return {
+      // the element of `key` from the last render, else make() (made once a render a key)
+      keep(key, make) {
+        const el = (!next.has(key) && kept.get(key)) || make();
+        if (!next.has(key)) next.set(key, el);
+        order.push(el);
+        return el;
+      },
+      // `el`, or the element of the last render with the same markup
+      same(el) { return this.keep(`m${el.outerHTML}`, () => el); },
+      // the viewport holds exactly what was kept or made, in order (what stays is not touched)
+      settle(vp) {
+        kept = next;
+        const want = new Set(order);
+        for (const n of [...vp.childNodes]) if (!want.has(n)) n.remove();
+        let at = vp.firstChild;
+        for (const el of order) {
+          if (el === at) at = at.nextSibling;
+          else vp.insertBefore(el, at);
+        }
+      },
+    };
+  }
+  const runKey = (ts, cells, p) => `r${pictures.keyOf(ts, cells)}|${p.url}`;
+
   // a run of placed tiles shown as one picture (pictures.js), with an empty mark per tile
   // (<g class="hg-tile" data-tile>, as the tile's own picture is classed) for what reads the board
   function runGroup(ts, cells, p) {
@@ -334,8 +368,10 @@ export function createBoard(store, act) {
     const cells = groups.map((g) => g.cell);
     const p = made && ts && pictures.keyOf(ts, cells) === key ? pictures.picture(ts, cells) : null;
     if (p && groups.every((g) => g.el.isConnected)) {
-      groups[0].el.before(runGroup(ts, cells, p));
+      const run = runGroup(ts, cells, p);
+      groups[0].el.before(run);
       for (const g of groups) g.el.remove();
+      kept.set(runKey(ts, cells, p), run);   // the next render keeps it where it is
     }
     if (!waiting.size) svg.dataset.pictures = "ready";
   }
@@ -346,6 +382,7 @@ export function createBoard(store, act) {
     waiting = new Map();
     $("#viewport").innerHTML = "";
     $("#overlay").innerHTML = "";
+    kept = new Map();
     drawn = new Map();
   }
 
@@ -508,7 +545,7 @@ export function createBoard(store, act) {
     }
   }
 
-  function drawPieces(s, ts, where) {
+  function drawPieces(s, ts, where, board) {
     const onTile = new Map();
     const now = new Map();
     // pieces on one tile are moved apart where their zones' anchors lie close (a hut on a lake
@@ -540,7 +577,7 @@ export function createBoard(store, act) {
         mark.append(bang);
         piece.append(mark);
       }
-      $("#viewport").append(piece);
+      board.same(piece);
     }
     drawn = now;
   }
@@ -745,7 +782,7 @@ export function createBoard(store, act) {
     // in once a tile set, not drawn again with the board
     if (defsShown !== ts) { $("#tile-defs").innerHTML = ts.defs; defsShown = ts; }
     const vp = $("#viewport");
-    vp.innerHTML = "";
+    const board = keeper();
     clearPreview();
     if (held) previewAt(held.x, held.y);   // a finger still held, a tile still dragged
     const where = {};
@@ -758,21 +795,24 @@ export function createBoard(store, act) {
       for (const c of run) where[c.tile] = c;
       const p = pictures.picture(ts, run);
       if (p && !run.some(arrived)) {
-        vp.append(runGroup(ts, run, p));
+        board.keep(runKey(ts, run, p), () => runGroup(ts, run, p));
         continue;
       }
       const groups = [];
       for (const c of run) {
-        const g = tileGroup(ts, c.tile, c.rotation, c.x, c.y);
-        if (arrived(c)) {
-          // a tile another page placed just now slides in (the group's own transform places it, so
-          // the animation moves an inner group)
-          const inner = svgEl("g", { class: "arrive" });
-          inner.append(...g.childNodes);
-          g.append(inner);
-          count("arrivals");
-        }
-        vp.append(g);
+        const coming = arrived(c);
+        const g = board.keep(`t${pictures.keyOf(ts, [c])}${coming ? `|in${fresh.seq}` : ""}`, () => {
+          const made = tileGroup(ts, c.tile, c.rotation, c.x, c.y);
+          if (coming) {
+            // a tile another page placed just now slides in (the group's own transform places it,
+            // so the animation moves an inner group)
+            const inner = svgEl("g", { class: "arrive" });
+            inner.append(...made.childNodes);
+            made.append(inner);
+            count("arrivals");
+          }
+          return made;
+        });
         groups.push({ el: g, cell: c });
       }
       if (!p && !run.some(arrived)) waiting.set(pictures.keyOf(ts, run), groups);
@@ -791,16 +831,17 @@ export function createBoard(store, act) {
           stroke: rgbOf(s, e.player), "data-tile": e.tile });
         const t = svgEl("title"); t.textContent = i18n.t("board.placed_since", { who: who(s, e.player) });
         r.append(t);
-        vp.append(r);
+        board.same(r);
       }
     }
     for (const m of v.last || []) {
       const r = svgEl("rect", { class: "last-move", x: m.x * 100 + 3, y: m.y * 100 + 3, width: 94, height: 94 });
       const t = svgEl("title"); t.textContent = i18n.t("board.last_move", { who: who(s, m.player), tile: m.tile });
       r.append(t);
-      vp.append(r);
+      board.same(r);
     }
-    drawPieces(s, ts, where);
+    drawPieces(s, ts, where, board);
+    board.settle(vp);   // what follows is drawn anew at every render (hints, targets, the tile put down)
     if (s.replay && s.review && s.review.gameId === s.gameId) drawReview(s, ts);
     if (mine && v.decision.phase === "place" && !s.sentTurn && !(s.pending && s.pending.moves.length > 1)) drawTargets(s);
     const hints = currentHints(s);

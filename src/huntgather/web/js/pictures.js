@@ -1,8 +1,8 @@
 // The placed tiles of the board drawn as pictures, a run of tiles at a time.
 //
-// The board is drawn again on every update of the game.  Drawn as SVG elements, every path of
-// every tile is styled, laid out and painted again each time (80 tiles are about 2,000 elements
-// and over 200 ms on a phone profile).  Instead, the tiles are taken in the order they were
+// The board is drawn again on every update of the game (board.js keeps in the page what it drew
+// the same as before).  Drawn as SVG elements, every path of every tile is styled, laid out and
+// painted again each time (80 tiles are about 2,000 elements and over 200 ms on a phone profile).  Instead, the tiles are taken in the order they were
 // placed, in runs of RUN (the last one shorter): a run becomes one SVG document of its own (each
 // tile's picture as the server drew it, moved to its square, with the defs those pictures refer
 // to), shown on the board by one <image>.  The browser keeps what it drew of a picture, so a
