@@ -1054,9 +1054,11 @@ def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Ser
     # board was painted and rasterised again at every move): the first run of tiles drawn as a
     # picture (once whole: 8 tiles) is the same element at the end of the game
     page.wait_for_function("() => { const run = document.querySelector('#viewport g.hg-run');"
-                           " return run && run.querySelectorAll('g.hg-tile').length === 8 && (window.firstRun = run); }")
+                           " return run && run.querySelectorAll('g.hg-tile').length === 8"
+                           " && (window.firstRun = run); }")
     page.wait_for_selector("#final:not([hidden])", timeout=120_000)
-    assert page.evaluate("window.firstRun.isConnected && document.querySelector('#viewport g.hg-run') === window.firstRun")
+    assert page.evaluate("window.firstRun.isConnected"
+                         " && document.querySelector('#viewport g.hg-run') === window.firstRun")
     numbers = page.locator("#log li .n")
     count = numbers.count()
     assert count >= 100, count
