@@ -27,6 +27,8 @@ Specs understood by :func:`make_bot`:
 ``expert:margin``      the expert valuing, with 3 or more players too, only its margin over
                        the best other seat (the expert before 24 Nov's ninth session; with
                        two players the same as ``expert``)
+``expert:deep``        the expert with two rounds of greedy turns in its samples with 2 and
+                       3 players too (about twice its CPU there)
 ``expert:plain``       the expert with the heuristic's own numbers (the expert before
                        fitted weights), valuing its margin over the best other seat
 ``mcts:N``             tree search with exactly N simulations
@@ -70,8 +72,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'clever'; expected one of random, greedy, greedy:tuned, mcts, mcts:easy, \
-mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:margin, expert:plain, or mcts:N \
-(N simulations)
+mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:margin, expert:deep, \
+expert:plain, or mcts:N (N simulations)
     """
     text = spec.strip().lower()
     registered = get_spec(text)

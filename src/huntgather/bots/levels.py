@@ -103,6 +103,11 @@ register(BotSpec("expert:margin",
                  lambda seed: ExpertBot(EXPERT, seed, name="expert:margin", weights=weights_for),
                  "the expert valuing, with 3 or more players too, only its margin over the best "
                  "other seat"))
+register(BotSpec("expert:deep",
+                 lambda seed: ExpertBot(EXPERT, seed, name="expert:deep", weights=weights_for,
+                                        meetings=True, rounds=2),
+                 "the expert with two rounds of greedy turns in its samples with 2 and 3 players "
+                 "too (about twice its CPU there); a candidate for a level above it"))
 register(BotSpec("expert:plain", lambda seed: ExpertBot(EXPERT, seed, name="expert:plain"),
                  "the expert with the heuristic's own numbers, valuing its margin over the best "
                  "other seat"))
