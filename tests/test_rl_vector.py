@@ -246,3 +246,49 @@ def test_vector_env_refuses_explicit_chance() -> None:
     with pytest.raises(ValueError, match="explicit_chance"):
         vector_env(num_envs=2, explicit_chance=True)
 
+
+
+# ---------------------------------------------------------------------- regression pin
+
+
+def _stepped_digest(mode: str, players: int, edition: str, num_envs: int, steps: int) -> tuple[str, int]:
+    """A sha256 of every batched observation (board, vector, mask), reward, termination and
+    final observation of a seeded vector env stepped with seeded random legal actions."""
+    import hashlib
+
+    from huntgather.rl.benchmark import random_legal_actions
+
+    envs = vector_env(num_envs=num_envs, edition=edition, players=players, opponents=["random"], seat=None,
+                      autoreset_mode=mode)
+    rng = np.random.default_rng(5)
+    digest = hashlib.sha256()
+    obs, _ = envs.reset(seed=11)
+    ended = 0
+    for _ in range(steps):
+        for key in ("board", "vector", "action_mask"):
+            digest.update(obs[key].tobytes())
+        obs, rewards, terminations, _, infos = envs.step(random_legal_actions(obs["action_mask"], rng))
+        digest.update(rewards.tobytes())
+        digest.update(terminations.tobytes())
+        ended += int(terminations.sum())
+        for i in np.flatnonzero(infos.get("_final_obs", [])):
+            for key in ("board", "vector", "action_mask"):
+                digest.update(infos["final_obs"][i][key].tobytes())
+    for key in ("board", "vector", "action_mask"):
+        digest.update(obs[key].tobytes())
+    return digest.hexdigest(), ended
+
+
+@pytest.mark.parametrize(("mode", "players", "edition", "num_envs", "steps", "expected"), [
+    ("NextStep", 2, "2020", 3, 70, ("bf74b4ee744810c662b5daeec8a72fa3a91bac87685064511c17e2ecebfdff6b", 3)),
+    ("SameStep", 3, "2002", 2, 50, ("b5e35d2cc94b058b7425d4c6fd93c4f9f60c2f49f9334dc9ad0568d6c57b8040", 2)),
+])
+def test_observations_masks_and_rewards_are_those_of_the_pinned_run(
+        mode: str, players: int, edition: str, num_envs: int, steps: int, expected: tuple[str, int]) -> None:
+    """A regression pin, not a specification: the digests were recorded by running this very
+    function on the tree before the speed work of issue 36 (commit a02daef, pure and compiled
+    alike), so that a faster encoder or vector env must return byte for byte the same
+    observations, masks, rewards and final observations (autoresets, game ends, seats drawn
+    from the seed, both editions).  A change that alters the observations on purpose records
+    new digests, and says so."""
+    assert _stepped_digest(mode, players, edition, num_envs, steps) == expected
