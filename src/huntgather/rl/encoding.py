@@ -373,6 +373,8 @@ class Encoder:
         self._spots = None
         state = self.state
         if state.is_over:   # (the final scoring sent every piece home)
+            if isinstance(move, Place):   # the placement that ended the game is the last one
+                self.last = (move.x, move.y)
             self._rebuild_quickly()
             return
         if isinstance(move, Draw):
