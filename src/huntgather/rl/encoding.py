@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from huntgather.events import Event, FeatureScored, OccupantsReturned
+from huntgather.events import Event, FeatureScored, GameOver, OccupantsReturned
 from huntgather.moves import HUT, MEEPLE, Choose, Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.rl import cells, reading
 
@@ -372,13 +372,12 @@ class Encoder:
         self._moves = self._mask = None
         self._spots = None
         state = self.state
-        if state.is_over:   # (the final scoring sent every piece home)
-            if isinstance(move, Place):   # the placement that ended the game is the last one
-                self.last = (move.x, move.y)
-            self._rebuild_quickly()
+        over = state.is_over
+        if over and (events is None or not any(isinstance(e, GameOver) for e in events)):
+            self._rebuild_over(move)   # (the end's events not given: recompute everything)
             return
-        if isinstance(move, Draw):
-            return   # a draw changes no plane (a discard that ends the game rebuilt them above)
+        if isinstance(move, Draw) and not over:
+            return   # a draw changes no plane (one that ends the game sends meeples home)
         returned: list[tuple[int, int, int]] | None = None
         if events is not None:
             returned = []
@@ -388,6 +387,9 @@ class Encoder:
                 elif isinstance(e, FeatureScored) and e.kind not in _PLAIN_SCORING:
                     returned = None   # a special scored: recompute what the move touched
                     break
+        if over and (returned is None or isinstance(move, TakeBack)):
+            self._rebuild_over(move)   # (the touched tiles would miss the meeples the end sent home)
+            return
         if returned is not None and not isinstance(move, TakeBack):
             if isinstance(move, Place):
                 self._place_update(move)
@@ -411,6 +413,12 @@ class Encoder:
             touched |= reading.touched_tiles(state, move.tile)
         if touched:
             self._refresh(touched)
+
+    def _rebuild_over(self, move: Move) -> None:
+        """Every plane again at the end of the game (the placement that ended it the last one)."""
+        if isinstance(move, Place):
+            self.last = (move.x, move.y)
+        self._rebuild_quickly()
 
     def _occupy_update(self, move: Occupy) -> None:
         """After a piece was put on a zone: its tile, and the meeples of the feature it joined
