@@ -54,7 +54,8 @@ def main() -> None:
                 digest.update(np.ascontiguousarray(obs[key]).tobytes())
             digest.update(rewards.tobytes())
             digest.update(terminations.tobytes())
-    print(args.steps, "steps of", args.envs, "games,", ended, "ended", digest.hexdigest()[:16] if args.digest else "")
+    shown = digest.hexdigest()[:16] if args.digest else ""
+    print(args.steps, "steps of", args.envs, "games,", ended, "ended", shown)
 
 
 if __name__ == "__main__":
