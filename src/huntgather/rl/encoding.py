@@ -452,10 +452,11 @@ class Encoder:
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
             self._refresh(reading.touched_tiles(state, move.tile))
             return
-        self._refresh({move.tile})
+        memo: dict[int, reading.FeatureFacts] = {}   # (the features of the new tile's column, listed again)
+        self._refresh({move.tile}, memo)
         where: list[int] = []
         values: list[int] = []
-        for root, feature, tiles in reading.features_of(state, move.tile):
+        for root, feature, tiles in reading.features_of(state, move.tile, memo):
             cells.slot_values(state, root, feature, tiles, move.tile, self.ox, self.oy, self.window,
                               self._sides, where, values)
         if where:
@@ -473,10 +474,12 @@ class Encoder:
         if where:
             self._flat[where] = values
 
-    def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
+    def _refresh(self, tiles: set[int] | frozenset[int],
+                 memo: dict[int, reading.FeatureFacts] | None = None) -> None:
         """Recompute the cells of these placed tiles (what :meth:`_cell` writes, more quickly:
-        the printed part of a column is kept by tile and rotation)."""
-        where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last)
+        the printed part of a column is kept by tile and rotation; ``memo``: the caller's memo of
+        features, see :func:`reading.feature_facts`)."""
+        where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last, memo)
         if len(where) == 1:
             self._flat[self._columns + where[0]] = values
         elif where:
