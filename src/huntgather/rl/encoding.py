@@ -366,8 +366,10 @@ class Encoder:
         move do less: a pass that scored nothing nothing at all, a placement or
         an occupant only the cells it changed and the side slots of the features
         it joined, and a move that scored forests or rivers besides only the
-        cells and features that the meeples it sent home left.  Without
-        ``events`` every tile of the features the move touched is recomputed.
+        cells and features that the meeples it sent home left (the end of the
+        game too: its events list the meeples that left).  Without ``events``
+        every tile of the features the move touched is recomputed (at the end
+        of the game, every tile).
         """
         self._moves = self._mask = None
         self._spots = None
