@@ -212,6 +212,8 @@ def test_incremental_observations_and_masks_equal_the_plain_ones(edition: str, p
             enc.update(move, tile, events)
         plain_enc, _, _ = _plain(enc)   # the end: the final scoring sent every piece home
         assert (enc.observe(0)["board"] == plain_enc.observe(0)["board"]).all()
+        last = [m for m in game.history if isinstance(m, Place)][-1]   # (even the one that ended it)
+        assert enc.last == (last.x, last.y)
         recentred += enc.recentred
     assert positions > 200 and returned > 5   # the path after meeples go home was taken
     assert recentred > 0

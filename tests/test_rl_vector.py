@@ -246,3 +246,51 @@ def test_vector_env_refuses_explicit_chance() -> None:
     with pytest.raises(ValueError, match="explicit_chance"):
         vector_env(num_envs=2, explicit_chance=True)
 
+
+
+# ---------------------------------------------------------------------- regression pin
+
+
+def _stepped_digest(mode: str, players: int, edition: str, num_envs: int, steps: int) -> tuple[str, int]:
+    """A sha256 of every batched observation (board, vector, mask), reward, termination and
+    final observation of a seeded vector env stepped with seeded random legal actions."""
+    import hashlib
+
+    from huntgather.rl.benchmark import random_legal_actions
+
+    envs = vector_env(num_envs=num_envs, edition=edition, players=players, opponents=["random"], seat=None,
+                      autoreset_mode=mode)
+    rng = np.random.default_rng(5)
+    digest = hashlib.sha256()
+    obs, _ = envs.reset(seed=11)
+    ended = 0
+    for _ in range(steps):
+        for key in ("board", "vector", "action_mask"):
+            digest.update(obs[key].tobytes())
+        obs, rewards, terminations, _, infos = envs.step(random_legal_actions(obs["action_mask"], rng))
+        digest.update(rewards.tobytes())
+        digest.update(terminations.tobytes())
+        ended += int(terminations.sum())
+        for i in np.flatnonzero(infos.get("_final_obs", [])):
+            for key in ("board", "vector", "action_mask"):
+                digest.update(infos["final_obs"][i][key].tobytes())
+    for key in ("board", "vector", "action_mask"):
+        digest.update(obs[key].tobytes())
+    return digest.hexdigest(), ended
+
+
+@pytest.mark.parametrize(("mode", "players", "edition", "num_envs", "steps", "expected"), [
+    ("NextStep", 2, "2020", 3, 70, ("de4a6fa6f111ddde7ae1fbc02b77001aa1646ce12e611d0b3b250b4ae7ad7810", 3)),
+    ("SameStep", 3, "2002", 2, 50, ("dd4a8727c9a36770e4c048744a39ac565476b55848696ea4e6f6c9b9b30b080e", 2)),
+])
+def test_observations_masks_and_rewards_are_those_of_the_pinned_run(
+        mode: str, players: int, edition: str, num_envs: int, steps: int, expected: tuple[str, int]) -> None:
+    """A regression pin, not a specification: the digests were recorded by running this very
+    function on the tree before the speed work of issue 36 (commit a02daef, pure and compiled
+    alike), so that a faster encoder or vector env must return byte for byte the same
+    observations, masks, rewards and final observations (autoresets, game ends, seats drawn
+    from the seed, both editions).  A change that alters the observations on purpose records
+    new digests, and says so.  Recorded again once, for a fix: the last observation of a game
+    that a placement ended now marks that placement in ``last_placed`` (the tree before marked
+    the placement before it); nothing else differed, step by step."""
+    assert _stepped_digest(mode, players, edition, num_envs, steps) == expected

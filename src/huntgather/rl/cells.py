@@ -167,11 +167,15 @@ def _in_window(state: State, tiles: Iterable[int], ox: int, oy: int,
 
 
 def tile_cells(state: State, tiles: set[int] | frozenset[int], ox: int, oy: int, w: int,
-               last: tuple[int, int] | None) -> tuple[list[int], list[int]]:
+               last: tuple[int, int] | None,
+               memo: dict[int, FeatureFacts] | None = None) -> tuple[list[int], list[int]]:
     """The columns of planes of these placed tiles in the window of side ``w`` at ``(ox, oy)``
     (those outside it left out): their cells (``row * w + col``), and their columns one after
-    the other (:func:`tile_column`; ``last`` is the cell of the tile placed last)."""
-    memo: dict[int, FeatureFacts] = {}
+    the other (:func:`tile_column`; ``last`` is the cell of the tile placed last).  ``memo``:
+    the caller's memo of features while the board does not change (see
+    :func:`reading.feature_facts`)."""
+    if memo is None:
+        memo = {}
     huts: dict[int, tuple[int, ...]] = {}
     where: list[int] = []
     values: list[int] = []

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from huntgather.events import Event, FeatureScored, OccupantsReturned
+from huntgather.events import Event, FeatureScored, GameOver, OccupantsReturned
 from huntgather.moves import HUT, MEEPLE, Choose, Draw, Move, Occupy, Pass, Place, TakeBack
 from huntgather.rl import cells, reading
 
@@ -366,17 +366,20 @@ class Encoder:
         move do less: a pass that scored nothing nothing at all, a placement or
         an occupant only the cells it changed and the side slots of the features
         it joined, and a move that scored forests or rivers besides only the
-        cells and features that the meeples it sent home left.  Without
-        ``events`` every tile of the features the move touched is recomputed.
+        cells and features that the meeples it sent home left (the end of the
+        game too: its events list the meeples that left).  Without ``events``
+        every tile of the features the move touched is recomputed (at the end
+        of the game, every tile).
         """
         self._moves = self._mask = None
         self._spots = None
         state = self.state
-        if state.is_over:   # (the final scoring sent every piece home)
-            self._rebuild_quickly()
+        over = state.is_over
+        if over and (events is None or not any(isinstance(e, GameOver) for e in events)):
+            self._rebuild_over(move)   # (the end's events not given: recompute everything)
             return
-        if isinstance(move, Draw):
-            return   # a draw changes no plane (a discard that ends the game rebuilt them above)
+        if isinstance(move, Draw) and not over:
+            return   # a draw changes no plane (one that ends the game sends meeples home)
         returned: list[tuple[int, int, int]] | None = None
         if events is not None:
             returned = []
@@ -386,6 +389,9 @@ class Encoder:
                 elif isinstance(e, FeatureScored) and e.kind not in _PLAIN_SCORING:
                     returned = None   # a special scored: recompute what the move touched
                     break
+        if over and (returned is None or isinstance(move, TakeBack)):
+            self._rebuild_over(move)   # (the touched tiles would miss the meeples the end sent home)
+            return
         if returned is not None and not isinstance(move, TakeBack):
             if isinstance(move, Place):
                 self._place_update(move)
@@ -409,6 +415,12 @@ class Encoder:
             touched |= reading.touched_tiles(state, move.tile)
         if touched:
             self._refresh(touched)
+
+    def _rebuild_over(self, move: Move) -> None:
+        """Every plane again at the end of the game (the placement that ended it the last one)."""
+        if isinstance(move, Place):
+            self.last = (move.x, move.y)
+        self._rebuild_quickly()
 
     def _occupy_update(self, move: Occupy) -> None:
         """After a piece was put on a zone: its tile, and the meeples of the feature it joined
@@ -442,10 +454,11 @@ class Encoder:
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
             self._refresh(reading.touched_tiles(state, move.tile))
             return
-        self._refresh({move.tile})
+        memo: dict[int, reading.FeatureFacts] = {}   # (the features of the new tile's column, listed again)
+        self._refresh({move.tile}, memo)
         where: list[int] = []
         values: list[int] = []
-        for root, feature, tiles in reading.features_of(state, move.tile):
+        for root, feature, tiles in reading.features_of(state, move.tile, memo):
             cells.slot_values(state, root, feature, tiles, move.tile, self.ox, self.oy, self.window,
                               self._sides, where, values)
         if where:
@@ -463,10 +476,12 @@ class Encoder:
         if where:
             self._flat[where] = values
 
-    def _refresh(self, tiles: set[int] | frozenset[int]) -> None:
+    def _refresh(self, tiles: set[int] | frozenset[int],
+                 memo: dict[int, reading.FeatureFacts] | None = None) -> None:
         """Recompute the cells of these placed tiles (what :meth:`_cell` writes, more quickly:
-        the printed part of a column is kept by tile and rotation)."""
-        where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last)
+        the printed part of a column is kept by tile and rotation; ``memo``: the caller's memo of
+        features, see :func:`reading.feature_facts`)."""
+        where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last, memo)
         if len(where) == 1:
             self._flat[self._columns + where[0]] = values
         elif where:

@@ -231,12 +231,15 @@ def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3]
 
 
-def features_of(state: State, tile_id: int) -> list[tuple[int, FeatureFacts, frozenset[int]]]:
-    """The distinct forests, rivers and meadows of a placed tile: (root, facts, their tiles)."""
+def features_of(state: State, tile_id: int, memo: dict[int, FeatureFacts] | None = None,
+                ) -> list[tuple[int, FeatureFacts, frozenset[int]]]:
+    """The distinct forests, rivers and meadows of a placed tile: (root, facts, their tiles)
+    (``memo``: as for :func:`feature_facts`)."""
     board = state.board
     out = []
     seen: set[int] = set()
-    memo: dict[int, FeatureFacts] = {}
+    if memo is None:
+        memo = {}
     for z in tile_facts(state.edition, tile_id).zones:
         if z.kind == LAKE:
             continue
