@@ -749,15 +749,26 @@ class Board:
             self._drop_gone()
 
     def _drop_gone(self) -> None:
-        """Drop the covered cells from front_keys and front_codes (the frontier keeps its order)."""
+        """Drop the covered cells from front_keys and front_codes (the frontier keeps its order).
+
+        In place: the cells left move down over the covered ones, and only the cells that moved
+        get their new index in the frontier's dict (those before the first covered cell keep it)."""
         frontier = self.front
-        self.front_codes = [code for code in self.front_codes if code != GONE]
-        self.front_keys = list(frontier)
+        codes = self.front_codes
         # (the keys as the objects the list holds, typed Any: the compiled build would otherwise
         # unbox each and box it again for the dict)
         keys: list[Any] = self.front_keys
-        for at, key in enumerate(keys):
-            frontier[key] = at
+        to = codes.index(GONE)
+        for at in range(to + 1, len(codes)):
+            code = codes[at]
+            if code != GONE:
+                key = keys[at]
+                codes[to] = code
+                keys[to] = key
+                frontier[key] = to
+                to += 1
+        del codes[to:]
+        del keys[to:]
         self.front_gone = 0
 
     # ------------------------------------------------------------------ features by zone
