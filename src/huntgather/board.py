@@ -414,7 +414,7 @@ class Board:
     front: dict[int, int]
     #: the frontier's cell keys and their constraints' codes (:func:`constraint_code`), in the
     #: frontier's order, and :data:`GONE` for a cell since covered (``front_gone`` of them, dropped
-    #: when they are more than a quarter of the frontier): lists, which the compiled build walks
+    #: when they are more than a third of the frontier): lists, which the compiled build walks
     #: natively
     front_keys: list[int]
     front_codes: list[int]
@@ -745,7 +745,7 @@ class Board:
             else:
                 self._join(slot_of[base + side.zones[0]], slot_of[nbase + nside.zones[0]],
                            2 if side.kind is FOREST else 0)
-        if 4 * self.front_gone > len(frontier):
+        if 3 * self.front_gone > len(frontier):
             self._drop_gone()
 
     def _drop_gone(self) -> None:
