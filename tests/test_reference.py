@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import pytest
 
 from huntgather.bench import play_random
-from huntgather.board import Board
+from huntgather.board import GONE, Board
 from huntgather.features import SYSTEM
 from huntgather.game import Game
 from huntgather.moves import Draw
@@ -212,6 +212,12 @@ def test_legal_placements_match_the_naive_check(edition: str, seed: int) -> None
         assert state.random_move(random.Random(k)) == legal[draw.randrange(len(legal))]
         if k % 5 == 0:
             assert {pos: board.constraint(*pos) for pos in board.frontier} == naive_frontier(board)
+            # the frontier's lists (covered cells marked GONE until compacted) hold its cells in
+            # its order, each at the index the frontier's dict gives it
+            kept = [at for at, code in enumerate(board.front_codes) if code != GONE]
+            assert [board.front_keys[at] for at in kept] == list(board.front)
+            assert [board.front[board.front_keys[at]] for at in kept] == kept
+            assert board.front_codes.count(GONE) == board.front_gone
     assert checked > 100
 
 

@@ -414,7 +414,7 @@ class Board:
     front: dict[int, int]
     #: the frontier's cell keys and their constraints' codes (:func:`constraint_code`), in the
     #: frontier's order, and :data:`GONE` for a cell since covered (``front_gone`` of them, dropped
-    #: when they are more than a quarter of the frontier): lists, which the compiled build walks
+    #: when they are more than a third of the frontier): lists, which the compiled build walks
     #: natively
     front_keys: list[int]
     front_codes: list[int]
@@ -745,19 +745,30 @@ class Board:
             else:
                 self._join(slot_of[base + side.zones[0]], slot_of[nbase + nside.zones[0]],
                            2 if side.kind is FOREST else 0)
-        if 4 * self.front_gone > len(frontier):
+        if 3 * self.front_gone > len(frontier):
             self._drop_gone()
 
     def _drop_gone(self) -> None:
-        """Drop the covered cells from front_keys and front_codes (the frontier keeps its order)."""
+        """Drop the covered cells from front_keys and front_codes (the frontier keeps its order).
+
+        In place: the cells left move down over the covered ones, and only the cells that moved
+        get their new index in the frontier's dict (those before the first covered cell keep it)."""
         frontier = self.front
-        self.front_codes = [code for code in self.front_codes if code != GONE]
-        self.front_keys = list(frontier)
+        codes = self.front_codes
         # (the keys as the objects the list holds, typed Any: the compiled build would otherwise
         # unbox each and box it again for the dict)
         keys: list[Any] = self.front_keys
-        for at, key in enumerate(keys):
-            frontier[key] = at
+        to = codes.index(GONE)
+        for at in range(to + 1, len(codes)):
+            code = codes[at]
+            if code != GONE:
+                key = keys[at]
+                codes[to] = code
+                keys[to] = key
+                frontier[key] = to
+                to += 1
+        del codes[to:]
+        del keys[to:]
         self.front_gone = 0
 
     # ------------------------------------------------------------------ features by zone
