@@ -200,6 +200,71 @@ SLOW_MODULES = ("test_rl.py", "test_game_digest.py", "test_sayings.py", "test_we
                 "test_metrics.py")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Give this test process a PostgreSQL database of its own, when ``HUNTGATHER_TEST_POSTGRES``
+    names a server: a new database beside the one named (its name and this process's id), dropped
+    at the end.  The test processes of one run (pytest-xdist's workers) would otherwise share one
+    database, and a server process of one worker would act on another worker's games: it sweeps
+    every stored game whose clock ran out, the games it does not hold too.  The controller of
+    several workers runs no test and keeps the URL as it is; a user without the right to create
+    databases keeps it too."""
+    import os
+
+    url = os.environ.get("HUNTGATHER_TEST_POSTGRES")
+    if not url:
+        return
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        return   # the controller of several test processes
+    own = _own_database(url)
+    if own is not None:
+        os.environ["HUNTGATHER_TEST_POSTGRES"] = own
+        config.stash[_OWN_DATABASE] = (url, own)
+
+
+_OWN_DATABASE = pytest.StashKey[tuple[str, str]]()
+
+
+def _own_database(url: str) -> str | None:
+    """A new, empty database on the server of ``url``, as a URL; None if it cannot be made."""
+    import os
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        import psycopg
+    except ImportError:
+        return None
+    parts = urlsplit(url)
+    name = f"{parts.path.lstrip('/') or 'postgres'}_test_{os.getpid()}"
+    try:
+        with psycopg.connect(_libpq(url), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error:
+        return None
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+def _libpq(url: str) -> str:
+    """``url`` as libpq reads it (SQLAlchemy's ``postgresql+psycopg://`` without its driver)."""
+    scheme, rest = url.split("://", 1)
+    return "postgresql://" + rest if scheme.startswith("postgresql") else url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Drop the database :func:`pytest_configure` made (the servers using it are stopped by now)."""
+    made = config.stash.get(_OWN_DATABASE, None)
+    if made is None:
+        return
+    import contextlib
+
+    import psycopg
+
+    url, own = made
+    name = own.rsplit("/", 1)[1]
+    with contextlib.suppress(psycopg.Error), psycopg.connect(_libpq(url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slow modules' tests first (in :data:`SLOW_MODULES`' order), then every other test as
     collected."""
