@@ -31,6 +31,8 @@ Specs understood by :func:`make_bot`:
                        3 players too (about twice its CPU there)
 ``expert:plain``       the expert with the heuristic's own numbers (the expert before
                        fitted weights), valuing its margin over the best other seat
+``baseline``           the pretrained baseline network's most likely move, no search
+                       (:mod:`huntgather.rl.baseline`; needs NumPy, the ``rl`` extra)
 ``mcts:N``             tree search with exactly N simulations
 ``mcts:N:K``           N simulations; each greedy roll-out turn tries a sample of
                        K placements (``mcts:N:all``: every placement, the default)
@@ -73,7 +75,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     ...
     ValueError: unknown bot 'clever'; expected one of random, greedy, greedy:tuned, mcts, mcts:easy, \
 mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:margin, expert:deep, \
-expert:plain, or mcts:N (N simulations)
+expert:plain, baseline, or mcts:N (N simulations)
     """
     text = spec.strip().lower()
     registered = get_spec(text)

@@ -111,3 +111,18 @@ register(BotSpec("expert:deep",
 register(BotSpec("expert:plain", lambda seed: ExpertBot(EXPERT, seed, name="expert:plain"),
                  "the expert with the heuristic's own numbers, valuing its margin over the best "
                  "other seat"))
+
+
+def _baseline(seed: int | None) -> Bot:
+    """The pretrained baseline network's policy (:mod:`huntgather.rl.baseline`), imported when
+    asked for: it needs NumPy (the ``rl`` extra), which the players do not."""
+    try:
+        from huntgather.rl.baseline import BaselineBot
+    except ImportError as exc:   # (NumPy missing)
+        raise ValueError("the baseline bot needs NumPy: pip install 'huntgather[rl]'") from exc
+    return BaselineBot(seed)
+
+
+register(BotSpec("baseline", _baseline,
+                 "the pretrained baseline network's policy, no search (huntgather.rl.baseline; "
+                 "needs NumPy)"))
