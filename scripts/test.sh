@@ -61,6 +61,11 @@ fi
 # command-line tests' processes start during the suite, and each would otherwise compile huntgather
 # and the tests from source again (a quarter of a second of CPU for the server's modules alone).
 unset PYTHONDONTWRITEBYTECODE
+# NumPy's OpenBLAS starts a thread per core for every matrix product big enough (the baseline
+# network's layers are): with four test processes on two cores those threads spin against each
+# other (a decision of the baseline bot took 65 ms instead of 3.5 on a loaded 2-core machine).
+# One thread each.
+export OPENBLAS_NUM_THREADS=1
 
 echo "== ruff"
 .venv/bin/ruff check src tests tools examples scripts
