@@ -36,10 +36,10 @@ def test_a_registered_level_is_offered_by_the_command_line(made_up_level: BotSpe
     assert MADE_UP in spec_names()
     bot = make_bot(" Patient ", seed=1)
     assert isinstance(bot, MctsBot) and bot.name == MADE_UP and bot.limits.simulations == 3
-    with pytest.raises(ValueError, match=f"expert:plain, {MADE_UP}, or mcts:N"):   # the specs told
+    with pytest.raises(ValueError, match=f"expert:plain, baseline, {MADE_UP}, or mcts:N"):   # the specs told
         make_bot("clever")
     assert main(["tournament", "--help"]) == 0
-    assert f"expert:plain, {MADE_UP}, mcts:N" in " ".join(capsys.readouterr().out.split())
+    assert f"expert:plain, baseline, {MADE_UP}, mcts:N" in " ".join(capsys.readouterr().out.split())
 
 
 def test_a_registered_level_is_offered_by_the_server(made_up_level: BotSpec) -> None:
