@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from huntgather.board import REACH, ZoneRef
+from huntgather.board import CELL_OFFSET, CELL_STRIDE, REACH, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.events import Event, player_name
 from huntgather.game import Game
@@ -572,8 +572,9 @@ def position_lines(state: State) -> list[str]:
     edition = state.edition
     lines = []
     board = state.board
-    for (x, y), (tile_id, rotation) in board.cells.items():
-        lines.append(f"tile {tile_id} {x},{y} r{rotation}")
+    for key, (tile_id, rotation) in board.grid.items():   # (board.cells, without making the dict)
+        x, y = divmod(key, CELL_STRIDE)   # (board.cell_of)
+        lines.append(f"tile {tile_id} {x - CELL_OFFSET},{y - CELL_OFFSET} r{rotation}")
     on_board: dict[tuple[int, str], int] = {(seat, piece): 0 for seat in range(state.players)
                                             for piece in (MEEPLE, HUT)}
     for where, seat, piece in board.pieces():
