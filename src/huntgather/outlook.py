@@ -24,7 +24,7 @@ from __future__ import annotations
 from huntgather.board import ZoneRef
 from huntgather.kinds import Piece
 from huntgather.state import State
-from huntgather.tiles import DELTAS, FOREST, RIVER
+from huntgather.tiles import DELTAS, FOREST, RIVER, Tile
 
 #: the zone a side holds, by side kind: a river side's middle part is the river
 _SIDE_ZONE = {FOREST: 0, RIVER: 1}
@@ -57,8 +57,7 @@ def open_squares(state: State, fid: int) -> set[tuple[int, int]]:
 def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
     """``(seat, zone)`` of every fisher and gatherer on a feature no tile left can complete."""
     board = state.board
-    tiles = state.edition.tiles
-    left = [tiles[t] for t in set(state.normal) | set(state.bonus)]
+    left: list[Tile] | None = None   # the tiles left, made once a feature is to be looked at
     verdict: dict[int, bool] = {}
     out: list[tuple[int, ZoneRef]] = []
     for where, player, piece in sorted(board.pieces()):
@@ -69,6 +68,9 @@ def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
         if feature.kind not in (FOREST, RIVER) or feature.open == 0:
             continue
         if fid not in verdict:
+            if left is None:
+                by_id = state.edition.tiles.by_id
+                left = [by_id[t] for t in set(state.normal) | set(state.bonus)]
             verdict[fid] = any(
                 not any(board.fitting_at(tile, *square) for tile in left)
                 for square in open_squares(state, fid))

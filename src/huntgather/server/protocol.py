@@ -450,9 +450,20 @@ def decision_text(state: State) -> str:
     return said(decision_say(state))
 
 
+#: the words of the decisions to place or occupy (most of those sent), by what decides them
+_DECISION_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
+
+
 def decision_view(state: State) -> wire.DecisionView:
     d = state.decision
-    text, phrase = words_of(decision_say(state))
+    if d.special is None and (d.phase is PLACE or d.phase is OCCUPY) and d.player is not None:
+        # every update says one, mostly said before: looked up by what decision_say reads for these
+        key = (state.edition.name, d.phase, d.player, d.stack)
+        known = _DECISION_WORDS.get(key)
+        text, phrase = known if known is not None \
+            else _keep(_DECISION_WORDS, key, words_of(decision_say(state)))
+    else:
+        text, phrase = words_of(decision_say(state))
     out: wire.DecisionView = {"phase": d.word, "player": d.player, "tile": d.tile, "stack": d.stack,
                               "text": text, "say": phrase}
     if d.special is not None:   # a special's question: "phase" is the special's name ("shaman")
