@@ -1119,6 +1119,44 @@ def test_a_move_that_cannot_be_stored_does_not_count(client: TestClient,
         assert recv(ws, "ack")["version"] > view["version"]
 
 
+@pytest.mark.parametrize("setup", [HUMANS, {"seats": HUMANS["seats"], "short": 6}], ids=["seeded", "secret"])
+def test_a_move_that_cannot_be_stored_leaves_the_game_and_a_seeded_deals_draws_as_they_were(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch, setup: dict[str, Any]) -> None:
+    """A turn refused with storage_failed changes nothing the game shows, and a seeded deal draws
+    the same tiles once the turn is stored as a game where nothing failed (its copy of the game,
+    unlike a secret deal's, draws from a copy of the generator: Room._turn_copy)."""
+    storage = storage_of(client)
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise StorageError("database is locked")
+
+    def two_turns(fail: bool) -> list[str]:
+        made = create(client, setup)
+        with client.websocket_connect(f"/ws/{made['id']}") as ws:
+            view = hello(ws, [made["seats"]["0"], made["seats"]["1"]])["snapshot"]
+            for _ in range(2):
+                turn = {"type": "turn", "seat": view["decision"]["player"], "version": view["version"],
+                        "moves": [view["legal"][0], {"kind": "pass"}]}
+                if fail:
+                    monkeypatch.setattr(storage, "append_async", broken)
+                    ws.send_json(turn)
+                    assert recv(ws, "error")["code"] == "storage_failed"
+                    monkeypatch.undo()
+                    ws.send_json({"type": "resync", "version": None})
+                    assert recv(ws, "snapshot") == view   # nothing changed
+                ws.send_json(turn)
+                recv(ws, "update")
+                recv(ws, "ack")
+                ws.send_json({"type": "resync", "version": None})
+                view = recv(ws, "snapshot")
+        return history(client, made["id"])
+
+    failed, smooth = two_turns(fail=True), two_turns(fail=False)
+    assert len(failed) == len(smooth) > 4
+    if setup is HUMANS:   # seeded: the same tiles drawn
+        assert failed == smooth
+
+
 def test_bots_wait_for_storage_and_carry_on_when_it_works_again(monkeypatch: pytest.MonkeyPatch) -> None:
     with TestClient(create_app("sqlite://", bot_delay=0.0)) as c:
         storage = storage_of(c)

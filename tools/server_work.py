@@ -12,6 +12,7 @@ the writer's too) over the turns of ``ROUNDS`` rounds, one turn of every game a 
 
     python tools/server_work.py 200 15
     python tools/server_work.py 100 10 --serial                   # each turn stored alone
+    python tools/server_work.py 100 10 --tune-gc                  # the collector as a server's
     PYTHONPATH=/tmp/base/src python tools/server_work.py 200 15   # another tree, to compare
 
 The same seed plays the same turns on any tree whose rules agree (the message count printed is
@@ -28,7 +29,7 @@ import tempfile
 import time
 from typing import Any, cast
 
-from huntgather.server import connection, protocol
+from huntgather.server import connection, gc_tuning, protocol
 from huntgather.server.messages import Hello, Turn
 from huntgather.server.rooms import GameSetup, Room, Rooms
 from huntgather.server.storage import Storage
@@ -114,7 +115,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serial", action="store_true",
                         help="one turn at a time (each stored alone) instead of a round's turns together")
+    parser.add_argument("--tune-gc", action="store_true",
+                        help="tune the collector as `huntgather play` does (gc_tuning.tune_gc), without its "
+                             "0.1 s timer, which would make an instruction count depend on time")
     args = parser.parse_args()
+    if args.tune_gc:
+        gc_tuning.tune_gc()
     per_turn, turns, sent = asyncio.run(measure(args.games, args.rounds, args.seed, args.serial))
     load = os.getloadavg()[0]
     print(f"{per_turn * 1e3:.3f} ms of CPU a turn ({turns} turns, {sent} messages queued; "

@@ -174,13 +174,24 @@ class Game:
             return randbelow(rng, len(outcomes))
         return outcomes.index(rng.choice(outcomes))
 
-    def copy(self) -> Game:
-        """An independent copy, including the draw generator's position."""
+    def copy(self, *, share_draws: bool = False) -> Game:
+        """An independent copy, including the draw generator's position.
+
+        ``share_draws``: the copy draws from this game's generator itself, not from a copy of it
+        (a seeded generator's state is 625 numbers to copy), as copies of a game drawing from the
+        operating system always do: for a caller that goes on with one of the two games only, or
+        whose draws are secret anyway (a server's secret deal), since a draw by either game moves
+        the other's generator on.
+
+        >>> a = Game(2, seed=1); b = a.copy(share_draws=True); c = a.copy()
+        >>> b._rng is a._rng, c._rng is a._rng
+        (True, False)
+        """
         new = Game(_blank=True)
         new.seed = self.seed
         new.quiet = self.quiet
-        if isinstance(self._rng, random.SystemRandom):
-            new._rng = self._rng   # no state to copy: every draw comes from the OS
+        if share_draws or isinstance(self._rng, random.SystemRandom):
+            new._rng = self._rng   # no state to copy (every draw comes from the OS), or shared
         else:
             new._rng = type(self._rng).__new__(type(self._rng))  # not Random(): it would seed from the OS
             new._rng.setstate(self._rng.getstate())

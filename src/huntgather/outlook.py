@@ -21,7 +21,7 @@ same last tile, say).
 
 from __future__ import annotations
 
-from huntgather.board import ZoneRef
+from huntgather.board import FitTable, ZoneRef, cell_key, fit_table
 from huntgather.kinds import Piece
 from huntgather.state import State
 from huntgather.tiles import DELTAS, FOREST, RIVER
@@ -57,8 +57,10 @@ def open_squares(state: State, fid: int) -> set[tuple[int, int]]:
 def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
     """``(seat, zone)`` of every fisher and gatherer on a feature no tile left can complete."""
     board = state.board
-    tiles = state.edition.tiles
-    left = [tiles[t] for t in set(state.normal) | set(state.bonus)]
+    #: the fit tables of the tiles left (tiles with the same side kinds share one: whether any
+    #: tile left fits a square is whether one of these has a rotation for its constraint), made
+    #: once a feature is to be looked at
+    tables: list[FitTable] | None = None
     verdict: dict[int, bool] = {}
     out: list[tuple[int, ZoneRef]] = []
     for where, player, piece in sorted(board.pieces()):
@@ -69,9 +71,17 @@ def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
         if feature.kind not in (FOREST, RIVER) or feature.open == 0:
             continue
         if fid not in verdict:
-            verdict[fid] = any(
-                not any(board.fitting_at(tile, *square) for tile in left)
-                for square in open_squares(state, fid))
+            if tables is None:
+                by_id = state.edition.tiles.by_id
+                tables = list({id(table): table for table in (
+                    fit_table(by_id[t]) for t in set(state.normal) | set(state.bonus))}.values())
+            stuck = False
+            for square in open_squares(state, fid):
+                code = board.front_codes[board.front[cell_key(*square)]]   # (as board.fitting_at)
+                if not any(table.counts[code] for table in tables):
+                    stuck = True
+                    break
+            verdict[fid] = stuck
         if verdict[fid]:
             out.append((player, where))
     return out

@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from huntgather.board import REACH, ZoneRef
+from huntgather.board import CELL_OFFSET, CELL_STRIDE, REACH, ZoneRef
 from huntgather.editions import DEFAULT_EDITION, get_edition
 from huntgather.events import Event, player_name
 from huntgather.game import Game
@@ -572,19 +572,23 @@ def position_lines(state: State) -> list[str]:
     edition = state.edition
     lines = []
     board = state.board
-    for (x, y), (tile_id, rotation) in board.cells.items():
-        lines.append(f"tile {tile_id} {x},{y} r{rotation}")
-    on_board: dict[tuple[int, str], int] = {(seat, piece): 0 for seat in range(state.players)
-                                            for piece in (MEEPLE, HUT)}
+    for key, (tile_id, rotation) in board.grid.items():   # (board.cells, without making the dict)
+        x, y = divmod(key, CELL_STRIDE)   # (board.cell_of)
+        lines.append(f"tile {tile_id} {x - CELL_OFFSET},{y - CELL_OFFSET} r{rotation}")
+    meeples_on = [0] * state.players   # each seat's meeples and huts on the board
+    huts_on = [0] * state.players
     for where, seat, piece in board.pieces():
         lines.append(f"occupant {where} {piece} {seat}")
-        on_board[(seat, piece)] += 1
+        if piece == HUT:
+            huts_on[seat] += 1
+        elif piece == MEEPLE:
+            meeples_on[seat] += 1
     for seat, score in enumerate(state.scores):
         if score:
             lines.append(f"score {seat} {score}")
     for seat in range(state.players):
-        if (state.meeples[seat] != edition.meeples - on_board[(seat, MEEPLE)]
-                or state.huts[seat] != edition.huts - on_board[(seat, HUT)]):
+        if (state.meeples[seat] != edition.meeples - meeples_on[seat]
+                or state.huts[seat] != edition.huts - huts_on[seat]):
             lines.append(f"supply {seat} meeples {state.meeples[seat]} huts {state.huts[seat]}")
     lines.append(" ".join(["normal", *map(str, state.normal)]))
     lines.append(" ".join(["bonus", *map(str, state.bonus)]))
@@ -609,8 +613,9 @@ def position_lines(state: State) -> list[str]:
 
 
 def version_for(lines: list[str]) -> int:
-    """The oldest format version that can hold these position lines (1 unless a ``decision``)."""
-    return 2 if any(line.startswith("decision ") for line in lines) else 1
+    """The oldest format version that can hold these position lines, as :func:`position_lines`
+    makes them (1 unless they end with a ``decision``)."""
+    return 2 if lines and lines[-1].startswith("decision ") else 1
 
 
 def write_position(state: State) -> str:

@@ -196,7 +196,9 @@ def legal_json(state: State) -> list[wire.Move]:
     tiles = state.edition.tiles
     if state.phase == PLACE:   # the common case, sent in every update: no Place made for each
         assert state.tile is not None
-        return [_place_json(x, y, r) for x, y, r in state.board.placements(tiles.by_id[state.tile])]
+        # (_place_json's dict, written out: a call a placement is a tenth of this list's cost)
+        return [{"kind": "place", "x": x, "y": y, "rotation": r}
+                for x, y, r in state.board.placements(tiles.by_id[state.tile])]
     out: list[wire.Move] = []
     for move in state.legal_moves():
         if isinstance(move, Occupy):
@@ -353,13 +355,23 @@ def _event_words(e: Event, state: State) -> tuple[str, wire.Phrase]:
     """An event's ``text`` and ``say``, made once: they depend only on the event, the edition and
     how the tiles it names lie (a snapshot words its whole log again, and every page's view the
     same events). The ``say`` returned is shared: never change it."""
-    if isinstance(e, OccupantPlaced | MeepleTakenBack):
-        lie: tuple[int, ...] = (_rotation(state, e.tile),)
-    elif isinstance(e, OccupantsReturned):
-        lie = tuple(_rotation(state, t) for _p, t, _z in e.returned)
+    # Most of a turn's events are tiles drawn and placed: each one new (its tile, its cell), but
+    # said in few ways, so they are looked up by what their words depend on (:func:`event_say`)
+    # rather than by the whole event (slower to hash, and found again only when a snapshot words
+    # the log).
+    key: tuple[object, ...]
+    if isinstance(e, TilePlaced):
+        key = (state.edition.name, TilePlaced, e.player, e.bonus)
+    elif isinstance(e, TileDrawn):
+        key = (state.edition.name, TileDrawn, e.stack)
     else:
-        lie = ()
-    key = (state.edition.name, e, lie)
+        if isinstance(e, OccupantPlaced | MeepleTakenBack):
+            lie: tuple[int, ...] = (_rotation(state, e.tile),)
+        elif isinstance(e, OccupantsReturned):
+            lie = tuple(_rotation(state, t) for _p, t, _z in e.returned)
+        else:
+            lie = ()
+        key = (state.edition.name, e, lie)
     known = _EVENT_WORDS.get(key)
     # (its phrase, "red placed a tile", mostly said before: words_of has its words)
     return known if known is not None else _keep(_EVENT_WORDS, key, words_of(event_say(e, state)))
@@ -438,9 +450,20 @@ def decision_text(state: State) -> str:
     return said(decision_say(state))
 
 
+#: the words of the decisions to place or occupy (most of those sent), by what decides them
+_DECISION_WORDS: dict[tuple[object, ...], tuple[str, wire.Phrase]] = {}
+
+
 def decision_view(state: State) -> wire.DecisionView:
     d = state.decision
-    text, phrase = words_of(decision_say(state))
+    if d.special is None and (d.phase is PLACE or d.phase is OCCUPY) and d.player is not None:
+        # every update says one, mostly said before: looked up by what decision_say reads for these
+        key = (state.edition.name, d.phase, d.player, d.stack)
+        known = _DECISION_WORDS.get(key)
+        text, phrase = known if known is not None \
+            else _keep(_DECISION_WORDS, key, words_of(decision_say(state)))
+    else:
+        text, phrase = words_of(decision_say(state))
     out: wire.DecisionView = {"phase": d.word, "player": d.player, "tile": d.tile, "stack": d.stack,
                               "text": text, "say": phrase}
     if d.special is not None:   # a special's question: "phase" is the special's name ("shaman")

@@ -833,7 +833,7 @@ class Room:
             raw = msg["moves"]
             if not raw:
                 raise RequestError("bad_request", "'moves' is empty")
-            game = self.game.copy()
+            game = self._turn_copy()
             start = self.version
             for data in raw:
                 drawn = len(game.history) > start and isinstance(game.history[-1], Draw)
@@ -849,6 +849,15 @@ class Room:
                     raise RequestError("illegal_move", str(exc)) from None
             await self._store(game, start)
             return self.version
+
+    def _turn_copy(self) -> Game:
+        """A copy of the game to play a turn on.  A secret deal's copy draws from the game's own
+        source (``Game.copy(share_draws=True)``): a failed store then leaves the game as it was but
+        for where that secret source stands, as it always did with the operating system's; a seeded
+        or mirrored deal, or a guided game, has its generator copied, since its draws must follow
+        the seed whatever fails."""
+        secret = self.setup.deal != Deal.SEEDED and self.setup.mirror is None and self.setup.tutorial is None
+        return self.game.copy(share_draws=secret)
 
     def _check_script(self, moves: Sequence[Move], game: Game | None = None) -> None:
         """In a guided game, the coach's check of the learner's ``moves``, made from ``game`` (by
@@ -875,7 +884,7 @@ class Room:
         Called under the lock, with moves the caller has checked on this very
         position (``State.check``), so they are not checked again.
         """
-        game = self.game.copy()
+        game = self._turn_copy()
         start = self.version
         for move in parsed:
             game.play(move, trusted=True)
@@ -988,8 +997,8 @@ class Room:
             if stored is None:
                 return
             game = await asyncio.to_thread(restore_game, self.setup, stored.history, None, stored.position)
-        else:
-            game = self.game.copy()
+        else:   # (the moves given, draws included: the copy draws nothing, and replaces the game)
+            game = self.game.copy(share_draws=True)
             game.follow([parse_move(m) for m in new])
         await self._read_clock(start + len(new))
         self._adopt(game, start)

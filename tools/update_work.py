@@ -1,0 +1,41 @@
+"""One update's cost at a ply of a whole game, to count in instructions (docs/performance.md).
+
+``tools/server_work.py`` plays 20-tile games, whose boards stay small; an update of a whole game
+(what every page gets after each turn: ``protocol.update``, encoded) costs more as the board
+grows, the live projection most.  This plays a seeded random two-player game to ``PLY`` moves,
+then builds and encodes its update ``N`` times (after one that fills the word memories)::
+
+    valgrind --tool=callgrind python tools/update_work.py 60 10   # minus the same with N = 0, over 10
+    python tools/update_work.py 60 10 --no-projection
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from huntgather.game import Game
+from huntgather.server import protocol
+from huntgather.server.codec import dumps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("ply", type=int)
+    parser.add_argument("n", type=int)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--no-projection", action="store_true", help="updates without the live projection")
+    args = parser.parse_args()
+    game = Game(2, seed=args.seed, rng=random.Random(args.seed + 2))
+    moves = random.Random(args.seed - 2)
+    while len(game.history) < args.ply and not game.is_over:
+        game.play(moves.choice(game.legal_moves()))
+    projections = not args.no_projection
+    for _ in range(args.n + 1):
+        dumps(protocol.update(game, "work", 1, 0, game.events[-3:], len(game.history),
+                              projections=projections))
+    print(f"{args.n} updates at ply {len(game.history)} ({len(game.state.board.grid)} tiles)")
+
+
+if __name__ == "__main__":
+    main()
