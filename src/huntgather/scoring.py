@@ -121,6 +121,8 @@ def sum_said(terms: Sequence[str], total: int) -> Said:
 
 def majority(counts: Mapping[int, int]) -> tuple[int, ...]:
     """Seats holding the most pieces (at least one); ties all win."""
+    if not counts:   # no pieces (most completed features): no call of max and no generator
+        return ()
     if len(counts) == 1:   # one seat alone (the usual case)
         for p, c in counts.items():
             return (p,) if c > 0 else ()
@@ -142,8 +144,14 @@ def count_holders(pieces: Iterable[tuple[int, object]]) -> dict[int, int]:
     return counts
 
 
-def award(points: int, winners: Iterable[int], players: int) -> tuple[int, ...]:
-    """A per-seat tuple giving ``points`` to each winner."""
+def award(points: int, winners: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """A per-seat tuple giving ``points`` to each winner.
+
+    >>> award(6, (), 3), award(6, (2,), 3), award(6, (0, 2), 3)
+    ((0, 0, 0), (0, 0, 6), (6, 0, 6))
+    """
+    if not winners:   # no one (most completed features): no set and no generator
+        return (0,) * players
     won = set(winners)
     return tuple(points if i in won else 0 for i in range(players))
 
