@@ -642,9 +642,14 @@ class Board:
                 return True
         return False
 
+    def front_code(self, x: int, y: int) -> int:
+        """The constraint code (:func:`constraint_code`) of frontier cell ``(x, y)``: an index
+        into a :class:`FitTable`'s lists."""
+        return self.front_codes[self.front[cell_key(x, y)]]
+
     def fitting_at(self, tile: Tile, x: int, y: int) -> tuple[int, ...]:
         """The rotations of ``tile`` that fit frontier cell ``(x, y)``."""
-        return fit_table(tile).rotations[self.front_codes[self.front[cell_key(x, y)]]]
+        return fit_table(tile).rotations[self.front_code(x, y)]
 
     def constraint(self, x: int, y: int) -> Constraint | None:
         """The constraint of frontier cell ``(x, y)``: per direction the kind of the neighbour's

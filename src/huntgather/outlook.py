@@ -21,7 +21,7 @@ same last tile, say).
 
 from __future__ import annotations
 
-from huntgather.board import FitTable, ZoneRef, cell_key, fit_table
+from huntgather.board import FitTable, ZoneRef, fit_table
 from huntgather.kinds import Piece
 from huntgather.state import State
 from huntgather.tiles import DELTAS, FOREST, RIVER
@@ -77,7 +77,7 @@ def stuck_meeples(state: State) -> list[tuple[int, ZoneRef]]:
                     fit_table(by_id[t]) for t in set(state.normal) | set(state.bonus))}.values())
             stuck = False
             for square in open_squares(state, fid):
-                code = board.front_codes[board.front[cell_key(*square)]]   # (as board.fitting_at)
+                code = board.front_code(*square)
                 if not any(table.counts[code] for table in tables):
                     stuck = True
                     break
