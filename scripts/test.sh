@@ -6,45 +6,48 @@
 # PostgreSQL server on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh test,web,ui-test,rl
-
 # what to undo on exit, whatever happens (a throw-away database, the compiled modules)
 on_exit_do=()
 on_exit() { for action in "${on_exit_do[@]}"; do eval "$action" || true; done; }
 trap on_exit EXIT
 
-apt_updated=""
-apt_install() {
-  if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
 is_root() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 
-# The browser tests drive Debian's chromium (Playwright's own browser download is not used).
-if ! command -v chromium >/dev/null 2>&1 && is_root; then
-  echo "== installing chromium"
-  apt_install chromium
+# What the tests need from Debian, when missing (as root): chromium for the browser tests (Playwright's
+# own browser download is not used); nodejs (Debian's Node 18 will do) for tests/test_js.py, which
+# runs the page's modules under Node (node --test tests/js); fontconfig and the DejaVu fonts, since
+# the page's characters must all be in an installed font (test_web_ui asks fontconfig); postgresql
+# for the storage tests, unless HUNTGATHER_TEST_POSTGRES names a server.  One apt-get transaction,
+# in the background while .venv is set up (the two take about as long; the suite waits for both).
+debian=()
+if is_root; then
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || debian+=(chromium)
+  command -v node >/dev/null 2>&1 || debian+=(nodejs)
+  command -v fc-list >/dev/null 2>&1 || debian+=(fontconfig fonts-dejavu-core)
+  if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    debian+=(postgresql)
+  fi
 fi
-
-# tests/test_js.py runs the page's modules under Node (node --test tests/js): Debian's nodejs
-# (Node 18) will do.
-if ! command -v node >/dev/null 2>&1 && is_root; then
-  echo "== installing nodejs"
-  apt_install nodejs
+apt_pid=""
+if [ ${#debian[@]} -gt 0 ]; then
+  echo "== installing from Debian, beside the setup: ${debian[*]}"
+  apt_log=$(mktemp /tmp/huntgather-apt.XXXXXX)
+  on_exit_do+=('rm -f "$apt_log"')
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${debian[@]}") \
+    >"$apt_log" 2>&1 &
+  apt_pid=$!
 fi
-
-# The page's characters must all be in an installed font (test_web_ui asks fontconfig).
-if ! command -v fc-list >/dev/null 2>&1 && is_root; then
-  echo "== installing fontconfig and the DejaVu fonts"
-  apt_install fontconfig fonts-dejavu-core
+bash scripts/setup.sh test,web,ui-test,rl
+if [ -n "$apt_pid" ]; then
+  if ! wait "$apt_pid"; then
+    cat "$apt_log"
+    echo "installing ${debian[*]} from Debian failed" >&2
+    exit 1
+  fi
 fi
 
 # The storage tests run against PostgreSQL too when HUNTGATHER_TEST_POSTGRES names a server.
 if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
-  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-    echo "== installing postgresql"
-    apt_install postgresql
-  fi
   pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
   pgdir=$(mktemp -d /tmp/huntgather-pg.XXXXXX)
   chown postgres "$pgdir"
