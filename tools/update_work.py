@@ -4,7 +4,7 @@
 (what every page gets after each turn: ``protocol.update``, encoded) costs more as the board
 grows, the live projection most.  This plays a seeded random two-player game to ``PLY`` moves,
 then builds and encodes its update ``N`` times (after one that fills the word memories), each
-from the rows of the projection one move before, as a server's room keeps them
+from the rows of the projection before the last move, as a server's room keeps them
 (:class:`~huntgather.server.protocol.Projected`; ``--no-memory``: without them)::
 
     valgrind --tool=callgrind python tools/update_work.py 60 10   # minus the same with N = 0, over 10
@@ -32,11 +32,12 @@ def main() -> None:
     args = parser.parse_args()
     game = Game(2, seed=args.seed, rng=random.Random(args.seed + 2))
     moves = random.Random(args.seed - 2)
-    before = protocol.Projected()
+    last = game.state   # the position before the last move played (a copy shares its features)
     while len(game.history) < args.ply and not game.is_over:
-        if len(game.history) == args.ply - 1:
-            protocol.projection_view(game.state, before)
-        game.play(moves.choice(game.legal_moves()))
+        last = game.state.copy()
+        game.play(moves.choice(game.legal_moves()))   # (a draw that follows it played too)
+    before = protocol.Projected()
+    protocol.projection_view(last, before)
     projections = not args.no_projection
     for _ in range(args.n + 1):
         projected = None
