@@ -740,19 +740,32 @@ class State:
         events.append(GameOver(tuple(self.scores), self.winners()))
         return events
 
-    def final_rows(self, *, explain: bool = True) -> list[ScoreRow]:
-        """What final scoring would give now: each river system with huts, then each meadow with
-        hunters (fishers and gatherers still on the board are not counted: they leave first).
-        ``explain=False``: the same points, the rows without their texts (see
-        :func:`~huntgather.scoring.score_system`)."""
+    def final_ids(self) -> list[int]:
+        """The features final scoring would score now, in its order: each river system that holds
+        a hut, then each meadow that holds a hunter, each in id order (as board.feature_ids(MEADOW)
+        lists them)."""
         board = self.board
-        # the river systems that hold a hut and the meadows that hold a meeple, each in id order
-        # (as board.feature_ids(MEADOW) lists them): the occupied features found once each
+        # the occupied features found once each
         occupied = board.occupied_ids()
         systems = sorted([fid for fid in occupied if board.is_system(fid)])
         meadows = sorted([fid for fid in occupied
                           if not board.is_system(fid) and board.feature_by_id(fid).kind is MEADOW])
-        edition, players = self.edition, self.players
-        return ([score_system(board, edition, fid, players, explain=explain) for fid in systems]
-                + [score_meadow(board, edition, fid, self.removed_animals, players, explain=explain)
-                   for fid in meadows])
+        return systems + meadows
+
+    def final_row(self, fid: int, *, explain: bool = True,
+                  removed: frozenset[ZoneRef] | None = None) -> ScoreRow:
+        """The final-scoring row of ``fid``, one of :meth:`final_ids` (``removed``: the
+        :attr:`removed_animals`, when the caller has them)."""
+        board = self.board
+        if board.is_system(fid):
+            return score_system(board, self.edition, fid, self.players, explain=explain)
+        return score_meadow(board, self.edition, fid, self.removed_animals if removed is None else removed,
+                            self.players, explain=explain)
+
+    def final_rows(self, *, explain: bool = True) -> list[ScoreRow]:
+        """What final scoring would give now: the :meth:`final_row` of each of :meth:`final_ids`
+        (fishers and gatherers still on the board are not counted: they leave first).
+        ``explain=False``: the same points, the rows without their texts (see
+        :func:`~huntgather.scoring.score_system`)."""
+        removed = self.removed_animals
+        return [self.final_row(fid, explain=explain, removed=removed) for fid in self.final_ids()]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
+from huntgather.board import ZoneRef
 from huntgather.events import (
     BonusTurn,
     Event,
@@ -34,6 +35,7 @@ from huntgather.events import (
     TileDrawn,
     TilePlaced,
 )
+from huntgather.features import Feature
 from huntgather.game import Game
 from huntgather.kinds import role_of
 from huntgather.moves import Choose, Move, Occupy, Pass, Place, TakeBack
@@ -415,14 +417,48 @@ def _row_view(row: ScoreRow) -> wire.FinalRow:
             "tiles": list(row.tiles)}
 
 
-def projection_view(state: State) -> wire.ProjectionView:
-    """What final scoring would give now, and each seat's score with it (the live projection)."""
-    rows = state.final_rows()
+class Projected:
+    """The live projection's rows of one game as last made (:func:`projection_view`), to make the
+    next version's from: a move changes one or two features, and every other row is the same.
+
+    A row is kept with the feature it scores (:class:`~huntgather.features.Feature`, never changed
+    once made: a tile that joins it, a piece put on it or taken off makes a new one) and the
+    animals a hunting trap took; it is taken again only while the board holds that very feature
+    object under that id and those animals are gone (an occupied feature is never one of those
+    that a tile's template shares among games: it belongs to one game and its copies).  The
+    memory keeps only the rows of the version last projected (and so holds the features they
+    read alive: an id is never that of another object)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        #: feature id -> (the feature, the animals gone, the row as sent, its points)
+        self.rows: dict[int, tuple[Feature, frozenset[ZoneRef], wire.FinalRow, tuple[int, ...]]] = {}
+
+
+def projection_view(state: State, memory: Projected | None = None) -> wire.ProjectionView:
+    """What final scoring would give now, and each seat's score with it (the live projection);
+    ``memory``: the rows of this game's last projection, taken again where nothing they read has
+    changed (and left holding this one's)."""
+    board = state.board
+    removed = state.removed_animals
+    known = memory.rows if memory is not None else {}
+    made: dict[int, tuple[Feature, frozenset[ZoneRef], wire.FinalRow, tuple[int, ...]]] = {}
     scores = list(state.scores)
-    for row in rows:
-        for i, points in enumerate(row.points):
+    rows: list[wire.FinalRow] = []
+    for fid in state.final_ids():
+        feature = board.feature_by_id(fid)
+        entry = known.get(fid)
+        if entry is None or entry[0] is not feature or entry[1] != removed:
+            row = state.final_row(fid, removed=removed)
+            entry = (feature, removed, _row_view(row), row.points)
+        made[fid] = entry
+        rows.append(entry[2])
+        for i, points in enumerate(entry[3]):
             scores[i] += points
-    return {"rows": [_row_view(r) for r in rows], "scores": scores}
+    if memory is not None:
+        memory.rows = made
+    return {"rows": rows, "scores": scores}
 
 
 def decision_say(state: State) -> Say:
@@ -507,9 +543,9 @@ def last_view(events: Sequence[Event]) -> list[wire.LastTile]:
     return last
 
 
-def _changing(game: Game, seed: int, projections: bool) -> wire.Changing:
+def _changing(game: Game, seed: int, projections: bool, projected: Projected | None) -> wire.Changing:
     """The parts of a view that are sent whole in snapshots and updates alike (``projections``:
-    with the live projection while the game is on)."""
+    with the live projection while the game is on, made from ``projected``'s rows)."""
     state = game.state
     return {
         "players": players_view(state),
@@ -522,16 +558,16 @@ def _changing(game: Game, seed: int, projections: bool) -> wire.Changing:
         "over": state.is_over,
         "final": final_view(game.events) if state.is_over else None,
         "seed": seed if state.is_over else None,   # the seed only once nothing is left to hide
-        "projection": projection_view(state) if projections and not state.is_over else None,
+        "projection": projection_view(state, projected) if projections and not state.is_over else None,
     }
 
 
 def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = False,
              version: int | None = None, rated: bool = False, projections: bool = True,
-             tutorial: str | None = None) -> wire.Snapshot:
+             tutorial: str | None = None, projected: Projected | None = None) -> wire.Snapshot:
     """The whole public view of a game (what a watcher sees), at ``version`` (by default the
     number of moves in its history; a game with turns taken back is further on); ``projections``:
-    with the live projection (:func:`projection_view`)."""
+    with the live projection (:func:`projection_view`, made from ``projected``'s rows)."""
     state = game.state
     out: wire.Snapshot = {
            "type": wire.MessageType.SNAPSHOT, "game": game_id,
@@ -541,19 +577,21 @@ def snapshot(game: Game, game_id: str, seed: int, deal: str, *, replay: bool = F
            "board": [{"x": x, "y": y, "tile": t, "rotation": r}
                      for (x, y), (t, r) in state.board.cells.items()],
            "log": [event_view(e, state) for e in game.events], "replay": replay, "rated": rated,
-           "tutorial": tutorial, **_changing(game, seed, projections)}
+           "tutorial": tutorial, **_changing(game, seed, projections, projected)}
     if replay:
         out["legal"] = []
     return out
 
 
 def update(game: Game, game_id: str, seed: int, start: int, new_events: Sequence[Event],
-           version: int | None = None, *, projections: bool = True) -> wire.Update:
+           version: int | None = None, *, projections: bool = True,
+           projected: Projected | None = None) -> wire.Update:
     """What changed since version ``start``: the new events and tiles, and the new decision
-    (``version``: the new version, by default the number of moves in the game's history)."""
+    (``version``: the new version, by default the number of moves in the game's history;
+    ``projected``: the memory of the game's last projection, see :func:`projection_view`)."""
     return {"type": wire.MessageType.UPDATE, "game": game_id, "from": start,
             "version": len(game.history) if version is None else version,
            "events": [event_view(e, game.state) for e in new_events],
            "placed": [{"x": e.x, "y": e.y, "tile": e.tile, "rotation": e.rotation}
                       for e in new_events if isinstance(e, TilePlaced)],
-            **_changing(game, seed, projections)}
+            **_changing(game, seed, projections, projected)}

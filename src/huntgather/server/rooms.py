@@ -416,6 +416,9 @@ class Room:
     #: version they start from (None: a snapshot), and the game and version they are of
     _catch_ups: dict[int | None, str] = field(default_factory=dict, init=False, repr=False)
     _catch_ups_of: tuple[Game | None, int] = field(default=(None, -1), init=False, repr=False)
+    #: the rows of the game's last live projection, the next one's made from them (a move changes
+    #: one or two of them: :class:`~huntgather.server.protocol.Projected`)
+    _projected: protocol.Projected = field(default_factory=protocol.Projected, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._make_bots()
@@ -436,7 +439,8 @@ class Room:
     def snapshot(self) -> Snapshot:
         return protocol.snapshot(self.game, self.id, self.setup.seed, str(self.setup.deal),
                                  version=self.version, rated=self.setup.rated,
-                                 projections=self.setup.projections, tutorial=self.setup.tutorial)
+                                 projections=self.setup.projections, tutorial=self.setup.tutorial,
+                                 projected=self._projected)
 
     def table(self) -> Table:
         online, watchers = self.presence()
@@ -521,7 +525,7 @@ class Room:
                 assert since is not None
                 catch_up = protocol.update(self.game, self.id, self.setup.seed, since,
                                            self.game.events[start:], self.version,
-                                           projections=self.setup.projections)
+                                           projections=self.setup.projections, projected=self._projected)
             text = self._catch_ups[key] = dumps(catch_up)
         return text
 
@@ -952,7 +956,8 @@ class Room:
         self.game = game
         self.marks[self.version] = len(game.events)
         self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:],
-                                       self.version, projections=self.setup.projections))
+                                       self.version, projections=self.setup.projections,
+                                       projected=self._projected))
         if self.clock is not None:
             self.broadcast_table()
         self.wake_bots()
