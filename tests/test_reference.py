@@ -25,8 +25,9 @@ from huntgather import board as board_module
 from huntgather.bench import play_random
 from huntgather.board import GONE, Board
 from huntgather.editions import get_edition
-from huntgather.features import SYSTEM
+from huntgather.features import SYSTEM, Feature
 from huntgather.game import Game
+from huntgather.kinds import ForestCounter, Kind
 from huntgather.moves import Draw
 from huntgather.state import PLACE, State
 from huntgather.tiles import DELTAS, FOREST, LAKE, MEADOW, RIVER, Tile, Zone
@@ -254,6 +255,16 @@ def test_the_side_tables_name_the_zones_that_board_put_joins(edition: str) -> No
                 assert back == (d + 2) % 4
                 dx, dy = DELTAS[d]
                 assert step == board_module.cell_key(dx, dy) - board_module.cell_key(0, 0)
+
+
+def test_a_features_counters_by_name_are_the_forest_counters() -> None:
+    # Feature.counter compares the name itself (quicker compiled): the same as ForestCounter.of
+    f = Feature(Kind.FOREST, frozenset({3}), 2, menhirs=1, gold_nuggets=2, mushrooms=3)
+    for counter in ForestCounter:
+        assert f.counter(counter) == f.counter(counter.value) == counter.of(f)
+    assert [f.counter(c) for c in ("menhirs", "gold_nuggets", "mushrooms")] == [1, 2, 3]
+    with pytest.raises(ValueError):
+        f.counter("fish")
 
 
 def test_a_placement_out_of_range_is_an_index_error() -> None:
