@@ -21,10 +21,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from huntgather import board as board_module
 from huntgather.bench import play_random
 from huntgather.board import GONE, Board
-from huntgather.features import SYSTEM
+from huntgather.editions import get_edition
+from huntgather.features import SYSTEM, Feature
 from huntgather.game import Game
+from huntgather.kinds import ForestCounter, Kind
 from huntgather.moves import Draw
 from huntgather.state import PLACE, State
 from huntgather.tiles import DELTAS, FOREST, LAKE, MEADOW, RIVER, Tile, Zone
@@ -228,6 +231,40 @@ def test_features_match_a_flood_fill(edition: str, seed: int) -> None:
         if k % 2 == 0:
             compared += check_features(state.board)
     assert compared > 100
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_the_side_tables_name_the_zones_that_board_put_joins(edition: str) -> None:
+    # Board.put joins a side with its neighbour's through the per-tile tables _sides and _facing:
+    # here each entry against the tile's own side data (tiles.Side: ``(zone,)``, or ``(meadow1,
+    # river, meadow2)`` for a river side, whose river system put joins too)
+    node_of = board_module._NODE_OF
+    for tile in get_edition(edition).tiles:
+        base = tile.id * 10
+        for r in range(4):
+            for d, (step, slots, closed, back, _, _) in enumerate(board_module._sides(tile)[r]):
+                side = tile.side_at(r, d)
+                nodes = [node_of[slot] for slot in slots]
+                if side.kind == RIVER:
+                    m1, river, m2 = side.zones
+                    assert nodes == [base + m1, base + river, base + m2, SYSTEM + base + river]
+                else:
+                    assert nodes == [base + side.zones[0]]
+                assert slots == board_module._facing(tile)[r][d]
+                assert closed == (2 if side.kind == FOREST else 0)
+                assert back == (d + 2) % 4
+                dx, dy = DELTAS[d]
+                assert step == board_module.cell_key(dx, dy) - board_module.cell_key(0, 0)
+
+
+def test_a_features_counters_by_name_are_the_forest_counters() -> None:
+    # Feature.counter compares the name itself (quicker compiled): the same as ForestCounter.of
+    f = Feature(Kind.FOREST, frozenset({3}), 2, menhirs=1, gold_nuggets=2, mushrooms=3)
+    for counter in ForestCounter:
+        assert f.counter(counter) == f.counter(counter.value) == counter.of(f)
+    assert [f.counter(c) for c in ("menhirs", "gold_nuggets", "mushrooms")] == [1, 2, 3]
+    with pytest.raises(ValueError):
+        f.counter("fish")
 
 
 def test_a_placement_out_of_range_is_an_index_error() -> None:

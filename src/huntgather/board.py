@@ -41,7 +41,7 @@ from typing import Any, Final, NamedTuple, TypeVar
 
 from huntgather.features import SYSTEM, Feature
 from huntgather.kinds import Piece
-from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Side, Tile, TileSet, Zone
+from huntgather.tiles import DELTAS, DIRECTIONS, FOREST, LAKE, MEADOW, RIVER, Tile, TileSet, Zone
 
 Pos = tuple[int, int]
 
@@ -222,16 +222,18 @@ def fitting_rotations(tile: Tile, constraint: Constraint) -> tuple[int, ...]:
 
 
 #: id(tile) -> (tile, per rotation: per direction ``(d, step, side, keep, bits)``), see _sides
-_Sides = tuple[tuple[tuple[int, int, Side, int, int], ...], ...]
+_Sides = tuple[tuple[tuple[int, tuple[int, ...], int, int, int, int], ...], ...]
 _SIDES: Final[dict[int, tuple[Tile, _Sides]]] = {}
 _SIDES_BY_ID: Final[list[tuple[Tile, _Sides] | None]] = [None] * TILE_IDS
 
 
 def _sides(tile: Tile) -> _Sides:
-    """Per rotation of ``tile``, per direction ``d``: ``d``, how the cell key changes towards the
-    neighbour, the side facing it, and how the neighbour cell's constraint code changes if it is
-    empty (``code & keep | bits``: its side facing back, ``d + 2``, becomes this side's kind);
-    memoised per tile."""
+    """Per rotation of ``tile``, per direction ``d``: ``(step, slots, closed, back, keep, bits)``:
+    how the cell key changes towards the neighbour; the side's slots (:func:`_facing`), which
+    :meth:`Board.put` joins with those of the neighbour's side facing back (``back``, ``d + 2``);
+    the open sides a join of a one-zone side closes (2 for a forest, else 0); and how the
+    neighbour cell's constraint code changes if it is empty (``code & keep | bits``: its side
+    facing back becomes this side's kind); memoised per tile."""
     entry = _SIDES_BY_ID[tile.id]
     if entry is not None and entry[0] is tile:
         return entry[1]
@@ -240,13 +242,49 @@ def _sides(tile: Tile) -> _Sides:
 
 def _make_sides(tile: Tile) -> _Sides:
     """:func:`_sides` of ``tile``, made."""
+    facing = _facing(tile)
     out = []
     for r in range(4):
         per = []
         for d, step in enumerate(_KEY_DELTAS):
-            side = tile.rotated_sides[r][d]
-            shift = 2 * ((d + 2) % 4)
-            per.append((d, step, side, 255 ^ 3 << shift, _KIND_CODE[side.kind] << shift))
+            kind = tile.rotated_sides[r][d].kind
+            back = (d + 2) % 4
+            shift = 2 * back
+            per.append((step, facing[r][d], 2 if kind is FOREST else 0, back,
+                        255 ^ 3 << shift, _KIND_CODE[kind] << shift))
+        out.append(tuple(per))
+    return tuple(out)
+
+
+_Facing = tuple[tuple[tuple[int, ...], ...], ...]
+_FACING: Final[dict[int, tuple[Tile, _Facing]]] = {}
+_FACING_BY_ID: Final[list[tuple[Tile, _Facing] | None]] = [None] * TILE_IDS
+
+
+def _facing(tile: Tile) -> _Facing:
+    """Per rotation of ``tile``, per direction: the slots (see :func:`_slot`) of the zones of the
+    side facing it, what a join across that side joins: ``(zone,)`` for a forest or meadow side,
+    ``(meadow1, river, meadow2, river system)`` for a river side (see
+    :class:`~huntgather.tiles.Side`); memoised per tile.  (Apart from :func:`_sides`, whose
+    entries mix types: the compiled build reads one item of this table without unboxing a whole
+    entry.)"""
+    entry = _FACING_BY_ID[tile.id]
+    if entry is not None and entry[0] is tile:
+        return entry[1]
+    return remember_for_tile(_FACING_BY_ID, _FACING, tile, _make_facing)
+
+
+def _make_facing(tile: Tile) -> _Facing:
+    """:func:`_facing` of ``tile``, made."""
+    base = tile.id * 10
+    out = []
+    for r in range(4):
+        per = []
+        for side in tile.rotated_sides[r]:
+            slots = tuple(_slot(base + z) for z in side.zones)
+            if side.kind is RIVER:
+                slots += (_slot(SYSTEM + base + side.zones[1]),)
+            per.append(slots)
         out.append(tuple(per))
     return tuple(out)
 
@@ -721,10 +759,8 @@ class Board:
         for slot, up in links:
             parent[slot] = up
         self.features.update(features)
-        base = tile_id * 10
         by_id = self.tiles.by_id
-        slot_of = _SLOT_OF
-        for d, step, side, keep, bits in _sides(tile)[rotation]:
+        for step, slots, closed, back, keep, bits in _sides(tile)[rotation]:
             nkey: Any = key + step
             neighbour = grid.get(nkey)
             if neighbour is None:
@@ -738,18 +774,14 @@ class Board:
                     codes[at] = codes[at] & keep | bits
                 continue
             ntile_id, nrot = neighbour
-            nside = by_id[ntile_id].rotated_sides[nrot][(d + 2) % 4]
-            nbase = ntile_id * 10
-            if side.kind is RIVER:
-                m1, rv, m2 = side.zones
-                n1, nrv, n2 = nside.zones
-                self._join(slot_of[base + m1], slot_of[nbase + n2], 0)
-                self._join(slot_of[base + m2], slot_of[nbase + n1], 0)
-                self._join(slot_of[base + rv], slot_of[nbase + nrv], 2)
-                self._join(slot_of[SYSTEM + base + rv], slot_of[SYSTEM + nbase + nrv], 0)
-            else:
-                self._join(slot_of[base + side.zones[0]], slot_of[nbase + nside.zones[0]],
-                           2 if side.kind is FOREST else 0)
+            theirs = _facing(by_id[ntile_id])[nrot][back]
+            if len(slots) == 1:
+                self._join(slots[0], theirs[0], closed)
+            else:   # a river side: meadow1 meets the other's meadow2, the rivers and systems join
+                self._join(slots[0], theirs[2], 0)
+                self._join(slots[2], theirs[0], 0)
+                self._join(slots[1], theirs[1], 2)
+                self._join(slots[3], theirs[3], 0)
         if 3 * self.front_gone > len(frontier):
             self._drop_gone()
 

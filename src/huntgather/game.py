@@ -31,6 +31,9 @@ from huntgather.state import BONUS, DRAW, Decision, IllegalMoveError, State, ran
 #: made): a game makes some 80 draws, and making each and freeing it with the game cost 1.5 % of a
 #: random game's instructions, pure (0.25 % compiled)
 _DRAWS: Final[list[Draw | None]] = [None] * TILE_IDS
+#: the generator class whose choices :meth:`Game._next_index` draws by index itself (Final: the
+#: compiled build reads it without looking ``Random`` up in the ``random`` module at each draw)
+_PLAIN: Final = random.Random
 
 
 class Game:
@@ -170,7 +173,7 @@ class Game:
         # (rng.choice(outcomes) by its index, drawn by compiled code; another kind of generator
         # is asked for the choice itself)
         rng = self._rng
-        if outcomes and type(rng) is random.Random:
+        if outcomes and type(rng) is _PLAIN:
             return randbelow(rng, len(outcomes))
         return outcomes.index(rng.choice(outcomes))
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from huntgather.board import ZoneRef
 from huntgather.events import FeatureScored, ScoreRow, player_name
@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 _PLURAL = {"mammoth": "mammoths", "aurochs": "aurochs", "deer": "deer", "tiger": "tigers"}
 SCORING_ANIMALS = (Animal.MAMMOTH, Animal.AUROCHS, Animal.DEER)
+#: ``Kind.FOREST``, read once: a member read off its enum class is an attribute look-up through the
+#: class's ``__getattr__`` hook at each use (Python 3.11), in CPython and in the compiled build alike
+_FOREST: Final = Kind.FOREST
 
 
 class Term(NamedTuple):
@@ -279,7 +282,7 @@ def completed_points(board: Board, edition: Rules, feature: Feature, *,
                      explain: bool = True) -> tuple[int, str]:
     """What a forest or river is worth when complete (its value now, for an open one)."""
     tiles = len(feature.tiles)
-    if feature.kind == Kind.FOREST:
+    if feature.kind == _FOREST:
         return forest_points(edition, tiles, feature.mushrooms, explain=explain)
     return river_points(edition, tiles, feature.fish, board.lake_fish(feature), len(feature.lakes),
                         explain=explain)
@@ -303,7 +306,7 @@ def score_completed(board: Board, edition: Rules, fid: int, players: int, *,
     winners = majority(counts)
     if not explain:
         return FeatureScored(f.kind, award(points, winners, players), "", ())
-    title, role = ("Forest", "gatherer") if f.kind == Kind.FOREST else ("River", "fisher")
+    title, role = ("Forest", "gatherer") if f.kind == _FOREST else ("River", "fisher")
     who = who_scores(winners, counts, role)
     return FeatureScored(f.kind, award(points, winners, players),
                          Said(f"{title} of {plural(len(f.tiles), 'tile')}: {text} {who}",

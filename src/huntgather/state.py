@@ -453,7 +453,7 @@ class State:
                 raise IllegalMoveError(why)
         elif isinstance(move, Occupy):
             self._check_occupy(move)
-        elif isinstance(move, TakeBack | Choose):
+        elif isinstance(move, (TakeBack, Choose)):   # (a tuple: see apply)
             why = self.asking_special().refuse(self, move)
             if why is not None:
                 raise IllegalMoveError(why)
@@ -540,7 +540,9 @@ class State:
             return self._draw(move.tile, quiet)
         if isinstance(move, Place):
             return self._place(move, quiet)
-        if isinstance(move, TakeBack | Choose):
+        # (a tuple, not ``TakeBack | Choose``: that union would be made anew at every call, in
+        # CPython and in the compiled build alike)
+        if isinstance(move, (TakeBack, Choose)):
             answered = self.asking_special().answer(self, move)
             after = self._after_question(quiet)
             return after if quiet else answered + after

@@ -106,7 +106,7 @@ def estimated_plans(state: State, first: Sequence[Move] | None = None, kept: Kep
             child = s if own and i == last else s.copy()
             child.apply(move, trusted=True, quiet=True)
             plan = (*prefix, move)
-            took = full or isinstance(move, TakeBack | Choose)
+            took = full or isinstance(move, (TakeBack, Choose))   # (a tuple: see State.apply)
             if child.phase in (SPECIAL, OCCUPY) and child.player == player:
                 extend(child, plan, True, took)
             else:
