@@ -157,6 +157,8 @@ class Encoder:
         self.wrapped = False
         self._listed: dict[tuple[int, int], int] | None = None
         self._cells: dict[int, tuple[int, int]] | None = None
+        #: each feature's side slots in the window, kept across placements (made when first needed)
+        self._side_slots: cells.SideSlots | None = None
         self.rebuild()
 
     # ------------------------------------------------------------------ actions
@@ -332,6 +334,7 @@ class Encoder:
         if (ox, oy) != (self.ox, self.oy):
             self.ox, self.oy = ox, oy
             self.recentred += 1
+            self._side_slots = None   # (their slots are for the old window)
             self._rebuild_quickly()
 
     # ------------------------------------------------------------------ planes
@@ -374,6 +377,8 @@ class Encoder:
         self._moves = self._mask = None
         self._spots = None
         state = self.state
+        if isinstance(move, Place) and self._side_slots is not None:
+            self._side_slots.placed(state, move.tile)
         over = state.is_over
         if over and (events is None or not any(isinstance(e, GameOver) for e in events)):
             self._rebuild_over(move)   # (the end's events not given: recompute everything)
@@ -432,10 +437,25 @@ class Encoder:
             self._refresh({move.tile})
             self._feature_slots(move.tile, move.zone, move.tile)
 
+    def _table(self) -> cells.SideSlots:
+        """The side slots of every feature in the window (made now if need be)."""
+        table = self._side_slots
+        if table is None:
+            table = self._side_slots = cells.SideSlots(self.state, self.ox, self.oy, self.window)
+        return table
+
     def _feature_slots(self, tile: int, zone: int, skip: int = -1) -> None:
         """Write the size, open ends and meeples of the feature of ``tile.zone`` into the side
-        slots of its tiles (``skip`` aside)."""
+        slots of its tiles (``skip``'s too, where they are kept: the same numbers as its column)."""
         state = self.state
+        slots = self._table().of(tile, zone)
+        if slots is not None:
+            where: list[int] = []
+            values: list[int] = []
+            cells.write_slots(reading.feature_facts(state, tile, zone), slots, self.window, where, values)
+            if where:
+                self._flat[where] = values
+            return
         root = reading.root_of(state, tile, zone)
         self._slots(root, reading.feature_facts(state, tile, zone),
                     reading.piece_tiles(state, tile, zone, False), skip)
@@ -458,9 +478,7 @@ class Encoder:
         self._refresh({move.tile}, memo)
         where: list[int] = []
         values: list[int] = []
-        for root, feature, tiles in reading.features_of(state, move.tile, memo):
-            cells.slot_values(state, root, feature, tiles, move.tile, self.ox, self.oy, self.window,
-                              self._sides, where, values)
+        cells.placed_slot_values(state, self._table(), move.tile, memo, self.window, where, values)
         if where:
             self._flat[where] = values
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
