@@ -124,7 +124,8 @@ class Encoder:
     before asking for masks and observations of the new decision.
     """
 
-    def __init__(self, state: State, window: int = 33) -> None:
+    def __init__(self, state: State, window: int = 33,
+                 planes: np.ndarray[Any, np.dtype[np.uint8]] | None = None) -> None:
         # the empty cells next to n tiles are at most 2 n + 2: a window with that many cells
         # can number the cells of any decision (see _overflow)
         least = math.isqrt(2 * len(state.edition.tiles) + 1) + 1
@@ -140,7 +141,14 @@ class Encoder:
         self.choose0 = self.takeback0 + window * window
         self.actions = self.choose0 + OPTIONS
         self.ox = self.oy = -(window // 2)
-        self.planes = np.zeros((len(PLANES), window, window), dtype=np.uint8)
+        shape = (len(PLANES), window, window)
+        if planes is None:
+            planes = np.zeros(shape, dtype=np.uint8)
+        elif planes.shape != shape or planes.dtype != np.uint8 or not planes.flags.c_contiguous:
+            raise ValueError(f"planes must be a C-contiguous uint8 array of shape {shape}")
+        #: the board planes in seat 0's order (``planes``, if given: an array of the caller's, such
+        #: as a row of a batch, that the encoder then writes in place; see :meth:`observe_into`)
+        self.planes = planes
         self.last: tuple[int, int] | None = None
         self._perms = [np.array(_seat_permutation(state.players, me)) for me in range(state.players)]
         self._moves: list[Move] | None = None
@@ -563,7 +571,8 @@ class Encoder:
     def observe_into(self, seat: int, board: np.ndarray[Any, Any], vector: np.ndarray[Any, Any]) -> None:
         """:meth:`observe` written into given arrays (``uint8 (74, W, W)``, ``float32 (154,)``)."""
         if seat == 0:   # seat 0's order is the planes' own
-            board[...] = self.planes
+            if board is not self.planes:   # (planes given to the constructor are written in place)
+                board[...] = self.planes
         else:
             np.take(self.planes, self._perms[seat], axis=0, out=board)
         self.vector(seat, vector)
