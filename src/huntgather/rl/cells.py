@@ -222,3 +222,183 @@ def slot_values(state: State, root: int, feature: FeatureFacts, tiles: frozenset
         for at in slots:
             where.append(base + at)
             values.append(v)
+
+
+#: the neighbour's cell offset in each direction (N, E, S, W)
+_STEPS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+class SideSlots:
+    """Each forest's, river's and meadow's side slots (``d * W² + row * W + col``, as
+    :func:`feature_slots` lists them), kept across placements instead of walking the feature's
+    tiles at each: a placement adds the new tile's slots and joins the lists of the features it
+    merged.
+
+    A list is kept under a *label*: the board's id of the feature when the list was made.  Every
+    zone of a placed tile that touches a side (only those can join other tiles' zones) is filed
+    under its feature's label; when a placement merges features, the lists of all but the longest
+    go into the longest, and their labels name it from then on (``alias``).  The board's union-find
+    is read only after the placement: the labels say which features the new tile joined (the
+    zones of its neighbours on their sides that face it).  Slots are for the window at
+    ``(ox, oy)`` only; another window needs new ones.
+    """
+
+    def __init__(self, state: State, ox: int, oy: int, w: int) -> None:
+        self.ox = ox
+        self.oy = oy
+        self.w = w
+        #: label -> the side slots of its feature in the window
+        self.slots: dict[int, list[int]] = {}
+        #: zone node (tile * 10 + zone) of a zone that touches a side -> its label when filed
+        self.label: dict[int, int] = {}
+        #: a label merged into another feature's list -> that list's label
+        self.alias: dict[int, int] = {}
+        #: the slots the last placed tile added at the end of each list, by label
+        self.fresh: dict[int, int] = {}
+        for t in reading.placed_tiles(state):
+            self._file(state, t, None)
+
+    def _resolve(self, label: int) -> int:
+        alias = self.alias
+        found = alias.get(label)
+        if found is None:
+            return label
+        top = found
+        nxt = alias.get(top)
+        while nxt is not None:
+            top = nxt
+            nxt = alias.get(top)
+        if top != found:
+            alias[label] = top
+        return top
+
+    def _file(self, state: State, tile: int, labels: dict[int, int] | None) -> dict[int, int]:
+        """File the side-touching zones and the side slots of placed ``tile``: each under the label
+        ``labels`` gives its feature's board id, or under that id; returns the labels it used by
+        board id."""
+        used: dict[int, int] = {} if labels is None else labels
+        board_find = state.board.find
+        facts = reading.tile_facts(state.edition, tile)
+        base = tile * 10
+        label = self.label
+        for z in facts.zones:
+            if z.kind == reading.LAKE or not (z.sides[0] or z.sides[1] or z.sides[2] or z.sides[3]):
+                continue
+            node = base + z.id
+            root = board_find(node)
+            found = used.get(root)
+            if found is None:
+                found = used[root] = root
+            label[node] = found
+        x, y = reading.position(state, tile)
+        i = y - self.oy
+        j = x - self.ox
+        w = self.w
+        self.fresh = {}
+        if 0 <= i < w and 0 <= j < w:
+            at = i * w + j
+            ww = w * w
+            rotation = state.board.tile_at(x, y)[1]  # type: ignore[index]
+            zones = facts.side_zones
+            slots = self.slots
+            fresh: dict[int, int] = {}
+            self.fresh = fresh
+            for d in range(4):
+                lab = label[base + zones[(d - rotation) % 4]]
+                fresh[lab] = fresh.get(lab, 0) + 1
+                found_slots = slots.get(lab)
+                if found_slots is None:
+                    slots[lab] = [d * ww + at]
+                else:
+                    found_slots.append(d * ww + at)
+        return used
+
+    def placed(self, state: State, tile: int) -> None:
+        """Bring the lists up to date after ``tile`` was placed (and nothing else since the last
+        call: the lists were made or brought up to date after every earlier placement)."""
+        board = state.board
+        x, y = board.where[tile]
+        # the features the new tile joined, by their board id now: the labels they had
+        joined: dict[int, list[int]] = {}
+        for d in range(4):
+            dx, dy = _STEPS[d]
+            found = board.tile_at(x + dx, y + dy)
+            if found is None:
+                continue
+            n, rotation = found
+            s = (d + 2 - rotation) % 4   # the neighbour's side that faces the new tile, unturned
+            base = n * 10
+            for z in reading.tile_facts(state.edition, n).zones:
+                if z.sides[s] and z.kind != reading.LAKE:
+                    node = base + z.id
+                    lab = self._resolve(self.label[node])
+                    root = board.find(node)
+                    group = joined.get(root)
+                    if group is None:
+                        joined[root] = [lab]
+                    elif lab not in group:
+                        group.append(lab)
+        used: dict[int, int] = {}
+        slots = self.slots
+        for root, group in joined.items():
+            keep = group[0]
+            kept = slots.get(keep)
+            for lab in group[1:]:
+                other = slots.get(lab)
+                if other is not None and (kept is None or len(other) > len(kept)):
+                    keep, kept = lab, other
+            if kept is None:
+                kept = slots[keep] = []
+            for lab in group:
+                if lab != keep:
+                    other = slots.pop(lab, None)
+                    if other is not None:
+                        kept += other
+                    self.alias[lab] = keep
+            used[root] = keep
+        self._file(state, tile, used)
+
+    def label_of(self, tile: int, zone: int) -> int | None:
+        """The label of the feature of ``tile.zone`` now (None: a zone that touches no side)."""
+        lab = self.label.get(tile * 10 + zone)
+        return None if lab is None else self._resolve(lab)
+
+    def of(self, tile: int, zone: int) -> list[int] | None:
+        """The side slots of the feature of ``tile.zone`` (None: a zone that touches no side)."""
+        lab = self.label_of(tile, zone)
+        return None if lab is None else self.slots.get(lab, [])
+
+
+def write_slots(feature: FeatureFacts, slots: list[int], w: int, where: list[int], values: list[int]) -> None:
+    """Append to ``where`` and ``values`` a feature's open ends, size and each seat's meeples in
+    its side slots (those of :class:`SideSlots`)."""
+    if not slots:
+        return
+    ww = w * w
+    numbers = [_clip(feature.open), _clip(feature.size), *feature.meeples]
+    for k, v in enumerate(numbers):
+        base = SLOT_PLANES[k] * ww
+        for at in slots:
+            where.append(base + at)
+            values.append(v)
+
+
+def placed_slot_values(state: State, table: SideSlots, tile: int, memo: dict[int, FeatureFacts], w: int,
+                       where: list[int], values: list[int]) -> None:
+    """Append to ``where`` and ``values`` the side slots of every forest, river and meadow of the
+    tile just placed (their size, open ends and meeples changed; the new tile's own slots
+    included: the same numbers as its column); ``memo``: as for :func:`reading.feature_facts`."""
+    done: list[int] = []
+    for z in reading.tile_facts(state.edition, tile).zones:
+        if z.kind == reading.LAKE:
+            continue
+        lab = table.label_of(tile, z.id)
+        if lab is None or lab in done:   # (a zone that touches no side has no slot)
+            continue
+        done.append(lab)
+        slots = table.slots.get(lab)
+        new = table.fresh.get(lab, 0)
+        if slots is not None and len(slots) > new:
+            if new:
+                slots = slots[:len(slots) - new]   # (the new tile's own: its column has them)
+            write_slots(reading.feature_facts(state, tile, z.id, memo), slots, w, where, values)

@@ -124,7 +124,8 @@ class Encoder:
     before asking for masks and observations of the new decision.
     """
 
-    def __init__(self, state: State, window: int = 33) -> None:
+    def __init__(self, state: State, window: int = 33,
+                 planes: np.ndarray[Any, np.dtype[np.uint8]] | None = None) -> None:
         # the empty cells next to n tiles are at most 2 n + 2: a window with that many cells
         # can number the cells of any decision (see _overflow)
         least = math.isqrt(2 * len(state.edition.tiles) + 1) + 1
@@ -140,7 +141,14 @@ class Encoder:
         self.choose0 = self.takeback0 + window * window
         self.actions = self.choose0 + OPTIONS
         self.ox = self.oy = -(window // 2)
-        self.planes = np.zeros((len(PLANES), window, window), dtype=np.uint8)
+        shape = (len(PLANES), window, window)
+        if planes is None:
+            planes = np.zeros(shape, dtype=np.uint8)
+        elif planes.shape != shape or planes.dtype != np.uint8 or not planes.flags.c_contiguous:
+            raise ValueError(f"planes must be a C-contiguous uint8 array of shape {shape}")
+        #: the board planes in seat 0's order (``planes``, if given: an array of the caller's, such
+        #: as a row of a batch, that the encoder then writes in place; see :meth:`observe_into`)
+        self.planes = planes
         self.last: tuple[int, int] | None = None
         self._perms = [np.array(_seat_permutation(state.players, me)) for me in range(state.players)]
         self._moves: list[Move] | None = None
@@ -157,6 +165,8 @@ class Encoder:
         self.wrapped = False
         self._listed: dict[tuple[int, int], int] | None = None
         self._cells: dict[int, tuple[int, int]] | None = None
+        #: each feature's side slots in the window, kept across placements (made when first needed)
+        self._side_slots: cells.SideSlots | None = None
         self.rebuild()
 
     # ------------------------------------------------------------------ actions
@@ -332,6 +342,7 @@ class Encoder:
         if (ox, oy) != (self.ox, self.oy):
             self.ox, self.oy = ox, oy
             self.recentred += 1
+            self._side_slots = None   # (their slots are for the old window)
             self._rebuild_quickly()
 
     # ------------------------------------------------------------------ planes
@@ -374,6 +385,8 @@ class Encoder:
         self._moves = self._mask = None
         self._spots = None
         state = self.state
+        if isinstance(move, Place) and self._side_slots is not None:
+            self._side_slots.placed(state, move.tile)
         over = state.is_over
         if over and (events is None or not any(isinstance(e, GameOver) for e in events)):
             self._rebuild_over(move)   # (the end's events not given: recompute everything)
@@ -432,10 +445,25 @@ class Encoder:
             self._refresh({move.tile})
             self._feature_slots(move.tile, move.zone, move.tile)
 
+    def _table(self) -> cells.SideSlots:
+        """The side slots of every feature in the window (made now if need be)."""
+        table = self._side_slots
+        if table is None:
+            table = self._side_slots = cells.SideSlots(self.state, self.ox, self.oy, self.window)
+        return table
+
     def _feature_slots(self, tile: int, zone: int, skip: int = -1) -> None:
         """Write the size, open ends and meeples of the feature of ``tile.zone`` into the side
-        slots of its tiles (``skip`` aside)."""
+        slots of its tiles (``skip``'s too, where they are kept: the same numbers as its column)."""
         state = self.state
+        slots = self._table().of(tile, zone)
+        if slots is not None:
+            where: list[int] = []
+            values: list[int] = []
+            cells.write_slots(reading.feature_facts(state, tile, zone), slots, self.window, where, values)
+            if where:
+                self._flat[where] = values
+            return
         root = reading.root_of(state, tile, zone)
         self._slots(root, reading.feature_facts(state, tile, zone),
                     reading.piece_tiles(state, tile, zone, False), skip)
@@ -458,9 +486,7 @@ class Encoder:
         self._refresh({move.tile}, memo)
         where: list[int] = []
         values: list[int] = []
-        for root, feature, tiles in reading.features_of(state, move.tile, memo):
-            cells.slot_values(state, root, feature, tiles, move.tile, self.ox, self.oy, self.window,
-                              self._sides, where, values)
+        cells.placed_slot_values(state, self._table(), move.tile, memo, self.window, where, values)
         if where:
             self._flat[where] = values
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
@@ -545,7 +571,8 @@ class Encoder:
     def observe_into(self, seat: int, board: np.ndarray[Any, Any], vector: np.ndarray[Any, Any]) -> None:
         """:meth:`observe` written into given arrays (``uint8 (74, W, W)``, ``float32 (154,)``)."""
         if seat == 0:   # seat 0's order is the planes' own
-            board[...] = self.planes
+            if board is not self.planes:   # (planes given to the constructor are written in place)
+                board[...] = self.planes
         else:
             np.take(self.planes, self._perms[seat], axis=0, out=board)
         self.vector(seat, vector)

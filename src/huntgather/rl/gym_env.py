@@ -90,6 +90,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
             illegal_reward = -1.0 if reward == "win" else -100.0
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self._ended = False
+        #: where the observation's board goes (:meth:`observe_into`): a seat-0 learner's encoder
+        #: keeps its planes there, so that observing it copies nothing (the vector env sets this)
+        self.board_into: np.ndarray[Any, np.dtype[np.uint8]] | None = None
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -100,6 +103,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         others = [s for s in range(self.aec.players) if s != self.seat]
         self.bots = {s: make_bot(spec, seed=rng.randrange(2**32)) for s, spec in zip(others, self.opponents,
                                                                                     strict=True)}
+        self.aec.planes_into = self.board_into if self.seat == 0 else None   # (seat 0: the planes' order)
         self.aec.reset(seed=game_seed)
         self._ended = False
         self._play_bots()

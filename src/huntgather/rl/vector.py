@@ -61,7 +61,9 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
     ``copy=True`` (the default, as in Gymnasium) returns new observation arrays
     from each call; ``copy=False`` returns the batch buffers themselves, which
     the next call overwrites (faster: a training loop that copies them into its
-    own rollout buffer anyway can use it).  Other keywords go to every
+    own rollout buffer anyway can use it); its ``board`` is read-only, since a
+    learner in seat 0 has its encoder keep the planes in its row of the batch
+    (so that observing copies nothing).  Other keywords go to every
     :class:`~huntgather.rl.gym_env.SingleAgentEnv`.
     """
 
@@ -92,6 +94,15 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
         for key, box in space.spaces.items():
             assert isinstance(box, spaces.Box)
             self._obs[key] = np.zeros((num_envs, *box.shape), dtype=box.dtype)
+        # each learner's board row of the batch, where a seat-0 learner's encoder keeps its planes
+        # (Encoder(planes=...)): observing it then copies nothing.  The rows are the encoders' own,
+        # so copy=False returns the board read-only.
+        self._rows = [self._obs["board"][i] for i in range(num_envs)]
+        for env, row in zip(self.envs, self._rows, strict=True):
+            env.board_into = row
+        shown = self._obs["board"].view()
+        shown.flags.writeable = False
+        self._shown: Obs = dict(self._obs, board=shown)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
@@ -117,11 +128,11 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
             if which.shape != (n,) or not which.any():
                 raise ValueError(f"reset_mask must be {n} booleans, at least one True")
         seats = np.full(n, -1, dtype=np.int64)
-        board, vector, mask = self._obs["board"], self._obs["vector"], self._obs["action_mask"]
+        rows, vector, mask = self._rows, self._obs["vector"], self._obs["action_mask"]
         for i in np.flatnonzero(which):
             env = self.envs[i]
             env.reset(seed=seeds[i], options=options)
-            env.observe_into(board[i], vector[i], mask[i])
+            env.observe_into(rows[i], vector[i], mask[i])
             seats[i] = env.seat
         self._terminations[which] = False
         self._truncations[which] = False
@@ -134,7 +145,7 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         mode = self.autoreset_mode
-        board, vector, mask = self._obs["board"], self._obs["vector"], self._obs["action_mask"]
+        rows, vector, mask = self._rows, self._obs["vector"], self._obs["action_mask"]
         rewards, terminations = self._rewards, self._terminations
         ended: dict[int, tuple[int, ...]] = {}   # environment -> final scores
         illegal: list[tuple[int, int]] = []
@@ -164,7 +175,7 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
                         final[i] = last, {"scores": np.array(ended[i]), "seat": env.seat}
                         env.reset()
                         restarted.append(i)
-            env.observe_into(board[i], vector[i], mask[i])
+            env.observe_into(rows[i], vector[i], mask[i])
         infos: dict[str, Any] = {}
         if ended:
             scores = np.zeros((self.num_envs, self.players), dtype=np.int64)
@@ -193,7 +204,7 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
     def _out(self) -> Obs:
         if self.copy:
             return {k: v.copy() for k, v in self._obs.items()}
-        return self._obs
+        return self._shown
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal actions of every environment now, ``bool (N, actions)``."""
