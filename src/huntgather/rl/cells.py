@@ -212,16 +212,7 @@ def slot_values(state: State, root: int, feature: FeatureFacts, tiles: frozenset
                 where: list[int], values: list[int]) -> None:
     """Append to ``where`` and ``values`` the flat indices into the planes and the values of a
     feature's side slots (:func:`feature_slots`): its open ends, size and each seat's meeples."""
-    slots = feature_slots(state, root, tiles, skip, ox, oy, w, sides)
-    if not slots:
-        return
-    ww = w * w
-    numbers = [_clip(feature.open), _clip(feature.size), *feature.meeples]
-    for k, v in enumerate(numbers):
-        base = SLOT_PLANES[k] * ww
-        for at in slots:
-            where.append(base + at)
-            values.append(v)
+    write_slots(feature, feature_slots(state, root, tiles, skip, ox, oy, w, sides), w, where, values)
 
 
 #: the neighbour's cell offset in each direction (N, E, S, W)
