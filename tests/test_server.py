@@ -1806,6 +1806,28 @@ def test_a_worker_whose_server_is_already_gone_exits() -> None:
     assert done.returncode == 0 and time.monotonic() - started < 15
 
 
+def test_the_review_workers_run_at_the_niceness_asked_and_the_bots_workers_at_the_servers() -> None:
+    # reviews take the lowest priority by default (19); --review-nice N asks for another one,
+    # never below the server's own niceness; the bots' lanes keep the server's
+    import asyncio
+    import os
+
+    from huntgather.server.workers import REVIEW_NICE, Workers
+
+    async def nices(workers: Workers) -> tuple[int, int]:
+        try:
+            return (await workers.run("reviews", os.nice, 0), await workers.run("light", os.nice, 0))
+        finally:
+            workers.shutdown()
+
+    own = os.nice(0)
+    assert REVIEW_NICE == 19
+    assert asyncio.run(nices(Workers(1))) == (19, own)
+    assert asyncio.run(nices(Workers(1, review_nice=7))) == (max(7, own), own)
+    with pytest.raises(ValueError, match="niceness"):
+        Workers(1, review_nice=20)
+
+
 def test_the_rules_page_reads_its_numbers_from_the_edition(client: TestClient) -> None:
     page = client.get("/api/rules/2020").json()
     titles = [s["title"] for s in page["sections"]]

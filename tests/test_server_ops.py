@@ -196,6 +196,14 @@ def test_a_heartbeat_must_be_shorter_than_the_silence_that_closes_a_page(tmp_pat
         assert "Traceback" not in done.stderr
 
 
+def test_the_review_workers_niceness_is_from_0_to_19(tmp_path: Path) -> None:
+    for nice in ("-1", "20"):
+        done = huntgather("play", "--no-browser", "--db", str(tmp_path / "g.sqlite"), "--review-nice", nice)
+        assert done.returncode == 2, done.stderr
+        assert "--review-nice must be from 0 to 19" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
 # --------------------------------------------------------------------------- 4. PostgreSQL gone
 
 

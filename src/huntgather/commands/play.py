@@ -130,6 +130,9 @@ def register(sub: Any) -> None:
     ops.add_argument("--review-samples", type=int, default=48, metavar="N",
                      help="a review's paired samples per turn that value the played and the best "
                           "turn (default 48)")
+    ops.add_argument("--review-nice", type=int, default=19, metavar="N",
+                     help="the niceness of the review workers, from 0 (the bots' own priority) to "
+                          "19 (the lowest: reviews get only CPU to spare; the default)")
     mail = parser.add_argument_group("turn notifications (docs/deploy.md#turn-notifications)")
     mail.add_argument("--smtp", default=None, metavar="URL",
                       help="send turn mails through this SMTP server: smtp://user:password@host:port "
@@ -258,6 +261,8 @@ def run(args: argparse.Namespace) -> int:
                           ("--review-samples", args.review_samples)):
         if value < 1:
             raise CommandError(f"{option} must be at least 1")
+    if not 0 <= args.review_nice <= 19:
+        raise CommandError("--review-nice must be from 0 to 19")
     proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
     for proxy in proxies:
         try:
@@ -282,7 +287,8 @@ def run(args: argparse.Namespace) -> int:
                          bot_games_per_creator=args.bot_games_per_creator,
                          lobby_expiry=args.lobby_expiry * 60.0,
                          reviews=args.reviews, review_simulations=args.review_simulations,
-                         review_samples=args.review_samples, warm_workers=args.warm_workers)
+                         review_samples=args.review_samples, review_nice=args.review_nice,
+                         warm_workers=args.warm_workers)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

@@ -79,7 +79,7 @@ from huntgather.server.routes_reviews import review_routes
 from huntgather.server.routes_tutorial import tutorial_routes
 from huntgather.server.routes_ws import ws_routes
 from huntgather.server.storage import Storage
-from huntgather.server.workers import Workers
+from huntgather.server.workers import REVIEW_NICE, Workers
 
 __all__ = ["create_app", "drain", "serve_metrics", "web_dir"]
 
@@ -157,7 +157,7 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                notify: NotifySettings | None = None, push_services: tuple[str, ...] = (),
                lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20, reviews: int = 1,
                review_simulations: int = REVIEW_SIMULATIONS, review_samples: int = REVIEW_SAMPLES,
-               warm_workers: bool = False) -> Starlette:
+               review_nice: int = REVIEW_NICE, warm_workers: bool = False) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -190,8 +190,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     account may take ``lobby_per_minute`` lobby seats and quick matches a minute
     (:mod:`huntgather.server.routes_lobby`).
     At most ``reviews`` post-game reviews are computed at once, each turn searched with
-    ``review_simulations`` and valued on ``review_samples`` paired samples
-    (:mod:`huntgather.server.reviews`).
+    ``review_simulations`` and valued on ``review_samples`` paired samples, in worker processes
+    at the niceness ``review_nice`` (:mod:`huntgather.server.reviews`).
     """
     if not lobby_expiry > 0 or lobby_per_minute < 1:
         raise ValueError("the lobby's expiry and its requests a minute must be positive")
@@ -207,10 +207,12 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
         raise ValueError("the presence repeat must be a positive number of seconds")
     if reviews < 1 or review_simulations < 1 or review_samples < 1:
         raise ValueError("reviews at once, and a review's simulations and samples, must be at least 1")
+    if not 0 <= review_nice <= 19:
+        raise ValueError("the review workers' niceness must be from 0 to 19")
     if max_sockets_per_address < 0 or max_watchers < 0 or bot_games_per_creator < 0:
         raise ValueError("the most sockets per address and watchers per game cannot be negative")
     storage = Storage(db)
-    workers = Workers(bot_workers, processes=worker_processes, reviews=reviews)
+    workers = Workers(bot_workers, processes=worker_processes, reviews=reviews, review_nice=review_nice)
     rooms = Rooms(storage, workers, bot_delay, max_rooms) if rooms_factory is None \
         else rooms_factory(storage, workers)
     rooms.max_watchers = max_watchers

@@ -57,6 +57,7 @@ def app_from_env() -> Starlette:
                      reviews=int(env("HUNTGATHER_REVIEWS", "1")),
                      review_simulations=int(env("HUNTGATHER_REVIEW_SIMULATIONS", "150")),
                      review_samples=int(env("HUNTGATHER_REVIEW_SAMPLES", "48")),
+                     review_nice=int(env("HUNTGATHER_REVIEW_NICE", "19")),
                      warm_workers=env("HUNTGATHER_WARM_WORKERS", "1") != "0")
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app

@@ -12,8 +12,9 @@ forked), in three lanes with their own workers:
 * ``hints``: searches asked for by people, rationed per page and in all by
   the rooms;
 * ``reviews``: the post-game reviews (:mod:`huntgather.server.reviews`), their own
-  processes at the lowest CPU priority the system gives (``nice`` 19), so that a review never
-  takes a bot's worker and the system runs it only with CPU to spare.
+  processes at the lowest CPU priority the system gives (``nice`` 19 unless the server is told
+  otherwise: ``--review-nice``), so that a review never takes a bot's worker and the system
+  runs it only with CPU to spare.
 
 In each lane, a search for a game a person plays in goes before the searches of games of
 bots alone (:class:`Priority`).  Among equals, the searches of different creators take turns
@@ -198,10 +199,16 @@ class LaneGate:
         self.running -= 1
 
 
-def _review_worker(parent: int) -> None:
-    """In a review worker: the lowest CPU priority, then watch the server (:func:`_watch_parent`)."""
-    with contextlib.suppress(OSError, AttributeError):   # (no os.nice on Windows)
-        os.nice(19)
+#: the niceness of the review workers unless the server is told otherwise: the lowest priority
+REVIEW_NICE = 19
+
+
+def _start_worker(parent: int, nice: int | None) -> None:
+    """In a worker: the niceness ``nice`` if one is given (the review lane's; never less than the
+    server's own), then watch the server (:func:`_watch_parent`)."""
+    if nice is not None:
+        with contextlib.suppress(OSError, AttributeError):   # (no os.nice on Windows)
+            os.nice(max(0, nice - os.nice(0)))
     _watch_parent(parent)
 
 
@@ -222,10 +229,15 @@ def _watch_parent(parent: int) -> None:
 
 class Workers:
     """The four lanes; ``processes=False`` runs them on threads instead (for a quick test).
-    ``reviews``: the review lane's workers (at most that many reviews computed at once)."""
+    ``reviews``: the review lane's workers (at most that many reviews computed at once), at the
+    niceness ``review_nice`` (0 to 19)."""
 
-    def __init__(self, bot_workers: int = 2, *, processes: bool = True, reviews: int = 1) -> None:
+    def __init__(self, bot_workers: int = 2, *, processes: bool = True, reviews: int = 1,
+                 review_nice: int = REVIEW_NICE) -> None:
+        if not 0 <= review_nice <= 19:
+            raise ValueError("the review workers' niceness must be from 0 to 19")
         self.processes = processes
+        self.review_nice = review_nice
         self._sizes = {"light": 1, "heavy": max(1, bot_workers), "hints": 1, "reviews": max(1, reviews)}
         self._pools: dict[str, Executor] = {}
         #: the searches waiting or running in each lane (for the metrics)
@@ -237,9 +249,9 @@ class Workers:
         if pool is None:
             size = self._sizes[lane]
             if self.processes:
+                nice = self.review_nice if lane == "reviews" else None
                 pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_review_worker if lane == "reviews" else _watch_parent,
-                                           initargs=(os.getpid(),))
+                                           initializer=_start_worker, initargs=(os.getpid(), nice))
             else:
                 pool = ThreadPoolExecutor(size, thread_name_prefix=f"hg-{lane}")
             self._pools[lane] = pool
