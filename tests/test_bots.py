@@ -489,6 +489,25 @@ def test_suggested_turns_are_whole_legal_turns(bot: str) -> None:
                 assert work.is_chance or work.is_over
 
 
+def test_master_is_the_deep_expert_under_another_name_and_not_yet_offered_in_the_browser() -> None:
+    # the master level plays expert:deep's games exactly (its tournament log is master's record):
+    # the same name, hence the same random numbers, and the same move; with two players it looks
+    # two rounds ahead where the expert looks one, so the two differ there
+    from huntgather.bots import ExpertBot
+    from huntgather.bots.registry import get_spec
+
+    game = Game(players=2, seed=12)
+    master, deep, expert = (make_bot(spec, seed=4) for spec in ("master", "expert:deep", "expert"))
+    assert isinstance(master, ExpertBot) and isinstance(deep, ExpertBot) and isinstance(expert, ExpertBot)
+    assert master.name == deep.name == "expert:deep"
+    assert (master.rounds, deep.rounds) == (2, 2) and not isinstance(expert.rounds, int)
+    assert expert.rounds(game.state) == 1
+    assert master.choose(game.state) == deep.choose(game.state)
+    spec = get_spec("master")
+    # offered in the browser only once the shipped ladder rates it (test_ladder checks both ways)
+    assert spec is not None and spec.lane is None and not spec.ladder
+
+
 def test_hints_come_from_the_hard_or_the_expert_search_only() -> None:
     from huntgather.bots import suggest_turns
     with pytest.raises(ValueError, match="not 'greedy'"):

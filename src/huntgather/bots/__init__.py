@@ -29,6 +29,8 @@ Specs understood by :func:`make_bot`:
                        two players the same as ``expert``)
 ``expert:deep``        the expert with two rounds of greedy turns in its samples with 2 and
                        3 players too (about twice its CPU there)
+``master``             the same bot, ``expert:deep``, as a level: above the expert with 2
+                       players (not yet offered in the browser: it has no ladder rows)
 ``expert:plain``       the expert with the heuristic's own numbers (the expert before
                        fitted weights), valuing its margin over the best other seat
 ``baseline``           the pretrained baseline network's most likely move, no search
@@ -75,7 +77,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     ...
     ValueError: unknown bot 'clever'; expected one of random, greedy, greedy:tuned, mcts, mcts:easy, \
 mcts:medium, mcts:hard, easy, medium, hard, expert, expert:paranoid, expert:margin, expert:deep, \
-expert:plain, baseline, or mcts:N (N simulations)
+master, expert:plain, baseline, or mcts:N (N simulations)
     """
     text = spec.strip().lower()
     registered = get_spec(text)
