@@ -14,6 +14,7 @@ seen whatever the server's numbers.  Screenshots go to ``artifacts/`` (git-ignor
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import math
 import shutil
@@ -185,6 +186,14 @@ def test_a_rated_game_moves_the_ratings_and_follows_the_account_to_another_brows
     # the header keeps to one line on a phone at the table: the board keeps its height
     tops = {round(ann.locator(sel).bounding_box()["y"]) for sel in ("#nav-new", "#nav-help", "#me-link")}
     assert max(tops) - min(tops) < 24, tops
+    # and its words stand apart, evenly: each centred in its finger-sized link (left-aligned,
+    # "Games" filled its link and touched "Top" while "New" sat on the screen's edge)
+    words = ann.evaluate("""() => [...document.querySelectorAll('header nav a')].map(a => {
+        const range = document.createRange(); range.selectNodeContents(a);
+        const r = range.getBoundingClientRect(); return [r.left, r.right]; }).filter(r => r[1] > r[0])""")
+    assert len(words) >= 5 and words[0][0] >= 6, words
+    gaps = [b[0] - a[1] for a, b in itertools.pairwise(words)]
+    assert min(gaps) >= 8, gaps
     ann.screenshot(path=str(ARTIFACTS / "accounts-rated-game-390x844.png"))
 
     # a second browser, signed in to the same account, lists the game and opens it without a link
