@@ -1729,6 +1729,35 @@ def test_a_game_of_bots_alone_rests_while_nobody_watches_and_goes_on_when_a_page
             assert r.status_code == 400 and r.json()["code"] == "bad_setup", bad
 
 
+def test_no_update_is_made_for_a_game_no_page_has_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words of a turn's events and its live projection are made for the pages that show
+    them: a game of bots alone that no page has open makes no update at all; a page that opens
+    it afterwards gets the whole game, and the updates from then on."""
+    from huntgather.server import protocol
+
+    made: list[int] = []
+    real = protocol.update
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(protocol, "update", counted)
+    app = create_app("sqlite://", bot_delay=0.0)
+    with TestClient(app) as c:
+        alone = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3, "unwatched": True})
+        over = wait_for(c, alone["id"], lambda v: v["over"])
+        assert over["over"] and made == []
+        with c.websocket_connect(f"/ws/{alone['id']}") as ws:
+            assert hello(ws, [])["snapshot"] == over   # the finished game, whole, for the page that opens it
+        watched = create(c, {"seats": [{"kind": "bot", "level": "random"}] * 2, "short": 3})
+        with c.websocket_connect(f"/ws/{watched['id']}") as ws:
+            view = hello(ws, [])["snapshot"]
+            while not view["over"]:
+                view = apply_update(view, recv(ws, "update"))
+        assert made   # a page had it open: an update a turn
+
+
 def test_one_creator_has_at_most_four_games_of_bots_alone_going() -> None:
     """The fifth game of bots alone going at once from one address is refused 429
     ``too_many_bot_games`` (plain words); another address is not held back; resting games (no page

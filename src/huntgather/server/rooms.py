@@ -951,13 +951,18 @@ class Room:
 
     def _adopt(self, game: Game, start: int) -> None:
         """Make ``game`` (this game at a later version) the room's game; push what changed since
-        version ``start`` to every page; let the bots move."""
+        version ``start`` to every page; let the bots move.  With no page open here (a game of
+        bots alone, a correspondence game between visits, a game whose pages are on another
+        process) no update is made: the words of its events and its live projection are the
+        costliest part of a turn, and a page that opens later gets what it needs then
+        (:meth:`_catch_up_text`)."""
         first = self.marks[start]
         self.game = game
         self.marks[self.version] = len(game.events)
-        self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:],
-                                       self.version, projections=self.setup.projections,
-                                       projected=self._projected))
+        if self.conns:
+            self.broadcast(protocol.update(game, self.id, self.setup.seed, start, game.events[first:],
+                                           self.version, projections=self.setup.projections,
+                                           projected=self._projected))
         if self.clock is not None:
             self.broadcast_table()
         self.wake_bots()
@@ -968,7 +973,8 @@ class Room:
         self.game = game
         self.undone = stored - len(game.history)
         self.marks = {self.version: len(game.events)}
-        self.broadcast(self.snapshot())
+        if self.conns:
+            self.broadcast(self.snapshot())
         if self.clock is not None:
             self.broadcast_table()
         self.wake_bots()
