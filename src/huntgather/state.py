@@ -724,13 +724,12 @@ class State:
         the same, without making the events)."""
         board = self.board
         events: list[Event] = []
-        leaving = [(where, p) for where, p, piece in board.pieces()
-                   if piece == MEEPLE and board.zone(where.tile, where.zone).kind is not MEADOW]
-        for where, p in leaving:
-            board.remove_meeple(where.tile, where.zone)
+        leaving = board.leaving_meeples()
+        for t, z, p in leaving:
+            board.remove_meeple(t, z)
             self.meeples[p] += 1
         if leaving and not quiet:
-            events.append(OccupantsReturned(tuple((p, w.tile, w.zone) for w, p in leaving),
+            events.append(OccupantsReturned(tuple((p, t, z) for t, z, p in leaving),
                                             Said("end of the game, without scoring", Say("say.reason.end"))))
         rows = self.final_rows(explain=not quiet)
         for row in rows:
