@@ -336,3 +336,18 @@ def test_draws_by_index_are_the_draws_of_their_tiles(edition: str) -> None:
                 state.apply(move)
         assert state == game.state
     assert stacks == {"normal", "bonus"}
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_the_leaving_meeples_are_the_pieces_neither_huts_nor_hunters(edition: str) -> None:
+    """``Board.leaving_meeples`` (what the end of the game takes off without scoring) against the
+    board's pieces read the plain way, at every placement of random games."""
+    found = 0
+    for seed in range(3):
+        for state in positions(edition, seed, 3):
+            board = state.board
+            plain = [(where.tile, where.zone, seat) for where, seat, piece in board.pieces()
+                     if piece == "meeple" and board.zone(where.tile, where.zone).kind != MEADOW]
+            assert board.leaving_meeples() == plain
+            found += len(plain)
+    assert found > 100

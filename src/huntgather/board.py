@@ -936,6 +936,27 @@ class Board:
         """Every piece on the board as ``(zone, seat, piece)``, in the order they were put there."""
         return [(_ref(n), p, piece) for n, (p, piece) in self.occupants.items()]
 
+    def leaving_meeples(self) -> list[tuple[int, int, int]]:
+        """``(tile, zone, seat)`` of each meeple not on a meadow (the fishers and gatherers, who leave
+        at the end of the game), in the order they were put there: :meth:`pieces` less the huts and
+        hunters, without a :class:`ZoneRef` made for every piece.
+
+        >>> from huntgather.tiles import load_tileset
+        >>> b = Board(load_tileset("2020")); b.put(56, 0, 0, 0)
+        >>> _ = b.add_occupant(56, 1, 0, "meeple"); _ = b.add_occupant(56, 0, 1, "meeple")
+        >>> [b.zone(56, z).kind.value for z in (0, 1)], b.leaving_meeples()
+        (['meadow', 'forest'], [(56, 1, 0)])
+        """
+        by_id = self.tiles.by_id
+        out: list[tuple[int, int, int]] = []
+        for node, (p, piece) in self.occupants.items():
+            if piece == MEEPLE:   # (huts stay)
+                t = node // 10
+                z = node - t * 10
+                if by_id[t].zones[z].kind is not MEADOW:
+                    out.append((t, z, p))
+        return out
+
     def occupied_ids(self) -> list[int]:
         """The ids of the features holding a meeple and of the river systems holding a hut, each
         once, in the order their first piece was put there."""

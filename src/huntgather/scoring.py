@@ -153,10 +153,12 @@ def award(points: int, winners: tuple[int, ...], players: int) -> tuple[int, ...
     >>> award(6, (), 3), award(6, (2,), 3), award(6, (0, 2), 3)
     ((0, 0, 0), (0, 0, 6), (6, 0, 6))
     """
-    if not winners:   # no one (most completed features): no set and no generator
+    if not winners:   # no one (most completed features)
         return (0,) * players
-    won = set(winners)
-    return tuple(points if i in won else 0 for i in range(players))
+    out = [0] * players   # (no set and no generator: a generator is a class of its own compiled)
+    for w in winners:
+        out[w] = points
+    return tuple(out)
 
 
 def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -> Said:
@@ -366,7 +368,8 @@ def meadow_points(board: Board, edition: Rules, fid: int, removed: Collection[tu
     if not specials:   # most meadows: every animal counts once, tigers eat deer
         plain: dict[str, int] = {}
         for tile_id, z in zones:
-            if z.animals and (tile_id, z.id) not in removed:
+            # (no pair made and hashed when nothing was removed: most games have no hunting trap)
+            if z.animals and (not removed or (tile_id, z.id) not in removed):
                 for animal in z.animals:
                     plain[animal] = plain.get(animal, 0) + 1
         return tally_animals(edition, (("", plain, 1),), explain=explain)

@@ -86,6 +86,9 @@ def _make_occupants(tile: Tile) -> _Occupants:
 #: the generator class whose draws :func:`randbelow` makes itself (Final: the compiled build reads
 #: it without a dict look-up)
 _PLAIN: Final = Random
+#: its C method that draws the bits, read once and called with the generator: no look-up of the
+#: method on the generator at each draw (only ever called on a plain :class:`random.Random`)
+_GETRANDBITS: Final = Random.getrandbits
 
 
 def randbelow(rng: Random, n: int) -> int:
@@ -105,9 +108,9 @@ def randbelow(rng: Random, n: int) -> int:
     if n <= 0 or type(rng) is not _PLAIN:
         return rng.randrange(n)
     k = n.bit_length()
-    r = rng.getrandbits(k)
+    r = _GETRANDBITS(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = _GETRANDBITS(rng, k)
     return r
 
 
@@ -724,13 +727,12 @@ class State:
         the same, without making the events)."""
         board = self.board
         events: list[Event] = []
-        leaving = [(where, p) for where, p, piece in board.pieces()
-                   if piece == MEEPLE and board.zone(where.tile, where.zone).kind is not MEADOW]
-        for where, p in leaving:
-            board.remove_meeple(where.tile, where.zone)
+        leaving = board.leaving_meeples()
+        for t, z, p in leaving:
+            board.remove_meeple(t, z)
             self.meeples[p] += 1
         if leaving and not quiet:
-            events.append(OccupantsReturned(tuple((p, w.tile, w.zone) for w, p in leaving),
+            events.append(OccupantsReturned(tuple((p, t, z) for t, z, p in leaving),
                                             Said("end of the game, without scoring", Say("say.reason.end"))))
         rows = self.final_rows(explain=not quiet)
         for row in rows:
