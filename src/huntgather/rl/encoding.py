@@ -167,6 +167,10 @@ class Encoder:
         self._cells: dict[int, tuple[int, int]] | None = None
         #: each feature's side slots in the window, kept across placements (made when first needed)
         self._side_slots: cells.SideSlots | None = None
+        #: the smallest box (x0, y0, x1, y1) that holds every placed tile (see keep_window)
+        placed = list(reading.placed_cells(state))
+        self._box = (min(x for x, _ in placed), min(y for _, y in placed),
+                     max(x for x, _ in placed), max(y for _, y in placed))
         self.rebuild()
 
     # ------------------------------------------------------------------ actions
@@ -304,6 +308,16 @@ class Encoder:
         self._moves, self._mask = moves, mask
         return mask
 
+    def keep_window(self) -> None:
+        """Move the window as :meth:`legal_mask` would for the current decision, without making
+        its mask where it would not move: when every empty cell next to a placed tile (where any
+        placement lies) is inside the window.  A driver that needs no mask at a decision (a bot's)
+        calls this instead, so that the window moves at the same decisions either way."""
+        x0, y0, x1, y1 = self._box
+        ox, oy, w = self.ox, self.oy, self.window
+        if not (ox < x0 and oy < y0 and x1 < ox + w - 1 and y1 < oy + w - 1):
+            self.legal_mask()
+
     def _inside(self, cells: list[tuple[int, int]]) -> bool:
         ox, oy, w = self.ox, self.oy, self.window
         return all(ox <= x < ox + w and oy <= y < oy + w for x, y in cells)
@@ -385,6 +399,9 @@ class Encoder:
         self._moves = self._mask = None
         self._spots = None
         state = self.state
+        if isinstance(move, Place):
+            x0, y0, x1, y1 = self._box
+            self._box = (min(x0, move.x), min(y0, move.y), max(x1, move.x), max(y1, move.y))
         if isinstance(move, Place) and self._side_slots is not None:
             self._side_slots.placed(state, move.tile)
         over = state.is_over
