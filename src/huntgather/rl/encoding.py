@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import array
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -103,6 +104,18 @@ def _seat_permutation(players: int, me: int) -> list[int]:
 
 def _clip(value: int) -> int:
     return 255 if value > 255 else value
+
+
+def _indices(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """A list of ints as an index array, through the buffer protocol (NumPy's own conversion of
+    a list looks at every item's type: several times slower)."""
+    return np.frombuffer(array.array("q", values), dtype=np.int64)
+
+
+def _write(flat: np.ndarray[Any, np.dtype[np.uint8]], where: list[int], values: list[int]) -> None:
+    """``flat[where] = values`` for plane values (0-255: ``bytes`` refuses any other, as the
+    planes' ``uint8`` does), with both lists turned into arrays quickly (:func:`_indices`)."""
+    flat[_indices(where)] = np.frombuffer(bytes(values), dtype=np.uint8)
 
 
 #: the vector entries of a tile turned some times, by (edition, tile, rotation)
@@ -295,7 +308,7 @@ class Encoder:
                         assert actions is not None
                     else:
                         actions = [self.cell_index(x, y) * 4 + r for x, y, r in spots]
-                mask[actions] = 1
+                mask[_indices(actions)] = 1
             self._mask = mask
             return mask
         moves = state.legal_moves() if phase in (SPECIAL, OCCUPY) else []
@@ -479,7 +492,7 @@ class Encoder:
             values: list[int] = []
             cells.write_slots(reading.feature_facts(state, tile, zone), slots, self.window, where, values)
             if where:
-                self._flat[where] = values
+                _write(self._flat, where, values)
             return
         root = reading.root_of(state, tile, zone)
         self._slots(root, reading.feature_facts(state, tile, zone),
@@ -505,7 +518,7 @@ class Encoder:
         values: list[int] = []
         cells.placed_slot_values(state, self._table(), move.tile, memo, self.window, where, values)
         if where:
-            self._flat[where] = values
+            _write(self._flat, where, values)
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
         if huts:   # (only their huts' count can have changed: the systems may have merged)
             self._refresh_huts(huts)
@@ -517,7 +530,7 @@ class Encoder:
         cells.slot_values(self.state, root, feature, tiles, skip, self.ox, self.oy, self.window, self._sides,
                           where, values)
         if where:
-            self._flat[where] = values
+            _write(self._flat, where, values)
 
     def _refresh(self, tiles: set[int] | frozenset[int],
                  memo: dict[int, reading.FeatureFacts] | None = None) -> None:
@@ -526,16 +539,16 @@ class Encoder:
         features, see :func:`reading.feature_facts`)."""
         where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last, memo)
         if len(where) == 1:
-            self._flat[self._columns + where[0]] = values
+            self._flat[self._columns + where[0]] = np.frombuffer(bytes(values), dtype=np.uint8)
         elif where:
-            index = self._columns[None, :] + np.array(where, dtype=np.intp)[:, None]
-            self._flat[index.ravel()] = values
+            index = self._columns[None, :] + _indices(where)[:, None]
+            self._flat[index.ravel()] = np.frombuffer(bytes(values), dtype=np.uint8)
 
     def _refresh_huts(self, tiles: set[int]) -> None:
         """Recompute only the ``system_huts`` planes of these placed tiles."""
         where, values = cells.hut_slots(self.state, tiles, self.ox, self.oy, self.window)
         if where:
-            self._flat[where] = values
+            _write(self._flat, where, values)
 
     def _set(self, plane: int, x: int, y: int, value: int) -> None:
         i, j = y - self.oy, x - self.ox
