@@ -632,7 +632,7 @@ class Encoder:
         values[32 + (state.edition.tiles.edition == "2002")] = 1
         values[34] = float(self.wrapped)
         values[35] = float(self._listed is not None)
-        out[:_TILE0] = values[:_TILE0]
+        out[:_TILE0] = np.frombuffer(array.array("f", values), dtype=np.float32)   # (see _indices)
         tile = state.tile
         if tile is not None and phase != "over":
             rotation = 0
