@@ -290,6 +290,22 @@ def test_vector_env_refuses_explicit_chance() -> None:
 
 
 
+def test_random_legal_actions_picks_as_a_per_row_choice_does() -> None:
+    """The benchmark's picker (one flat nonzero over the batch) chooses, from the same random
+    numbers, the action a plain per-row choice chooses; an empty row gives 0."""
+    from huntgather.rl.benchmark import random_legal_actions
+
+    data = np.random.default_rng(1)
+    for _ in range(50):
+        masks = (data.random((5, 37)) < data.random()).astype(np.int8)
+        masks[data.integers(5)] = 0
+        picked = random_legal_actions(masks, np.random.default_rng(2))
+        draws = np.random.default_rng(2).random(5)
+        for row, draw, action in zip(masks, draws, picked.tolist(), strict=True):
+            legal = np.flatnonzero(row)
+            assert action == (int(legal[int(draw * len(legal))]) if len(legal) else 0)
+
+
 # ---------------------------------------------------------------------- regression pin
 
 
