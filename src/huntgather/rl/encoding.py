@@ -477,14 +477,18 @@ class Encoder:
         self._rebuild_quickly()
 
     def _occupy_update(self, move: Occupy) -> None:
-        """After a piece was put on a zone: its tile, and the meeples of the feature it joined
-        (a hut: the huts of every tile of its river system)."""
+        """After a piece was put on a zone: its tile's piece plane, and the meeples of the feature
+        it joined (a hut: the huts of every tile of its river system), the only planes it changed
+        (a piece that scored at once went home: :meth:`update` then recomputes its tile)."""
         state = self.state
-        if move.piece == HUT:
-            self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
-        else:
-            self._refresh({move.tile})
-            self._feature_slots(move.tile, move.zone, move.tile)
+        hut = move.piece == HUT
+        occupant = reading.tile_occupant(state, move.tile)
+        if occupant is not None:
+            self._set((_PIECE_H if hut else _PIECE_M) + occupant[0], *reading.position(state, move.tile), 1)
+        if hut:
+            self._refresh_huts(set(reading.piece_tiles(state, move.tile, move.zone, True)))
+        else:   # (a zone that touches no side has no slot to write: no other tile can share it)
+            self._feature_slots(move.tile, move.zone)
 
     def _table(self) -> cells.SideSlots:
         """The side slots of every feature in the window (made now if need be)."""
