@@ -154,27 +154,6 @@ def _play_with_encoder(game: Game, enc: Encoder, moves_rng: random.Random, steps
         enc.update(move, tile, events)
 
 
-def test_an_encoder_given_a_mask_writes_each_decisions_mask_into_it() -> None:
-    game = Game(2, seed=4)
-    plain = Encoder(game.state, window=15)   # (the small window moves: masks of moved windows too)
-    into = np.full(plain.actions, 9, dtype=np.int8)
-    enc = Encoder(game.state, window=15, mask=into)
-    rng = random.Random(4)
-    decisions = 0
-    while not game.is_over:
-        moves, mask = plain.legal()
-        assert enc.legal_mask() is into and (into == mask).all()   # (the 9s of before cleared)
-        decisions += 1
-        move = moves[rng.randrange(len(moves))]
-        tile = game.state.tile
-        events = game.play(move)
-        plain.update(move, tile, events)
-        enc.update(move, tile, events)
-    assert decisions > 50 and plain.recentred > 0
-    with pytest.raises(ValueError, match="mask"):
-        Encoder(game.state, window=15, mask=np.zeros(plain.actions, dtype=np.uint8))
-
-
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_incremental_planes_equal_planes_rebuilt_from_scratch(edition: str) -> None:
     for seed in range(4):

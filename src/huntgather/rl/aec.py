@@ -101,8 +101,6 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         self._mask: np.ndarray[Any, np.dtype[np.int8]] = np.zeros(actions, dtype=np.int8)
         #: an array the next games' encoders keep their planes in (``Encoder(planes=...)``), or None
         self.planes_into: np.ndarray[Any, np.dtype[np.uint8]] | None = None
-        #: an array the next games' encoders write each decision's mask into (``Encoder(mask=...)``)
-        self.mask_into: np.ndarray[Any, np.dtype[np.int8]] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -126,7 +124,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
             self.game.seed = game_seed
         else:
             self.game = Game(self.players, edition=self.edition, seed=game_seed)
-        self.encoder = Encoder(self.game.state, self.window, self.planes_into, self.mask_into)
+        self.encoder = Encoder(self.game.state, self.window, self.planes_into)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

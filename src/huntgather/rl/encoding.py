@@ -138,8 +138,7 @@ class Encoder:
     """
 
     def __init__(self, state: State, window: int = 33,
-                 planes: np.ndarray[Any, np.dtype[np.uint8]] | None = None,
-                 mask: np.ndarray[Any, np.dtype[np.int8]] | None = None) -> None:
+                 planes: np.ndarray[Any, np.dtype[np.uint8]] | None = None) -> None:
         # the empty cells next to n tiles are at most 2 n + 2: a window with that many cells
         # can number the cells of any decision (see _overflow)
         least = math.isqrt(2 * len(state.edition.tiles) + 1) + 1
@@ -163,12 +162,6 @@ class Encoder:
         #: the board planes in seat 0's order (``planes``, if given: an array of the caller's, such
         #: as a row of a batch, that the encoder then writes in place; see :meth:`observe_into`)
         self.planes = planes
-        if mask is not None and (mask.shape != (self.actions,) or mask.dtype != np.int8):
-            raise ValueError(f"mask must be an int8 array of shape ({self.actions},)")
-        #: an array of the caller's (such as a row of a batch) that each decision's mask is written
-        #: into (cleared first) instead of a new one: the mask :meth:`legal_mask` returns then
-        #: changes with the decision
-        self.mask_into = mask
         self.last: tuple[int, int] | None = None
         self._perms = [np.array(_seat_permutation(state.players, me)) for me in range(state.players)]
         self._moves: list[Move] | None = None
@@ -297,11 +290,7 @@ class Encoder:
         phase = state.phase
         self.wrapped = False
         self._listed = self._cells = None
-        mask = self.mask_into
-        if mask is None:
-            mask = np.zeros(self.actions, dtype=np.int8)
-        else:
-            mask.fill(0)
+        mask = np.zeros(self.actions, dtype=np.int8)
         if phase is PLACE:
             # the placements as the board lists them (x, y, rotation): state.legal_moves() makes
             # its Place moves from the same list, in the same order

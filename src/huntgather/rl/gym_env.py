@@ -93,9 +93,6 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         #: where the observation's board goes (:meth:`observe_into`): a seat-0 learner's encoder
         #: keeps its planes there, so that observing it copies nothing (the vector env sets this)
         self.board_into: np.ndarray[Any, np.dtype[np.uint8]] | None = None
-        #: where the observation's mask goes: the encoder writes each decision's mask there (the
-        #: learner's, when it is the learner's decision), so that observing it copies nothing
-        self.mask_into: np.ndarray[Any, np.dtype[np.int8]] | None = None
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -107,7 +104,6 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         self.bots = {s: make_bot(spec, seed=rng.randrange(2**32)) for s, spec in zip(others, self.opponents,
                                                                                     strict=True)}
         self.aec.planes_into = self.board_into if self.seat == 0 else None   # (seat 0: the planes' order)
-        self.aec.mask_into = self.mask_into
         self.aec.reset(seed=game_seed)
         self._ended = False
         self._play_bots()
@@ -201,8 +197,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         assert aec.encoder is not None, "reset() first"
         aec.encoder.observe_into(self.seat, board, vector)
         if aec.agent_selection == aec.possible_agents[self.seat]:   # as observe() of the AEC env
-            if mask is not aec._mask:   # (an encoder given mask_into writes it in place)
-                mask[:] = aec._mask
+            mask[:] = aec._mask
         else:
             mask[:] = 0
 

@@ -61,10 +61,9 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
     ``copy=True`` (the default, as in Gymnasium) returns new observation arrays
     from each call; ``copy=False`` returns the batch buffers themselves, which
     the next call overwrites (faster: a training loop that copies them into its
-    own rollout buffer anyway can use it); its ``board`` and ``action_mask`` are
-    read-only, since a learner in seat 0 has its encoder keep the planes in its row
-    of the batch, and every learner's encoder writes its masks into its row (so
-    that observing copies nothing).  Other keywords go to every
+    own rollout buffer anyway can use it); its ``board`` is read-only, since a
+    learner in seat 0 has its encoder keep the planes in its row of the batch
+    (so that observing copies nothing).  Other keywords go to every
     :class:`~huntgather.rl.gym_env.SingleAgentEnv`.
     """
 
@@ -97,16 +96,13 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
             self._obs[key] = np.zeros((num_envs, *box.shape), dtype=box.dtype)
         # each learner's board row of the batch, where a seat-0 learner's encoder keeps its planes
         # (Encoder(planes=...)): observing it then copies nothing.  The rows are the encoders' own,
-        # so copy=False returns the board read-only (and the masks: each encoder writes its own row).
+        # so copy=False returns the board read-only.
         self._rows = [self._obs["board"][i] for i in range(num_envs)]
-        for i, (env, row) in enumerate(zip(self.envs, self._rows, strict=True)):
+        for env, row in zip(self.envs, self._rows, strict=True):
             env.board_into = row
-            env.mask_into = self._obs["action_mask"][i]   # (each decision's mask made in place)
-        self._shown: Obs = dict(self._obs)
-        for key in ("board", "action_mask"):
-            shown = self._obs[key].view()
-            shown.flags.writeable = False
-            self._shown[key] = shown
+        shown = self._obs["board"].view()
+        shown.flags.writeable = False
+        self._shown: Obs = dict(self._obs, board=shown)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
