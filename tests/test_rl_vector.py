@@ -69,6 +69,44 @@ def test_each_environment_plays_the_game_of_a_single_env_seeded_seed_plus_i() ->
             assert reward == rewards[i]
 
 
+def _plain_step(env: SingleAgentEnv, action: int) -> tuple[float, bool]:
+    """A learner step the plain way: the AEC env's step (which makes the mask of the decision
+    after the learner's move, a bot's too), then the bots' moves."""
+    me = env.aec.possible_agents[env.seat]
+    env.aec.step(action)
+    reward, done, _ = env._after_learner(me)
+    return reward, done
+
+
+@pytest.mark.parametrize("window", [15, 33])
+def test_a_learner_step_moves_the_window_as_the_aec_step_does(window: int) -> None:
+    """SingleAgentEnv.step makes no mask for a bot's decision (Encoder.keep_window instead): the
+    window moves at the same decisions, so the observations, masks and rewards are the same as
+    with the AEC env's step, which made that mask."""
+    recentred = 0
+    for seed in range(6):
+        fast = SingleAgentEnv(opponents=["random"], window=window, seat=None)
+        plain = SingleAgentEnv(opponents=["random"], window=window, seat=None)
+        obs, _ = fast.reset(seed=seed)
+        plain.reset(seed=seed)
+        rng = random.Random(seed)
+        done = False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            # the first legal action builds lines that leave the window
+            action = int(legal[0]) if seed % 2 else int(rng.choice(legal))
+            obs, reward, done, _, _ = fast.step(action)
+            assert (reward, done) == _plain_step(plain, action)
+            expected = plain._obs()
+            for key in ("board", "vector", "action_mask"):
+                assert (obs[key] == expected[key]).all(), key
+            a, b = fast.aec.encoder, plain.aec.encoder
+            assert (a.ox, a.oy, a.recentred, a.overflows) == (b.ox, b.oy, b.recentred, b.overflows)
+            assert fast.aec._cumulative_rewards == plain.aec._cumulative_rewards
+        recentred += fast.aec.encoder.recentred
+    assert recentred > 0 if window == 15 else True   # the small window moved
+
+
 def _run(envs, seed: int, steps: int) -> list:
     rng = np.random.default_rng(seed)
     obs, _ = envs.reset(seed=seed)
@@ -250,6 +288,22 @@ def test_vector_env_refuses_explicit_chance() -> None:
     with pytest.raises(ValueError, match="explicit_chance"):
         vector_env(num_envs=2, explicit_chance=True)
 
+
+
+def test_random_legal_actions_picks_as_a_per_row_choice_does() -> None:
+    """The benchmark's picker (one flat nonzero over the batch) chooses, from the same random
+    numbers, the action a plain per-row choice chooses; an empty row gives 0."""
+    from huntgather.rl.benchmark import random_legal_actions
+
+    data = np.random.default_rng(1)
+    for _ in range(50):
+        masks = (data.random((5, 37)) < data.random()).astype(np.int8)
+        masks[data.integers(5)] = 0
+        picked = random_legal_actions(masks, np.random.default_rng(2))
+        draws = np.random.default_rng(2).random(5)
+        for row, draw, action in zip(masks, draws, picked.tolist(), strict=True):
+            legal = np.flatnonzero(row)
+            assert action == (int(legal[int(draw * len(legal))]) if len(legal) else 0)
 
 
 # ---------------------------------------------------------------------- regression pin

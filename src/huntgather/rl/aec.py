@@ -175,11 +175,24 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         if not (0 <= a < self._action_space.n and self._mask[a]):
             what = self.encoder.decode(a) if 0 <= a < self._action_space.n else "outside the space"
             raise ValueError(f"action {a} ({what}) is not legal for {agent} now: see the action mask")
-        self._cumulative_rewards[agent] = 0.0
-        self.play(self.encoder.decode(a))
-        self._accumulate_rewards()
+        self.act(a)
         if self.render_mode == "human":
             self.render()
+
+    def act(self, action: int, settle: bool = True) -> None:
+        """:meth:`step` for a driver that has checked ``action`` against the mask of the agent to
+        move (not checked again).  ``settle=False`` as for :meth:`play`, for a driver that plays
+        bots' moves next and needs the mask only after them: the window moves as :meth:`step`'s
+        mask would have moved it (:meth:`Encoder.keep_window`), so that the planes are the same;
+        :meth:`settle` then adds the move's rewards (:meth:`step`'s cumulative rewards) if no
+        other move came between."""
+        assert self.game is not None and self.encoder is not None, "reset() first"
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self.play(self.encoder.decode(action), settle)
+        if settle:
+            self._accumulate_rewards()
+        elif not self.game.state.is_over:
+            self.encoder.keep_window()
 
     def play(self, move: Move, settle: bool = True) -> None:
         """Apply ``move``, a legal move of the current decision (not checked: a bot's or a
@@ -194,9 +207,12 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         if settle:
             self._after_move()
 
-    def settle(self) -> None:
-        """The agent to move, its mask and infos, after moves played with ``settle=False``."""
+    def settle(self, accumulate: bool = False) -> None:
+        """The agent to move, its mask and infos, after moves played with ``settle=False``
+        (``accumulate``: and the rewards into the cumulative rewards, as :meth:`step` does)."""
         self._after_move()
+        if accumulate:
+            self._accumulate_rewards()
 
     # ------------------------------------------------------------------ chance
 

@@ -40,13 +40,16 @@ def env_steps_per_s(edition: str = "2020", seconds: float = 2.0, seed: int = 0, 
 
 def random_legal_actions(masks: np.ndarray[Any, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
     """A uniformly random legal action for each row of a batch of masks (0 for an empty row),
-    with one ``nonzero`` over the whole batch rather than one per row.
+    with one ``nonzero`` over the whole batch rather than one per row (over the flat batch made
+    booleans: NumPy's quick case, which a 2-D ``nonzero`` is not; the same order).
 
     >>> random_legal_actions(np.array([[0, 1, 1], [0, 0, 0], [1, 0, 0]]), np.random.default_rng(0)).tolist()
     [2, 0, 0]
     """
-    n = masks.shape[0]
-    rows, cols = np.nonzero(masks)
+    n, width = masks.shape
+    flat = np.flatnonzero(masks.reshape(-1) != 0)
+    rows = flat // width
+    cols = flat - rows * width
     if not len(cols):
         return np.zeros(n, dtype=np.int64)
     counts = np.bincount(rows, minlength=n)

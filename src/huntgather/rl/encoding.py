@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import array
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -105,6 +106,18 @@ def _clip(value: int) -> int:
     return 255 if value > 255 else value
 
 
+def _indices(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """A list of ints as an index array, through the buffer protocol (NumPy's own conversion of
+    a list looks at every item's type: several times slower)."""
+    return np.frombuffer(array.array("q", values), dtype=np.int64)
+
+
+def _write(flat: np.ndarray[Any, np.dtype[np.uint8]], where: list[int], values: list[int]) -> None:
+    """``flat[where] = values`` for plane values (0-255: ``bytes`` refuses any other, as the
+    planes' ``uint8`` does), with both lists turned into arrays quickly (:func:`_indices`)."""
+    flat[_indices(where)] = np.frombuffer(bytes(values), dtype=np.uint8)
+
+
 #: the vector entries of a tile turned some times, by (edition, tile, rotation)
 _TILE_PARTS: dict[tuple[str, int, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
 
@@ -167,6 +180,10 @@ class Encoder:
         self._cells: dict[int, tuple[int, int]] | None = None
         #: each feature's side slots in the window, kept across placements (made when first needed)
         self._side_slots: cells.SideSlots | None = None
+        #: the smallest box (x0, y0, x1, y1) that holds every placed tile (see keep_window)
+        placed = list(reading.placed_cells(state))
+        self._box = (min(x for x, _ in placed), min(y for _, y in placed),
+                     max(x for x, _ in placed), max(y for _, y in placed))
         self.rebuild()
 
     # ------------------------------------------------------------------ actions
@@ -291,7 +308,7 @@ class Encoder:
                         assert actions is not None
                     else:
                         actions = [self.cell_index(x, y) * 4 + r for x, y, r in spots]
-                mask[actions] = 1
+                mask[_indices(actions)] = 1
             self._mask = mask
             return mask
         moves = state.legal_moves() if phase in (SPECIAL, OCCUPY) else []
@@ -303,6 +320,16 @@ class Encoder:
             mask[[self.encode(m) for m in moves]] = 1
         self._moves, self._mask = moves, mask
         return mask
+
+    def keep_window(self) -> None:
+        """Move the window as :meth:`legal_mask` would for the current decision, without making
+        its mask where it would not move: when every empty cell next to a placed tile (where any
+        placement lies) is inside the window.  A driver that needs no mask at a decision (a bot's)
+        calls this instead, so that the window moves at the same decisions either way."""
+        x0, y0, x1, y1 = self._box
+        ox, oy, w = self.ox, self.oy, self.window
+        if not (ox < x0 and oy < y0 and x1 < ox + w - 1 and y1 < oy + w - 1):
+            self.legal_mask()
 
     def _inside(self, cells: list[tuple[int, int]]) -> bool:
         ox, oy, w = self.ox, self.oy, self.window
@@ -385,6 +412,9 @@ class Encoder:
         self._moves = self._mask = None
         self._spots = None
         state = self.state
+        if isinstance(move, Place):
+            x0, y0, x1, y1 = self._box
+            self._box = (min(x0, move.x), min(y0, move.y), max(x1, move.x), max(y1, move.y))
         if isinstance(move, Place) and self._side_slots is not None:
             self._side_slots.placed(state, move.tile)
         over = state.is_over
@@ -436,14 +466,18 @@ class Encoder:
         self._rebuild_quickly()
 
     def _occupy_update(self, move: Occupy) -> None:
-        """After a piece was put on a zone: its tile, and the meeples of the feature it joined
-        (a hut: the huts of every tile of its river system)."""
+        """After a piece was put on a zone: its tile's piece plane, and the meeples of the feature
+        it joined (a hut: the huts of every tile of its river system), the only planes it changed
+        (a piece that scored at once went home: :meth:`update` then recomputes its tile)."""
         state = self.state
-        if move.piece == HUT:
-            self._refresh(reading.piece_tiles(state, move.tile, move.zone, True) | {move.tile})
-        else:
-            self._refresh({move.tile})
-            self._feature_slots(move.tile, move.zone, move.tile)
+        hut = move.piece == HUT
+        occupant = reading.tile_occupant(state, move.tile)
+        if occupant is not None:
+            self._set((_PIECE_H if hut else _PIECE_M) + occupant[0], *reading.position(state, move.tile), 1)
+        if hut:
+            self._refresh_huts(set(reading.piece_tiles(state, move.tile, move.zone, True)))
+        else:   # (a zone that touches no side has no slot to write: no other tile can share it)
+            self._feature_slots(move.tile, move.zone)
 
     def _table(self) -> cells.SideSlots:
         """The side slots of every feature in the window (made now if need be)."""
@@ -462,7 +496,7 @@ class Encoder:
             values: list[int] = []
             cells.write_slots(reading.feature_facts(state, tile, zone), slots, self.window, where, values)
             if where:
-                self._flat[where] = values
+                _write(self._flat, where, values)
             return
         root = reading.root_of(state, tile, zone)
         self._slots(root, reading.feature_facts(state, tile, zone),
@@ -488,7 +522,7 @@ class Encoder:
         values: list[int] = []
         cells.placed_slot_values(state, self._table(), move.tile, memo, self.window, where, values)
         if where:
-            self._flat[where] = values
+            _write(self._flat, where, values)
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
         if huts:   # (only their huts' count can have changed: the systems may have merged)
             self._refresh_huts(huts)
@@ -500,7 +534,7 @@ class Encoder:
         cells.slot_values(self.state, root, feature, tiles, skip, self.ox, self.oy, self.window, self._sides,
                           where, values)
         if where:
-            self._flat[where] = values
+            _write(self._flat, where, values)
 
     def _refresh(self, tiles: set[int] | frozenset[int],
                  memo: dict[int, reading.FeatureFacts] | None = None) -> None:
@@ -509,16 +543,16 @@ class Encoder:
         features, see :func:`reading.feature_facts`)."""
         where, values = cells.tile_cells(self.state, tiles, self.ox, self.oy, self.window, self.last, memo)
         if len(where) == 1:
-            self._flat[self._columns + where[0]] = values
+            self._flat[self._columns + where[0]] = np.frombuffer(bytes(values), dtype=np.uint8)
         elif where:
-            index = self._columns[None, :] + np.array(where, dtype=np.intp)[:, None]
-            self._flat[index.ravel()] = values
+            index = self._columns[None, :] + _indices(where)[:, None]
+            self._flat[index.ravel()] = np.frombuffer(bytes(values), dtype=np.uint8)
 
     def _refresh_huts(self, tiles: set[int]) -> None:
         """Recompute only the ``system_huts`` planes of these placed tiles."""
         where, values = cells.hut_slots(self.state, tiles, self.ox, self.oy, self.window)
         if where:
-            self._flat[where] = values
+            _write(self._flat, where, values)
 
     def _set(self, plane: int, x: int, y: int, value: int) -> None:
         i, j = y - self.oy, x - self.ox
@@ -602,7 +636,7 @@ class Encoder:
         values[32 + (state.edition.tiles.edition == "2002")] = 1
         values[34] = float(self.wrapped)
         values[35] = float(self._listed is not None)
-        out[:_TILE0] = values[:_TILE0]
+        out[:_TILE0] = np.frombuffer(array.array("f", values), dtype=np.float32)   # (see _indices)
         tile = state.tile
         if tile is not None and phase != "over":
             rotation = 0

@@ -135,16 +135,28 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
                 raise ValueError(f"action {a} is not legal now: see the action mask")
             self._ended = True
             return self.illegal_reward, True, True
-        self.aec.step(a)
-        return self._after_learner(me)
+        if self.aec.render_mode == "human":   # (the AEC env's step renders the learner's move)
+            self.aec.step(a)
+            return self._after_learner(me)
+        # the learner's move, then the bots' up to the learner's next decision: the mask and
+        # agent are made once, after the last (not for a bot's decision, which needs no mask)
+        self.aec.act(a, settle=False)
+        if not self._play_bots():
+            self.aec.settle(accumulate=True)   # (only the learner moved: as the AEC env's step)
+        return self._outcome(me)
 
     def _after_learner(self, me: str) -> tuple[float, bool, bool]:
         self._play_bots()
+        return self._outcome(me)
+
+    def _outcome(self, me: str) -> tuple[float, bool, bool]:
         terminated = self.aec.terminations[me]
         reward = self.aec.final_rewards.get(me, 0.0) if terminated else 0.0
         return float(reward), bool(terminated), False
 
-    def _play_bots(self) -> None:
+    def _play_bots(self) -> bool:
+        """The bots' moves up to the learner's decision (or a draw, or the end), then (if a bot
+        moved) the AEC env's settling; whether a bot moved."""
         aec = self.aec
         assert aec.game is not None and aec.encoder is not None
         state = aec.game.state
@@ -154,6 +166,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
             moved = True
         if moved:
             aec.settle()
+        return moved
 
     # ------------------------------------------------------------------ chance
 

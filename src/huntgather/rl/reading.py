@@ -29,6 +29,11 @@ from huntgather.state import State
 #: side and zone kinds by index (the observation planes use this order)
 FOREST, RIVER, MEADOW, LAKE = 0, 1, 2, 3
 _KIND_INDEX = {Kind.FOREST: FOREST, Kind.RIVER: RIVER, Kind.MEADOW: MEADOW, Kind.LAKE: LAKE}
+#: enum members read once (a member read off its class is a slow attribute look-up in Python 3.11)
+_OPEN_KINDS = (Kind.FOREST, Kind.RIVER)   # the features whose open ends the planes show
+_LAKE_KIND = Kind.LAKE
+_WATER_KINDS = (Kind.RIVER, Kind.LAKE)
+_HUT = Piece.HUT
 #: animals by index
 ANIMALS = ("mammoth", "aurochs", "deer", "tiger")
 #: every special of the shipped editions, by index
@@ -159,16 +164,18 @@ def feature_facts(state: State, tile_id: int, zone: int,
     computing the facts of one feature again for each of its zones.
     """
     board = state.board
-    root = board.feature_id(tile_id, zone)
+    root = board.find(tile_id * 10 + zone)   # (Board.feature_id, without its call)
     if memo is not None:
         found = memo.get(root)
         if found is not None:
             return found
-    f = board.feature_by_id(root)
+    f = board.features.get(root)   # (the board keeps features by root: Board.feature_by_id)
+    if f is None:
+        f = board.feature_by_id(root)
     counts = [0] * state.players
     for p, _ in f.meeples:
         counts[p] += 1
-    facts = FeatureFacts(f.open if f.kind in (Kind.FOREST, Kind.RIVER) else 0, len(f.tiles), tuple(counts))
+    facts = FeatureFacts(f.open if f.kind in _OPEN_KINDS else 0, len(f.tiles), tuple(counts))
     if memo is not None:
         memo[root] = facts
     return facts
@@ -214,7 +221,7 @@ def tile_occupant(state: State, tile_id: int) -> tuple[int, bool] | None:
     for z in tile_facts(state.edition, tile_id).zones:
         found = occupants.get(base + z.id)
         if found is not None:
-            return found[0], found[1] == Piece.HUT
+            return found[0], found[1] == _HUT
     return None
 
 
@@ -295,9 +302,9 @@ def touched_tiles(state: State, tile_id: int) -> set[int]:
     board = state.board
     out: set[int] = {tile_id}
     for z in state.edition.tiles[tile_id].zones.values():
-        if z.kind != Kind.LAKE:
+        if z.kind != _LAKE_KIND:
             out |= board.feature_at(tile_id, z.id).tiles
-        if z.kind in (Kind.RIVER, Kind.LAKE):
+        if z.kind in _WATER_KINDS:
             out |= board.system_at(tile_id, z.id).tiles
     if tile_facts(state.edition, tile_id).acts:
         x, y = board.where[tile_id]
