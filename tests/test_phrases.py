@@ -74,7 +74,7 @@ def test_the_words_said_again_are_the_ones_made_before() -> None:
     e = get_edition("2020")
     first = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=1)[1]
     again = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=1)[1]
-    assert again is first and again.say is first.say
+    assert isinstance(first, Said) and again is first and again.say is first.say
     other = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=2)[1]
-    assert other == "4 tiles ×1 + 3 fish in 2 lakes = 7" and other.say != first.say
+    assert isinstance(other, Said) and other == "4 tiles ×1 + 3 fish in 2 lakes = 7" and other.say != first.say
     assert river_points(get_edition("2002"), tiles=4, river_fish=0, lake_fish=3, lakes=1)[1] == first
