@@ -76,5 +76,6 @@ def test_the_words_said_again_are_the_ones_made_before() -> None:
     again = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=1)[1]
     assert isinstance(first, Said) and again is first and again.say is first.say
     other = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=2)[1]
-    assert isinstance(other, Said) and other == "4 tiles ×1 + 3 fish in 2 lakes = 7" and other.say != first.say
+    assert isinstance(other, Said) and other == "4 tiles ×1 + 3 fish in 2 lakes = 7"
+    assert other.say != first.say
     assert river_points(get_edition("2002"), tiles=4, river_fish=0, lake_fish=3, lakes=1)[1] == first
