@@ -12,8 +12,8 @@ Not compiled by mypyc (``setup.py``): :class:`Said` subclasses ``str``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TypeAlias
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 #: a parameter of a :class:`Say`: a number, a word that needs no translation (a name), a seat
 #: (``Say.seat``), a phrase of its own, or a list of phrases (joined by the catalogue's
@@ -74,17 +74,45 @@ class Said(str):
     >>> text = Said("3 fish", Say("say.fish", n=3))
     >>> text == "3 fish", text.say.key
     (True, 'say.fish')
+
+    :func:`later` makes one whose :class:`Say` is made only when ``.say`` is first read: most
+    games that explain their scorings (a record, a test) never read it.
     """
 
-    say: Say
+    __slots__ = ("_say",)
+    #: the phrase, or what makes it (a function and its arguments) until ``.say`` is read
+    _say: Say | tuple[Callable[..., Say], tuple[Any, ...]]
 
     def __new__(cls, text: str, say: Say) -> Said:
         made = super().__new__(cls, text)
-        made.say = say
+        made._say = say
         return made
+
+    @property
+    def say(self) -> Say:
+        """The same sentence as a key of the catalogues and its parameters."""
+        said = self._say
+        if isinstance(said, Say):
+            return said
+        make, args = said
+        phrase = self._say = make(*args)
+        return phrase
 
     def __reduce__(self) -> tuple[object, ...]:
         return Said, (str(self), self.say)
+
+
+def later(text: str, make: Callable[..., Say], *args: Any) -> Said:
+    """``Said(text, make(*args))``, ``make`` called only when ``.say`` is first read: ``args``
+    must not change meanwhile (numbers, strings, tuples, :class:`Said` words).
+
+    >>> text = later("3 fish", lambda n: Say("say.fish", n=n), 3)
+    >>> text == "3 fish", text.say == Say("say.fish", n=3)
+    (True, True)
+    """
+    made = str.__new__(Said, text)
+    made._say = (make, args)
+    return made
 
 
 def say_of(text: str) -> Say:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 from huntgather.board import ZoneRef
 from huntgather.events import FeatureScored, ScoreRow, player_name
 from huntgather.kinds import Animal, Kind
-from huntgather.phrases import Said, Say, say_of
+from huntgather.phrases import Said, Say, later, say_of
 
 if TYPE_CHECKING:
     from huntgather.board import Board
@@ -117,9 +117,33 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 
 def sum_said(terms: Sequence[str], total: int) -> Said:
-    """``'3 tiles ×1 + 2 fish = 5'``: terms (each a :class:`Said`) and their total."""
-    return Said(f"{' + '.join(terms)} = {total}",
-                Say("say.sum", terms=tuple(say_of(t) for t in terms), total=total))
+    """``'3 tiles ×1 + 2 fish = 5'``: terms (each a :class:`Said`, not changed afterwards) and
+    their total."""
+    return later(f"{' + '.join(terms)} = {total}", _sum_say, terms, total)
+
+
+def _sum_say(terms: Sequence[str], total: int) -> Say:
+    return Say("say.sum", terms=tuple([say_of(t) for t in terms]), total=total)
+
+
+# The explanations' phrases (a Said's ``say``) are made by the functions named ``_..._say`` below
+# only when something reads them (the server, a page's catalogue): a game that explains its
+# scorings makes their English words only (``phrases.later``).  And the words of a sum, of who
+# scores and of a feature's line are kept by what they say (``_SAID``): most are said again and
+# again, in a game and across games, and a Said is never changed.
+
+#: explanations already made, by what decides their words and phrase (a tag first)
+_SAID: dict[tuple[object, ...], Said] = {}
+#: the most explanations ``_SAID`` keeps before it is emptied
+_SAID_MAX: Final = 20_000
+
+
+def _kept(key: tuple[object, ...], said: Said) -> Said:
+    """``said``, kept in ``_SAID`` under ``key`` (emptied first when full)."""
+    if len(_SAID) >= _SAID_MAX:
+        _SAID.clear()
+    _SAID[key] = said
+    return said
 
 
 def majority(counts: Mapping[int, int]) -> tuple[int, ...]:
@@ -164,15 +188,26 @@ def award(points: int, winners: tuple[int, ...], players: int) -> tuple[int, ...
 def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -> Said:
     """``'→ red (2 hunters) vs blue (1)'``, or ``'→ no one'`` when unoccupied."""
     if not winners:
-        return Said("→ no one scores", Say("say.no_one_scores"))
-    lead = " and ".join(f"{player_name(p)} ({plural(counts[p], role)})" for p in winners)
+        return NO_ONE
+    key = (role, winners, *counts.items())
+    known = _SAID.get(key)
+    if known is not None:
+        return known
+    lead = " and ".join([f"{player_name(p)} ({plural(counts[p], role)})" for p in winners])
     others = [p for p in sorted(counts) if p not in winners and counts[p] > 0]
-    tail = "".join(f" vs {player_name(p)} ({counts[p]})" for p in others)
-    return Said(f"→ {lead}{tail}", Say(
-        "say.who_scores",
-        lead=tuple(Say("say.holder", seat=Say.seat(p), pieces=Say(f"say.pieces.{role}", n=counts[p]))
-                   for p in winners),
-        others=tuple(Say("say.versus", seat=Say.seat(p), n=counts[p]) for p in others)))
+    tail = "".join([f" vs {player_name(p)} ({counts[p]})" for p in others])
+    # (``counts``, the caller's own, is not changed afterwards)
+    return _kept(key, later(f"→ {lead}{tail}", _who_say, winners, counts, role, others))
+
+
+NO_ONE = Said("→ no one scores", Say("say.no_one_scores"))
+
+
+def _who_say(winners: tuple[int, ...], counts: Mapping[int, int], role: str, others: list[int]) -> Say:
+    return Say("say.who_scores",
+               lead=tuple([Say("say.holder", seat=Say.seat(p), pieces=Say(f"say.pieces.{role}", n=counts[p]))
+                           for p in winners]),
+               others=tuple([Say("say.versus", seat=Say.seat(p), n=counts[p]) for p in others]))
 
 
 def river_points(edition: Rules, tiles: int, river_fish: int, lake_fish: int,
@@ -183,13 +218,26 @@ def river_points(edition: Rules, tiles: int, river_fish: int, lake_fish: int,
     points = tiles * per + river_fish + lake_fish
     if not explain:
         return points, ""
-    parts = [Said(f"{plural(tiles, 'tile')} ×{per}", Say("say.tiles_times", n=tiles, per=per))]
+    key = ("river", tiles, per, river_fish, lake_fish, lakes)
+    known = _SAID.get(key)
+    if known is not None:
+        return points, known
+    text = f"{plural(tiles, 'tile')} ×{per}"
     if river_fish:
-        parts.append(Said(f"{river_fish} fish in the river", Say("say.river_fish", fish=river_fish)))
+        text += f" + {river_fish} fish in the river"
     if lakes:
-        parts.append(Said(f"{lake_fish} fish in {plural(lakes, 'lake')}",
-                          Say("say.lake_fish", fish=lake_fish, n=lakes)))
-    return points, sum_said(parts, points)
+        text += f" + {lake_fish} fish in {plural(lakes, 'lake')}"
+    return points, _kept(key, later(f"{text} = {points}", _river_say, tiles, per, river_fish, lake_fish,
+                                    lakes, points))
+
+
+def _river_say(tiles: int, per: int, river_fish: int, lake_fish: int, lakes: int, points: int) -> Say:
+    terms = [Say("say.tiles_times", n=tiles, per=per)]
+    if river_fish:
+        terms.append(Say("say.river_fish", fish=river_fish))
+    if lakes:
+        terms.append(Say("say.lake_fish", fish=lake_fish, n=lakes))
+    return Say("say.sum", terms=tuple(terms), total=points)
 
 
 def forest_points(edition: Rules, tiles: int, mushrooms: int, *,
@@ -199,11 +247,21 @@ def forest_points(edition: Rules, tiles: int, mushrooms: int, *,
     points = tiles * per + mushrooms * mush
     if not explain:
         return points, ""
-    parts = [Said(f"{plural(tiles, 'tile')} ×{per}", Say("say.tiles_times", n=tiles, per=per))]
+    key = ("forest", tiles, per, mushrooms, mush)
+    known = _SAID.get(key)
+    if known is not None:
+        return points, known
+    text = f"{plural(tiles, 'tile')} ×{per}"
     if mushrooms:
-        parts.append(Said(f"{plural(mushrooms, 'mushroom group')} ×{mush}",
-                          Say("say.mushrooms_times", n=mushrooms, per=mush)))
-    return points, sum_said(parts, points)
+        text += f" + {plural(mushrooms, 'mushroom group')} ×{mush}"
+    return points, _kept(key, later(f"{text} = {points}", _forest_say, tiles, per, mushrooms, mush, points))
+
+
+def _forest_say(tiles: int, per: int, mushrooms: int, mush: int, points: int) -> Say:
+    terms = [Say("say.tiles_times", n=tiles, per=per)]
+    if mushrooms:
+        terms.append(Say("say.mushrooms_times", n=mushrooms, per=mush))
+    return Say("say.sum", terms=tuple(terms), total=points)
 
 
 def animal_points(edition: Rules, outside: Mapping[str, int],
@@ -240,7 +298,9 @@ def tally_animals(edition: Rules, groups: Sequence[tuple[str, Mapping[str, int],
     tigers = 0 if tigers_gone else all_tigers
     values = edition.animal_points
     points = 0
-    parts: list[Said] = []
+    parts: list[str] = []
+    #: what each part's phrase is made of: (animal, n, cancelled, area, value)
+    terms: list[tuple[str, int, int, str, int]] = []
     for area, counts, mult in groups:
         deer = counts.get("deer", 0)
         eaten = min(tigers, deer)
@@ -256,25 +316,44 @@ def tally_animals(edition: Rules, groups: Sequence[tuple[str, Mapping[str, int],
                 continue
             name = _PLURAL[animal] if n != 1 else animal
             text = f"{n} {name}"
-            where: str | Say = say_of(area) if area else ""
-            animals = Say(f"say.animals.{animal}", n=n)
             if cancel:
                 text += f" − {cancel} eaten by {'a tiger' if cancel == 1 else 'tigers'}"
-                say = Say("say.animals_eaten_times", animals=animals, n=cancel, area=where, per=value)
-            else:
-                say = Say("say.animals_times", animals=animals, area=where, per=value)
-            parts.append(Said(f"{text}{area} ×{value}", say))
+            parts.append(f"{text}{area} ×{value}")
+            terms.append((animal, n, cancel, area, value))
     if not explain:
         return points, ""
     if tigers_gone and all_tigers:
-        parts.append(Said(f"{plural(all_tigers, 'tiger')} {tigers_gone}",
-                          Say("say.tigers_gone", n=all_tigers, why=say_of(tigers_gone))))
+        parts.append(f"{plural(all_tigers, 'tiger')} {tigers_gone}")
     if not parts:
         if all_tigers:   # tigers are worth nothing, but they are there
-            return 0, Said(f"{plural(all_tigers, 'tiger', 'tigers')} and no deer = 0",
-                           Say("say.tigers_no_deer", n=all_tigers))
-        return 0, Said("no animals = 0", Say("say.no_animals"))
-    return points, sum_said(parts, points)
+            return 0, later(f"{plural(all_tigers, 'tiger', 'tigers')} and no deer = 0", _no_deer_say,
+                            all_tigers)
+        return 0, NO_ANIMALS
+    return points, later(f"{' + '.join(parts)} = {points}", _animals_say, terms,
+                         all_tigers if tigers_gone else 0, tigers_gone, points)
+
+
+NO_ANIMALS = Said("no animals = 0", Say("say.no_animals"))
+
+
+def _no_deer_say(tigers: int) -> Say:
+    return Say("say.tigers_no_deer", n=tigers)
+
+
+def _animals_say(terms: list[tuple[str, int, int, str, int]], tigers: int, tigers_gone: str | None,
+                 points: int) -> Say:
+    """The phrase of :func:`tally_animals`' sum (``tigers``: those gone, said after the animals)."""
+    says = []
+    for animal, n, cancel, area, value in terms:
+        where: str | Say = say_of(area) if area else ""
+        animals = Say(f"say.animals.{animal}", n=n)
+        if cancel:
+            says.append(Say("say.animals_eaten_times", animals=animals, n=cancel, area=where, per=value))
+        else:
+            says.append(Say("say.animals_times", animals=animals, area=where, per=value))
+    if tigers and tigers_gone:
+        says.append(Say("say.tigers_gone", n=tigers, why=say_of(tigers_gone)))
+    return Say("say.sum", terms=tuple(says), total=points)
 
 
 # --------------------------------------------------------------------------- whole features
@@ -311,9 +390,31 @@ def score_completed(board: Board, edition: Rules, fid: int, players: int, *,
     title, role = ("Forest", "gatherer") if f.kind == _FOREST else ("River", "fisher")
     who = who_scores(winners, counts, role)
     return FeatureScored(f.kind, award(points, winners, players),
-                         Said(f"{title} of {plural(len(f.tiles), 'tile')}: {text} {who}",
-                              Say(f"say.scored.{f.kind}", n=len(f.tiles), sum=say_of(text), who=who.say)),
+                         _line(title, f"say.scored.{f.kind}", len(f.tiles), text, who),
                          tuple(sorted(f.tiles)))
+
+
+def _line(title: str, key: str, n: int, text: str, who: Said, why: str | None = None) -> Said:
+    """``'Forest of 3 tiles: 3 tiles ×2 = 6 → red (1 gatherer)'``: a feature's line, ``key`` its
+    phrase's key (kept in ``_SAID`` by its words: each of this module's texts, a sum and who
+    scores, says every parameter of its phrase; not with a ``why``, which a special may give as
+    words of its own)."""
+    if why is not None:
+        return later(f"{title} of {plural(n, 'tile')}: {text} {who} ({why})", _scored_say,
+                     key, n, text, who, why)
+    line = (key, n, text, who)
+    known = _SAID.get(line)
+    if known is not None:
+        return known
+    return _kept(line, later(f"{title} of {plural(n, 'tile')}: {text} {who}", _scored_say, key, n, text, who,
+                             None))
+
+
+def _scored_say(key: str, n: int, text: str, who: Said, why: str | None) -> Say:
+    """The phrase of a feature's scoring: ``key``, its tiles, its sum, who scores (and why)."""
+    if why is None:
+        return Say(key, n=n, sum=say_of(text), who=who.say)
+    return Say(key, n=n, sum=say_of(text), who=who.say, why=say_of(why))
 
 
 def _honoured(edition: Rules, names: frozenset[str]) -> list[ScoringSpecial]:
@@ -328,16 +429,28 @@ def system_points(board: Board, edition: Rules, fid: int, *, explain: bool = Tru
     """A river system at final scoring: its fish, as its specials change them (the raft adds a
     point per lake)."""
     f = board.feature_by_id(fid)
-    fish = Said(f"{f.fish} fish", Say("say.fish", n=f.fish)) if explain else ""
     if not f.specials:   # most systems: their fish
-        return f.fish, sum_said([fish], f.fish) if explain else ""
-    terms = [Term(f.fish, fish)]
+        if not explain:
+            return f.fish, ""
+        key = ("fish", f.fish)
+        known = _SAID.get(key)
+        return f.fish, known if known is not None else \
+            _kept(key, later(f"{f.fish} fish = {f.fish}", _fish_sum_say, f.fish))
+    terms = [Term(f.fish, later(f"{f.fish} fish", _fish_say, f.fish) if explain else "")]
     for special in _honoured(edition, f.specials):
         special.adjust_system(terms, f.fish, len(f.lakes))
     points = sum(t.points for t in terms)
     if not explain:
         return points, ""
     return points, sum_said([t.text for t in terms], points)
+
+
+def _fish_say(fish: int) -> Say:
+    return Say("say.fish", n=fish)
+
+
+def _fish_sum_say(fish: int) -> Say:
+    return Say("say.sum", terms=(Say("say.fish", n=fish),), total=fish)
 
 
 def score_system(board: Board, edition: Rules, fid: int, players: int, *,
@@ -352,8 +465,7 @@ def score_system(board: Board, edition: Rules, fid: int, players: int, *,
         return ScoreRow("huts", award(points, winners, players), "", ())
     who = who_scores(winners, counts, "hut")
     return ScoreRow("huts", award(points, winners, players),
-                    Said(f"River system of {plural(len(f.tiles), 'tile')}: {text} {who}",
-                         Say("say.scored.huts", n=len(f.tiles), sum=say_of(text), who=who.say)),
+                    _line("River system", "say.scored.huts", len(f.tiles), text, who),
                     tuple(sorted(f.tiles)))
 
 
@@ -418,10 +530,8 @@ def score_meadow(board: Board, edition: Rules, fid: int, removed: Collection[tup
     winners, counts, why = meadow_winners(board, edition, fid)
     if not explain:
         return ScoreRow("hunters", award(points, winners, players), "", ())
-    note = "" if why is None else f" ({why})"
     who = who_scores(winners, counts, "hunter")
-    said = Say("say.scored.hunters", n=len(f.tiles), sum=say_of(text), who=who.say) if why is None else \
-        Say("say.scored.hunters_why", n=len(f.tiles), sum=say_of(text), who=who.say, why=say_of(why))
     return ScoreRow("hunters", award(points, winners, players),
-                    Said(f"Meadow of {plural(len(f.tiles), 'tile')}: {text} {who}{note}", said),
+                    _line("Meadow", "say.scored.hunters" if why is None else "say.scored.hunters_why",
+                          len(f.tiles), text, who, why),
                     tuple(sorted(f.tiles)))

@@ -38,7 +38,7 @@ from huntgather.events import (
 )
 from huntgather.kinds import Phase, Piece, Stack, role_of
 from huntgather.moves import Choose, Draw, Move, Occupy, Pass, Place, TakeBack
-from huntgather.phrases import Said, Say
+from huntgather.phrases import Said, Say, later
 from huntgather.scoring import score_completed, score_meadow, score_system
 from huntgather.specials import Special
 from huntgather.tiles import FOREST, LAKE, MEADOW, RIVER, Tile
@@ -139,6 +139,28 @@ def _without(stack: tuple[int, ...], tile_id: int, at: int = -1) -> tuple[int, .
 
 #: no zones (what :attr:`State.removed_animals` is while no special remembers any): one object
 NO_ZONES: frozenset[ZoneRef] = frozenset()
+
+
+def _scored(kind: str) -> Said:
+    """Why meeples come back from a completed feature of ``kind`` (``'forest scored'``)."""
+    return Said(f"{kind} scored", Say("say.reason.scored", kind=Say(f"say.kind.{kind}")))
+
+
+# The words said again and again, made once (a :class:`Said` is never changed); the others' phrases
+# are made only when read (``phrases.later``): a game that makes its events makes their English only.
+_FOREST_SCORED: Final = _scored(FOREST)
+_RIVER_SCORED: Final = _scored(RIVER)
+_END: Final = Said("end of the game, without scoring", Say("say.reason.end"))
+
+
+def _bonus_turn_say(player: int, counter: str, name: str) -> Say:
+    return Say("say.bonus_turn", seat=Say.seat(player), counter=Say(f"say.counter.{counter}"),
+               bonus=Say(f"say.bonus.{name.replace(' ', '_')}"))
+
+
+def _no_bonus_turn_say(name: str) -> Say:
+    return Say("say.no_bonus_turn", bonus=Say(f"say.bonus.{name.replace(' ', '_')}"))
+
 
 class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow now; the state is unchanged."""
@@ -680,29 +702,28 @@ class State:
                     self.meeples[p] += 1
                 if not quiet:
                     back = tuple((p, where.tile, where.zone) for p, where in returned)
-                    why = Say("say.reason.scored", kind=Say(f"say.kind.{f.kind}"))
-                    events.append(OccupantsReturned(back, Said(f"{f.kind} scored", why)))
+                    kind = f.kind
+                    reason = _FOREST_SCORED if kind is FOREST else _RIVER_SCORED if kind is RIVER \
+                        else _scored(kind)
+                    events.append(OccupantsReturned(back, reason))
             if f.kind is FOREST and f.counter(self.edition.bonus_counter) > 0:
                 bonus_earned = True
         if bonus_earned and not self.bonus_turn:
             name = self.edition.bonus_name
             if self.bonus:
                 if not quiet:
-                    events.append(BonusTurn(self.player, True, Said(
+                    events.append(BonusTurn(self.player, True, later(
                         f"{player_name(self.player)} completed a forest with a "
                         f"{self.edition.bonus_counter_label} and takes a {name} turn",
-                        Say("say.bonus_turn", seat=Say.seat(self.player),
-                            counter=Say(f"say.counter.{self.edition.bonus_counter}"),
-                            bonus=Say(f"say.bonus.{name.replace(' ', '_')}")))))
+                        _bonus_turn_say, self.player, self.edition.bonus_counter, name)))
                 self.phase = DRAW
                 self.stack = BONUS
                 self.bonus_turn = True
                 self.tile = None
                 return events
             if not quiet:
-                events.append(BonusTurn(self.player, False, Said(
-                    f"no {name} left: no extra turn",
-                    Say("say.no_bonus_turn", bonus=Say(f"say.bonus.{name.replace(' ', '_')}")))))
+                events.append(BonusTurn(self.player, False, later(
+                    f"no {name} left: no extra turn", _no_bonus_turn_say, name)))
         events.extend(self._end_turn(quiet))
         return events
 
@@ -732,8 +753,7 @@ class State:
             board.remove_meeple(t, z)
             self.meeples[p] += 1
         if leaving and not quiet:
-            events.append(OccupantsReturned(tuple((p, t, z) for t, z, p in leaving),
-                                            Said("end of the game, without scoring", Say("say.reason.end"))))
+            events.append(OccupantsReturned(tuple((p, t, z) for t, z, p in leaving), _END))
         rows = self.final_rows(explain=not quiet)
         for row in rows:
             self._add(row.points)
