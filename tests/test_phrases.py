@@ -66,16 +66,3 @@ def test_a_completed_forests_explanation_says_who_scores() -> None:
                 "seat": {"key": "seat", "params": {"seat": 1}},
                 "pieces": {"key": "say.pieces.gatherer", "params": {"n": 1}}}}],
             "others": []}}}}
-
-
-def test_the_words_said_again_are_the_ones_made_before() -> None:
-    """scoring keeps each sum, who scores and feature line by what it says: said again (another
-    feature, another game), the same Said comes back, with its phrase made once."""
-    e = get_edition("2020")
-    first = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=1)[1]
-    again = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=1)[1]
-    assert isinstance(first, Said) and again is first and again.say is first.say
-    other = river_points(e, tiles=4, river_fish=0, lake_fish=3, lakes=2)[1]
-    assert isinstance(other, Said) and other == "4 tiles ×1 + 3 fish in 2 lakes = 7"
-    assert other.say != first.say
-    assert river_points(get_edition("2002"), tiles=4, river_fish=0, lake_fish=3, lakes=1)[1] == first

@@ -128,22 +128,7 @@ def _sum_say(terms: Sequence[str], total: int) -> Say:
 
 # The explanations' phrases (a Said's ``say``) are made by the functions named ``_..._say`` below
 # only when something reads them (the server, a page's catalogue): a game that explains its
-# scorings makes their English words only (``phrases.later``).  And the words of a sum, of who
-# scores and of a feature's line are kept by what they say (``_SAID``): most are said again and
-# again, in a game and across games, and a Said is never changed.
-
-#: explanations already made, by what decides their words and phrase (a tag first)
-_SAID: dict[tuple[object, ...], Said] = {}
-#: the most explanations ``_SAID`` keeps before it is emptied
-_SAID_MAX: Final = 20_000
-
-
-def _kept(key: tuple[object, ...], said: Said) -> Said:
-    """``said``, kept in ``_SAID`` under ``key`` (emptied first when full)."""
-    if len(_SAID) >= _SAID_MAX:
-        _SAID.clear()
-    _SAID[key] = said
-    return said
+# scorings makes their English words only (``phrases.later``).
 
 
 def majority(counts: Mapping[int, int]) -> tuple[int, ...]:
@@ -189,15 +174,11 @@ def who_scores(winners: tuple[int, ...], counts: Mapping[int, int], role: str) -
     """``'→ red (2 hunters) vs blue (1)'``, or ``'→ no one'`` when unoccupied."""
     if not winners:
         return NO_ONE
-    key = (role, winners, *counts.items())
-    known = _SAID.get(key)
-    if known is not None:
-        return known
     lead = " and ".join([f"{player_name(p)} ({plural(counts[p], role)})" for p in winners])
     others = [p for p in sorted(counts) if p not in winners and counts[p] > 0]
     tail = "".join([f" vs {player_name(p)} ({counts[p]})" for p in others])
     # (``counts``, the caller's own, is not changed afterwards)
-    return _kept(key, later(f"→ {lead}{tail}", _who_say, winners, counts, role, others))
+    return later(f"→ {lead}{tail}", _who_say, winners, counts, role, others)
 
 
 NO_ONE = Said("→ no one scores", Say("say.no_one_scores"))
@@ -218,17 +199,12 @@ def river_points(edition: Rules, tiles: int, river_fish: int, lake_fish: int,
     points = tiles * per + river_fish + lake_fish
     if not explain:
         return points, ""
-    key = ("river", tiles, per, river_fish, lake_fish, lakes)
-    known = _SAID.get(key)
-    if known is not None:
-        return points, known
     text = f"{plural(tiles, 'tile')} ×{per}"
     if river_fish:
         text += f" + {river_fish} fish in the river"
     if lakes:
         text += f" + {lake_fish} fish in {plural(lakes, 'lake')}"
-    return points, _kept(key, later(f"{text} = {points}", _river_say, tiles, per, river_fish, lake_fish,
-                                    lakes, points))
+    return points, later(f"{text} = {points}", _river_say, tiles, per, river_fish, lake_fish, lakes, points)
 
 
 def _river_say(tiles: int, per: int, river_fish: int, lake_fish: int, lakes: int, points: int) -> Say:
@@ -247,14 +223,10 @@ def forest_points(edition: Rules, tiles: int, mushrooms: int, *,
     points = tiles * per + mushrooms * mush
     if not explain:
         return points, ""
-    key = ("forest", tiles, per, mushrooms, mush)
-    known = _SAID.get(key)
-    if known is not None:
-        return points, known
     text = f"{plural(tiles, 'tile')} ×{per}"
     if mushrooms:
         text += f" + {plural(mushrooms, 'mushroom group')} ×{mush}"
-    return points, _kept(key, later(f"{text} = {points}", _forest_say, tiles, per, mushrooms, mush, points))
+    return points, later(f"{text} = {points}", _forest_say, tiles, per, mushrooms, mush, points)
 
 
 def _forest_say(tiles: int, per: int, mushrooms: int, mush: int, points: int) -> Say:
@@ -389,25 +361,11 @@ def score_completed(board: Board, edition: Rules, fid: int, players: int, *,
         return FeatureScored(f.kind, award(points, winners, players), "", ())
     title, role = ("Forest", "gatherer") if f.kind == _FOREST else ("River", "fisher")
     who = who_scores(winners, counts, role)
+    n = len(f.tiles)
     return FeatureScored(f.kind, award(points, winners, players),
-                         _line(title, f"say.scored.{f.kind}", len(f.tiles), text, who),
+                         later(f"{title} of {plural(n, 'tile')}: {text} {who}", _scored_say,
+                               f"say.scored.{f.kind}", n, text, who, None),
                          tuple(sorted(f.tiles)))
-
-
-def _line(title: str, key: str, n: int, text: str, who: Said, why: str | None = None) -> Said:
-    """``'Forest of 3 tiles: 3 tiles ×2 = 6 → red (1 gatherer)'``: a feature's line, ``key`` its
-    phrase's key (kept in ``_SAID`` by its words: each of this module's texts, a sum and who
-    scores, says every parameter of its phrase; not with a ``why``, which a special may give as
-    words of its own)."""
-    if why is not None:
-        return later(f"{title} of {plural(n, 'tile')}: {text} {who} ({why})", _scored_say,
-                     key, n, text, who, why)
-    line = (key, n, text, who)
-    known = _SAID.get(line)
-    if known is not None:
-        return known
-    return _kept(line, later(f"{title} of {plural(n, 'tile')}: {text} {who}", _scored_say, key, n, text, who,
-                             None))
 
 
 def _scored_say(key: str, n: int, text: str, who: Said, why: str | None) -> Say:
@@ -430,12 +388,7 @@ def system_points(board: Board, edition: Rules, fid: int, *, explain: bool = Tru
     point per lake)."""
     f = board.feature_by_id(fid)
     if not f.specials:   # most systems: their fish
-        if not explain:
-            return f.fish, ""
-        key = ("fish", f.fish)
-        known = _SAID.get(key)
-        return f.fish, known if known is not None else \
-            _kept(key, later(f"{f.fish} fish = {f.fish}", _fish_sum_say, f.fish))
+        return f.fish, later(f"{f.fish} fish = {f.fish}", _fish_sum_say, f.fish) if explain else ""
     terms = [Term(f.fish, later(f"{f.fish} fish", _fish_say, f.fish) if explain else "")]
     for special in _honoured(edition, f.specials):
         special.adjust_system(terms, f.fish, len(f.lakes))
@@ -464,8 +417,10 @@ def score_system(board: Board, edition: Rules, fid: int, players: int, *,
     if not explain:
         return ScoreRow("huts", award(points, winners, players), "", ())
     who = who_scores(winners, counts, "hut")
+    n = len(f.tiles)
     return ScoreRow("huts", award(points, winners, players),
-                    _line("River system", "say.scored.huts", len(f.tiles), text, who),
+                    later(f"River system of {plural(n, 'tile')}: {text} {who}", _scored_say,
+                          "say.scored.huts", n, text, who, None),
                     tuple(sorted(f.tiles)))
 
 
@@ -530,8 +485,11 @@ def score_meadow(board: Board, edition: Rules, fid: int, removed: Collection[tup
     winners, counts, why = meadow_winners(board, edition, fid)
     if not explain:
         return ScoreRow("hunters", award(points, winners, players), "", ())
+    note = "" if why is None else f" ({why})"
     who = who_scores(winners, counts, "hunter")
+    n = len(f.tiles)
     return ScoreRow("hunters", award(points, winners, players),
-                    _line("Meadow", "say.scored.hunters" if why is None else "say.scored.hunters_why",
-                          len(f.tiles), text, who, why),
+                    later(f"Meadow of {plural(n, 'tile')}: {text} {who}{note}", _scored_say,
+                          "say.scored.hunters" if why is None else "say.scored.hunters_why",
+                          n, text, who, why),
                     tuple(sorted(f.tiles)))
