@@ -540,6 +540,46 @@ def test_the_server_answers_a_ping_and_pings_every_page() -> None:
         create_app("sqlite://", heartbeat=5.0, silent_after=5.0)
 
 
+def test_a_page_that_talks_both_ways_is_not_pinged_and_a_quiet_one_is() -> None:
+    """At each look (every heartbeat) a page is pinged unless it has spoken since the last look
+    and was pushed a message within half a heartbeat: a page playing a game at a turn a second
+    gets no ping, while a page that only listens, or is told nothing, still does (and never
+    goes more than a heartbeat and a half without a message)."""
+    from huntgather.server.connection import Connection
+
+    beat = 0.1
+
+    async def scene() -> dict[str, list[str]]:
+        sent: dict[str, list[str]] = {"playing": [], "listening": [], "told_nothing": []}
+        pages: dict[str, Connection] = {}
+        writers = []
+        for name, log in sent.items():
+            async def send(text: str, log: list[str] = log) -> None:
+                log.append(text)
+
+            async def close(code: int, reason: str) -> None:
+                pass
+            conn = pages[name] = Connection(send, close)
+            conn.keep_alive(beat, 30.0, "ping")
+            writers.append(asyncio.create_task(conn.run()))
+        loop = asyncio.get_running_loop()
+        for _ in range(100):   # 2 s: 20 looks at each page, a message each way every 0.02 s
+            await asyncio.sleep(beat / 5)
+            pages["playing"].heard(loop.time())
+            pages["playing"].push("update")
+            pages["listening"].push("update")
+            pages["told_nothing"].heard(loop.time())
+        for conn in pages.values():
+            conn.finish()
+        await asyncio.gather(*writers)
+        return sent
+
+    sent = asyncio.run(scene())
+    # (a loaded machine may hold the loop past half a heartbeat now and then: a ping or two)
+    assert sent["playing"].count("ping") <= 2 and sent["playing"].count("update") == 100
+    assert sent["listening"].count("ping") >= 15 and sent["told_nothing"].count("ping") >= 15
+
+
 def test_a_silent_page_is_closed_and_its_seat_shown_offline() -> None:
     with TestClient(create_app("sqlite://", bot_delay=0.0, heartbeat=0.05, silent_after=1.5)) as c:
         made = create(c)

@@ -1042,7 +1042,8 @@ MESSAGES: dict[str, MessageSpec] = {spec.type: spec for spec in [
                             "bot's seat"),
     MessageSpec(Timeout, "to every page when a seat's time on the clock runs out (after the `table` "
                          "that shows the bot in it)"),
-    MessageSpec(Ping, "every `heartbeat` seconds (5); answer it with `pong`"),
+    MessageSpec(Ping, "every `heartbeat` seconds (5) unless the page spoke since and was just sent a "
+                      "message; answer it with `pong`"),
     MessageSpec(Pong, "the answer to a page's `ping`"),
     MessageSpec(Error, "the answer to an intent that cannot be honoured; nothing changed"),
     MessageSpec(Chat, "to every page, a line of chat once stored (the sender's page too)"),

@@ -130,7 +130,8 @@ def welcome(game_id: str, seats: Iterable[int], creator: bool, version: int, ref
 
 
 def ping() -> wire.Ping:
-    """The server's heartbeat, every :data:`HEARTBEAT` seconds; the page answers :func:`pong`
+    """The server's heartbeat, every :data:`HEARTBEAT` seconds to a page not just heard and told
+    (:meth:`~huntgather.server.connection.Connection.keep_alive`); the page answers :func:`pong`
     (and a page may send one too: the server answers it with a ``pong``)."""
     return {"type": wire.MessageType.PING}
 

@@ -2,9 +2,10 @@
 // answers the server's pings, and reconnects after a loss (1 s, 2 s, then every 4 s) until it is
 // closed or stopped.
 //
-// A socket can die without closing (a network that silently goes away): the server pings every
-// page every `heartbeat` seconds (5 s; `welcome` says), so a socket that brings nothing at all for
-// two heartbeats and 2 s more is dead: it is dropped and another one opened.  The browser's
+// A socket can die without closing (a network that silently goes away): the server sends every
+// page something at least every heartbeat and a half (`heartbeat`: 5 s; `welcome` says; a ping
+// when nothing else), so a socket that brings nothing at all for two heartbeats and 2 s more is
+// dead: it is dropped and another one opened.  The browser's
 // `offline` event drops the socket at once, its `online` event reconnects at once.
 //
 // The state of the connection, told through `onState`:
