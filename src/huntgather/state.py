@@ -440,6 +440,11 @@ class State:
             count = board.placement_count(tile)
             x, y, r = board.placement(tile, randbelow(rng, count), count=count)
             return Place(t, x, y, r)
+        if self.phase is OCCUPY:   # (legal_moves() is these options and a Pass: not listed again)
+            asked = self._asked
+            options = self._occupy_options() if asked is None else asked
+            i = randbelow(rng, len(options) + 1)
+            return options[i] if i < len(options) else Pass()
         moves = self.legal_moves()
         return moves[randbelow(rng, len(moves))]
 
@@ -599,7 +604,9 @@ class State:
         else:
             self.bonus = _without(self.bonus, tile_id, at)
             remaining = self.bonus
-        if self.board.can_place(self.board.tiles.by_id[tile_id]):
+        # (counted, not Board.can_place, which stops at the first cell that fits: the random move
+        # that places the tile asks this count again, and finds it kept)
+        if self.board.placement_count(self.board.tiles.by_id[tile_id]):
             self.phase = PLACE
             self.tile = tile_id
             return events
