@@ -761,7 +761,9 @@ class Board:
         touches a neighbour joins the zones on both sides, and each empty
         neighbour cell gets this side's kind in its frontier constraint.
         """
-        tile = self.tiles.by_id[tile_id]
+        listed = self.tiles.listed
+        tile = listed[tile_id]
+        assert tile is not None
         key = (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET   # (cell_key, without its check)
         grid = self.grid
         frontier = self.front
@@ -785,7 +787,6 @@ class Board:
         for slot, up in links:
             parent[slot] = up
         self.features.update(features)
-        by_id = self.tiles.by_id
         for step, slots, closed, back, keep, bits in _sides(tile)[rotation]:
             nkey: Any = key + step
             neighbour = grid.get(nkey)
@@ -800,7 +801,9 @@ class Board:
                     codes[at] = codes[at] & keep | bits
                 continue
             ntile_id, nrot = neighbour
-            theirs = _facing(by_id[ntile_id])[nrot][back]
+            ntile = listed[ntile_id]
+            assert ntile is not None
+            theirs = _facing(ntile)[nrot][back]
             if len(slots) == 1:
                 self._join(slots[0], theirs[0], closed)
             else:   # a river side: meadow1 meets the other's meadow2, the rivers and systems join
