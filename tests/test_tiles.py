@@ -41,6 +41,15 @@ def test_2002_set_has_91_tiles_with_the_volcano_start() -> None:
     assert tiles.bonus_ids == tuple(range(80, 92))
 
 
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_listed_holds_each_tile_at_its_id(edition: str) -> None:
+    """``TileSet.listed`` (the hot paths' look-up) agrees with ``by_id``: the 2002 set has no tile 0."""
+    ts = load_tileset(edition)
+    assert len(ts.listed) == max(ts.by_id) + 1
+    assert [i for i, t in enumerate(ts.listed) if t is None] == ([0] if edition == "2002" else [])
+    assert all(ts.listed[i] is t for i, t in ts.by_id.items())
+
+
 def test_each_2020_special_appears_exactly_once() -> None:
     specials = Counter(s for t in load_tileset("2020") for s in t.specials())
     assert specials == Counter({"logboat": 1, "hunting_trap": 1, "shaman": 1, "pit_trap": 1,

@@ -440,8 +440,8 @@ def _marked(tiles: TileSet) -> dict[int, tuple[tuple[int, Zone], ...]]:
 class Board:
     """Placed tiles and their features.  ``copy()`` is a handful of dict and list copies."""
 
-    __slots__ = ("features", "front", "front_codes", "front_gone", "front_keys", "grid", "occupants",
-                 "parent", "tiles", "where")
+    __slots__ = ("counted", "counted_for", "features", "front", "front_codes", "front_gone", "front_keys",
+                 "grid", "occupants", "parent", "tiles", "where")
 
     #: cell key (:func:`cell_key`) -> (tile id, rotation); :attr:`cells` gives it by ``(x, y)``
     grid: dict[int, tuple[int, int]]
@@ -464,6 +464,11 @@ class Board:
     features: dict[int, Feature]
     #: node -> (player, piece); read it through occupant() and pieces()
     occupants: dict[int, tuple[int, Piece]]
+    #: the last :meth:`placement_count` made, ``counted``, and the fit table it was made for (None:
+    #: none since the frontier last changed): a draw counts the placements of the tile drawn (is
+    #: there any?), and a random move asks the same count again, on the same frontier
+    counted: int
+    counted_for: FitTable | None
 
     def __init__(self, tiles: TileSet, _copy_of: Board | None = None) -> None:
         self.tiles = tiles
@@ -477,6 +482,8 @@ class Board:
             self.parent = _copy_of.parent.copy()
             self.features = _copy_of.features.copy()
             self.occupants = _copy_of.occupants.copy()
+            self.counted = _copy_of.counted
+            self.counted_for = _copy_of.counted_for
             return
         self.grid = {}
         self.where = {}
@@ -487,6 +494,8 @@ class Board:
         self.parent = [-1] * len(_NODE_OF)
         self.features = {}
         self.occupants = {}
+        self.counted = 0
+        self.counted_for = None
 
     def copy(self) -> Board:
         return Board(self.tiles, self)
@@ -519,6 +528,8 @@ class Board:
     def __setstate__(self, state: Any) -> None:
         (self.grid, self.where, self.front, self.front_keys, self.front_codes, self.front_gone, links,
          self.features, self.occupants) = state
+        self.counted = 0
+        self.counted_for = None
         slots = {_slot(node): _slot(up) for node, up in links.items()}
         self.parent = parent = [-1] * len(_NODE_OF)
         for slot, up in slots.items():
@@ -600,11 +611,25 @@ class Board:
     # more than the call to iter() costs in either build)
 
     def placement_count(self, tile: Tile) -> int:
-        """``len(self.placements(tile))``, without listing them."""
-        counts = fit_table(tile).counts
+        """``len(self.placements(tile))``, without listing them (the last count is kept until the
+        frontier changes: the draw of a tile and the random move that places it ask the same).
+
+        >>> from huntgather.tiles import load_tileset
+        >>> tiles = load_tileset("2020"); b = Board(tiles); b.put(56, 0, 0, 0)
+        >>> b.placement_count(tiles[3]), b.placement_count(tiles[3]) == len(b.placements(tiles[3]))
+        (4, True)
+        >>> b.put(3, *b.placements(tiles[3])[0]); b.placement_count(tiles[3]) == len(b.placements(tiles[3]))
+        True
+        """
+        table = fit_table(tile)
+        if table is self.counted_for:
+            return self.counted
+        counts = table.counts
         total = 0
         for code in self.front_codes:
             total += counts[code]
+        self.counted = total
+        self.counted_for = table
         return total
 
     def placement_ends(self, tile: Tile) -> list[int]:
@@ -736,7 +761,9 @@ class Board:
         touches a neighbour joins the zones on both sides, and each empty
         neighbour cell gets this side's kind in its frontier constraint.
         """
-        tile = self.tiles.by_id[tile_id]
+        listed = self.tiles.listed
+        tile = listed[tile_id]
+        assert tile is not None
         key = (x + CELL_OFFSET) * CELL_STRIDE + y + CELL_OFFSET   # (cell_key, without its check)
         grid = self.grid
         frontier = self.front
@@ -745,6 +772,7 @@ class Board:
         # once, not for every dict or list it goes into)
         kobj: Any = key
         grid[kobj] = (tile_id, rotation)
+        self.counted_for = None   # (the frontier changes: see placement_count)
         self.where[tile_id] = (x, y)
         at = frontier.get(kobj)
         if at is not None:   # (not the start tile's cell; `get` and `del` beat dict.pop compiled)
@@ -759,7 +787,6 @@ class Board:
         for slot, up in links:
             parent[slot] = up
         self.features.update(features)
-        by_id = self.tiles.by_id
         for step, slots, closed, back, keep, bits in _sides(tile)[rotation]:
             nkey: Any = key + step
             neighbour = grid.get(nkey)
@@ -774,7 +801,9 @@ class Board:
                     codes[at] = codes[at] & keep | bits
                 continue
             ntile_id, nrot = neighbour
-            theirs = _facing(by_id[ntile_id])[nrot][back]
+            ntile = listed[ntile_id]
+            assert ntile is not None
+            theirs = _facing(ntile)[nrot][back]
             if len(slots) == 1:
                 self._join(slots[0], theirs[0], closed)
             else:   # a river side: meadow1 meets the other's meadow2, the rivers and systems join

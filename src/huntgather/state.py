@@ -435,11 +435,17 @@ class State:
         if self.phase is PLACE:
             assert self.tile is not None
             t = self.tile
-            tile = self.board.tiles.by_id[t]
             board = self.board
+            tile = board.tiles.listed[t]
+            assert tile is not None
             count = board.placement_count(tile)
             x, y, r = board.placement(tile, randbelow(rng, count), count=count)
             return Place(t, x, y, r)
+        if self.phase is OCCUPY:   # (legal_moves() is these options and a Pass: not listed again)
+            asked = self._asked
+            options = self._occupy_options() if asked is None else asked
+            i = randbelow(rng, len(options) + 1)
+            return options[i] if i < len(options) else Pass()
         moves = self.legal_moves()
         return moves[randbelow(rng, len(moves))]
 
@@ -447,7 +453,9 @@ class State:
         assert self.tile is not None
         p, t = self.player, self.tile
         board = self.board
-        meeples, huts = _occupants(self.board.tiles.by_id[t])
+        tile = board.tiles.listed[t]
+        assert tile is not None
+        meeples, huts = _occupants(tile)
         out: list[Move] = []
         if self.meeples[p] > 0:
             out = [move for z, move in meeples if not board.feature_at(t, z).meeples]
@@ -599,7 +607,11 @@ class State:
         else:
             self.bonus = _without(self.bonus, tile_id, at)
             remaining = self.bonus
-        if self.board.can_place(self.board.tiles.by_id[tile_id]):
+        # (counted, not Board.can_place, which stops at the first cell that fits: the random move
+        # that places the tile asks this count again, and finds it kept)
+        tile = self.board.tiles.listed[tile_id]
+        assert tile is not None
+        if self.board.placement_count(tile):
             self.phase = PLACE
             self.tile = tile_id
             return events
@@ -617,7 +629,9 @@ class State:
                                                            move.rotation, self.stack is BONUS)]
         edition = self.edition
         asks = False
-        for z in board.tiles.by_id[move.tile].special_zones:
+        tile = board.tiles.listed[move.tile]
+        assert tile is not None
+        for z in tile.special_zones:
             assert z.special is not None
             special = edition.special(z.special)
             if special is None:   # printed, but not a rule of this edition
@@ -691,7 +705,9 @@ class State:
         board = self.board
         events: list[Event] = []
         bonus_earned = False
-        for fid, f in board.completed(self.board.tiles.by_id[self.tile]):
+        tile = board.tiles.listed[self.tile]
+        assert tile is not None
+        for fid, f in board.completed(tile):
             scored = score_completed(board, self.edition, fid, self.players, explain=not quiet)
             self._add(scored.points)
             if not quiet:
