@@ -65,7 +65,7 @@ def test_a_registered_level_is_on_the_ladder(made_up_level: BotSpec,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert ladder_specs()[-1] == MADE_UP
     assert main(["ladder", "--help"]) == 0
-    assert f"expert,{MADE_UP}" in "".join(capsys.readouterr().out.split())
+    assert f"master,{MADE_UP}" in "".join(capsys.readouterr().out.split())
 
 
 def test_a_level_removed_is_offered_nowhere() -> None:

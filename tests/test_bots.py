@@ -491,12 +491,12 @@ def test_suggested_turns_are_whole_legal_turns(bot: str) -> None:
                 assert work.is_chance or work.is_over
 
 
-def test_master_is_the_deep_expert_under_another_name_and_not_yet_offered_in_the_browser() -> None:
+def test_master_is_the_deep_expert_under_another_name_offered_above_the_expert() -> None:
     # the master level plays expert:deep's games exactly (its tournament log is master's record):
     # the same name, hence the same random numbers, and the same move; with two players it looks
     # two rounds ahead where the expert looks one, so the two differ there
     from huntgather.bots import ExpertBot
-    from huntgather.bots.registry import get_spec
+    from huntgather.bots.registry import get_spec, offered_levels
 
     game = Game(players=2, seed=12)
     master, deep, expert = (make_bot(spec, seed=4) for spec in ("master", "expert:deep", "expert"))
@@ -506,8 +506,13 @@ def test_master_is_the_deep_expert_under_another_name_and_not_yet_offered_in_the
     assert expert.rounds(game.state) == 1
     assert master.choose(game.state) == deep.choose(game.state)
     spec = get_spec("master")
-    # offered in the browser only once the shipped ladder rates it (test_ladder checks both ways)
-    assert spec is not None and spec.lane is None and not spec.ladder
+    # offered in the browser (the heavy lane, with twice the expert's safety net, as it thinks twice
+    # as long) and on the ladder; test_ladder checks that the shipped ladder rates it
+    expert_spec = get_spec("expert")
+    assert spec is not None and expert_spec is not None and spec.ladder
+    assert spec.lane == expert_spec.lane == "heavy"
+    assert spec.safety_seconds == 2 * (expert_spec.safety_seconds or 0)
+    assert offered_levels()[-2:] == ("expert", "master")   # the strongest last
 
 
 def test_hints_come_from_the_hard_or_the_expert_search_only() -> None:

@@ -1568,7 +1568,7 @@ def test_the_new_game_screen_shows_each_levels_place_on_the_ladder(server: Serve
     row = page.locator("#seats li").nth(1)
     for edition in ("2020", "2002"):
         page.check(f"input[name=edition][value='{edition}']")
-        for level in ("greedy", "hard", "expert"):
+        for level in ("greedy", "hard", "expert", "master"):
             row.locator("select").select_option(f"bot:{level}")
             rung = ladder[edition][level]
             note = row.locator(".level-text").inner_text()

