@@ -1247,7 +1247,9 @@ SAME_POSITION = ("board", "players", "occupants", "remaining", "bonus_left", "de
 def test_undo_against_a_bot_returns_the_position_before_the_persons_turn(tmp_path: Path,
                                                                           seed: int | None) -> None:
     db = tmp_path / "g.sqlite"
-    with TestClient(create_app(str(db), bot_delay=0.0)) as c:
+    # (ann2 and the watcher say hello only after Ann's turns, which on a loaded machine can take
+    # longer than the 10 s a socket is given to say hello: they are given a minute)
+    with TestClient(create_app(str(db), bot_delay=0.0, hello_timeout=60.0)) as c:
         made = create(c, AGAINST_GREEDY if seed is None else {**AGAINST_GREEDY, "seed": seed})
         gid = made["id"]
         with c.websocket_connect(f"/ws/{gid}") as ann, c.websocket_connect(f"/ws/{gid}") as ann2, \
