@@ -142,18 +142,48 @@ def corpus() -> Corpus:
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+#: the features Playwright (1.65) turns off in chromium (its ``--disable-features``, which a second
+#: ``--disable-features`` would replace, not add to), and what the tests turn off besides: the spare
+#: renderer process chromium starts after a page loads, for a next page of that browser context that
+#: these tests never open (a renderer started and thrown away per context: 7 % of chromium's CPU in
+#: a page-a-context test)
+DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+                     "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+                     "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+                     "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
+                     "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion,"
+                     "SpareRendererForSitePerProcess")
+
+#: how often (ms) a browser test's ``wait_for_function`` evaluates its condition when the test names
+#: no polling: Playwright's default evaluates it at every animation frame, which keeps the page
+#: drawing frames at 60 a second for as long as the test waits (a bot's move, a reconnection): an
+#: idle page waiting so costs chromium 0.075 s of CPU a second, 0.015 s polled every 100 ms
+POLL_MS = 50
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A headless chromium under Playwright, one per test module (tests/test_web_*.py)."""
+    """A headless chromium under Playwright, one per test module (tests/test_web_*.py), whose pages'
+    ``wait_for_function`` polls every :data:`POLL_MS` ms unless told otherwise."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if CHROMIUM is None:
         pytest.skip("chromium is not installed")
-    with sync_api.sync_playwright() as p:
+    with pytest.MonkeyPatch.context() as patch, sync_api.sync_playwright() as p:
+        for cls in (sync_api.Page, sync_api.Frame):
+            patch.setattr(cls, "wait_for_function", _polled(cls.wait_for_function))
         b = p.chromium.launch(executable_path=CHROMIUM,
                               args=["--no-sandbox", "--disable-gpu", "--headless=new",
-                                    "--disable-dev-shm-usage"])
+                                    "--disable-dev-shm-usage", f"--disable-features={DISABLED_FEATURES}"])
         yield b
         b.close()
+
+
+def _polled(wait_for_function: Any) -> Any:
+    """``wait_for_function`` polling every :data:`POLL_MS` ms by default instead of every frame."""
+    def wait(self: Any, expression: str, *, arg: Any = None, polling: Any = None, timeout: Any = None) -> Any:
+        return wait_for_function(self, expression, arg=arg, polling=POLL_MS if polling is None else polling,
+                                 timeout=timeout)
+    return wait
 
 
 @pytest.fixture(scope="session")
@@ -174,6 +204,19 @@ def server(spare_servers: Any) -> Iterator[Any]:
     pages to go and a bot's search under way to be stored, seconds that test nothing here; the
     tests of stopping stop their servers themselves)."""
     srv = spare_servers.take()
+    yield srv
+    srv.kill(grace=0)
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One ``huntgather play`` process with the default options for a whole test module, for the
+    tests that each play games of their own on it (or answer its API themselves) and read nothing
+    else of it: a server of its own costs a test about a second of CPU (its start, its bot
+    worker's).  ``kill -9``ed after the module's last test, with its workers."""
+    from play_server import Server
+
+    srv = Server(tmp_path_factory.mktemp("shared-server") / "games.sqlite", args=("--warm-workers",)).start()
     yield srv
     srv.kill(grace=0)
 
