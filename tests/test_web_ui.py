@@ -1,6 +1,8 @@
 """Playing in the browser as a person would: Playwright drives Debian's chromium.
 
-A real ``huntgather play`` server runs as a subprocess.  One test plays a whole
+Real ``huntgather play`` servers run as subprocesses: one that most tests share (each plays games
+of its own on it), and one of its own for a test that stops it or leaves it a whole game to review
+(``own_server``), or starts it with a game stored.  One test plays a whole
 short game against a bot with the mouse and the keyboard (rotating, placing,
 putting pieces, reading the final table); one plays a hotseat game across a
 real server restart; one asks for a hint and plays it; one plays online: two
@@ -43,6 +45,22 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "artifacts"
 TIMEOUT = 20_000   # ms, for one step of the UI (never a measure of speed)
+
+
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """The module's server (conftest's ``shared_server``), which these tests share: each plays
+    games of its own on it and reads nothing but those.  The tests that stop the server, or leave
+    it a whole game's review to make, take ``own_server`` (one of their own)."""
+    return shared_server
+
+
+@pytest.fixture
+def own_server(spare_servers: Any) -> Iterator[Server]:
+    """A server for this test alone (conftest's ``server`` fixture, which this module's shadows)."""
+    srv = spare_servers.take()
+    yield srv
+    srv.kill(grace=0)
 
 
 @pytest.fixture
@@ -311,8 +329,8 @@ def test_undo_turn_is_not_offered_with_two_people(server: Server, page: Any) -> 
     assert page.locator("#undo-turn").is_hidden()
 
 
-def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> None:
-    start_game(page, server.url, ["human", "human"], short=6, seed=33)
+def test_hotseat_game_survives_a_server_restart(own_server: Server, page: Any) -> None:
+    start_game(page, own_server.url, ["human", "human"], short=6, seed=33)
     for _ in range(2):
         page.wait_for_function(WAIT_TURN_OR_END)
         play_turn(page)
@@ -321,7 +339,7 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
     turn = page.inner_text("#turn")
     before = page.locator("#players td.score").all_inner_texts()
     assert page.locator("#lobby .presence[data-presence='online']").count() == 2   # the page holds both
-    server.stop()
+    own_server.stop()
     page.wait_for_function("() => /lost|connecting/.test(document.querySelector('#connection').textContent)")
     assert page.get_attribute("#connection", "data-connection") in ("reconnecting", "offline")
     # while the server is away the Table claims nobody online, and a move says it cannot be sent
@@ -330,7 +348,7 @@ def test_hotseat_game_survives_a_server_restart(server: Server, page: Any) -> No
     page.click("rect.target >> nth=0")
     page.wait_for_function("() => /not connected/.test(document.querySelector('#play-error').textContent)")
     assert page.locator("#pending-tile").count() == 0
-    server.start()   # same port, same database
+    own_server.start()   # same port, same database
     page.wait_for_selector("#connection[data-connection='online']", timeout=30_000)
     assert page.inner_text("#connection") == "connected"
     assert page.inner_text("#play-error") == ""   # the error went with its cause
@@ -1046,10 +1064,10 @@ def test_every_character_the_page_shows_has_a_glyph_in_debians_fonts() -> None:
     assert missing == [], f"no installed font draws {missing}"
 
 
-def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Server, page: Any) -> None:
+def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(own_server: Server, page: Any) -> None:
     """Two bots play a whole game while the page watches: log numbers of three digits show whole
     (the bug: "00."), and no two pieces on one tile overlap."""
-    start_game(page, server.url, ["bot:random", "bot:random"], short=None, seed=5)
+    start_game(page, own_server.url, ["bot:random", "bot:random"], short=None, seed=5)
     # what did not change stays in the page from one update to the next (put in anew, the whole
     # board was painted and rasterised again at every move): the first run of tiles drawn as a
     # picture (once whole: 8 tiles) is the same element at the end of the game
@@ -1086,7 +1104,7 @@ def test_a_whole_game_numbers_its_log_past_99_and_keeps_pieces_apart(server: Ser
     check_final_table(page)
     # scoring you can see: every feature scored with points floated "+N" as it happened (the
     # page watched from the first move), and a log line or final row lights up its squares
-    with urllib.request.urlopen(f"{server.url}api/games/{game_id_of(page)}") as r:
+    with urllib.request.urlopen(f"{own_server.url}api/games/{game_id_of(page)}") as r:
         log = json.load(r)["log"]
     scored = [e for e in log if e["kind"] == "FeatureScored" and any(p > 0 for p in e["points"])]
     assert page.evaluate("Number(document.body.dataset.scoreFloats || 0)") == len(scored)
