@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from play_server import whole_turn_after
+from play_server import PATIENCE, whole_turn_after
 
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
@@ -1875,6 +1875,44 @@ def test_a_worker_whose_server_is_already_gone_exits() -> None:
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code], timeout=20, check=False)
     assert done.returncode == 0 and time.monotonic() - started < 15
+
+
+def test_shutdown_ends_a_worker_whose_search_is_under_way(tmp_path: Path) -> None:
+    # the bug: the workers were looked up after the pool's shutdown, which forgets them, so none was
+    # ended; a search under way (a hint asked just before SIGTERM) then held the server's exit
+    # until it finished, multiprocessing's clean-up at exit joining every child process.  The
+    # "search" here reads a FIFO whose writer this test holds open: it never ends by itself.
+    import asyncio
+    import multiprocessing
+
+    from huntgather.server.workers import Workers
+
+    fifo = tmp_path / "search"
+    os.mkfifo(fifo)
+    writer: list[int] = []
+
+    async def search_under_way(workers: Workers) -> None:
+        searching = asyncio.ensure_future(workers.run("hints", fifo.read_bytes))
+        deadline = time.monotonic() + PATIENCE
+        while not writer:   # the worker has the FIFO open: the search is under way
+            try:
+                writer.append(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                assert time.monotonic() < deadline, "the worker never started the search"
+                await asyncio.sleep(0.05)
+        workers.shutdown()
+        searching.cancel()
+        with contextlib.suppress(BaseException):
+            await searching
+
+    try:
+        asyncio.run(search_under_way(Workers(1)))
+        for process in multiprocessing.active_children():   # what the exit's clean-up waits for
+            process.join(PATIENCE)
+        assert multiprocessing.active_children() == []
+    finally:
+        for fd in writer:
+            os.close(fd)
 
 
 def test_the_review_workers_run_at_the_niceness_asked_and_the_bots_workers_at_the_servers() -> None:

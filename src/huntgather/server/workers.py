@@ -298,10 +298,13 @@ class Workers:
     def shutdown(self) -> None:
         """Stop every worker now (a search in progress is abandoned)."""
         for pool in self._pools.values():
+            # a search can take seconds: end the workers rather than wait for it (taken before the
+            # shutdown, which forgets them: ended after it, a worker's search under way would hold
+            # the process's exit, whose multiprocessing clean-up joins every child, until it ends)
+            processes = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
-            # a search can take seconds: end the workers rather than wait for it
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            for process in processes:
                 process.terminate()
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            for process in processes:
                 process.join(2)
         self._pools.clear()
