@@ -256,8 +256,8 @@ def test_a_known_and_an_unknown_name_each_cost_one_verification(app: Starlette, 
     assert answers[3][0] == 200
 
 
-def test_a_thousand_guesses_from_one_address_check_only_the_first_few(app: Starlette,
-                                                                     client: TestClient) -> None:
+def test_two_hundred_guesses_from_one_address_check_only_the_first_few(app: Starlette,
+                                                                       client: TestClient) -> None:
     sign_up(client, "Ann Lee")
     sign_up(device(app, "10.0.0.9"), "Bob Ray")
     count = hasher(app)
@@ -265,9 +265,9 @@ def test_a_thousand_guesses_from_one_address_check_only_the_first_few(app: Starl
     limits = app.state.sign_in_limits
     per_name, per_address = limits.names.count, limits.addresses.count
     attacker = device(app, "203.0.113.7")
-    codes = [sign_in(attacker, "ann lee", f"guess {i}").status_code for i in range(1000)]
+    codes = [sign_in(attacker, "ann lee", f"guess {i}").status_code for i in range(200)]
     assert codes[:per_name] == [401] * per_name
-    assert codes[per_name:] == [429] * (1000 - per_name)
+    assert codes[per_name:] == [429] * (200 - per_name)
     assert count.verified == per_name                       # the rest were never checked
     limited = sign_in(attacker, "Ann Lee", PASSWORD)         # the right password, while limited
     assert limited.status_code == 429 and limited.json()["code"] == "too_many_attempts"
