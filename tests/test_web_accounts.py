@@ -327,13 +327,13 @@ def answer_with(page: Any, asked: list[str]) -> None:
 
 
 @pytest.mark.parametrize("size", [PHONE, TABLET, DESKTOP], ids=["390x844", "768x1024", "1920x1080"])
-def test_the_profile_and_leaderboard_draw_every_part_of_their_answers(server: Server, pages: Pages,
-                                                                        size: dict[str, Any]) -> None:
+def test_the_profile_and_leaderboard_draw_every_part_of_their_answers(shared_server: Server, pages: Pages,
+                                                                       size: dict[str, Any]) -> None:
     w, h = size["viewport"]["width"], size["viewport"]["height"]
     page = pages.new(f"{w}x{h}", size)
     asked: list[str] = []
     answer_with(page, asked)
-    goto(page, server.url + "#/leaderboard")
+    goto(page, shared_server.url + "#/leaderboard")
     rows = page.locator("#leaderboard-table tbody tr[data-kind]")
     rows.first.wait_for()
     assert page.input_value("#lb-edition") == "2020"   # the newest edition first
@@ -358,7 +358,7 @@ def test_the_profile_and_leaderboard_draw_every_part_of_their_answers(server: Se
     assert any(u.endswith("/api/leaderboard?edition=2002&who=bots") for u in asked)
 
     # the profile, from the name's link
-    page.goto(server.url + "#/leaderboard/2020/all")
+    page.goto(shared_server.url + "#/leaderboard/2020/all")
     page.locator("#leaderboard-table td.name a", has_text="onerror").click()
     page.wait_for_selector(".edition-card[data-edition='2020'] svg.rating-chart")
     assert asked[-1].endswith("/api/players/%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E")
@@ -395,10 +395,10 @@ def test_the_profile_and_leaderboard_draw_every_part_of_their_answers(server: Se
     page.screenshot(path=str(ARTIFACTS / f"accounts-profile-given-{w}x{h}.png"), full_page=True)
 
 
-def test_the_dialog_is_labelled_closes_with_escape_and_gives_the_focus_back(server: Server,
-                                                                             pages: Pages) -> None:
+def test_the_dialog_is_labelled_closes_with_escape_and_gives_the_focus_back(shared_server: Server,
+                                                                            pages: Pages) -> None:
     page = pages.new("guest", PHONE)
-    goto(page, server.url + "#/new")
+    goto(page, shared_server.url + "#/new")
     assert page.locator("#rated-box").is_hidden()   # a guest is offered no rated game, but told how
     assert page.locator("#rated-guest").is_visible()
     assert page.get_by_role("button", name="Sign in").first.is_visible()
@@ -430,14 +430,14 @@ def create_game(url: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390x844", "1920x1080"])
-def test_the_games_of_the_account_come_first_with_your_turn_at_the_top(server: Server, pages: Pages,
-                                                                        size: dict[str, Any]) -> None:
+def test_the_games_of_the_account_come_first_with_your_turn_at_the_top(shared_server: Server, pages: Pages,
+                                                                       size: dict[str, Any]) -> None:
     """#/games signed in: the account's games (GET /api/me, given here) before this browser's own,
     "your turn" first and marked, each opened by a plain #/play/ID (no secret in the address)."""
     w, h = size["viewport"]["width"], size["viewport"]["height"]
-    waiting = create_game(server.url, [{"kind": "human"}, {"kind": "human"}])
-    mine = create_game(server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
-    local = create_game(server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    waiting = create_game(shared_server.url, [{"kind": "human"}, {"kind": "human"}])
+    mine = create_game(shared_server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    local = create_game(shared_server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
     page = pages.new(f"{w}x{h}", size)
     players = [{"seat": 0, "name": "Ann", "kind": "human", "level": None, "score": 0},
                {"seat": 1, "name": None, "kind": "human", "level": None, "score": 0}]
@@ -448,7 +448,7 @@ def test_the_games_of_the_account_come_first_with_your_turn_at_the_top(server: S
                      "your_turn": False, "seats": [0], "updated": NOW - 60, "players": players}]}
     page.route("**/api/me", lambda r: r.fulfill(status=200, content_type="application/json",
                                                   body=json.dumps(me)))
-    goto(page, server.url + "#/new")
+    goto(page, shared_server.url + "#/new")
     # this browser knows one more game, by its secrets
     page.evaluate("""([id, creator, seats]) => localStorage.setItem('hg-games', JSON.stringify(
         {[id]: {creator, seats, handed: [], created: Date.now()}}))""",
@@ -613,13 +613,13 @@ def names_check() -> str:
     raise AssertionError("NAMES_JS is not in tests/test_web_a11y.py")
 
 
-def test_every_account_screen_names_its_controls_and_pictures(server: Server, pages: Pages) -> None:
+def test_every_account_screen_names_its_controls_and_pictures(shared_server: Server, pages: Pages) -> None:
     """The dialog, the account screen, the saved games, a profile with its chart and the
     leaderboard, walked as axe would (no control without a name, no picture without a role and
     a text alternative)."""
     check = names_check()
     page = pages.new("walker", PHONE)
-    goto(page, server.url + "#/new")
+    goto(page, shared_server.url + "#/new")
     page.click("#sign-in")
     page.wait_for_selector("#account-dialog[open]")
     found = {"dialog": page.evaluate(check)}
@@ -634,7 +634,7 @@ def test_every_account_screen_names_its_controls_and_pictures(server: Server, pa
     for screen, ready in (("new", "#rated-box:not([hidden])"), ("me", "#me-body:not([hidden])"),
                           ("games", "#games-table"), ("player/Ann", "svg.rating-chart circle"),
                           ("leaderboard", "#leaderboard-table tbody tr[data-kind]")):
-        goto(page, f"{server.url}#/{screen}")
+        goto(page, f"{shared_server.url}#/{screen}")
         page.wait_for_selector(ready)
         found[screen] = page.evaluate(check)
     assert not any(found.values()), found

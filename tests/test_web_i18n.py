@@ -47,27 +47,6 @@ def test_the_language_follows_the_browser_and_the_saved_choice(server: Server, b
     assert not errors, errors
 
 
-@pytest.mark.parametrize(("locale", "title", "start"), [("cs-CZ", "Nová hra", "Začít hru"),
-                                                        ("de-DE", "Neues Spiel", "Spiel starten")])
-def test_the_new_game_page_in_czech_and_german(server: Server, browser: Any, locale: str, title: str,
-                                               start: str) -> None:
-    errors: list[str] = []
-    context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
-    try:
-        page = open_page(context, errors, locale)
-        page.goto(server.url + "#/new")
-        page.wait_for_selector("#screen-new:not([hidden])")
-        assert page.inner_text("#new-title") == title
-        assert page.inner_text("#start-game") == start
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"i18n-new-{locale}.png"))
-    finally:
-        context.close()
-    assert not errors, errors
-
-
-# words of the English catalogue that are not words of the others (nor short ones: "a", "of"),
-# which a page in Czech or German must not show
 WORD = re.compile(r"[A-Za-zÀ-žß]{3,}")
 
 
@@ -116,16 +95,20 @@ def first_turn_with_hints_and_choices(page: Any, words: set[str], left: dict[str
     page.wait_for_function("() => !document.querySelector('#pending-tile')")
 
 
-def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str,
-                                 words: set[str]) -> dict[str, list[str]]:
-    """The English words (with their lines) on the new-game page, at the table of a short game
-    against a bot (each turn, with the hints and the choices of the first, and once it is over:
-    the log's lines with their scoring arithmetic and the final table, their tooltips too), on
-    both editions' rules pages and in the review of the finished game ``gid``; screenshots in
-    artifacts/i18n-*-LOCALE.png."""
+def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str, words: set[str],
+                                 new_game: tuple[str, str]) -> dict[str, list[str]]:
+    """The English words (with their lines) on the new-game page (whose title and start button
+    must read ``new_game``), at the table of a short game against a bot (each turn, with the hints
+    and the choices of the first, and once it is over: the log's lines with their scoring
+    arithmetic and the final table, their tooltips too), on both editions' rules pages and in the
+    review of the finished game ``gid``; screenshots in artifacts/i18n-*-LOCALE.png."""
     left: dict[str, list[str]] = {}
     page.goto(url + "#/new")
     page.wait_for_selector("#screen-new:not([hidden])")
+    title, start = new_game
+    assert page.inner_text("#new-title") == title
+    assert page.inner_text("#start-game") == start
+    page.screenshot(path=str(ARTIFACTS / f"i18n-new-{locale}.png"))
     page.wait_for_selector("#seats li")
     left["new game"] = english_left(page, words)
     page.screenshot(path=str(ARTIFACTS / f"i18n-new-full-{locale}.png"), full_page=True)
@@ -173,11 +156,15 @@ def english_left_on_every_screen(page: Any, url: str, gid: str, locale: str,
     return left
 
 
-@pytest.mark.parametrize("locale", ["cs-CZ", "de-DE"])
-def test_no_english_word_remains_in_czech_or_in_german(tmp_path: Path, browser: Any, locale: str) -> None:
-    """With the browser's language cs-CZ, or de-DE, no word of the English catalogue (that is
-    not also a Czech or German one) shows on the new-game page, at the table, on the rules pages
-    or in a finished game's review (the words found, if any, in
+@pytest.mark.parametrize(("locale", "title", "start"), [("cs-CZ", "Nová hra", "Začít hru"),
+                                                        ("de-DE", "Neues Spiel", "Spiel starten")],
+                         ids=["cs-CZ", "de-DE"])
+def test_no_english_word_remains_in_czech_or_in_german(tmp_path: Path, browser: Any, locale: str, title: str,
+                                                       start: str) -> None:
+    """With the browser's language cs-CZ, or de-DE, the new-game page's title and start button are
+    in that language (``title``, ``start``), and no word of the English catalogue (that is not
+    also a Czech or German one) shows on the new-game page, at the table, on the rules pages or in
+    a finished game's review (the words found, if any, in
     artifacts/i18n-english-left-LOCALE.json)."""
     words = english_words()
     assert {"the", "turn", "meadow", "hunter", "score"} <= words   # the list is the catalogue's
@@ -189,7 +176,7 @@ def test_no_english_word_remains_in_czech_or_in_german(tmp_path: Path, browser: 
         context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
         try:
             page = open_page(context, errors, locale)
-            found = english_left_on_every_screen(page, srv.url, gid, locale, words)
+            found = english_left_on_every_screen(page, srv.url, gid, locale, words, (title, start))
         finally:
             context.close()
         (ARTIFACTS / f"i18n-english-left-{locale}.json").write_text(

@@ -322,13 +322,6 @@ def test_undo_turn_against_a_bot_brings_back_the_board_before_it_and_the_same_ti
     page.wait_for_function(replied)
 
 
-def test_undo_turn_is_not_offered_with_two_people(server: Server, page: Any) -> None:
-    start_game(page, server.url, ["human", "human"], short=None, seed=5)
-    page.wait_for_function(WAIT_TURN_OR_END)
-    play_turn(page)
-    assert page.locator("#undo-turn").is_hidden()
-
-
 def test_hotseat_game_survives_a_server_restart(own_server: Server, page: Any) -> None:
     start_game(page, own_server.url, ["human", "human"], short=6, seed=33)
     for _ in range(2):
@@ -1161,9 +1154,18 @@ def test_a_seed_that_is_not_a_plain_whole_number_is_refused(server: Server, page
     assert view["decision"]["tile"] == Game(2, seed=largest).decision.tile
 
 
-def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server, page: Any) -> None:
+def test_the_rules_screen_has_the_rules_the_letters_and_every_tile(server: Server, page: Any) -> None:
+    """One page's Rules screen, from the app's start page: the rules with diagrams of real
+    positions in both editions, the key to the letters from the server, and the sheet of every
+    tile of both editions (three checks of one screen, each its own function)."""
     page.goto(server.url)
     page.wait_for_selector("body[data-ready='1']")
+    check_the_rules_are_in_the_app_with_diagrams_of_real_positions(page)
+    check_the_key_to_the_letters_comes_from_the_server(page)
+    check_the_tile_sheet_shows_every_tile_of_both_editions(server, page)
+
+
+def check_the_rules_are_in_the_app_with_diagrams_of_real_positions(page: Any) -> None:
     page.click("#nav-help")
     page.wait_for_selector("#rules[data-edition='2020'] figure.diagram svg")
     text = page.inner_text("#rules")
@@ -1199,10 +1201,9 @@ def test_the_rules_are_in_the_app_with_diagrams_of_real_positions(server: Server
     assert any("6 points (3 tiles × 2)" in c and "plays a bonus tile" in c for c in captions)
 
 
-def test_the_key_to_the_letters_comes_from_the_server(server: Server, page: Any) -> None:
+def check_the_key_to_the_letters_comes_from_the_server(page: Any) -> None:
     """The Rules screen's key names every seat's letter and every piece's, as /api/editions gives
     them (nothing copied into the page)."""
-    page.goto(server.url + "#/help")
     page.wait_for_function("() => document.querySelector('#help-letters').textContent.includes(':')")
     key = page.inner_text("#help-letters")
     meta = page.evaluate("fetch('/api/editions').then((r) => r.json())")
@@ -1213,7 +1214,7 @@ def test_the_key_to_the_letters_comes_from_the_server(server: Server, page: Any)
     assert "Y yellow" in key and "F fisher" in key   # what a player reads
 
 
-def test_the_tile_sheet_shows_every_tile_of_both_editions(server: Server, page: Any) -> None:
+def check_the_tile_sheet_shows_every_tile_of_both_editions(server: Server, page: Any) -> None:
     page.goto(server.url + "#/help")
     page.wait_for_selector("#rules figure")
     page.click("#to-tiles")
@@ -2004,13 +2005,16 @@ def test_a_short_game_longer_than_the_stack_is_explained_in_the_form(server: Ser
 
 
 def test_the_saved_games_list_counts_turns_and_says_whose_turn_it_is(server: Server, page: Any) -> None:
-    """The bug: the list counted the engine's moves ("Moves 67" after 21 turns: draws and pieces
-    count there too); it counts turns (tiles placed) and says whose turn it is."""
+    """A hotseat game of two people, three turns played: Undo turn is not offered (only against
+    bots alone), and the saved games list counts turns and says whose turn it is (the bug: it
+    counted the engine's moves, "Moves 67" after 21 turns: draws and pieces count there too)."""
     start_game(page, server.url, ["human", "human"], short=10, seed=5)
     gid = game_id_of(page)
-    for _ in range(3):
+    for turn in range(3):
         page.wait_for_function(WAIT_TURN_OR_END)
         play_turn(page)
+        if turn == 0:
+            assert page.locator("#undo-turn").is_hidden(), "Undo turn offered in a game of two people"
     page.wait_for_function(WAIT_TURN_OR_END)
     with urllib.request.urlopen(f"{server.url}api/games/{gid}") as r:
         view = json.load(r)
