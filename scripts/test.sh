@@ -38,6 +38,26 @@ if [ ${#debian[@]} -gt 0 ]; then
   apt_pid=$!
 fi
 bash scripts/setup.sh test,web,ui-test,rl
+# Python writes the bytecode of what it imports into the checkout's __pycache__ folders (ignored by
+# git) even where the environment says not to: some 150 server processes, their bot workers and the
+# command-line tests' processes start during the suite, and each would otherwise compile huntgather
+# and the tests from source again (a quarter of a second of CPU for the server's modules alone).
+unset PYTHONDONTWRITEBYTECODE
+# NumPy's OpenBLAS starts a thread per core for every matrix product big enough (the baseline
+# network's layers are): with four test processes on two cores those threads spin against each
+# other (a decision of the baseline bot took 65 ms instead of 3.5 on a loaded 2-core machine).
+# One thread each.
+export OPENBLAS_NUM_THREADS=1
+
+# One collection of the suite first, beside the steps below (Debian's packages, PostgreSQL, the
+# linters): it writes the bytecode of the tests (their assertions rewritten by pytest: 12 s of CPU
+# for the whole suite) and of the modules they import, which every test process then reads
+# (collecting costs each of them 4 s instead of 12; five of them start at once below, and each
+# would otherwise rewrite every test module itself).
+collected=$(mktemp /tmp/huntgather-collect.XXXXXX)
+on_exit_do+=('rm -f "$collected"')
+.venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >"$collected" 2>&1 &
+collect_pid=$!
 if [ -n "$apt_pid" ]; then
   if ! wait "$apt_pid"; then
     cat "$apt_log"
@@ -58,17 +78,6 @@ if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
   export HUNTGATHER_TEST_POSTGRES="postgresql://postgres@127.0.0.1:$pgport/postgres"
   echo "== PostgreSQL for the storage tests on 127.0.0.1:$pgport"
 fi
-
-# Python writes the bytecode of what it imports into the checkout's __pycache__ folders (ignored by
-# git) even where the environment says not to: some 150 server processes, their bot workers and the
-# command-line tests' processes start during the suite, and each would otherwise compile huntgather
-# and the tests from source again (a quarter of a second of CPU for the server's modules alone).
-unset PYTHONDONTWRITEBYTECODE
-# NumPy's OpenBLAS starts a thread per core for every matrix product big enough (the baseline
-# network's layers are): with four test processes on two cores those threads spin against each
-# other (a decision of the baseline bot took 65 ms instead of 3.5 on a loaded 2-core machine).
-# One thread each.
-export OPENBLAS_NUM_THREADS=1
 
 echo "== ruff"
 .venv/bin/ruff check src tests tools examples scripts
@@ -111,7 +120,7 @@ compiled_suite() {
   # the checkout's files (tracked, and new ones git does not ignore), without any build output
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$tree"
-    # with the tests' bytecode, assertions rewritten, that the collection below wrote (valid there:
+    # with the tests' bytecode, assertions rewritten, that the first collection wrote (valid there:
     # the copies keep their sources' times and sizes); the build's own modules are compiled anew
     find tests -name __pycache__ -type d -print0 | tar --null -T - -cf - | tar -xf - -C "$tree"
   else
@@ -127,13 +136,8 @@ compiled_suite() {
   .venv/bin/python -m pytest -q -rs -p no:cacheprovider --durations=5 -k "$COMPILED_DESELECT" \
     "${COMPILED_TESTS[@]}" "$@"
 }
-# One collection of the suite first, alone: it writes the bytecode of the tests (their assertions
-# rewritten by pytest, 12 s of CPU for the whole suite) and of the modules they import, which every
-# test process then reads (collecting costs each of them 4 s instead of 12; five of them start at
-# once below, and each would rewrite every test module itself).
-collected=$(mktemp /tmp/huntgather-collect.XXXXXX)
-on_exit_do+=('rm -f "$collected"')
-.venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >"$collected" 2>&1 || { cat "$collected"; exit 1; }
+# (the collection started above has written the tests' bytecode that the test processes read)
+if ! wait "$collect_pid"; then cat "$collected"; exit 1; fi
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
   (compiled_suite "$@") >"$side/compiled" 2>&1 &
   compiled_pid=$!
