@@ -427,13 +427,20 @@ def elo_ratings(specs: Sequence[str], games: Sequence[GameResult], iterations: i
                 else:
                     wins[a][b] += 0.5
                     wins[b][a] += 0.5
+    # the MM iteration (Hunter 2004); what does not change from one iteration to the next (each
+    # bot's wins, each pair's meetings) computed once.  It stops early at a fixed point: once an
+    # iteration gives back exactly the ratings it started from, so would every later one.
+    totals = [sum(row) for row in wins]
+    met = [[(b, wins[a][b] + wins[b][a]) for b in range(n) if b != a] for a in range(n)]
     gamma = [1.0] * n
     for _ in range(iterations):
         new = []
         for a in range(n):
-            w = sum(wins[a])
-            denom = sum((wins[a][b] + wins[b][a]) / (gamma[a] + gamma[b]) for b in range(n) if b != a)
-            new.append(w / denom if denom else gamma[a])
+            denom = sum(m / (gamma[a] + gamma[b]) for b, m in met[a])
+            new.append(totals[a] / denom if denom else gamma[a])
         mean_log = sum(math.log(x) for x in new) / n
-        gamma = [x / math.exp(mean_log) for x in new]
+        new = [x / math.exp(mean_log) for x in new]
+        if new == gamma:
+            break
+        gamma = new
     return {s: 1500.0 + 400.0 * math.log10(gamma[index[s]]) for s in specs}
