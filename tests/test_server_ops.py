@@ -498,7 +498,12 @@ def test_metrics_count_what_the_server_does_and_are_off_by_default(tmp_path: Pat
         assert scrape(metrics_port)["huntgather_sockets_open"] == 0
 
     asyncio.run(scenario())
+    # SIGTERM ends it although the first hint's search may still be under way (the bug: its worker
+    # was not ended, and the server's exit waited for the search until it was killed)
+    proc = srv.proc
+    assert proc is not None
     srv.stop()
+    assert proc.returncode == 0, f"the server did not exit by itself after SIGTERM: {proc.returncode}"
     off = OpsServer(tmp_path / "off.sqlite").start()
     servers.append(off)
     assert listening_ports(off.pid) == {off.port}
