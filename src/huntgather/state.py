@@ -413,8 +413,7 @@ class State:
             t = self.tile
             return [Place(t, x, y, r) for x, y, r in self.board.placements(self.board.tiles.by_id[t])]
         if phase is OCCUPY:
-            asked = self._asked
-            return [*(self._occupy_options() if asked is None else asked), Pass()]
+            return [*self._occupy_choices(), Pass()]
         if phase is SPECIAL:
             return [*self.asking_special().options(self), Pass()]
         if phase is DRAW:
@@ -442,12 +441,17 @@ class State:
             x, y, r = board.placement(tile, randbelow(rng, count), count=count)
             return Place(t, x, y, r)
         if self.phase is OCCUPY:   # (legal_moves() is these options and a Pass: not listed again)
-            asked = self._asked
-            options = self._occupy_options() if asked is None else asked
+            options = self._occupy_choices()
             i = randbelow(rng, len(options) + 1)
             return options[i] if i < len(options) else Pass()
         moves = self.legal_moves()
         return moves[randbelow(rng, len(moves))]
+
+    def _occupy_choices(self) -> list[Move]:
+        """The occupy decision's options but its Pass: those listed when it was asked (kept), or
+        looked up (a state that was not brought to the decision by a move, as a position read)."""
+        asked = self._asked
+        return self._occupy_options() if asked is None else asked
 
     def _occupy_options(self) -> list[Move]:
         assert self.tile is not None
