@@ -146,7 +146,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: ``--disable-features`` would replace, not add to), and what the tests turn off besides: the spare
 #: renderer process chromium starts after a page loads, for a next page of that browser context that
 #: these tests never open (a renderer started and thrown away per context: 7 % of chromium's CPU in
-#: a page-a-context test)
+#: a page-a-context test).  test_web_ui.py checks this copy against the installed Playwright's list.
 DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
                      "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
                      "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"

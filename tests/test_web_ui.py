@@ -2284,3 +2284,21 @@ def test_the_name_is_asked_once_then_a_small_link_changes_it(server: Server, pag
     page.click("#name-save")
     page.wait_for_function("() => /Dee \\(yellow\\)/.test("
                            "document.querySelector('#players tbody').textContent)")
+
+
+def test_the_features_turned_off_in_chromium_keep_playwrights_own() -> None:
+    """conftest's DISABLED_FEATURES repeats the ``--disable-features`` list of the installed
+    Playwright (a second switch would replace Playwright's, not add to it) and adds the spare
+    renderer: a Playwright whose list changed must be copied again (this test says what differs)."""
+    import re
+
+    import playwright
+    from conftest import DISABLED_FEATURES
+
+    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
+    found = re.search(r"disabledFeatures = \[(.*?)\]\.filter", bundle.read_text(encoding="utf-8"), re.S)
+    assert found is not None, f"no disabledFeatures list in {bundle}"
+    theirs = re.findall(r'^\s*"([^"]+)",?\s*$', found.group(1), re.M)
+    ours = DISABLED_FEATURES.split(",")
+    assert ours[-1] == "SpareRendererForSitePerProcess"
+    assert ours[:-1] == theirs, f"Playwright turns off {theirs}"
