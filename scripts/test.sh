@@ -148,15 +148,19 @@ bash scripts/compiled.sh clean   # the pure-Python build first (a compiled one l
 # --dist loadgroup: the tests that share the corpus of random games (xdist_group "corpus") run in
 # one worker, which plays those games once (tests/conftest.py).  Four test processes on two cores:
 # the browser tests spend much of their time waiting (animations, timers, bots), so a fourth
-# fills the cores better (a browser half of the suite under the same load: 306 s against 323 s).  The tests marked `lab` (the
-# experiment harness: tuning, training, variant tools; see pyproject.toml) run on the compiled
-# build only, beside, where they take a third of the time; without it, here.
-lab=()
+# fills the cores better (a browser half of the suite under the same load: 306 s against 323 s).
+# The tests marked `engine` (the CPU-heavy checks of the engine and the bots: properties over many
+# random games, the naive reference board, the searches) and `lab` (the experiment harness: tuning,
+# training, variant tools; see pyproject.toml) run on the compiled build only, beside, where they
+# take less than half the time; without it, here.  The pins of the games (test_game_digest) and of
+# the bots' moves (test_search_pins) run on both builds; tests/test_suite_split.py checks that
+# every test marked so is in the compiled suite's selection above.
+one_build=()
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
-  lab=(-m "not lab")
-  echo "(the tests marked lab run on the compiled build, below)"
+  one_build=(-m "not lab and not engine")
+  echo "(the tests marked engine or lab run on the compiled build, below)"
 fi
-.venv/bin/python -m pytest -n 4 --dist loadgroup -q -rs --durations=15 "${lab[@]}" "$@"
+.venv/bin/python -m pytest -n 4 --dist loadgroup -q -rs --durations=15 "${one_build[@]}" "$@"
 
 echo "== mypy --strict"
 mypy_status=0

@@ -29,6 +29,7 @@ PLAYERS = (2, 3, 4, 5)
 # --------------------------------------------------------------------------- legality
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("players", PLAYERS)
 def test_random_and_greedy_play_whole_games_legally(edition: str, players: int) -> None:
@@ -42,6 +43,7 @@ def test_random_and_greedy_play_whole_games_legally(edition: str, players: int) 
     assert game.is_over
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("players", PLAYERS)
 def test_every_bot_answers_every_kind_of_decision_legally(edition: str, players: int) -> None:
@@ -92,6 +94,7 @@ def positions(count: int, seed: int = 7, edition: str = "2020", players: int = 2
     return out
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12", "mcts:12:3"])
 def test_same_seed_and_state_give_the_same_move(spec: str) -> None:
     states = positions(4)
@@ -120,6 +123,7 @@ def test_the_random_bot_plays_the_move_its_decision_key_names() -> None:
         game.play(moves[rng.randrange(len(moves))])
 
 
+@pytest.mark.engine
 def test_a_roll_out_sample_of_every_placement_is_the_full_roll_out() -> None:
     """rollout_placements at least the number of placements changes nothing; fewer still give
     legal, reproducible answers."""
@@ -192,6 +196,7 @@ def test_incremental_estimate_equals_full_estimate(edition: str) -> None:
             assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(quick, estimate(after), strict=True))
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("edition", "players"), [("2020", 2), ("2002", 3), ("2020", 4)])
 def test_estimated_plans_are_each_plan_played_out_and_estimated(edition: str, players: int) -> None:
     """The search's plan values (occupants valued without a copy) are those of each plan played on
@@ -298,6 +303,7 @@ def test_deals_are_mirrored_with_seats_rotated() -> None:
                         (1, 0): ("random", "greedy"), (1, 1): ("greedy", "random")}
 
 
+@pytest.mark.engine
 def test_greedy_beats_random() -> None:
     result = run_tournament(["greedy", "random"], games=4, players=2, seed=2)
     rows = {row.bot: row for row in result.rows}
@@ -465,6 +471,7 @@ def test_tournament_log_unwritable(tmp_path: Any, capsys: pytest.CaptureFixture[
     assert "cannot use the log" in capsys.readouterr().err
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("bot", ["hard", "expert"])
 def test_suggested_turns_are_whole_legal_turns(bot: str) -> None:
     from huntgather.bots import expert_bot, suggest_turns
@@ -578,6 +585,7 @@ def test_pass_is_a_possible_answer_to_occupy() -> None:
     assert occupy_decisions > 0
 
 
+@pytest.mark.engine
 def test_bots_answer_the_shaman_decision() -> None:
     # This seeded random 3-player game reaches a shaman decision (found by playing it).
     game = Game(3, seed=103)

@@ -81,6 +81,7 @@ def test_a_level_plays_the_same_move_on_a_slow_machine(monkeypatch: pytest.Monke
     assert slow.moves == quick.moves and slow.plans == quick.plans
 
 
+@pytest.mark.engine
 def test_the_same_seed_and_position_give_the_same_move_from_a_fresh_bot() -> None:
     for state in positions(3, seed=2, every=11)[:3]:
         before = state.copy()
@@ -109,6 +110,7 @@ def test_the_server_keeps_a_time_limit_as_a_safety_net(monkeypatch: pytest.Monke
 # --------------------------------------------------------------------------- features and the model
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("players", "edition"), [(2, "2020"), (4, "2020"), (3, "2002")])
 def test_the_features_add_up_to_the_heuristic_estimate(players: int, edition: str) -> None:
     # an independent check of the split by kind: the heuristic's own formula, rebuilt from the parts
@@ -149,6 +151,7 @@ def test_a_model_file_round_trips_and_refuses_other_formats(tmp_path: Path) -> N
         LinearEval({"2020/2": [1.0]})
 
 
+@pytest.mark.engine
 def test_the_model_is_a_dot_product_and_falls_back_where_it_has_no_weights() -> None:
     state = positions(2, seed=3)[5]
     only_meeples = [0.0] * len(FEATURES)
@@ -173,6 +176,7 @@ def test_the_shipped_model_covers_every_edition_and_count() -> None:
 # --------------------------------------------------------------------------- the expert level
 
 
+@pytest.mark.engine
 def test_the_tree_search_can_use_the_learned_evaluation_at_its_leaves() -> None:
     state = positions(2, seed=6)[3]
     calls: list[State] = []
@@ -265,6 +269,7 @@ def test_halving_schedules_halve_the_field_and_keep_to_the_budget() -> None:
         assert all(samples >= 1 for _, samples in rounds)
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
 def test_the_expert_search_returns_legal_moves_and_leaves_the_state_alone(players: int, seed: int) -> None:
     for state in positions(players, seed=seed, every=13)[:-1][:3]:
@@ -282,6 +287,7 @@ def test_the_expert_search_returns_legal_moves_and_leaves_the_state_alone(player
             assert bot.choose(after) in after.legal_moves()
 
 
+@pytest.mark.engine
 def test_the_expert_search_compares_the_surviving_plans_on_the_same_draws() -> None:
     state = positions(2, seed=4)[4]
     result = ExpertBot(Limits(simulations=60), seed=3, width=6).search(state)
@@ -295,6 +301,7 @@ def test_the_expert_search_compares_the_surviving_plans_on_the_same_draws() -> N
     assert result.plans[0][1] >= result.plans[1][1]
 
 
+@pytest.mark.engine
 def test_a_paranoid_reply_cuts_the_searchers_margin_and_a_max_n_one_raises_the_movers() -> None:
     from huntgather.bots.base import estimated_plans
     from huntgather.bots.expert import reply
@@ -311,6 +318,7 @@ def test_a_paranoid_reply_cuts_the_searchers_margin_and_a_max_n_one_raises_the_m
         assert reply(state, against=mover) == (own_plan, own_values)   # the searcher's own turn
 
 
+@pytest.mark.engine
 def test_paranoid_and_max_n_are_one_search_in_two_players() -> None:
     """With one opponent, its best margin is the searcher's worst: the same samples, the same answer."""
     for state in positions(2, seed=8, every=15)[1:3]:
@@ -320,6 +328,7 @@ def test_paranoid_and_max_n_are_one_search_in_two_players() -> None:
         assert paranoid.plans == maxn.plans and paranoid.moves == maxn.moves
 
 
+@pytest.mark.engine
 def test_with_two_players_the_meetings_objective_is_the_margin() -> None:
     """One opponent: the share of meetings won is the logistic of the margin over it, so the
     expert searches exactly as before the objective was added."""
@@ -329,6 +338,7 @@ def test_with_two_players_the_meetings_objective_is_the_margin() -> None:
         assert meetings.plans == margin.plans and meetings.moves == margin.moves
 
 
+@pytest.mark.engine
 def test_with_three_players_the_expert_plays_for_its_share_of_meetings() -> None:
     """The level's objective, checked by hand: estimates 30, 20 and 50 for seats 0-2 and the
     expert's scale 8. Meetings: seat 0 beats seat 1 by 10 and trails seat 2 by 20, so
@@ -347,6 +357,7 @@ def test_with_three_players_the_expert_plays_for_its_share_of_meetings() -> None
         assert bot.choose(state) in state.legal_moves()
 
 
+@pytest.mark.engine
 def test_the_paranoid_expert_plays_legal_moves_with_three_and_four_players() -> None:
     assert make_bot("expert:paranoid").paranoid and not make_bot("expert").paranoid   # type: ignore[attr-defined]
     for players in (3, 4):
@@ -355,6 +366,7 @@ def test_the_paranoid_expert_plays_legal_moves_with_three_and_four_players() -> 
             assert bot.choose(state) in state.legal_moves()
 
 
+@pytest.mark.engine
 def test_the_expert_search_is_reproducible_and_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     state = positions(3, seed=6)[3]
     quick = ExpertBot(Limits(simulations=16), seed=9, width=4).search(state)
@@ -367,6 +379,7 @@ def test_the_expert_search_is_reproducible_and_ignores_the_clock(monkeypatch: py
     assert 0 < cut.simulations < quick.simulations and cut.moves[0][0] in state.legal_moves()
 
 
+@pytest.mark.engine
 def test_the_expert_search_values_its_leaves_by_a_pluggable_evaluation() -> None:
     state = positions(2, seed=7)[3]
     calls: list[State] = []
@@ -396,6 +409,7 @@ def test_an_opponent_model_of_the_expert_own_numbers_is_no_model() -> None:
         assert plain.plans == same.plans == none.plans and plain.moves == same.moves == none.moves
 
 
+@pytest.mark.engine
 def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a sample the searching seat's turns are chosen with its own weights, every other
     seat's with the model's, and the sample's end is valued with the searcher's own weights
@@ -434,6 +448,7 @@ def test_with_an_opponent_model_the_other_seats_play_by_its_numbers(monkeypatch:
     assert len(ends) == len(turns) and set(ends) == {own}
 
 
+@pytest.mark.engine
 def test_rounds_of_greedy_turns_are_turns_per_player(monkeypatch: pytest.MonkeyPatch) -> None:
     """``rounds=2`` samples exactly what ``turns=2 * players`` does, a function of the position
     gives the rounds per search, and each sample then plays that many greedy turns."""

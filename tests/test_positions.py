@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def check_game(game: Game, every: int = 9) -> set[tuple[str, str]]:
     return seen
 
 
+@pytest.mark.engine
 @SLOW
 @example("2002", 5, 922)   # two meeples of one river return listed in another order
 @given(EDITIONS, PLAYERS, SEEDS)

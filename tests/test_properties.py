@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,10 @@ from huntgather.tiles import FOREST, LAKE, RIVER
 EDITIONS = st.sampled_from(["2020", "2002"])
 PLAYERS = st.integers(min_value=2, max_value=5)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+#: every test here plays many random games: on the compiled build only, where there is one (the
+#: `engine` marker, pyproject.toml)
+pytestmark = pytest.mark.engine
 
 # A game takes a few milliseconds; the checked replay a few tens.  Keep the whole file well
 # under 40 seconds on a loaded 2-core machine.

@@ -187,6 +187,7 @@ def positions(edition: str, seed: int, players: int) -> Iterator[State]:
 SEEDS = [(edition, seed) for edition in ("2020", "2002") for seed in range(6)]
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("edition", "seed"), SEEDS)
 def test_legal_placements_match_the_naive_check(edition: str, seed: int) -> None:
     rng = random.Random(seed)
@@ -224,6 +225,7 @@ def test_legal_placements_match_the_naive_check(edition: str, seed: int) -> None
     assert checked > 100
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("edition", "seed"), SEEDS)
 def test_features_match_a_flood_fill(edition: str, seed: int) -> None:
     compared = 0

@@ -73,6 +73,7 @@ def _check_mask(enc: Encoder, rng: random.Random) -> list:
     return moves
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_mask_is_exact_over_many_games(edition: str, players: int) -> None:
@@ -154,6 +155,7 @@ def _play_with_encoder(game: Game, enc: Encoder, moves_rng: random.Random, steps
         enc.update(move, tile, events)
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_incremental_planes_equal_planes_rebuilt_from_scratch(edition: str) -> None:
     for seed in range(4):
@@ -183,6 +185,7 @@ def _plain(enc) -> tuple:
     return plain, moves, mask
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize(("edition", "players"), [("2020", 2), ("2002", 4)])
 def test_incremental_observations_and_masks_equal_the_plain_ones(edition: str, players: int) -> None:
     """Over a few hundred positions of random games (the moves' events given, as the envs do),

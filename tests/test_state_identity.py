@@ -43,6 +43,7 @@ def test_states_are_not_hashable_and_compare_only_with_states() -> None:
     assert repr(state).startswith("<State 2020, 2 players, turn 0: ")
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_a_quiet_apply_changes_the_state_as_the_normal_one_does(edition: str, rules: Any) -> None:
     # apply(quiet=True) makes no events; the state it leaves must be the same in every respect,
@@ -83,6 +84,7 @@ def test_a_quiet_game_plays_the_same_game_without_events() -> None:
         assert again.follow([]) == [] and again.state == loud.state
 
 
+@pytest.mark.engine
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_the_occupy_options_kept_for_the_decision_are_those_listed_afresh(edition: str) -> None:
     # the rules keep the occupant options they found when they asked; a copy shares them and an
@@ -135,6 +137,7 @@ def test_taking_a_tile_out_of_a_stack_in_any_order() -> None:
         _without((1, 2), 7)
 
 
+@pytest.mark.engine
 def test_a_placement_found_from_either_end_is_the_listed_one() -> None:
     """``Board.placement(tile, i, count=...)`` walks from the nearer end of the frontier; it finds
     ``placements(tile)[i]`` for every ``i``, as the walk from the start does."""
