@@ -49,50 +49,15 @@ unset PYTHONDONTWRITEBYTECODE
 # One thread each.
 export OPENBLAS_NUM_THREADS=1
 
-# One collection of the suite first, beside the steps below (Debian's packages, PostgreSQL, the
-# linters): it writes the bytecode of the tests (their assertions rewritten by pytest: 12 s of CPU
-# for the whole suite) and of the modules they import, which every test process then reads
-# (collecting costs each of them 4 s instead of 12; five of them start at once below, and each
-# would otherwise rewrite every test module itself).
-collected=$(mktemp /tmp/huntgather-collect.XXXXXX)
-on_exit_do+=('rm -f "$collected"')
-.venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >"$collected" 2>&1 &
-collect_pid=$!
-if [ -n "$apt_pid" ]; then
-  if ! wait "$apt_pid"; then
-    cat "$apt_log"
-    echo "installing ${debian[*]} from Debian failed" >&2
-    exit 1
-  fi
-fi
-
-# The storage tests run against PostgreSQL too when HUNTGATHER_TEST_POSTGRES names a server.
-if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
-  pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
-  pgdir=$(mktemp -d /tmp/huntgather-pg.XXXXXX)
-  chown postgres "$pgdir"
-  pgport=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-  su postgres -c "$pgbin/initdb -D $pgdir/data -A trust -U postgres" >/dev/null
-  su postgres -c "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -w -o '-p $pgport -k $pgdir -c listen_addresses=127.0.0.1' start" >/dev/null
-  on_exit_do+=('su postgres -c "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop" >/dev/null 2>&1; rm -rf "$pgdir"')
-  export HUNTGATHER_TEST_POSTGRES="postgresql://postgres@127.0.0.1:$pgport/postgres"
-  echo "== PostgreSQL for the storage tests on 127.0.0.1:$pgport"
-fi
-
-echo "== ruff"
-.venv/bin/ruff check src tests tools examples scripts
-echo "== js lint"
-# the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
-.venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
-# mypy and the compiled build's tests run beside the pure suite (whose test processes spend much
-# of their time waiting on browsers, servers and timers); their output is shown, and their exit
-# status checked, once the suite is done.
+# The compiled build's chain runs beside everything else from here on, and its output is shown,
+# and its exit status checked, once the pure suite is done: the build first (compiled into the
+# cache; about a minute of one core), then, once the first collection below is done, its tests.
+# It is the longest chain of the run, so it starts first.  Built at the C compiler's -O1, not the
+# -O3 of a build for use (setup.py): the same C code from mypyc, a quarter less CPU to compile, 5 %
+# slower to run.
 side=$(mktemp -d /tmp/huntgather-side.XXXXXX)
 on_exit_do+=('kill $(jobs -p) 2>/dev/null; rm -rf "$side"')
-# mypy's cache lives outside the checkout, so that a fresh clone on this machine reuses it (mypy
-# checks every cached module against its source's hash: a changed file is checked again)
-.venv/bin/mypy --cache-dir "${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-mypy" >"$side/mypy" 2>&1 &
-mypy_pid=$!
+export HUNTGATHER_COMPILE_OPT=${HUNTGATHER_COMPILE_OPT:-1}
 
 # The tests that can tell the builds apart, again on the optional compiled build (mypyc;
 # docs/performance.md): the rules, records, positions, the digest of 1,000 games, state identity
@@ -131,17 +96,66 @@ compiled_suite() {
   if [ -d ../shared ]; then ln -s "$(cd ../shared && pwd)" "$side/shared"; fi
   cd "$tree"
   export PYTHONPATH="$tree/src"   # before the editable install's path to the checkout
-  bash scripts/compiled.sh build
+  bash scripts/compiled.sh build   # (taken from the cache that "prepare" filled)
   echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files)"
   .venv/bin/python -m pytest -q -rs -p no:cacheprovider --durations=5 -k "$COMPILED_DESELECT" \
     "${COMPILED_TESTS[@]}" "$@"
 }
-# (the collection started above has written the tests' bytecode that the test processes read)
-if ! wait "$collect_pid"; then cat "$collected"; exit 1; fi
+compiled_chain() {
+  bash scripts/compiled.sh prepare
+  until [ -e "$side/collected" ]; do sleep 0.5; done
+  compiled_suite "$@"
+}
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
-  (compiled_suite "$@") >"$side/compiled" 2>&1 &
+  (compiled_chain "$@") >"$side/compiled" 2>&1 &
   compiled_pid=$!
 fi
+
+# One collection of the suite first, beside the steps below (Debian's packages, PostgreSQL, the
+# linters): it writes the bytecode of the tests (their assertions rewritten by pytest: 12 s of CPU
+# for the whole suite) and of the modules they import, which every test process then reads
+# (collecting costs each of them 4 s instead of 12; five of them start at once below, and each
+# would otherwise rewrite every test module itself).
+collected=$(mktemp /tmp/huntgather-collect.XXXXXX)
+on_exit_do+=('rm -f "$collected"')
+.venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >"$collected" 2>&1 &
+collect_pid=$!
+if [ -n "$apt_pid" ]; then
+  if ! wait "$apt_pid"; then
+    cat "$apt_log"
+    echo "installing ${debian[*]} from Debian failed" >&2
+    exit 1
+  fi
+fi
+
+# The storage tests run against PostgreSQL too when HUNTGATHER_TEST_POSTGRES names a server.
+if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
+  pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
+  pgdir=$(mktemp -d /tmp/huntgather-pg.XXXXXX)
+  chown postgres "$pgdir"
+  pgport=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+  su postgres -c "$pgbin/initdb -D $pgdir/data -A trust -U postgres" >/dev/null
+  su postgres -c "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -w -o '-p $pgport -k $pgdir -c listen_addresses=127.0.0.1' start" >/dev/null
+  on_exit_do+=('su postgres -c "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop" >/dev/null 2>&1; rm -rf "$pgdir"')
+  export HUNTGATHER_TEST_POSTGRES="postgresql://postgres@127.0.0.1:$pgport/postgres"
+  echo "== PostgreSQL for the storage tests on 127.0.0.1:$pgport"
+fi
+
+echo "== ruff"
+.venv/bin/ruff check src tests tools examples scripts
+echo "== js lint"
+# the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
+.venv/bin/oxlint --deny-warnings src/huntgather/web tests/js
+# mypy runs beside the pure suite; its output is shown, and its exit status checked, once the
+# suite is done.  Its cache lives outside the checkout, so that a fresh clone on this machine reuses
+# it (mypy checks every cached module against its source's hash: a changed file is checked again)
+.venv/bin/mypy --cache-dir "${XDG_CACHE_HOME:-$HOME/.cache}/huntgather-mypy" >"$side/mypy" 2>&1 &
+mypy_pid=$!
+
+# (the collection started above has written the tests' bytecode that the test processes read; the
+# compiled build's tests, waiting for it, start now)
+if ! wait "$collect_pid"; then cat "$collected"; exit 1; fi
+touch "$side/collected"
 
 echo "== pytest"
 bash scripts/compiled.sh clean   # the pure-Python build first (a compiled one left in place would hide it)
