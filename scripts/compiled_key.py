@@ -12,7 +12,8 @@ import sys
 import mypy.version
 
 h = hashlib.sha256()
-h.update(f"{sys.version}|{mypy.version.__version__}|{os.environ.get('HUNTGATHER_COMPILE_OPT', '3')}|".encode())
+opt_level = os.environ.get("HUNTGATHER_COMPILE_OPT", "3")
+h.update(f"{sys.version}|{mypy.version.__version__}|{opt_level}|".encode())
 h.update(subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.encode())
 sources = sorted(pathlib.Path("src").rglob("*.py"))
 for path in [*sources, pathlib.Path("setup.py"), pathlib.Path("pyproject.toml")]:
