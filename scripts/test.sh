@@ -74,11 +74,16 @@ COMPILED_TESTS=(
   tests/test_moves.py tests/test_record.py tests/test_positions.py tests/test_properties.py
   tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
   tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
+  # and of other files, the tests marked engine or lab only (the rest run on the pure build)
+  tests/test_ladder.py::test_every_pair_plays_the_same_deals_from_both_seats
+  tests/test_ladder.py::test_a_ladder_resumes_and_a_pair_log_is_an_ordinary_log_of_a_tournament
+  tests/test_rl_baseline.py::test_it_beats_the_random_player_on_mirrored_deals
 )
 # not the tests of documents, logs and tools among them (they read files and run scripts), nor the
 # RL test that compares Ray with local runs: they run on the pure build
 COMPILED_DESELECT="not local_and_ray_runs and not documented"
 COMPILED_DESELECT+=" and not scale_tool and not interval_tool and not tournament_log"
+COMPILED_DESELECT+=" and not no_module_outside_the_specials"   # reads the modules' source text
 compiled_suite() {
   local tree="$side/compiled-tree"
   mkdir -p "$tree"
@@ -97,8 +102,9 @@ compiled_suite() {
   cd "$tree"
   export PYTHONPATH="$tree/src"   # before the editable install's path to the checkout
   bash scripts/compiled.sh build   # (taken from the cache that "prepare" filled)
-  echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files)"
-  .venv/bin/python -m pytest -q -rs -p no:cacheprovider --durations=5 -k "$COMPILED_DESELECT" \
+  echo "== pytest on the compiled build (${#COMPILED_TESTS[@]} test files and tests)"
+  # two test processes: once the pure suite is done, this one is all that runs, on two cores
+  .venv/bin/python -m pytest -n 2 --dist loadgroup -q -rs -p no:cacheprovider --durations=5 -k "$COMPILED_DESELECT" \
     "${COMPILED_TESTS[@]}" "$@"
 }
 compiled_chain() {

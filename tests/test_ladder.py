@@ -16,6 +16,7 @@ from huntgather.lab.tournament_log import read_log
 CHEAP = ["random", "greedy", "mcts:1"]
 
 
+@pytest.mark.lab
 def test_every_pair_plays_the_same_deals_from_both_seats(tmp_path: Path) -> None:
     games: list[GameResult] = []
     ladder = run_ladder(CHEAP, rounds=2, directory=str(tmp_path), seed=5, progress=games.append)
@@ -39,7 +40,8 @@ def test_every_pair_plays_the_same_deals_from_both_seats(tmp_path: Path) -> None
     assert rows["random"].seconds_per_move > 0 and rows["greedy"].seconds_per_move > 0
 
 
-def test_a_ladder_resumes_and_a_pair_log_is_an_ordinary_tournament_log(tmp_path: Path) -> None:
+@pytest.mark.lab
+def test_a_ladder_resumes_and_a_pair_log_is_an_ordinary_log_of_a_tournament(tmp_path: Path) -> None:
     run_ladder(["random", "greedy"], rounds=1, directory=str(tmp_path), seed=2)
     path = pair_file(str(tmp_path), "random", "greedy")
     before = Path(path).read_text()

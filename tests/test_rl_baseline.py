@@ -90,6 +90,7 @@ def test_its_policy_plays_legal_games_alike_whatever_its_seed(edition: str) -> N
     assert first == again
 
 
+@pytest.mark.engine
 def test_it_beats_the_random_player_on_mirrored_deals() -> None:
     """Ten deals, each played twice with the seats swapped: the baseline (trained on greedy
     games) must win most of the 20 games (it won 100 of 100 in docs/rl.md's run)."""
