@@ -1716,7 +1716,8 @@ def test_games_of_hard_bots_alone_delay_neither_a_quick_bot_nor_a_persons_hard_b
     # waits in the heavy lane, but before every bot-only game's (it has a person waiting), so only
     # the searches already running end first.  In one first-come queue either reply would come
     # after all twelve, and every hard game would have moved on meanwhile.  Counted, not timed:
-    # on a loaded machine the hard searches only take longer.
+    # on a loaded machine the hard searches only take longer.  Both lanes' workers are started
+    # first (a worker's start, a second or two, would otherwise be counted against the lanes).
     def version_of(c: TestClient, gid: str) -> int:   # through the server (its database is in use)
         version: int = c.get(f"/api/games/{gid}").json()["version"]
         return version
@@ -1724,26 +1725,29 @@ def test_games_of_hard_bots_alone_delay_neither_a_quick_bot_nor_a_persons_hard_b
     def placed_by(view: dict[str, Any], seat: int, since: int) -> bool:
         return any(e["kind"] == "TilePlaced" and e["player"] == seat for e in view["log"][since:])
 
-    with TestClient(create_app("sqlite://", bot_delay=0.0, bot_games_per_creator=0)) as c:
+    app = create_app("sqlite://", bot_delay=0.0, bot_games_per_creator=0)
+    with TestClient(app) as c:
+        for lane in ("light", "heavy"):
+            started = app.state.context.workers.warm(lane)
+            assert started is not None and started.result(timeout=60) > 0
         hard = [create(c, {"seats": [{"kind": "bot", "level": "hard"}] * 5, "unwatched": True})["id"]
                 for _ in range(12)]
         made = create(c, {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"},
                                     {"kind": "bot", "level": "hard"}], "short": 12})
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             view = hello(ws, [made["seats"]["0"]])["snapshot"]
-            for _turn in range(2):   # the first replies start the lanes' workers; the second count
+            before = {gid: version_of(c, gid) for gid in hard}
+            view = play(ws, view)
+            while view["decision"]["player"] == 0 and not view["over"]:   # a menhir turn first
                 before = {gid: version_of(c, gid) for gid in hard}
                 view = play(ws, view)
-                while view["decision"]["player"] == 0 and not view["over"]:   # a menhir turn first
-                    before = {gid: version_of(c, gid) for gid in hard}
-                    view = play(ws, view)
-                since = len(view["log"])
-                moved: dict[int, list[str]] = {}   # bot seat -> the hard games that moved before it
-                while view["decision"]["player"] != 0 and not view["over"]:   # both bots (and menhirs)
-                    view = apply_update(view, recv(ws, "update"))
-                    for seat in (1, 2):
-                        if seat not in moved and placed_by(view, seat, since):
-                            moved[seat] = [gid for gid in hard if version_of(c, gid) > before[gid]]
+            since = len(view["log"])
+            moved: dict[int, list[str]] = {}   # bot seat -> the hard games that moved before it
+            while view["decision"]["player"] != 0 and not view["over"]:   # both bots (and menhirs)
+                view = apply_update(view, recv(ws, "update"))
+                for seat in (1, 2):
+                    if seat not in moved and placed_by(view, seat, since):
+                        moved[seat] = [gid for gid in hard if version_of(c, gid) > before[gid]]
             assert set(moved) == {1, 2}
             assert len(moved[1]) <= 4, f"{len(moved[1])} of 12 hard games moved before the greedy bot"
             assert len(moved[2]) <= 6, f"{len(moved[2])} of 12 hard games moved before Ann's hard bot"

@@ -50,7 +50,7 @@ import os
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from enum import IntEnum
 from typing import Any, TypeVar
@@ -257,12 +257,14 @@ class Workers:
             self._pools[lane] = pool
         return pool
 
-    def warm(self, lane: str) -> None:
+    def warm(self, lane: str) -> Future[int] | None:
         """Start ``lane``'s first worker now, in the background: a worker process takes a second
         or two to start (a new interpreter importing the engine and the bots), which the first
-        search in that lane would otherwise wait for.  Nothing to do on threads."""
+        search in that lane would otherwise wait for.  Returns what is done once it has started
+        (its pid); nothing to do on threads (None)."""
         if self.processes:
-            self._pool(lane).submit(os.getpid)
+            return self._pool(lane).submit(os.getpid)
+        return None
 
     def size(self, lane: str) -> int:
         """How many searches ``lane`` runs at once."""
