@@ -166,6 +166,7 @@ def test_two_people_and_a_watcher_chat_play_and_rematch(server: Server, browser:
             == ["1"]
         # the same seats, Bob starts this time: his page is the one with a turn to play
         bob.wait_for_selector("rect.target")
+        ann.wait_for_selector("#lobby li[data-seat='0'] .you")   # (Ann's page may show the game later)
         assert ann.locator("#lobby li[data-seat='0'] .you").count() == 1
         ann.wait_for_function("(n) => document.querySelector(\"#lobby li[data-seat='1'] .name\")"
                               "?.textContent === n", arg=NAME)
