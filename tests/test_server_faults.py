@@ -58,14 +58,14 @@ HTTP = httpx.Client(timeout=PATIENCE, limits=httpx.Limits(max_keepalive_connecti
 
 
 def create_game(srv: Server, setup: dict[str, Any]) -> dict[str, Any]:
-    r = HTTP.post(f"{srv.http}/api/games", json=setup, timeout=PATIENCE)
+    r = HTTP.post(f"{srv.http}/api/games", json=setup)
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()
     return made
 
 
 def game_view(srv: Server, game_id: str) -> dict[str, Any]:
-    r = HTTP.get(f"{srv.http}/api/games/{game_id}", timeout=PATIENCE)
+    r = HTTP.get(f"{srv.http}/api/games/{game_id}")
     assert r.status_code == 200, r.text
     view: dict[str, Any] = r.json()
     return view
@@ -392,7 +392,7 @@ def test_sigterm_drains_the_pages_and_a_second_server_goes_on(tmp_path: Path, se
             assert await p.wait_until(lambda p=p: p.closed, EXIT_WITHIN), "a page was not closed"
             assert (p.close_code, p.close_reason) == (CLOSE_RESTART, "service_restart")
         with contextlib.suppress(httpx.HTTPError):   # refused: nothing listens, or 503 while draining
-            r = HTTP.post(f"{srv.http}/api/games", json={"seats": [{"kind": "human"}] * 2}, timeout=PATIENCE)
+            r = HTTP.post(f"{srv.http}/api/games", json={"seats": [{"kind": "human"}] * 2})
             assert (r.status_code, r.json()["code"]) == (503, "draining"), r.text
         try:
             code = await asyncio.to_thread(proc.wait, EXIT_WITHIN)
@@ -527,8 +527,7 @@ def test_hostile_frames_get_their_error_change_nothing_and_memory_stays_bounded(
             ("a binary body", os.urandom(1000), "application/octet-stream", 415, "bad_content_type"),
         ]
         for what, body, ctype, status, code in bodies:
-            r = HTTP.post(f"{srv.http}/api/games", content=body, headers={"content-type": ctype},
-                           timeout=PATIENCE)
+            r = HTTP.post(f"{srv.http}/api/games", content=body, headers={"content-type": ctype})
             assert (r.status_code, r.json().get("code")) == (status, code), f"{what}: {r.text[:300]}"
             assert_plain_words(r.json()["message"])
         assert game_view(srv, gid)["version"] == version
@@ -817,8 +816,7 @@ async def refused_turn(page: Page, moves: list[dict[str, Any]]) -> dict[str, Any
 
 
 def creation_refused(srv: Server) -> dict[str, Any]:
-    r = HTTP.post(f"{srv.http}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]},
-                   timeout=PATIENCE)
+    r = HTTP.post(f"{srv.http}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
     assert r.status_code == 503, (r.status_code, r.text)
     body: dict[str, Any] = r.json()
     assert body["code"] == "storage_failed"

@@ -57,11 +57,11 @@ class OpsServer(Server):
 
 
 def ready(srv: Server) -> httpx.Response:
-    return HTTP.get(f"{srv.http}/readyz", timeout=PATIENCE)
+    return HTTP.get(f"{srv.http}/readyz")
 
 
 def healthy(srv: Server) -> None:
-    r = HTTP.get(f"{srv.http}/healthz", timeout=PATIENCE)
+    r = HTTP.get(f"{srv.http}/healthz")
     assert (r.status_code, r.json()) == (200, {"status": "ok"})
 
 
@@ -109,8 +109,8 @@ def test_a_deleted_database_file_refuses_every_write_and_says_why(tmp_path: Path
         assert_plain_words(error["message"])
         assert error["version"] == acked[-1]
         creation_refused(srv)
-        gone = HTTP.delete(f"{srv.http}/api/games/{other['id']}", timeout=PATIENCE,
-                            headers={"Authorization": f"Bearer {other['creator']}"})
+        gone = HTTP.delete(f"{srv.http}/api/games/{other['id']}",
+                           headers={"Authorization": f"Bearer {other['creator']}"})
         assert gone.status_code == 503 and gone.json()["code"] == "storage_failed", gone.text
         error = await refused_turn(page, moves)   # still refused: the loss is for good
         assert error["code"] == "storage_failed"
@@ -155,8 +155,7 @@ def test_a_replaced_database_file_is_noticed(tmp_path: Path, servers: list[Serve
 
 
 def create_as(srv: Server, forwarded: str) -> int:
-    r = HTTP.post(f"{srv.http}/api/games", json=HOTSEAT, headers={"X-Forwarded-For": forwarded},
-                   timeout=PATIENCE)
+    r = HTTP.post(f"{srv.http}/api/games", json=HOTSEAT, headers={"X-Forwarded-For": forwarded})
     assert r.status_code in (201, 429), r.text
     if r.status_code == 429:
         assert r.json()["code"] == "too_many_games"
@@ -436,7 +435,7 @@ def scrape(port: int) -> dict[str, float]:
     """The metrics at ``http://127.0.0.1:PORT/metrics``, each sample by its name and labels."""
     from prometheus_client.parser import text_string_to_metric_families
 
-    r = HTTP.get(f"http://127.0.0.1:{port}/metrics", timeout=PATIENCE)
+    r = HTTP.get(f"http://127.0.0.1:{port}/metrics")
     assert r.status_code == 200, r.text
     samples = {}
     for family in text_string_to_metric_families(r.text):
@@ -458,7 +457,7 @@ def test_metrics_count_what_the_server_does_and_are_off_by_default(tmp_path: Pat
     srv = OpsServer(folder / "g.sqlite", args=("--metrics-port", str(metrics_port))).start()
     servers.append(srv)
     assert listening_ports(srv.pid) == {srv.port, metrics_port}
-    assert HTTP.get(f"{srv.http}/metrics", timeout=PATIENCE).status_code == 404   # not on the players' port
+    assert HTTP.get(f"{srv.http}/metrics").status_code == 404   # not on the players' port
     before = scrape(metrics_port)
     assert before["huntgather_moves_stored_total"] == 0 and before["huntgather_ack_seconds_count"] == 0
     lanes = {f"huntgather_bot_queue_depth{{lane={lane}}}" for lane in ("light", "heavy", "hints")}
@@ -508,7 +507,7 @@ def test_metrics_count_what_the_server_does_and_are_off_by_default(tmp_path: Pat
     off = OpsServer(tmp_path / "off.sqlite").start()
     servers.append(off)
     assert listening_ports(off.pid) == {off.port}
-    assert HTTP.get(f"{off.http}/metrics", timeout=PATIENCE).status_code == 404
+    assert HTTP.get(f"{off.http}/metrics").status_code == 404
     assert "metrics for Prometheus" not in off.log()
 
 
@@ -536,11 +535,11 @@ def test_json_logs_are_one_object_a_line_with_ids_and_no_secret(tmp_path: Path,
         await bot_page.play()
         await bot_page.until_to_move(0)
         await bot_page.close()
-        wrong = HTTP.delete(f"{srv.http}/api/games/{made['id']}", timeout=PATIENCE,
-                             headers={"Authorization": f"Bearer {versus['creator']}"})
+        wrong = HTTP.delete(f"{srv.http}/api/games/{made['id']}",
+                            headers={"Authorization": f"Bearer {versus['creator']}"})
         assert wrong.status_code == 403, wrong.text
-        gone = HTTP.delete(f"{srv.http}/api/games/{made['id']}", timeout=PATIENCE,
-                            headers={"Authorization": f"Bearer {made['creator']}", "X-Request-ID": "req-42"})
+        gone = HTTP.delete(f"{srv.http}/api/games/{made['id']}",
+                           headers={"Authorization": f"Bearer {made['creator']}", "X-Request-ID": "req-42"})
         assert gone.status_code in (200, 204), gone.text
         await page.wait_until(lambda: page.closed, PATIENCE)
         await page.close()
