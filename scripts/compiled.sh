@@ -4,13 +4,37 @@
 #   bash scripts/compiled.sh prepare # compile it into the cache only (the checkout stays pure)
 #   bash scripts/compiled.sh clean   # remove every compiled module: back to the pure-Python build
 #   bash scripts/compiled.sh status  # which modules are compiled
+#   bash scripts/compiled.sh needs   # what a build needs installed, as pyproject.toml asks for it
 # Needs .venv with mypy (huntgather[test]), a C compiler and the Python headers. The build outputs
 # (*.so, build/) are ignored by git; builds are cached outside the checkout (see "build" below).
 # See docs/performance.md, "The compiled build".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
+# setup.py is read by setuptools itself, and pyproject's license field needs a recent one (the one
+# pyproject.toml's build-system asks for): installed when the one in .venv is older
+ensure_setuptools() {
+  "$python" -c "import setuptools, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 77)" 2>/dev/null ||
+    "$python" -m pip install --quiet "setuptools>=77" >/dev/null
+}
 case "${1:-}" in
+  needs)
+    # mypy (mypyc), setuptools, and NumPy's and Gymnasium's types (the RL modules, which the compiled
+    # modules' imports reach, use them): the requirements as pyproject.toml writes them, one per line
+    "${PYTHON:-python3}" - <<'PY'
+import re
+import tomllib
+
+with open("pyproject.toml", "rb") as f:
+    project = tomllib.load(f)
+wanted = {"mypy", "numpy", "gymnasium"}
+requirements = [r for extra in project["project"]["optional-dependencies"].values() for r in extra
+                if re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() in wanted]
+requirements += [r for r in project["build-system"]["requires"] if r.startswith("setuptools")]
+assert len(requirements) == 4, requirements
+print(*dict.fromkeys(requirements), sep="\n")
+PY
+    ;;
   prepare|build)
     # A build is kept in a cache keyed by a hash of everything it is made from
     # (scripts/compiled_key.py): any change to a source, to setup.py or pyproject.toml, or to the
@@ -24,14 +48,13 @@ case "${1:-}" in
     here=$PWD
     if [ -z "$cache_root" ]; then
       [ "$1" = prepare ] && exit 0   # nothing to prepare without a cache: "build" compiles in place
-      # setup.py is read by setuptools itself here, and pyproject's license field needs setuptools >= 77
-      "$python" -m pip install --quiet "setuptools>=77" >/dev/null
+      ensure_setuptools
       HUNTGATHER_COMPILE=1 "$python" setup.py --quiet build_ext --inplace >/dev/null
     else
       if [ -f "$cache_root/$key/complete" ]; then
         echo "compiled build taken from the cache ($cache_root/$key)"
       else
-        "$python" -m pip install --quiet "setuptools>=77" >/dev/null
+        ensure_setuptools
         work=$(mktemp -d /tmp/huntgather-compile.XXXXXX)
         cp -r src setup.py pyproject.toml README.md LICENSE "$work"/
         find "$work/src" -name '*.so' -delete
@@ -60,7 +83,7 @@ print('compiled:', ' '.join(compiled_modules()))"
     "$python" -c "from huntgather.bench import build, compiled_modules; print(build(), *compiled_modules())"
     ;;
   *)
-    echo "usage: bash scripts/compiled.sh build|prepare|clean|status" >&2
+    echo "usage: bash scripts/compiled.sh build|prepare|clean|status|needs" >&2
     exit 2
     ;;
 esac

@@ -37,7 +37,6 @@ if [ ${#debian[@]} -gt 0 ]; then
     >"$apt_log" 2>&1 &
   apt_pid=$!
 fi
-bash scripts/setup.sh test,web,ui-test,rl
 # Python writes the bytecode of what it imports into the checkout's __pycache__ folders (ignored by
 # git) even where the environment says not to: some 150 server processes, their bot workers and the
 # command-line tests' processes start during the suite, and each would otherwise compile huntgather
@@ -52,9 +51,9 @@ export OPENBLAS_NUM_THREADS=1
 # The compiled build's chain runs beside everything else from here on, and its output is shown,
 # and its exit status checked, once the pure suite is done: the build first (compiled into the
 # cache; about a minute of one core), then, once the first collection below is done, its tests.
-# It is the longest chain of the run, so it starts first.  Built at the C compiler's -O1, not the
-# -O3 of a build for use (setup.py): the same C code from mypyc, a quarter less CPU to compile, 5 %
-# slower to run.
+# It is the longest chain of the run, so it starts first, in the middle of the setup (below).
+# Built at the C compiler's -O1, not the -O3 of a build for use (setup.py): the same C code from
+# mypyc, a quarter less CPU to compile, 5 % slower to run.
 side=$(mktemp -d /tmp/huntgather-side.XXXXXX)
 on_exit_do+=('kill $(jobs -p) 2>/dev/null; rm -rf "$side"')
 export HUNTGATHER_COMPILE_OPT=${HUNTGATHER_COMPILE_OPT:-1}
@@ -112,10 +111,16 @@ compiled_chain() {
   until [ -e "$side/collected" ]; do sleep 0.5; done
   compiled_suite "$@"
 }
+# .venv: what the compiled build needs first (mypy, setuptools, and NumPy's and Gymnasium's types;
+# a few seconds), so that the build runs on the second core while pip installs the rest on the
+# first (half a minute, on one core)
 if [ -z "${HUNTGATHER_SKIP_COMPILED:-}" ]; then
+  mapfile -t build_needs < <(bash scripts/compiled.sh needs)
+  bash scripts/setup.sh --only "${build_needs[@]}"
   (compiled_chain "$@") >"$side/compiled" 2>&1 &
   compiled_pid=$!
 fi
+bash scripts/setup.sh test,web,ui-test,rl
 
 # One collection of the suite first, beside the steps below (Debian's packages, PostgreSQL, the
 # linters): it writes the bytecode of the tests (their assertions rewritten by pytest: 12 s of CPU
