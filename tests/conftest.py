@@ -9,6 +9,7 @@ imported with ``--import-mode=importlib`` and cannot import this file by name.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -161,10 +162,13 @@ DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrow
 POLL_MS = 50
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A headless chromium under Playwright, one per test module (tests/test_web_*.py), whose pages'
-    ``wait_for_function`` polls every :data:`POLL_MS` ms unless told otherwise."""
+@pytest.fixture(scope="session")
+def chromium_session() -> Iterator[Any]:
+    """A headless chromium under Playwright, one per test process, started by its first browser
+    test (a chromium and Playwright's driver cost some 1.5 s of CPU to start: per module and
+    test process, as the browser tests once had them, 25 starts in a run of the suite); its pages'
+    ``wait_for_function`` polls every :data:`POLL_MS` ms unless told otherwise.  Tests take it as
+    :func:`browser`."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if CHROMIUM is None:
         pytest.skip("chromium is not installed")
@@ -176,6 +180,34 @@ def browser() -> Iterator[Any]:
                                     "--disable-dev-shm-usage", f"--disable-features={DISABLED_FEATURES}"])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_session: Any) -> Iterator[Any]:
+    """The test process's chromium (:func:`chromium_session`) for a module's tests (the browser
+    tests, tests/test_web_*.py); the browser contexts they leave open are closed after the module,
+    as closing a chromium of its own would."""
+    yield chromium_session
+    for context in list(chromium_session.contexts):
+        context.close()
+
+
+@pytest.fixture(autouse=True)
+def _asyncio_free_of_playwright(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Between its calls, Playwright's synchronous API leaves its own event loop marked as running
+    in the thread that called it, where ``asyncio.run`` then refuses to start ("cannot be called
+    from a running event loop").  With the chromium kept for the whole test process, a test that
+    does not use it (the server tests' clients run in ``asyncio.run``) runs with no loop marked, and
+    Playwright's is marked again after it, for the next browser test's calls."""
+    playwright_loop = asyncio.events._get_running_loop()
+    if playwright_loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(playwright_loop)
 
 
 def _polled(wait_for_function: Any) -> Any:
