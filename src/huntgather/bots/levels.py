@@ -126,7 +126,8 @@ def deep_bot(seed: int | None = None) -> ExpertBot:
     >>> bot.name, bot.rounds is master_rounds
     ('expert:deep', True)
     """
-    return ExpertBot(EXPERT, seed, name="expert:deep", weights=weights_for, meetings=True, rounds=master_rounds)
+    return ExpertBot(EXPERT, seed, name="expert:deep", weights=weights_for, meetings=True,
+                     rounds=master_rounds)
 
 
 register(BotSpec("expert:deep", deep_bot,
