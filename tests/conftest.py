@@ -178,7 +178,11 @@ def chromium_session() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM,
                               args=["--no-sandbox", "--disable-gpu", "--headless=new",
                                     "--disable-dev-shm-usage", f"--disable-features={DISABLED_FEATURES}"])
+        playwright_loop = asyncio.events._get_running_loop()
         yield b
+        # (marked as running again, should the last test have been one without the browser: see
+        # the repository's conftest.py)
+        asyncio.events._set_running_loop(playwright_loop)
         b.close()
 
 
@@ -190,24 +194,6 @@ def browser(chromium_session: Any) -> Iterator[Any]:
     yield chromium_session
     for context in list(chromium_session.contexts):
         context.close()
-
-
-@pytest.fixture(autouse=True)
-def _asyncio_free_of_playwright(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Between its calls, Playwright's synchronous API leaves its own event loop marked as running
-    in the thread that called it, where ``asyncio.run`` then refuses to start ("cannot be called
-    from a running event loop").  With the chromium kept for the whole test process, a test that
-    does not use it (the server tests' clients run in ``asyncio.run``) runs with no loop marked, and
-    Playwright's is marked again after it, for the next browser test's calls."""
-    playwright_loop = asyncio.events._get_running_loop()
-    if playwright_loop is None or "browser" in request.fixturenames:
-        yield
-        return
-    asyncio.events._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio.events._set_running_loop(playwright_loop)
 
 
 def _polled(wait_for_function: Any) -> Any:
