@@ -153,7 +153,7 @@ if [ -z "${HUNTGATHER_TEST_POSTGRES:-}" ] && is_root; then
 fi
 
 echo "== ruff"
-.venv/bin/ruff check src tests tools examples scripts conftest.py setup.py
+.venv/bin/ruff check src tests tools examples scripts setup.py
 echo "== js lint"
 # the page's modules and their tests: oxlint (from PyPI, the `test` extra; rules in .oxlintrc.json)
 .venv/bin/oxlint --deny-warnings src/huntgather/web tests/js

@@ -162,6 +162,25 @@ DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrow
 POLL_MS = 50
 
 
+class _PlaywrightLoop:
+    """Between its calls, Playwright's synchronous API leaves its own event loop marked as running in
+    the thread that called it, where ``asyncio.run`` then refuses to start ("cannot be called from a
+    running event loop"), and its calls need it marked.  With one chromium kept for a whole test
+    process, the loop is marked only while a browser test (or the browser fixtures' own clean-up)
+    runs, so that the tests and doctests after it can use ``asyncio.run``."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+    @classmethod
+    def mark(cls) -> None:
+        if cls.loop is not None:
+            asyncio.events._set_running_loop(cls.loop)
+
+    @staticmethod
+    def unmark() -> None:
+        asyncio.events._set_running_loop(None)
+
+
 @pytest.fixture(scope="session")
 def chromium_session() -> Iterator[Any]:
     """A headless chromium under Playwright, one per test process, started by its first browser
@@ -178,12 +197,13 @@ def chromium_session() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM,
                               args=["--no-sandbox", "--disable-gpu", "--headless=new",
                                     "--disable-dev-shm-usage", f"--disable-features={DISABLED_FEATURES}"])
-        playwright_loop = asyncio.events._get_running_loop()
-        yield b
-        # (marked as running again, should the last test have been one without the browser: see
-        # the repository's conftest.py)
-        asyncio.events._set_running_loop(playwright_loop)
-        b.close()
+        _PlaywrightLoop.loop = asyncio.events._get_running_loop()
+        try:
+            yield b
+        finally:
+            _PlaywrightLoop.mark()
+            b.close()
+        _PlaywrightLoop.loop = None
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +212,25 @@ def browser(chromium_session: Any) -> Iterator[Any]:
     tests, tests/test_web_*.py); the browser contexts they leave open are closed after the module,
     as closing a chromium of its own would."""
     yield chromium_session
+    _PlaywrightLoop.mark()
     for context in list(chromium_session.contexts):
         context.close()
+    _PlaywrightLoop.unmark()
+
+
+@pytest.fixture(autouse=True)
+def _playwright_loop_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's loop marked as running for a browser test, from before its fixtures to after
+    their clean-up (this fixture is set up first and torn down last), and unmarked after it."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("browser")
+    _PlaywrightLoop.mark()
+    try:
+        yield
+    finally:
+        _PlaywrightLoop.unmark()
 
 
 def _polled(wait_for_function: Any) -> Any:
