@@ -27,11 +27,11 @@ Specs understood by :func:`make_bot`:
 ``expert:margin``      the expert valuing, with 3 or more players too, only its margin over
                        the best other seat (the expert before 24 Nov's ninth session; with
                        two players the same as ``expert``)
-``expert:deep``        the expert looking a round further in its samples: two rounds of
-                       greedy turns with 2 and 3 players (about twice its CPU), three with
-                       4 and 5 (about one and a half times)
+``expert:deep``        the expert with two rounds of greedy turns in its samples with 2 and
+                       3 players too (about twice its CPU there)
 ``master``             the same bot, ``expert:deep``, as a level offered in the browser
-                       (63 % of 300 two-player games against the expert)
+                       (63 % of 300 two-player games against the expert; with 4 or more
+                       players it plays as the expert does)
 ``expert:plain``       the expert with the heuristic's own numbers (the expert before
                        fitted weights), valuing its margin over the best other seat
 ``baseline``           the pretrained baseline network's most likely move, no search

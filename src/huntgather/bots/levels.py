@@ -106,36 +106,25 @@ register(BotSpec("expert:margin",
                  "other seat"))
 
 
-def master_rounds(state: State) -> int:
-    """Rounds of greedy turns after the plan in the master level's samples: one more than the
-    expert's (:func:`expert_rounds`), two with two or three players, three with four or more.
-
-    >>> master_rounds(State.new(2)), master_rounds(State.new(3)), master_rounds(State.new(4))
-    (2, 2, 3)
-    """
-    return expert_rounds(state) + 1
-
-
 def deep_bot(seed: int | None = None) -> ExpertBot:
-    """The expert looking one round further in its samples (:func:`master_rounds`): two rounds of
-    greedy turns with 2 and 3 players (about twice the expert's CPU there), three with 4 and 5
-    (about one and a half times).  Named ``expert:deep`` whichever spec asks for it (``master``
-    too), so that its measured games stay its own: a bot's random numbers depend on its name.
+    """The expert with two rounds of greedy turns in its samples with 2 and 3 players too (the
+    expert plays two from 4 players on): about twice its CPU there.  Named ``expert:deep``
+    whichever spec asks for it (``master`` too), so that its measured games stay its own: a bot's
+    random numbers depend on its name.
 
     >>> bot = deep_bot(seed=1)
-    >>> bot.name, bot.rounds is master_rounds
-    ('expert:deep', True)
+    >>> bot.name, bot.rounds
+    ('expert:deep', 2)
     """
-    return ExpertBot(EXPERT, seed, name="expert:deep", weights=weights_for, meetings=True,
-                     rounds=master_rounds)
+    return ExpertBot(EXPERT, seed, name="expert:deep", weights=weights_for, meetings=True, rounds=2)
 
 
 register(BotSpec("expert:deep", deep_bot,
-                 "the expert looking one round further in its samples: two rounds of greedy turns "
-                 "with 2 and 3 players (about twice its CPU), three with 4 and 5"))
+                 "the expert with two rounds of greedy turns in its samples with 2 and 3 players "
+                 "too (about twice its CPU there)"))
 register(BotSpec("master", deep_bot,
-                 "the strongest: plays each of its best ideas out a round further than the expert; "
-                 "thinks up to twice as long as the expert",
+                 "the strongest: plays each of its best ideas out two rounds deep; thinks about twice "
+                 "as long as the expert (with four or more players it plays as the expert does)",
                  lane="heavy", safety_seconds=24.0, ladder=True))
 register(BotSpec("expert:plain", lambda seed: ExpertBot(EXPERT, seed, name="expert:plain"),
                  "the expert with the heuristic's own numbers, valuing its margin over the best "
