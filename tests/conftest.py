@@ -213,9 +213,11 @@ def browser(chromium_session: Any) -> Iterator[Any]:
     as closing a chromium of its own would."""
     yield chromium_session
     _PlaywrightLoop.mark()
-    for context in list(chromium_session.contexts):
-        context.close()
-    _PlaywrightLoop.unmark()
+    try:
+        for context in list(chromium_session.contexts):
+            context.close()
+    finally:
+        _PlaywrightLoop.unmark()
 
 
 @pytest.fixture(autouse=True)
