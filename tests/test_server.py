@@ -1192,7 +1192,11 @@ def test_a_move_that_cannot_be_stored_leaves_the_game_and_a_seeded_deals_draws_a
         return history(client, made["id"])
 
     failed, smooth = two_turns(fail=True), two_turns(fail=False)
-    assert len(failed) == len(smooth) > 4
+    # each game stored its two turns once, a placement and a pass each: the refused attempts left
+    # nothing (a secret deal's draws may differ in number: a tile that fits nowhere is drawn again,
+    # in about one game of sixty with six tiles)
+    for stored in (failed, smooth):
+        assert len([m for m in stored if not m.startswith("d")]) == 4, stored
     if setup is HUMANS:   # seeded: the same tiles drawn
         assert failed == smooth
 
