@@ -334,6 +334,17 @@ class Server:
     def log(self) -> str:
         return "".join(self.output[-60:])
 
+    def said(self, text: str, patience: float = PATIENCE) -> list[str]:
+        """The lines of the server's output that hold ``text``, once there is one, or none after
+        ``patience`` seconds: its output is read by a thread of this process, which may not yet
+        have read what the server has just written."""
+        deadline = time.monotonic() + patience
+        while True:
+            found = [line for line in self.output if text in line]
+            if found or time.monotonic() > deadline:
+                return found
+            time.sleep(0.02)
+
     @property
     def http(self) -> str:
         """The server's address, ``http://127.0.0.1:PORT`` (the client's ``base``)."""

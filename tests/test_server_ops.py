@@ -121,10 +121,9 @@ def test_a_deleted_database_file_refuses_every_write_and_says_why(tmp_path: Path
     assert not list(folder.glob("g.sqlite*")), "a new database file was created silently"
     assert "deleted" in not_ready(srv)
     healthy(srv)
-    noticed = [line for line in srv.output if f"ERROR huntgather.server: {db}: the database file was deleted "
-               f"while the server ran" in line]
+    noticed = srv.said(f"ERROR huntgather.server: {db}: the database file was deleted while the server ran")
     assert len(noticed) == 1, srv.log()   # said once, when noticed; then each refused write says it
-    assert any(" ERROR " in line and "storing moves" in line for line in srv.output), srv.log()
+    assert any(" ERROR " in line for line in srv.said("storing moves")), srv.log()
     assert "Traceback" not in srv.log()
 
 
@@ -148,7 +147,7 @@ def test_a_replaced_database_file_is_noticed(tmp_path: Path, servers: list[Serve
 
     asyncio.run(scenario())
     assert "replaced" in not_ready(srv)
-    assert any("was replaced by another file" in line for line in srv.output), srv.log()
+    assert srv.said("was replaced by another file"), srv.log()
 
 
 # --------------------------------------------------------------------------- 3. X-Forwarded-For
