@@ -5,7 +5,8 @@ of half a second of CPU importing Python, Starlette, uvicorn, SQLAlchemy and hun
 serves; on the test machine's two cores that is over a minute of the suite's time.  This process
 (one per test process, started by :mod:`play_server` on its first server) imports those modules
 once, and makes the documents every server makes at its first page (``tiles_payload`` and
-``rules_payload``, cached per process: the children have them).  Then for each request it forks
+``rules_payload``, and the page's bundled modules, ``client_bundle``: cached per process, the
+children have them).  Then for each request it forks
 a child that runs ``huntgather play`` as the command line does (``huntgather.cli.main`` with the
 request's arguments, environment and working folder), its output written to the request's FIFO.
 The children are real, separate server processes: their own pid, signals, sockets, database and
@@ -94,11 +95,14 @@ def serve() -> None:
     import huntgather.server.storage
 
     # and the documents every server makes once, at its first page (each edition's tiles in both
-    # styles, its rules: a fifth of a second of CPU apiece), made here once for all of them
+    # styles, its rules: a fifth of a second of CPU apiece; the page's modules as one file), made
+    # here once for all of them
     from huntgather.editions import edition_names
-    from huntgather.server.routes_http import rules_payload, tiles_payload
+    from huntgather.server.client_bundle import client_bundle
+    from huntgather.server.routes_http import rules_payload, tiles_payload, web_dir
     from huntgather.svg import TILE_STYLES
 
+    client_bundle(web_dir())   # the page's modules bundled (where esbuild is installed)
     for edition in edition_names():
         rules_payload(edition)
         for style in TILE_STYLES:

@@ -32,6 +32,7 @@ import pytest
 from play_server import Server
 
 from huntgather.game import Game
+from huntgather.server.client_bundle import esbuild_program
 from huntgather.server.protocol import occupants_view
 from huntgather.server.rooms import build_game
 from huntgather.server.seats import GameSetup
@@ -794,6 +795,36 @@ def test_a_page_whose_socket_goes_silent_notices_and_reconnects(tmp_path: Path, 
     page.wait_for_selector("#connection[data-connection='online']", timeout=30_000)
     assert page.inner_text("#connection") == "connected"
     page.wait_for_function(WAIT_TURN_OR_END)
+
+
+def test_the_page_comes_as_one_script_and_module_by_module_with_no_bundle(
+        tmp_path: Path, servers: list[Server], server: Server, browser: Any) -> None:
+    """Where esbuild is installed the server sends the page's entry module with every module it
+    imports (huntgather.server.client_bundle): the page asks for one script.  A server started with
+    --no-bundle sends them one by one, and the page plays the same (a turn against a bot each)."""
+    if esbuild_program() is None:
+        pytest.skip("esbuild is not installed (Debian's package esbuild; scripts/test.sh installs it)")
+    unbundled = Server(tmp_path / "games.sqlite", args=("--no-bundle",)).start()
+    servers.append(unbundled)
+    modules = len(list((REPO / "src" / "huntgather" / "web" / "js").glob("*.js")))
+    for srv, expected in ((server, 1), (unbundled, 1 + modules)):
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        scripts: list[str] = []
+        errors: list[str] = []
+        pg.on("request", lambda r, seen=scripts: seen.append(r.url)
+              if "/static/" in r.url and r.url.endswith(".js") else None)
+        pg.on("pageerror", lambda e, seen=errors: seen.append(str(e)))
+        start_game(pg, srv.url, ["human", "bot:greedy"], short=5)
+        pg.wait_for_function(WAIT_TURN_OR_END)
+        play_turn(pg)
+        pg.wait_for_function(WAIT_TURN_OR_END)
+        assert board_tiles(pg) >= 3, srv.args   # the start, mine and the bot's
+        assert not errors, errors
+        assert len(set(scripts)) == expected, (srv.args, sorted(set(scripts)))
+        assert f"{srv.url}static/app.js" in scripts
+        context.close()
 
 
 def test_wrong_links_and_a_deleted_game_say_so(server: Server, browser: Any) -> None:

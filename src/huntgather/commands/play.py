@@ -64,6 +64,11 @@ def register(sub: Any) -> None:
     parser.add_argument("--warm-workers", action=argparse.BooleanOptionalAction, default=True,
                         help="start the quick bots' worker process with the server, so that the first "
                              "quick bot move does not wait a second or two for it (default: on)")
+    parser.add_argument("--bundle", action=argparse.BooleanOptionalAction, default=True,
+                        help="send the page's modules as one file where esbuild is installed (Debian's "
+                             "package esbuild, or the program HUNTGATHER_ESBUILD names): a page loads "
+                             "with 7 requests instead of 41; --no-bundle serves them one by one, so an "
+                             "edited module shows at the next reload (default: on)")
     parser.add_argument("--lobby-expiry", type=float, default=30.0, metavar="MINUTES",
                         help="how long a public game stays listed in the lobby; one whose open seats "
                              "are not all taken by then is deleted (never played) (default 30)")
@@ -288,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
                          lobby_expiry=args.lobby_expiry * 60.0,
                          reviews=args.reviews, review_simulations=args.review_simulations,
                          review_samples=args.review_samples, review_nice=args.review_nice,
-                         warm_workers=args.warm_workers)
+                         warm_workers=args.warm_workers, bundle_client=args.bundle)
     except SchemaError as exc:
         raise CommandError(f"cannot use the database {public_url(db)}: {exc}", 1) from None
     except Exception as exc:  # a bad URL or an unreachable database

@@ -157,7 +157,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
                notify: NotifySettings | None = None, push_services: tuple[str, ...] = (),
                lobby_expiry: float = LOBBY_EXPIRY, lobby_per_minute: int = 20, reviews: int = 1,
                review_simulations: int = REVIEW_SIMULATIONS, review_samples: int = REVIEW_SAMPLES,
-               review_nice: int = REVIEW_NICE, warm_workers: bool = False) -> Starlette:
+               review_nice: int = REVIEW_NICE, warm_workers: bool = False,
+               bundle_client: bool = True) -> Starlette:
     """The web application, storing games in ``db`` (a SQLAlchemy URL or a SQLite file path).
 
     At most ``max_rooms`` games stay in memory (see :class:`~huntgather.server.rooms.Rooms`);
@@ -192,6 +193,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     At most ``reviews`` post-game reviews are computed at once, each turn searched with
     ``review_simulations`` and valued on ``review_samples`` paired samples, in worker processes
     at the niceness ``review_nice`` (:mod:`huntgather.server.reviews`).
+    ``bundle_client`` sends the page's entry module as one file with every module it imports,
+    where esbuild is installed (:mod:`huntgather.server.client_bundle`); off, they come one by one.
     """
     if not lobby_expiry > 0 or lobby_per_minute < 1:
         raise ValueError("the lobby's expiry and its requests a minute must be positive")
@@ -222,7 +225,8 @@ def create_app(db: str = "sqlite://", *, bot_delay: float = 0.6, bot_workers: in
     context = ServerContext(storage, workers, rooms, games_per_minute,
                             {urlsplit(o).netloc.lower() or o.lower() for o in allowed_origins},
                             heartbeat, silent_after, hello_timeout, costly_per_second, lobby_per_minute,
-                            reviews=Reviews(rooms, simulations=review_simulations, samples=review_samples))
+                            reviews=Reviews(rooms, simulations=review_simulations, samples=review_samples),
+                            bundle_client=bundle_client)
     lag = LoopLag(shed_after, rooms.tally)
     middleware = [Middleware(SocketLimit, limit=max_sockets_per_address), Middleware(LogContext),
                   Middleware(SecurityHeaders), Middleware(CrossSiteGuard, allowed=context.origins),

@@ -59,6 +59,9 @@ class ServerContext:
     lobby_per_minute: int = 20
     #: the post-game reviews (:mod:`huntgather.server.reviews`)
     reviews: Reviews | None = None
+    #: whether ``/static/app.js`` is sent as one file with its imports where esbuild is installed
+    #: (:mod:`huntgather.server.client_bundle`)
+    bundle_client: bool = True
     creations: RateLimit = field(init=False)
     lobby_requests: RateLimit = field(init=False)
     #: one event per open game socket: set, it closes its page with 1012 once the message being

@@ -24,7 +24,8 @@ def app_from_env() -> Starlette:
     ``HUNTGATHER_SHED_AFTER``
     (seconds), ``HUNTGATHER_COSTLY_PER_SECOND``,
     ``HUNTGATHER_MAX_SOCKETS_PER_ADDRESS``, ``HUNTGATHER_MAX_WATCHERS``,
-    ``HUNTGATHER_BOT_GAMES_PER_CREATOR``, ``HUNTGATHER_REVIEWS``, ``HUNTGATHER_REVIEW_SIMULATIONS``
+    ``HUNTGATHER_BOT_GAMES_PER_CREATOR``, ``HUNTGATHER_BUNDLE`` (0: ``--no-bundle``),
+    ``HUNTGATHER_REVIEWS``, ``HUNTGATHER_REVIEW_SIMULATIONS``
     and ``HUNTGATHER_REVIEW_SAMPLES``, and for turn notifications ``HUNTGATHER_SMTP``,
     ``HUNTGATHER_MAIL_FROM``, ``HUNTGATHER_PUBLIC_URL``, ``HUNTGATHER_NOTIFY_DELAY``,
     ``HUNTGATHER_VAPID_KEY`` and ``HUNTGATHER_PUSH_SERVICE`` (comma-separated) (``huntgather
@@ -58,7 +59,8 @@ def app_from_env() -> Starlette:
                      review_simulations=int(env("HUNTGATHER_REVIEW_SIMULATIONS", "150")),
                      review_samples=int(env("HUNTGATHER_REVIEW_SAMPLES", "48")),
                      review_nice=int(env("HUNTGATHER_REVIEW_NICE", "19")),
-                     warm_workers=env("HUNTGATHER_WARM_WORKERS", "1") != "0")
+                     warm_workers=env("HUNTGATHER_WARM_WORKERS", "1") != "0",
+                     bundle_client=env("HUNTGATHER_BUNDLE", "1") != "0")
     tune_gc()   # a serving process, not a test: see huntgather.server.gc_tuning
     return app
 

@@ -15,6 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -25,6 +26,7 @@ from huntgather.bots.registry import offered_levels, registered
 from huntgather.editions import edition_names, get_edition
 from huntgather.painted import PIECE_SCALE as PAINTED_PIECE_SCALE
 from huntgather.server.auth import signed_in
+from huntgather.server.client_bundle import Bundle, client_bundle
 from huntgather.server.codec import MAX_MESSAGE, ProtocolError, read_json
 from huntgather.server.context import context_of
 from huntgather.server.messages import ErrorCode
@@ -59,7 +61,17 @@ def web_dir() -> str:
 class ClientFiles(StaticFiles):
     """The static client: its modules always as ``text/javascript`` (a browser runs a module
     script only with a JavaScript type, and with ``nosniff`` it takes the server's word for it;
-    ``mimetypes`` reads the system's tables, which may say otherwise)."""
+    ``mimetypes`` reads the system's tables, which may say otherwise); its entry module, ``app.js``,
+    as one file with every module it imports where the server bundles them
+    (:mod:`huntgather.server.client_bundle`)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        bundled = scope["app"].state.context.bundle_client
+        if path == "app.js" and scope["method"] in ("GET", "HEAD") and bundled:
+            bundle = await asyncio.to_thread(client_bundle, str(self.directory))
+            if bundle is not None:
+                return bundle_response(bundle, Headers(scope=scope))
+        return await super().get_response(path, scope)
 
     def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
                       status_code: int = 200) -> Response:
@@ -67,6 +79,19 @@ class ClientFiles(StaticFiles):
         if str(full_path).endswith((".js", ".mjs")):
             response.headers["content-type"] = "text/javascript; charset=utf-8"
         return response
+
+
+def bundle_response(bundle: Bundle, asked: Headers) -> Response:
+    """The bundled entry module: 304 if the browser's copy is this one (``If-None-Match``), else
+    the bundle, gzip-compressed if the browser accepts it; asked again whenever the page loads
+    (``no-cache``: a new server may send a new bundle)."""
+    headers = {"etag": bundle.etag, "cache-control": "no-cache", "vary": "Accept-Encoding"}
+    if bundle.etag in (tag.strip() for tag in asked.get("if-none-match", "").split(",")):
+        return Response(status_code=304, headers=headers)
+    headers["content-type"] = "text/javascript; charset=utf-8"
+    if "gzip" in asked.get("accept-encoding", ""):
+        return Response(bundle.gzipped, headers={**headers, "content-encoding": "gzip"})
+    return Response(bundle.body, headers=headers)
 
 
 #: the players' pieces as the board draws them, around (0, 0) (the page moves them into place)
