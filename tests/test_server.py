@@ -1885,6 +1885,20 @@ def test_a_worker_whose_server_is_already_gone_exits() -> None:
     assert done.returncode == 0 and time.monotonic() - started < 15
 
 
+def test_no_worker_starts_after_shutdown() -> None:
+    # a search asked of workers that are shut down (a process that stops) starts none: it raises
+    import asyncio
+
+    from huntgather.server.workers import Workers
+
+    workers = Workers(1)
+    workers.shutdown()
+    with pytest.raises(RuntimeError, match="the workers are shut down"):
+        asyncio.run(workers.run("hints", os.getpid))
+    with pytest.raises(RuntimeError, match="the workers are shut down"):
+        workers.warm("light")
+
+
 def test_shutdown_ends_a_worker_whose_search_is_under_way(tmp_path: Path) -> None:
     # the bug: the workers were looked up after the pool's shutdown, which forgets them, so none was
     # ended; a search under way (a hint asked just before SIGTERM) then held the server's exit

@@ -243,8 +243,12 @@ class Workers:
         #: the searches waiting or running in each lane (for the metrics)
         self.pending: dict[str, int] = dict.fromkeys(self._sizes, 0)
         self._gates = {lane: LaneGate(size) for lane, size in self._sizes.items()}
+        #: shut down: no worker is started any more (a search asked or retried after raises)
+        self.closed = False
 
     def _pool(self, lane: str) -> Executor:
+        if self.closed:
+            raise RuntimeError("the workers are shut down")
         pool = self._pools.get(lane)
         if pool is None:
             size = self._sizes[lane]
@@ -289,6 +293,8 @@ class Workers:
                     try:
                         return await loop.run_in_executor(self._pool(lane), fn, *args)
                     except BrokenProcessPool:
+                        if self.closed:   # ended by shutdown(): no new worker for a process that stops
+                            raise
                         log.error("a %s worker died; starting a new one (attempt %d)", lane, attempt)
                         broken = self._pools.pop(lane, None)
                         if broken is not None:
@@ -298,7 +304,8 @@ class Workers:
             self.pending[lane] -= 1
 
     def shutdown(self) -> None:
-        """Stop every worker now (a search in progress is abandoned)."""
+        """Stop every worker now (a search in progress is abandoned, and none starts after)."""
+        self.closed = True
         for pool in self._pools.values():
             # a search can take seconds: end the workers rather than wait for it (taken before the
             # shutdown, which forgets them: ended after it, a worker's search under way would hold
