@@ -2220,6 +2220,11 @@ AudioParam.prototype.setValueAtTime = function (v, t) {
   if (v > 0.002) window.__gains.push(v);
   return set.call(this, v, t);
 };
+window.__audio = [];
+for (const name of ["suspend", "resume"]) {
+  const real = AudioContext.prototype[name];
+  AudioContext.prototype[name] = function () { window.__audio.push(name); return real.call(this); };
+}
 """
 
 
@@ -2232,6 +2237,8 @@ def test_sounds_are_on_by_default_and_their_volume_is_remembered(server: Server,
     page.click("rect.target[data-fits='yes'] >> nth=0")
     page.wait_for_function("() => window.__tones.includes(180)")   # the knock: my tile put down
     assert page.evaluate("window.__gains")[-1] == pytest.approx(0.3 * 0.6)
+    # once the sounds have ended the audio is suspended (silence rendered costs CPU and battery)
+    page.wait_for_function("() => window.__audio.at(-1) === 'suspend'")
     # quieter: the bot's tile knocks at the volume chosen
     page.evaluate("() => { const v = document.querySelector('#volume'); v.value = '20';"
                   " v.dispatchEvent(new Event('input')); }")
@@ -2239,6 +2246,7 @@ def test_sounds_are_on_by_default_and_their_volume_is_remembered(server: Server,
     page.wait_for_function("() => !document.querySelector('#confirm').disabled")
     page.click("#confirm")
     page.wait_for_function("() => window.__tones.includes(180) && window.__tones.includes(660)")
+    assert "resume" in page.evaluate("window.__audio.slice(window.__audio.indexOf('suspend'))")
     gains = page.evaluate("window.__gains")
     assert pytest.approx(0.3 * 0.2) in gains and pytest.approx(0.12 * 0.2) in gains, gains
     page.reload()

@@ -6,6 +6,8 @@ import { soundOn, volume } from "./settings.js";
 
 let audio = null;   // the AudioContext, made on first use
 let wasMyTurn = false;
+let quiet = null;   // the timer that suspends the AudioContext once the last sound has ended
+let until = 0;      // when (the AudioContext's time) the last sound started ends
 
 // each sound: its notes [frequency in Hz, start in s, length in s], its wave and its loudness
 const SOUNDS = {
@@ -24,6 +26,11 @@ function play(kind) {
     if (audio.state === "suspended") audio.resume().catch(() => {});
     const sound = SOUNDS[kind];
     const now = audio.currentTime;
+    // a running AudioContext renders silence for as long as it runs (CPU, and a phone's battery):
+    // suspended once this sound, and any before it, has ended; resumed by the next one
+    until = Math.max(until, now + Math.max(...sound.notes.map(([, start, length]) => start + length)));
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { audio.suspend().catch(() => {}); }, (until - now + 0.25) * 1000);
     for (const [freq, start, length] of sound.notes) {
       const osc = audio.createOscillator();
       const gain = audio.createGain();
