@@ -30,15 +30,13 @@ import argparse
 import os
 import resource
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from play_process import play_process
 
 #: chromium's options as the browser tests start it (tests/conftest.py, less the features list)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--headless=new", "--disable-dev-shm-usage"]
@@ -66,40 +64,22 @@ def one_round(chromium: str, loads: int, bundle: bool) -> tuple[float, list[floa
 
     before = cpu_so_far()
     with tempfile.TemporaryDirectory() as tmp:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "huntgather", "play", "--no-browser",
-                                   "--host", "127.0.0.1", "--port", str(port),
-                                   "--db", str(Path(tmp) / "games.sqlite"),
-                                   "--bundle" if bundle else "--no-bundle"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        url = f"http://127.0.0.1:{port}/"
         walls: list[float] = []
         requests: list[str] = []
-        try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(url + "api/editions", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.2)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-                for _ in range(loads):
-                    requests.clear()
-                    start = time.perf_counter()
-                    context = browser.new_context(viewport={"width": 1400, "height": 900})
-                    page = context.new_page()
-                    page.on("request", lambda r: requests.append(r.url))
-                    page.goto(url + "#/new")
-                    page.wait_for_selector("body[data-ready='1']")
-                    context.close()
-                    walls.append(time.perf_counter() - start)
-                browser.close()
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(30)
+        way = "--bundle" if bundle else "--no-bundle"
+        with play_process(str(Path(tmp) / "games.sqlite"), way) as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            for _ in range(loads):
+                requests.clear()
+                start = time.perf_counter()
+                context = browser.new_context(viewport={"width": 1400, "height": 900})
+                page = context.new_page()
+                page.on("request", lambda r: requests.append(r.url))
+                page.goto(url + "#/new")
+                page.wait_for_selector("body[data-ready='1']")
+                context.close()
+                walls.append(time.perf_counter() - start)
+            browser.close()
     return cpu_so_far() - before, walls, len(requests)
 
 

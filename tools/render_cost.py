@@ -28,17 +28,14 @@ figure is recorded in docs/play.md ("Tile styles"); nothing asserts on it.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
+
+from play_process import play_process
 
 from huntgather.server.rooms import build_game
 from huntgather.server.seats import GameSetup
@@ -109,63 +106,45 @@ def main() -> None:
         storage.create(GAME_ID, setup.to_json(), history,
                        [SeatRow(i, "human", None, None, None, False) for i in range(2)])
         storage.close()
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "huntgather", "play", "--no-browser",
-                                   "--host", "127.0.0.1", "--port", str(port), "--db", db],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        url = f"http://127.0.0.1:{port}/"
-        try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(url + "api/editions", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.2)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=chromium,
-                                            args=["--no-sandbox", "--disable-gpu", "--headless=new"])
-                context = browser.new_context(viewport={"width": 390, "height": 844},
-                                              device_scale_factor=3, is_mobile=True, has_touch=True)
-                page = context.new_page()
-                page.set_default_timeout(60_000)
-                page.goto(url + f"#/watch/{GAME_ID}")
-                page.wait_for_selector(f"body[data-version='{len(history)}']")
-                tiles = page.locator("#viewport > g > g.hg-tile").count()
-                # both styles fetched, and their pictures made, once, outside the samples
+        with play_process(db) as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium,
+                                        args=["--no-sandbox", "--disable-gpu", "--headless=new"])
+            context = browser.new_context(viewport={"width": 390, "height": 844},
+                                          device_scale_factor=3, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(url + f"#/watch/{GAME_ID}")
+            page.wait_for_selector(f"body[data-version='{len(history)}']")
+            tiles = page.locator("#viewport > g > g.hg-tile").count()
+            # both styles fetched, and their pictures made, once, outside the samples
+            for style in ("clean", "painted"):
+                page.evaluate(SAMPLE_JS, style)
+                page.wait_for_selector(READY)
+            markup = {}
+            for style in ("clean", "painted"):
+                page.evaluate(SAMPLE_JS, style)
+                page.wait_for_selector(READY)
+                markup[style] = page.evaluate(GRAB_JS)
+            if args.shot:
+                page.wait_for_timeout(300)
+                page.screenshot(path=args.shot)
+                box = page.locator("#board").bounding_box()
+                assert box is not None
+                page.screenshot(path=args.shot.replace(".png", "-close.png"),
+                                clip={"x": box["x"] + box["width"] / 2 - 90, "width": 180,
+                                      "y": box["y"] + box["height"] / 2 - 70, "height": 140})
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.rate})
+            times: dict[str, list[float]] = {"painted": [], "clean": []}
+            whole: dict[str, list[float]] = {"painted": [], "clean": []}
+            for _ in range(args.samples):
                 for style in ("clean", "painted"):
-                    page.evaluate(SAMPLE_JS, style)
-                    page.wait_for_selector(READY)
-                markup = {}
+                    whole[style].append(page.evaluate(SAMPLE_JS, style))
+            for _ in range(args.samples):
                 for style in ("clean", "painted"):
-                    page.evaluate(SAMPLE_JS, style)
-                    page.wait_for_selector(READY)
-                    markup[style] = page.evaluate(GRAB_JS)
-                if args.shot:
-                    page.wait_for_timeout(300)
-                    page.screenshot(path=args.shot)
-                    box = page.locator("#board").bounding_box()
-                    assert box is not None
-                    page.screenshot(path=args.shot.replace(".png", "-close.png"),
-                                    clip={"x": box["x"] + box["width"] / 2 - 90, "width": 180,
-                                          "y": box["y"] + box["height"] / 2 - 70, "height": 140})
-                cdp = context.new_cdp_session(page)
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.rate})
-                times: dict[str, list[float]] = {"painted": [], "clean": []}
-                whole: dict[str, list[float]] = {"painted": [], "clean": []}
-                for _ in range(args.samples):
-                    for style in ("clean", "painted"):
-                        whole[style].append(page.evaluate(SAMPLE_JS, style))
-                for _ in range(args.samples):
-                    for style in ("clean", "painted"):
-                        times[style].append(page.evaluate(BOARD_JS, markup[style]))
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(15)
+                    times[style].append(page.evaluate(BOARD_JS, markup[style]))
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            browser.close()
     print(f"board of {tiles} tiles, 390x844, CPU throttled {args.rate:g}x, {args.samples} samples each")
     for what, table in (("the board drawn (markup to painted frame)", times),
                         ("the whole page redrawn after a style switch", whole)):
