@@ -36,14 +36,43 @@ def _ephemeral_low() -> int:
         return 32768
 
 
+#: where :func:`free_port` marks the ports it has handed out, for every test process of the machine
+PORTS_HANDED_OUT = Path(tempfile.gettempdir()) / "huntgather-test-ports"
+
+#: how long a port handed out stays another test process's to avoid (its server started by then)
+PORT_HELD = 300.0
+
+
+def _hand_out(port: int) -> bool:
+    """Mark ``port`` handed out (a file named after it, made only if missing: atomic across
+    processes); False if another test process of this machine had it in the last
+    :data:`PORT_HELD` seconds."""
+    PORTS_HANDED_OUT.mkdir(exist_ok=True)
+    mark = PORTS_HANDED_OUT / str(port)
+    try:
+        os.close(os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        with contextlib.suppress(OSError):
+            if time.time() - mark.stat().st_mtime > PORT_HELD:   # long ago: the port is free again
+                os.utime(mark)
+                return True
+        return False
+
+
 def free_port() -> int:
     """A port free on 127.0.0.1 now, for a server a test starts next.  Chosen at random below the
     system's ephemeral range: a port the kernel hands out itself (to ``bind(0)`` or to any outgoing
     connection, of which the suite's processes make thousands) could be taken by another test's
-    socket before the server binds it ("address already in use")."""
+    socket before the server binds it ("address already in use").  And not one that another test
+    process picked in the last few minutes (:func:`_hand_out`): two of the four test processes
+    picking the same port before either server had bound it failed a run ("address already in
+    use" at a server's start)."""
     high = max(_ephemeral_low(), 20_001)
     for _ in range(200):
         port = random.randrange(20_000, high)
+        if not _hand_out(port):
+            continue
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
