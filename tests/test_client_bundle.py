@@ -71,26 +71,25 @@ def test_with_no_bundle_or_no_esbuild_the_modules_come_one_by_one(
     with serve(bundle_client=False) as client:   # huntgather play --no-bundle
         r = client.get("/static/app.js")
         assert r.status_code == 200 and r.content == ENTRY
+
+    def entry_sent_as_it_is() -> str:
+        """What the log says while a new server, bundling afresh, sends app.js as it is on disk."""
+        client_bundle.cache_clear()
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="huntgather.server.client_bundle"), serve() as client:
+            assert client.get("/static/app.js").content == ENTRY
+        return caplog.text
+
     # no esbuild where HUNTGATHER_ESBUILD points
     monkeypatch.setenv(ESBUILD_VARIABLE, str(tmp_path / "no-such-program"))
-    with caplog.at_level(logging.INFO, logger="huntgather.server.client_bundle"), serve() as client:
-        assert client.get("/static/app.js").content == ENTRY
-    assert "could not bundle the page's modules" in caplog.text
+    assert "could not bundle the page's modules" in entry_sent_as_it_is()
     # an esbuild that fails: said in the log with what it said, and the modules served as they are
     failing = tmp_path / "esbuild"
     failing.write_text("#!/bin/sh\necho 'error: something went wrong' >&2\nexit 3\n")
     failing.chmod(0o755)
     monkeypatch.setenv(ESBUILD_VARIABLE, str(failing))
-    client_bundle.cache_clear()
-    caplog.clear()
-    with caplog.at_level(logging.INFO, logger="huntgather.server.client_bundle"), serve() as client:
-        assert client.get("/static/app.js").content == ENTRY
-    assert "exit 3: error: something went wrong" in caplog.text
+    assert "exit 3: error: something went wrong" in entry_sent_as_it_is()
     # none on the PATH at all
     monkeypatch.delenv(ESBUILD_VARIABLE)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    client_bundle.cache_clear()
-    caplog.clear()
-    with caplog.at_level(logging.INFO, logger="huntgather.server.client_bundle"), serve() as client:
-        assert client.get("/static/app.js").content == ENTRY
-    assert "esbuild is not installed" in caplog.text
+    assert "esbuild is not installed" in entry_sent_as_it_is()

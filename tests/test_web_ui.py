@@ -809,13 +809,11 @@ def test_the_page_comes_as_one_script_and_module_by_module_with_no_bundle(
     modules = len(list((REPO / "src" / "huntgather" / "web" / "js").glob("*.js")))
     for srv, expected in ((server, 1), (unbundled, 1 + modules)):
         context = browser.new_context(viewport={"width": 1400, "height": 900})
-        pg = context.new_page()
-        pg.set_default_timeout(TIMEOUT)
-        scripts: list[str] = []
         errors: list[str] = []
+        pg = open_page(context, errors, " ".join(srv.args) or "bundled")
+        scripts: list[str] = []
         pg.on("request", lambda r, seen=scripts: seen.append(r.url)
               if "/static/" in r.url and r.url.endswith(".js") else None)
-        pg.on("pageerror", lambda e, seen=errors: seen.append(str(e)))
         start_game(pg, srv.url, ["human", "bot:greedy"], short=5)
         pg.wait_for_function(WAIT_TURN_OR_END)
         play_turn(pg)

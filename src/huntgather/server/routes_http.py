@@ -66,8 +66,8 @@ class ClientFiles(StaticFiles):
     (:mod:`huntgather.server.client_bundle`)."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
-        bundled = scope["app"].state.context.bundle_client
-        if path == "app.js" and scope["method"] in ("GET", "HEAD") and bundled:
+        if path == "app.js" and scope["method"] in ("GET", "HEAD") \
+                and scope["app"].state.context.bundle_client:
             bundle = await asyncio.to_thread(client_bundle, str(self.directory))
             if bundle is not None:
                 return bundle_response(bundle, Headers(scope=scope))
