@@ -212,8 +212,13 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     stop_listening = other.listen(hear, lambda: None, listening.set) if other is not None else None
     assert listening.wait(10) if other is not None else True
     statements: list[str] = []
-    event.listen(storage.engine, "before_cursor_execute",
-                 lambda _conn, _cursor, sql, *_rest: statements.append(sql.split()[0]))
+    calls: list[tuple[str, Any, bool]] = []   # each call into the driver: its verb, parameters, many
+
+    def executing(_conn: Any, _cursor: Any, sql: str, params: Any, _context: Any, many: bool) -> None:
+        statements.append(sql.split()[0])
+        calls.append((sql.split()[0], params, many))
+
+    event.listen(storage.engine, "before_cursor_execute", executing)
 
     def call(gid: str, start: int, new: list[str]) -> tuple[Any, tuple[Any, ...], Future[Any]]:
         return (storage._append, (gid, start, new, "playing", [0, 0]), Future())
@@ -225,6 +230,10 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
         assert statements == ["WITH"]
     else:
         assert statements.count("UPDATE") == 1 and statements.count("INSERT") == 1
+        # SQLite: the four moves' rows in one statement, not an executemany of four (each row of
+        # which would be two calls into SQLite, each giving up the GIL; see _insert_moves_sql)
+        assert [(params, many) for verb, params, many in calls if verb == "INSERT"] == [
+            ((a, 1, "1@0,1r0", a, 2, "-", b, 1, "-", c, 1, "2@0,1r0"), False)]
     # b is at 2 moves, not 7: its call fails alone, the others are stored
     batch = [call(a, 3, ["d4"]), call(b, 7, ["-"]), call(c, 2, ["-", "d9"])]
     storage._writer._commit(batch)

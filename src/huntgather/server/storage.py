@@ -257,6 +257,37 @@ _APPEND_SQLITE = (
 #: the moves' rows of :data:`_APPEND_SQLITE` (and of a new game, :meth:`Storage._create`, with
 #: its other rows')
 _INSERT_MOVES = insert(moves)
+#: the most rows one :func:`_insert_moves_sql` statement takes (3 parameters a row, far under
+#: SQLite's 32,766)
+_MOVES_A_STATEMENT = 500
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_moves_sql(rows: int) -> str:
+    """SQLite's INSERT of ``rows`` moves' rows as one statement (``?`` parameters, three a row).
+
+    The writer thread gives up the GIL at every call into SQLite (each row of an ``executemany``
+    is two: the step and the reset), and while the event loop is busy it waits up to the switch
+    interval to get it back; in the seconds when acknowledgements queued up at 1,000 games its
+    commits spent 80-85 % of their time waiting (docs/results/NOTES.md, "One process at 1,000
+    games").  One statement for a batch's moves is one call.
+
+    >>> _insert_moves_sql(2)
+    'INSERT INTO hg_moves (game_id, ply, move) VALUES (?, ?, ?), (?, ?, ?)'
+    """
+    columns = ", ".join(c.name for c in (moves.c.game_id, moves.c.ply, moves.c.move))
+    return f"INSERT INTO {moves.name} ({columns}) VALUES " + ", ".join(["(?, ?, ?)"] * rows)
+
+
+def _insert_moves(conn: Connection, rows: list[tuple[str, int, str]]) -> None:
+    """Insert moves' rows ``(game id, ply, move)``: on SQLite as few statements as
+    :data:`_MOVES_A_STATEMENT` allows (:func:`_insert_moves_sql`), elsewhere one ``executemany``."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(_INSERT_MOVES, [{"game_id": g, "ply": ply, "move": m} for g, ply, m in rows])
+        return
+    for i in range(0, len(rows), _MOVES_A_STATEMENT):
+        chunk = rows[i:i + _MOVES_A_STATEMENT]
+        conn.exec_driver_sql(_insert_moves_sql(len(chunk)), tuple(v for row in chunk for v in row))
 _INSERT_GAME = insert(games)
 _INSERT_SEATS = insert(seats)
 _INSERT_CREATOR = insert(creators)
@@ -615,8 +646,7 @@ class Storage:
                                     "status": "playing", "ply": len(history), "scores": "[]",
                                     "position": position, "clock": clock.state, "deadline": clock.deadline})
         if history:
-            conn.execute(_INSERT_MOVES, [{"game_id": game_id, "ply": i, "move": m}
-                                         for i, m in enumerate(history)])
+            _insert_moves(conn, [(game_id, i, m) for i, m in enumerate(history)])
         if seat_rows:
             conn.execute(_INSERT_SEATS, [{"game_id": game_id, "seat": r.seat, "kind": r.kind,
                                           "level": r.level, "name": r.name,
@@ -799,8 +829,7 @@ class Storage:
         if not done:
             self._refuse_append(conn, game_id, start)
         if new:
-            conn.execute(_INSERT_MOVES, [{"game_id": game_id, "ply": start + i, "move": m}
-                                         for i, m in enumerate(new)])
+            _insert_moves(conn, [(game_id, start + i, m) for i, m in enumerate(new)])
         self._notify(conn, move_notice(game_id, start, new))
 
     @staticmethod
@@ -833,10 +862,9 @@ class Storage:
                              in map(_with_position, calls)]).rowcount
         if done != len(calls):
             raise MixedBatch(f"{len(calls) - done} of {len(calls)} games had other moves stored")
-        rows = [{"game_id": game_id, "ply": start + i, "move": m}
-                for game_id, start, new, *_ in calls for i, m in enumerate(new)]
+        rows = [(game_id, start + i, m) for game_id, start, new, *_ in calls for i, m in enumerate(new)]
         if rows:
-            conn.execute(_INSERT_MOVES, rows)
+            _insert_moves(conn, rows)
         return [None] * len(calls)
 
     def _append_postgres(self, conn: Connection, calls: list[tuple[Any, ...]]) -> int:
