@@ -257,6 +257,17 @@ _APPEND_SQLITE = (
 #: the moves' rows of :data:`_APPEND_SQLITE` (and of a new game, :meth:`Storage._create`, with
 #: its other rows')
 _INSERT_MOVES = insert(moves)
+_INSERT_GAME = insert(games)
+_INSERT_SEATS = insert(seats)
+_INSERT_CREATOR = insert(creators)
+#: :meth:`Storage._set_seat`'s two statements, built once like :data:`_APPEND_SQLITE`
+_SET_SEAT = (
+    update(seats).where(seats.c.game_id == bindparam("b_game"), seats.c.seat == bindparam("b_seat"))
+    .values(kind=bindparam("b_kind"), level=bindparam("b_level"), name=bindparam("b_name"),
+            secret_hash=bindparam("b_secret_hash"), joined=bindparam("b_joined"),
+            account_id=bindparam("b_account_id")))
+_UNLIST_SEAT = delete(lobby_seats).where(lobby_seats.c.game_id == bindparam("b_game"),
+                                         lobby_seats.c.seat == bindparam("b_seat"))
 #: the most rows one :func:`_insert_moves_sql` statement takes (3 parameters a row, far under
 #: SQLite's 32,766)
 _MOVES_A_STATEMENT = 500
@@ -266,11 +277,10 @@ _MOVES_A_STATEMENT = 500
 def _insert_moves_sql(rows: int) -> str:
     """SQLite's INSERT of ``rows`` moves' rows as one statement (``?`` parameters, three a row).
 
-    The writer thread gives up the GIL at every call into SQLite (each row of an ``executemany``
-    is two: the step and the reset), and while the event loop is busy it waits up to the switch
-    interval to get it back; in the seconds when acknowledgements queued up at 1,000 games its
-    commits spent 80-85 % of their time waiting (docs/results/NOTES.md, "One process at 1,000
-    games").  One statement for a batch's moves is one call.
+    Each row of an ``executemany`` is two calls into SQLite (the step and the reset), and the
+    writer thread gives up the GIL at each and must wait for the event loop to get it back; one
+    statement for a batch's moves is one call, and less of the SQL layer's work a row
+    (docs/results/NOTES.md, "One process at 1,000 games").
 
     >>> _insert_moves_sql(2)
     'INSERT INTO hg_moves (game_id, ply, move) VALUES (?, ?, ?), (?, ?, ?)'
@@ -288,17 +298,6 @@ def _insert_moves(conn: Connection, rows: list[tuple[str, int, str]]) -> None:
     for i in range(0, len(rows), _MOVES_A_STATEMENT):
         chunk = rows[i:i + _MOVES_A_STATEMENT]
         conn.exec_driver_sql(_insert_moves_sql(len(chunk)), tuple(v for row in chunk for v in row))
-_INSERT_GAME = insert(games)
-_INSERT_SEATS = insert(seats)
-_INSERT_CREATOR = insert(creators)
-#: :meth:`Storage._set_seat`'s two statements, built once like :data:`_APPEND_SQLITE`
-_SET_SEAT = (
-    update(seats).where(seats.c.game_id == bindparam("b_game"), seats.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("b_kind"), level=bindparam("b_level"), name=bindparam("b_name"),
-            secret_hash=bindparam("b_secret_hash"), joined=bindparam("b_joined"),
-            account_id=bindparam("b_account_id")))
-_UNLIST_SEAT = delete(lobby_seats).where(lobby_seats.c.game_id == bindparam("b_game"),
-                                         lobby_seats.c.seat == bindparam("b_seat"))
 
 
 def _append_row(game_id: str, start: int, new: list[str], status: str, scores: list[int],
