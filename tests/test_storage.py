@@ -252,6 +252,26 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     storage.close()
 
 
+def test_a_long_run_of_moves_goes_to_sqlite_in_statements_of_at_most_500_rows(tmp_path: Path) -> None:
+    from sqlalchemy import event
+
+    from huntgather.server import storage as storage_module
+
+    storage = Storage(str(tmp_path / "games.sqlite"))
+    history = [f"d{i}" for i in range(1101)]   # (SQLite takes at most 32,766 parameters a statement)
+    inserts: list[int] = []
+
+    def executing(_conn: Any, _cursor: Any, sql: str, params: Any, _context: Any, many: bool) -> None:
+        if sql.startswith("INSERT INTO hg_moves"):
+            inserts.append(len(params) // 3)
+
+    event.listen(storage.engine, "before_cursor_execute", executing)
+    storage.create("long", {"edition": "2020"}, history)
+    assert inserts == [storage_module._MOVES_A_STATEMENT] * 2 + [101]
+    assert storage.load("long").history == history  # type: ignore[union-attr]
+    storage.close()
+
+
 @pytest.mark.skipif(not POSTGRES, reason="set HUNTGATHER_TEST_POSTGRES to a postgresql:// URL")
 def test_notifications_wait_for_the_writes_of_their_batch_and_go_out_as_one_statement() -> None:
     import threading
