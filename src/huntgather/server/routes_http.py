@@ -16,10 +16,10 @@ from importlib import resources
 from typing import Any
 
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 
 from huntgather.bots.ladder import shipped_ladder
 from huntgather.bots.registry import offered_levels, registered
@@ -67,11 +67,24 @@ class ClientFiles(StaticFiles):
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         if path == "app.js" and scope["method"] in ("GET", "HEAD") \
-                and scope["app"].state.context.bundle_client:
+                and context_of(HTTPConnection(scope)).bundle_client:
             bundle = await asyncio.to_thread(client_bundle, str(self.directory))
             if bundle is not None:
-                return bundle_response(bundle, Headers(scope=scope))
+                return self.bundle_response(bundle, Headers(scope=scope))
         return await super().get_response(path, scope)
+
+    def bundle_response(self, bundle: Bundle, asked: Headers) -> Response:
+        """The bundled entry module: 304 if the browser's copy is this one (``If-None-Match``,
+        judged as for every other static file), else the bundle, gzip-compressed if the browser
+        accepts it; asked again whenever the page loads (``no-cache``: a new server may send a
+        new bundle)."""
+        headers = Headers({"etag": bundle.etag, "cache-control": "no-cache", "vary": "Accept-Encoding"})
+        if self.is_not_modified(headers, asked):
+            return NotModifiedResponse(headers)
+        sent = {**headers, "content-type": "text/javascript; charset=utf-8"}
+        if "gzip" in asked.get("accept-encoding", ""):
+            return Response(bundle.gzipped, headers={**sent, "content-encoding": "gzip"})
+        return Response(bundle.body, headers=sent)
 
     def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
                       status_code: int = 200) -> Response:
@@ -79,19 +92,6 @@ class ClientFiles(StaticFiles):
         if str(full_path).endswith((".js", ".mjs")):
             response.headers["content-type"] = "text/javascript; charset=utf-8"
         return response
-
-
-def bundle_response(bundle: Bundle, asked: Headers) -> Response:
-    """The bundled entry module: 304 if the browser's copy is this one (``If-None-Match``), else
-    the bundle, gzip-compressed if the browser accepts it; asked again whenever the page loads
-    (``no-cache``: a new server may send a new bundle)."""
-    headers = {"etag": bundle.etag, "cache-control": "no-cache", "vary": "Accept-Encoding"}
-    if bundle.etag in (tag.strip() for tag in asked.get("if-none-match", "").split(",")):
-        return Response(status_code=304, headers=headers)
-    headers["content-type"] = "text/javascript; charset=utf-8"
-    if "gzip" in asked.get("accept-encoding", ""):
-        return Response(bundle.gzipped, headers={**headers, "content-encoding": "gzip"})
-    return Response(bundle.body, headers=headers)
 
 
 #: the players' pieces as the board draws them, around (0, 0) (the page moves them into place)
