@@ -34,26 +34,25 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from cgroup_cpu import usage_reader
 from play_process import play_process
 
 #: chromium's options as the browser tests start it (tests/conftest.py, less the features list)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--headless=new", "--disable-dev-shm-usage"]
 
 
-#: the control group whose CPU is counted (``--cgroup``), or None: this process and its children
-GROUP: Path | None = None
+#: the CPU seconds so far of the control group counted (``--cgroup``), or None: this process and
+#: its children
+GROUP_USAGE: Callable[[], float] | None = None
 
 
 def cpu_so_far() -> float:
     """CPU seconds of the control group, or of this process and every finished process below it."""
-    if GROUP is not None:
-        v1 = GROUP / "cpuacct.usage"
-        if v1.exists():
-            return int(v1.read_text()) / 1e9
-        stat = dict(line.split() for line in (GROUP / "cpu.stat").read_text().splitlines())
-        return int(stat["usage_usec"]) / 1e6
+    if GROUP_USAGE is not None:
+        return GROUP_USAGE()
     me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
@@ -89,11 +88,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cgroup", type=Path, help="a control group to count the CPU in (as root)")
     args = ap.parse_args()
-    global GROUP
+    global GROUP_USAGE
     if args.cgroup is not None:
         args.cgroup.mkdir(parents=True, exist_ok=True)
         (args.cgroup / "cgroup.procs").write_text(str(os.getpid()))
-        GROUP = args.cgroup
+        GROUP_USAGE = usage_reader(args.cgroup)
     else:
         print("(no --cgroup: the CPU of chromium's renderers is partly missed)")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")

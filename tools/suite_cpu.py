@@ -24,30 +24,12 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-
-
-def _usage_reader(group: Path) -> Any:
-    """A function returning the group's CPU seconds so far (cgroup v1 cpuacct or v2 cpu.stat)."""
-    v1 = group / "cpuacct.usage"
-    if v1.exists():
-        return lambda: int(v1.read_text()) / 1e9
-    v2 = group / "cpu.stat"
-    if v2.exists():
-        def read() -> float:
-            for line in v2.read_text().splitlines():
-                name, value = line.split()
-                if name == "usage_usec":
-                    return int(value) / 1e6
-            raise RuntimeError(f"no usage_usec in {v2}")
-        return read
-    raise RuntimeError(f"{group} is not a control group with CPU accounting")
-
+from cgroup_cpu import usage_reader
 
 _GROUP = os.environ.get("SUITE_CPU_GROUP")
-_usage = _usage_reader(Path(_GROUP)) if _GROUP else None
+_usage = usage_reader(Path(_GROUP)) if _GROUP else None
 _out = Path(os.environ.get("SUITE_CPU_OUT", "suite-cpu.tsv"))
 
 
