@@ -26,10 +26,10 @@ COMPILED_MODULES = [
     # the search's hot loop: the plans of a turn and their values (bots.plans, not bots.base:
     # that holds a runtime-checkable Protocol, which mypyc cannot compile)
     "huntgather.bots.heuristic", "huntgather.bots.plans",
-    # the learning environment's pure-Python loops: what its incremental planes read of the engine
-    # and the columns and side slots they write (rl.encoding itself holds the NumPy code, which
-    # mypyc would not speed up)
-    "huntgather.rl.reading", "huntgather.rl.cells",
+    # the learning environment's loops: what its incremental planes read of the engine, the columns
+    # and side slots they write, and the encoder that keeps the planes and masks (its NumPy calls
+    # stay generic, but its own steps between them become native: 10 % fewer instructions a step)
+    "huntgather.rl.reading", "huntgather.rl.cells", "huntgather.rl.encoding",
 ]
 
 #: the C compiler's optimisation level: 3 unless ``HUNTGATHER_COMPILE_OPT`` says otherwise (the

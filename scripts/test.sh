@@ -79,6 +79,7 @@ COMPILED_TESTS=(
   tests/test_moves.py tests/test_record.py tests/test_positions.py tests/test_properties.py
   tests/test_game_digest.py tests/test_state_identity.py tests/test_outlook.py
   tests/test_bots.py tests/test_search_pins.py tests/test_expert.py tests/test_tuned.py tests/test_rl.py
+  tests/test_rl_vector.py
   # and of other files, the tests marked engine or lab only (the rest run on the pure build)
   tests/test_ladder.py::test_every_pair_plays_the_same_deals_from_both_seats
   tests/test_ladder.py::test_a_ladder_resumes_and_a_pair_log_is_an_ordinary_log_of_a_tournament
