@@ -19,7 +19,7 @@ It returns plain Python values (ints, tuples), never engine objects.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final
 
 from huntgather.editions import Edition
 from huntgather.kinds import Kind, Piece
@@ -30,7 +30,8 @@ from huntgather.state import State
 FOREST, RIVER, MEADOW, LAKE = 0, 1, 2, 3
 _KIND_INDEX = {Kind.FOREST: FOREST, Kind.RIVER: RIVER, Kind.MEADOW: MEADOW, Kind.LAKE: LAKE}
 #: enum members read once (a member read off its class is a slow attribute look-up in Python 3.11)
-_OPEN_KINDS = (Kind.FOREST, Kind.RIVER)   # the features whose open ends the planes show
+_FOREST_KIND: Final = Kind.FOREST   # (with rivers: the features whose open ends the planes show)
+_RIVER_KIND: Final = Kind.RIVER
 _LAKE_KIND = Kind.LAKE
 _WATER_KINDS = (Kind.RIVER, Kind.LAKE)
 _HUT = Piece.HUT
@@ -44,33 +45,59 @@ ZONE_IDS = 10
 Pos = tuple[int, int]
 
 
-class ZoneFacts(NamedTuple):
-    """A zone of a tile: its id, kind index and the unrotated sides (N, E, S, W) it touches."""
+class ZoneFacts:
+    """A zone of a tile: its id, kind index and the unrotated sides (N, E, S, W) it touches.
 
-    id: int
-    kind: int
-    sides: tuple[bool, bool, bool, bool]
-    animals: tuple[int, int, int, int]
+    (The facts classes are plain classes with slots, not named tuples: the compiled build makes
+    them native structs, whose fields it reads directly and which it makes without calling
+    Python code; their tuples are typed ``tuple[int, ...]``, since a tuple of fixed length is kept
+    unboxed and made again as a Python tuple whenever it is indexed by a variable.)
+    """
+
+    __slots__ = ("animals", "id", "kind", "sides")
+
+    def __init__(self, id: int, kind: int, sides: tuple[bool, ...], animals: tuple[int, ...]) -> None:
+        self.id = id
+        self.kind = kind
+        self.sides = sides
+        self.animals = animals
 
 
-class TileFacts(NamedTuple):
+class TileFacts:
     """What is printed on a tile, as numbers (sides unrotated, in N, E, S, W order)."""
 
-    side_kinds: tuple[int, int, int, int]
-    #: zone at the middle of each side (the river of a river side)
-    side_zones: tuple[int, int, int, int]
-    fish: int
-    lakes: int
-    mushrooms: int
-    #: the edition's bonus counter: menhirs (2020) or gold nuggets (2002)
-    marks: int
-    animals: tuple[int, int, int, int]
-    #: 1 for each special of :data:`SPECIALS` printed here *and* honoured by the edition
-    specials: tuple[int, ...]
-    bonus: bool
-    zones: tuple[ZoneFacts, ...]
-    #: whether a special on it acts the moment it is placed (the hunting trap: on its 3 × 3 area)
-    acts: bool
+    __slots__ = (
+        "acts",
+        "animals",
+        "bonus",
+        "fish",
+        "lakes",
+        "marks",
+        "mushrooms",
+        "side_kinds",
+        "side_zones",
+        "specials",
+        "zones",
+    )
+
+    def __init__(self, side_kinds: tuple[int, ...], side_zones: tuple[int, ...],
+                 fish: int, lakes: int, mushrooms: int, marks: int, animals: tuple[int, ...],
+                 specials: tuple[int, ...], bonus: bool, zones: tuple[ZoneFacts, ...], acts: bool) -> None:
+        self.side_kinds = side_kinds
+        #: zone at the middle of each side (the river of a river side)
+        self.side_zones = side_zones
+        self.fish = fish
+        self.lakes = lakes
+        self.mushrooms = mushrooms
+        #: the edition's bonus counter: menhirs (2020) or gold nuggets (2002)
+        self.marks = marks
+        self.animals = animals
+        #: 1 for each special of :data:`SPECIALS` printed here *and* honoured by the edition
+        self.specials = specials
+        self.bonus = bonus
+        self.zones = zones
+        #: whether a special on it acts the moment it is placed (the hunting trap: on its 3 × 3 area)
+        self.acts = acts
 
 
 _FACTS: dict[tuple[str, int], TileFacts] = {}
@@ -97,18 +124,18 @@ def _tile_facts(edition: Edition, tile_id: int) -> TileFacts:
         counts = tuple(z.animals.count(a) for a in ANIMALS)
         for k in range(4):
             animals[k] += counts[k]
-        facts.append(ZoneFacts(z.id, _KIND_INDEX[z.kind], touches, counts))  # type: ignore[arg-type]
+        facts.append(ZoneFacts(z.id, _KIND_INDEX[z.kind], touches, counts))
     specials = tuple(int(any(z.special == name for z in zones.values()) and edition.honours(name))
                      for name in SPECIALS)
     honoured = [edition.special(z.special) for z in zones.values()]
     acts = any(s is not None and acts_when_placed(s) for s in honoured)
     return TileFacts(
-        side_kinds=side_kinds, side_zones=side_zones,  # type: ignore[arg-type]
+        side_kinds=side_kinds, side_zones=side_zones,
         fish=sum(z.fish for z in zones.values()),
         lakes=sum(1 for z in zones.values() if z.kind == Kind.LAKE),
         mushrooms=sum(z.mushrooms for z in zones.values()),
         marks=sum(z.counter(edition.bonus_counter) for z in zones.values()),
-        animals=tuple(animals),  # type: ignore[arg-type]
+        animals=tuple(animals),
         specials=specials, bonus=tile.is_bonus, zones=tuple(facts), acts=acts)
 
 
@@ -148,12 +175,19 @@ def frontier(state: State) -> list[Pos]:
     return list(state.board.frontier)
 
 
-class FeatureFacts(NamedTuple):
+class FeatureFacts:
     """The feature that holds a zone: open ends, tiles, and meeples per seat."""
 
-    open: int
-    size: int
-    meeples: tuple[int, ...]
+    __slots__ = ("meeples", "open", "size")
+
+    def __init__(self, open: int, size: int, meeples: tuple[int, ...]) -> None:
+        self.open = open
+        self.size = size
+        self.meeples = meeples
+
+
+#: no meeple of any seat, by the number of seats
+_NOBODY: Final = tuple(tuple(0 for _ in range(n)) for n in range(6))
 
 
 def feature_facts(state: State, tile_id: int, zone: int,
@@ -172,10 +206,16 @@ def feature_facts(state: State, tile_id: int, zone: int,
     f = board.features.get(root)   # (the board keeps features by root: Board.feature_by_id)
     if f is None:
         f = board.feature_by_id(root)
-    counts = [0] * state.players
-    for p, _ in f.meeples:
-        counts[p] += 1
-    facts = FeatureFacts(f.open if f.kind in _OPEN_KINDS else 0, len(f.tiles), tuple(counts))
+    meeples = f.meeples
+    if meeples:
+        counts = [0] * state.players
+        for p, _ in meeples:
+            counts[p] += 1
+        held = tuple(counts)
+    else:
+        held = _NOBODY[state.players]
+    kind = f.kind
+    facts = FeatureFacts(f.open if kind is _FOREST_KIND or kind is _RIVER_KIND else 0, len(f.tiles), held)
     if memo is not None:
         memo[root] = facts
     return facts
@@ -189,20 +229,23 @@ def system_huts(state: State, tile_id: int,
     of one river system again for each of its tiles.
     """
     board = state.board
-    best = [0] * state.players
+    players = state.players
+    best = [0] * players
     for z in tile_facts(state.edition, tile_id).zones:
         if z.kind != RIVER and z.kind != LAKE:
             continue
         root = board.system_id(tile_id, z.id)
         counts = None if memo is None else memo.get(root)
         if counts is None:
-            counted = [0] * state.players
+            counted = [0] * players
             for p, _ in board.feature_by_id(root).huts:
                 counted[p] += 1
             counts = tuple(counted)
             if memo is not None:
                 memo[root] = counts
-        best = [max(a, b) for a, b in zip(best, counts, strict=True)]
+        for p in range(players):   # (the most of any one system, seat by seat)
+            if counts[p] > best[p]:
+                best[p] = counts[p]
     return tuple(best)
 
 
@@ -225,7 +268,7 @@ def tile_occupant(state: State, tile_id: int) -> tuple[int, bool] | None:
     return None
 
 
-def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
+def animals_left(state: State, tile_id: int) -> tuple[int, ...]:
     """The animals of a placed tile's meadows that no hunting trap has taken."""
     facts = tile_facts(state.edition, tile_id)
     if not state.removed_animals:
@@ -235,7 +278,7 @@ def animals_left(state: State, tile_id: int) -> tuple[int, int, int, int]:
         if z.kind == MEADOW and (tile_id, z.id) not in state.removed_animals:
             for k in range(4):
                 counts[k] += z.animals[k]
-    return counts[0], counts[1], counts[2], counts[3]
+    return tuple(counts)
 
 
 def features_of(state: State, tile_id: int, memo: dict[int, FeatureFacts] | None = None,
