@@ -204,7 +204,7 @@ def hut_slots(state: State, tiles: set[int], ox: int, oy: int, w: int) -> tuple[
 
 
 #: the first plane of each value of a feature's side slots: open ends, size, then each seat's meeples
-SLOT_PLANES: Final = (OPEN, SIZE, *(MEEPLES + 4 * p for p in range(SEATS)))
+SLOT_PLANES: Final[tuple[int, ...]] = (OPEN, SIZE, *(MEEPLES + 4 * p for p in range(SEATS)))
 
 
 def slot_values(state: State, root: int, feature: FeatureFacts, tiles: frozenset[int], skip: int,
@@ -216,7 +216,10 @@ def slot_values(state: State, root: int, feature: FeatureFacts, tiles: frozenset
 
 
 #: the neighbour's cell offset in each direction (N, E, S, W)
-_STEPS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+#: (tuples of any length: the compiled build keeps a fixed-length one unboxed and boxes it again,
+#: nested tuples and all, whenever a variable indexes it)
+_DX: Final[tuple[int, ...]] = (0, 1, 0, -1)
+_DY: Final[tuple[int, ...]] = (-1, 0, 1, 0)
 
 
 class SideSlots:
@@ -312,8 +315,7 @@ class SideSlots:
         # the features the new tile joined, by their board id now: the labels they had
         joined: dict[int, list[int]] = {}
         for d in range(4):
-            dx, dy = _STEPS[d]
-            found = board.tile_at(x + dx, y + dy)
+            found = board.tile_at(x + _DX[d], y + _DY[d])
             if found is None:
                 continue
             n, rotation = found

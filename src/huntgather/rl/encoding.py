@@ -303,7 +303,8 @@ class Encoder:
         phase = state.phase
         self.wrapped = False
         self._listed = self._cells = None
-        mask = np.zeros(self.actions, dtype=np.int8)
+        marks = bytearray(self.actions)   # (the mask's bytes: set one by one, then seen as an array)
+        mask = np.frombuffer(marks, dtype=np.int8)
         if phase is PLACE:
             # the placements as the board lists them (x, y, rotation): state.legal_moves() makes
             # its Place moves from the same list, in the same order
@@ -321,7 +322,8 @@ class Encoder:
                         assert actions is not None
                     else:
                         actions = [self.cell_index(x, y) * 4 + r for x, y, r in spots]
-                mask[_indices(actions)] = 1
+                for a in actions:
+                    marks[a] = 1
             self._mask = mask
             return mask
         moves = state.legal_moves() if phase in (SPECIAL, OCCUPY) else []
