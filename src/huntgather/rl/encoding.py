@@ -40,7 +40,6 @@ True
 
 from __future__ import annotations
 
-import array
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -107,9 +106,8 @@ def _clip(value: int) -> int:
 
 
 def _indices(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
-    """A list of ints as an index array, through the buffer protocol (NumPy's own conversion of
-    a list looks at every item's type: several times slower)."""
-    return np.frombuffer(array.array("q", values), dtype=np.int64)
+    """A list of ints as an index array."""
+    return np.array(values, dtype=np.int64)
 
 
 #: up to this many values are written one by one through a memoryview (about 40 ns each), more
@@ -653,9 +651,10 @@ class Encoder:
             values[10 + k] = state.huts[p]
             values[15 + k] = 1
         phase = state.phase
-        if phase in (PLACE, SPECIAL, OCCUPY):
+        step = 0 if phase is PLACE else 1 if phase is SPECIAL else 2 if phase is OCCUPY else -1
+        if step >= 0:
             values[20 + (state.player - seat) % n] = 1
-            values[25 + (PLACE, SPECIAL, OCCUPY).index(phase)] = 1
+            values[25 + step] = 1
         values[28] = len(state.normal)
         values[29] = len(state.bonus)
         values[30] = state.turn
@@ -663,7 +662,7 @@ class Encoder:
         values[32 + (state.edition.tiles.edition == "2002")] = 1
         values[34] = float(self.wrapped)
         values[35] = float(self._listed is not None)
-        out[:_TILE0] = np.frombuffer(array.array("f", values), dtype=np.float32)   # (see _indices)
+        out[:_TILE0] = values   # (NumPy's conversion of a short list of numbers: quicker than array's)
         tile = state.tile
         if tile is not None and phase != "over":
             rotation = 0
