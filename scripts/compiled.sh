@@ -17,6 +17,19 @@ ensure_setuptools() {
   "$python" -c "import setuptools, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 77)" 2>/dev/null ||
     "$python" -m pip install --quiet "setuptools>=77" >/dev/null
 }
+# compile the modules in place in the tree at $1; mypyc's output is shown only when it fails (its
+# type errors go to standard output, which a build that succeeds need not show)
+compile_in() {
+  local log
+  log=$(mktemp /tmp/huntgather-compile-log.XXXXXX)
+  if ! (cd "$1" && HUNTGATHER_COMPILE=1 "$here/$python" setup.py --quiet build_ext --inplace >"$log" 2>&1); then
+    echo "the compiled build failed; the end of mypyc's and the compiler's output:" >&2
+    grep -v '^[[:space:]]*$' "$log" | tail -n 40 >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
 case "${1:-}" in
   needs)
     # mypy (mypyc), setuptools, and NumPy's and Gymnasium's types (the RL modules, which the compiled
@@ -49,7 +62,7 @@ PY
     if [ -z "$cache_root" ]; then
       [ "$1" = prepare ] && exit 0   # nothing to prepare without a cache: "build" compiles in place
       ensure_setuptools
-      HUNTGATHER_COMPILE=1 "$python" setup.py --quiet build_ext --inplace >/dev/null
+      compile_in "$PWD" || exit 1
     else
       if [ -f "$cache_root/$key/complete" ]; then
         echo "compiled build taken from the cache ($cache_root/$key)"
@@ -58,7 +71,7 @@ PY
         work=$(mktemp -d /tmp/huntgather-compile.XXXXXX)
         cp -r src setup.py pyproject.toml README.md LICENSE "$work"/
         find "$work/src" -name '*.so' -delete
-        (cd "$work" && HUNTGATHER_COMPILE=1 "$here/$python" setup.py --quiet build_ext --inplace >/dev/null)
+        compile_in "$work" || { rm -rf "$work"; exit 1; }
         rm -rf "$cache_root/$key.tmp" && mkdir -p "$cache_root/$key.tmp"
         (cd "$work" && find src -name '*.so' -exec cp --parents {} "$cache_root/$key.tmp" \;)
         rm -rf "$work"
