@@ -241,12 +241,15 @@ class SideSlots:
         self.ox = ox
         self.oy = oy
         self.w = w
-        #: label -> the side slots of its feature in the window
-        self.slots: dict[int, list[int]] = {}
-        #: zone node (tile * 10 + zone) of a zone that touches a side -> its label when filed
-        self.label: dict[int, int] = {}
-        #: a label merged into another feature's list -> that list's label
-        self.alias: dict[int, int] = {}
+        # (lists by zone node, not dicts: a list's item costs the compiled build a fraction of a
+        # dict's look-up, whose int key it boxes; labels are zone nodes too)
+        nodes = len(state.board.tiles.listed) * 10
+        #: by label: the side slots of its feature in the window (None: no list under it)
+        self.slots: list[list[int] | None] = [None] * nodes
+        #: by zone node (tile * 10 + zone) of a zone that touches a side: its label when filed (-1: none)
+        self.label: list[int] = [-1] * nodes
+        #: by label merged into another feature's list: that list's label (-1: not merged)
+        self.alias: list[int] = [-1] * nodes
         #: the slots the last placed tile added at the end of each list, by label
         self.fresh: dict[int, int] = {}
         for t in reading.placed_tiles(state):
@@ -254,14 +257,14 @@ class SideSlots:
 
     def _resolve(self, label: int) -> int:
         alias = self.alias
-        found = alias.get(label)
-        if found is None:
+        found = alias[label]
+        if found < 0:
             return label
         top = found
-        nxt = alias.get(top)
-        while nxt is not None:
+        nxt = alias[top]
+        while nxt >= 0:
             top = nxt
-            nxt = alias.get(top)
+            nxt = alias[top]
         if top != found:
             alias[label] = top
         return top
@@ -271,7 +274,7 @@ class SideSlots:
         ``labels`` gives its feature's board id, or under that id; returns the labels it used by
         board id."""
         used: dict[int, int] = {} if labels is None else labels
-        board_find = state.board.find
+        board = state.board   # (its find called directly: a bound method object would be called generically)
         facts = reading.tile_facts(state.edition, tile)
         base = tile * 10
         label = self.label
@@ -279,7 +282,7 @@ class SideSlots:
             if z.kind == reading.LAKE or not (z.sides[0] or z.sides[1] or z.sides[2] or z.sides[3]):
                 continue
             node = base + z.id
-            root = board_find(node)
+            root = board.find(node)
             found = used.get(root)
             if found is None:
                 found = used[root] = root
@@ -300,7 +303,7 @@ class SideSlots:
             for d in range(4):
                 lab = label[base + zones[(d - rotation) % 4]]
                 fresh[lab] = fresh.get(lab, 0) + 1
-                found_slots = slots.get(lab)
+                found_slots = slots[lab]
                 if found_slots is None:
                     slots[lab] = [d * ww + at]
                 else:
@@ -335,16 +338,17 @@ class SideSlots:
         slots = self.slots
         for root, group in joined.items():
             keep = group[0]
-            kept = slots.get(keep)
+            kept = slots[keep]
             for lab in group[1:]:
-                other = slots.get(lab)
+                other = slots[lab]
                 if other is not None and (kept is None or len(other) > len(kept)):
                     keep, kept = lab, other
             if kept is None:
                 kept = slots[keep] = []
             for lab in group:
                 if lab != keep:
-                    other = slots.pop(lab, None)
+                    other = slots[lab]
+                    slots[lab] = None
                     if other is not None:
                         kept += other
                     self.alias[lab] = keep
@@ -353,13 +357,16 @@ class SideSlots:
 
     def label_of(self, tile: int, zone: int) -> int | None:
         """The label of the feature of ``tile.zone`` now (None: a zone that touches no side)."""
-        lab = self.label.get(tile * 10 + zone)
-        return None if lab is None else self._resolve(lab)
+        lab = self.label[tile * 10 + zone]
+        return None if lab < 0 else self._resolve(lab)
 
     def of(self, tile: int, zone: int) -> list[int] | None:
         """The side slots of the feature of ``tile.zone`` (None: a zone that touches no side)."""
         lab = self.label_of(tile, zone)
-        return None if lab is None else self.slots.get(lab, [])
+        if lab is None:
+            return None
+        found = self.slots[lab]
+        return [] if found is None else found
 
 
 def write_slots(feature: FeatureFacts, slots: list[int], w: int, where: list[int], values: list[int]) -> None:
@@ -389,7 +396,7 @@ def placed_slot_values(state: State, table: SideSlots, tile: int, memo: dict[int
         if lab is None or lab in done:   # (a zone that touches no side has no slot)
             continue
         done.append(lab)
-        slots = table.slots.get(lab)
+        slots = table.slots[lab]
         new = table.fresh.get(lab, 0)
         if slots is not None and len(slots) > new:
             if new:
