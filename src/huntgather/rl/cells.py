@@ -53,8 +53,8 @@ PIECE_M: Final = PLANES.index("piece_meeple_p0")
 PIECE_H: Final = PLANES.index("piece_hut_p0")
 SYS: Final = PLANES.index("system_huts_p0")
 
-#: the printed part of a tile's column of planes, by (edition, tile, rotation)
-_PRINTED: dict[tuple[str, int, int], tuple[int, ...]] = {}
+#: the printed part of a tile's column of planes: by edition name, a list by tile * 4 + rotation
+_PRINTED: dict[str, list[tuple[int, ...] | None]] = {}
 
 
 def _clip(value: int) -> int:
@@ -65,8 +65,13 @@ def printed_column(edition: str, facts: TileFacts, tile: int, rotation: int) -> 
     """The planes of a placed tile that depend only on what is printed on it (and its turn):
     ``tile``, ``bonus_tile``, the side kinds, ``fish`` … ``marks``, the animals and the
     specials (the animals as printed: a hunting trap may have taken some since)."""
-    key = (edition, tile, rotation)
-    found = _PRINTED.get(key)
+    table = _PRINTED.get(edition)
+    if table is None:
+        table = _PRINTED[edition] = []
+    key = tile * 4 + rotation
+    if key >= len(table):
+        table.extend([None] * (key + 1 - len(table)))
+    found = table[key]
     if found is not None:
         return found
     column = [0] * len(PLANES)
@@ -82,7 +87,7 @@ def printed_column(edition: str, facts: TileFacts, tile: int, rotation: int) -> 
         column[FISH + 4 + k] = facts.animals[k]
     for k, v in enumerate(facts.specials):
         column[FISH + 8 + k] = v
-    found = _PRINTED[key] = tuple(column)
+    found = table[key] = tuple(column)
     return found
 
 

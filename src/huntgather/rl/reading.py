@@ -100,15 +100,18 @@ class TileFacts:
         self.acts = acts
 
 
-_FACTS: dict[tuple[str, int], TileFacts] = {}
+#: by edition name, a list by tile id (a look-up by a tuple key hashes the tuple every time)
+_FACTS: dict[str, list[TileFacts | None]] = {}
 
 
 def tile_facts(edition: Edition, tile_id: int) -> TileFacts:
     """The printed contents of a tile in an edition (cached by edition name)."""
-    key = (edition.name, tile_id)
-    found = _FACTS.get(key)
+    table = _FACTS.get(edition.name)
+    if table is None:
+        table = _FACTS[edition.name] = [None] * len(edition.tiles.listed)
+    found = table[tile_id]
     if found is None:
-        found = _FACTS[key] = _tile_facts(edition, tile_id)
+        found = table[tile_id] = _tile_facts(edition, tile_id)
     return found
 
 
