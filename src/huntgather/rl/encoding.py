@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -78,15 +78,22 @@ def _vector_names() -> tuple[str, ...]:
 
 #: the entries of the global vector, in order
 VECTOR = _vector_names()
-P = {name: i for i, name in enumerate(PLANES)}
+P: Final = {name: i for i, name in enumerate(PLANES)}
 V = {name: i for i, name in enumerate(VECTOR)}
-_SIDE = P["forest_N"]          # 4 * kind + d
-_OPEN, _SIZE, _MEEPLES = P["open_N"], P["size_N"], P["meeples_p0_N"]
-_FISH = P["fish"]
-_PIECE_M, _PIECE_H, _SYS = P["piece_meeple_p0"], P["piece_hut_p0"], P["system_huts_p0"]
+# (Final: the compiled build reads these as constants, not from the module's dict)
+_SIDE: Final = P["forest_N"]          # 4 * kind + d
+_OPEN: Final = P["open_N"]
+_SIZE: Final = P["size_N"]
+_MEEPLES: Final = P["meeples_p0_N"]
+_FISH: Final = P["fish"]
+_PIECE_M: Final = P["piece_meeple_p0"]
+_PIECE_H: Final = P["piece_hut_p0"]
+_SYS: Final = P["system_huts_p0"]
+_FRONTIER: Final = P["frontier"]
+_LAST_PLACED: Final = P["last_placed"]
 #: planes whose value depends on the direction (rotated together with the board)
 _DIRECTIONAL = [i for i, n in enumerate(PLANES) if n[-2:] in ("_N", "_E", "_S", "_W")]
-_TILE0 = V["tile_forest_N"]
+_TILE0: Final = V["tile_forest_N"]
 _VEC_DIRECTIONAL = [i for i, n in enumerate(VECTOR) if n[-2:] in ("_N", "_E", "_S", "_W")]
 
 
@@ -112,7 +119,7 @@ def _indices(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
 
 #: up to this many values are written one by one through a memoryview (about 40 ns each), more
 #: at once by NumPy's fancy indexing (about 1.5 µs to make the index array, then 30 ns each)
-_ONE_BY_ONE = 160
+_ONE_BY_ONE: Final = 160
 
 
 def _write(flat: np.ndarray[Any, np.dtype[np.uint8]], view: memoryview, where: list[int],
@@ -133,11 +140,11 @@ _TILE_PARTS: dict[tuple[str, int, int], np.ndarray[Any, np.dtype[np.float32]]] =
 
 
 #: the kinds of scoring that change nothing on the board but the scored feature's meeples
-_PLAIN_SCORING = frozenset({"forest", "river"})
+_PLAIN_SCORING: Final = frozenset({"forest", "river"})
 
 #: the most option words (:class:`~huntgather.moves.Choose`) of a special's question that have an
 #: action each (a question listing more is answered among its first ``OPTIONS`` only)
-OPTIONS = 8
+OPTIONS: Final = 8
 
 class Encoder:
     """Actions, masks and observations for the game in ``state`` (followed as it changes).
@@ -401,9 +408,9 @@ class Encoder:
         for (x, y), (tile_id, rotation) in reading.placed_cells(self.state).items():
             self._cell(x, y, tile_id, rotation, occupants, memo)
         for x, y in reading.frontier(self.state):
-            self._set(P["frontier"], x, y, 1)
+            self._set(_FRONTIER, x, y, 1)
         if self.last is not None:
-            self._set(P["last_placed"], *self.last, 1)
+            self._set(_LAST_PLACED, *self.last, 1)
 
     def _rebuild_quickly(self) -> None:
         """What :meth:`rebuild` makes (the plain code, kept as the reference), by the columns of
@@ -411,7 +418,7 @@ class Encoder:
         self.planes[:] = 0
         self._refresh(set(reading.placed_tiles(self.state)))
         for x, y in reading.frontier(self.state):
-            self._set(P["frontier"], x, y, 1)
+            self._set(_FRONTIER, x, y, 1)
 
     def update(self, move: Move, tile: int | None, events: Sequence[Event] | None = None) -> None:
         """Bring the planes up to date after ``move`` (and the draws after it).
@@ -464,13 +471,13 @@ class Encoder:
             return
         if isinstance(move, Place):
             if self.last is not None:
-                self._set(P["last_placed"], *self.last, 0)
+                self._set(_LAST_PLACED, *self.last, 0)
             self.last = (move.x, move.y)
-            self._set(P["last_placed"], move.x, move.y, 1)
-            self._set(P["frontier"], move.x, move.y, 0)
+            self._set(_LAST_PLACED, move.x, move.y, 1)
+            self._set(_FRONTIER, move.x, move.y, 0)
             for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
                 if reading.placed_at(state, move.x + dx, move.y + dy) is None:
-                    self._set(P["frontier"], move.x + dx, move.y + dy, 1)
+                    self._set(_FRONTIER, move.x + dx, move.y + dy, 1)
         touched = reading.touched_tiles(state, tile) if tile is not None and tile >= 0 else set()
         if isinstance(move, TakeBack):
             touched |= reading.touched_tiles(state, move.tile)
@@ -525,11 +532,11 @@ class Encoder:
         features it joined (their size, open ends and meeples changed)."""
         state = self.state
         if self.last is not None:
-            self._set(P["last_placed"], *self.last, 0)
+            self._set(_LAST_PLACED, *self.last, 0)
         self.last = (move.x, move.y)
         for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
             if reading.placed_at(state, move.x + dx, move.y + dy) is None:
-                self._set(P["frontier"], move.x + dx, move.y + dy, 1)
+                self._set(_FRONTIER, move.x + dx, move.y + dy, 1)
         facts = reading.tile_facts(state.edition, move.tile)
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
             self._refresh(reading.touched_tiles(state, move.tile))

@@ -27,20 +27,23 @@ from huntgather.specials import SHIPPED_SPECIALS, acts_when_placed
 from huntgather.state import State
 
 #: side and zone kinds by index (the observation planes use this order)
-FOREST, RIVER, MEADOW, LAKE = 0, 1, 2, 3
+FOREST: Final = 0
+RIVER: Final = 1
+MEADOW: Final = 2
+LAKE: Final = 3
 _KIND_INDEX = {Kind.FOREST: FOREST, Kind.RIVER: RIVER, Kind.MEADOW: MEADOW, Kind.LAKE: LAKE}
 #: enum members read once (a member read off its class is a slow attribute look-up in Python 3.11)
 _FOREST_KIND: Final = Kind.FOREST   # (with rivers: the features whose open ends the planes show)
 _RIVER_KIND: Final = Kind.RIVER
-_LAKE_KIND = Kind.LAKE
+_LAKE_KIND: Final = Kind.LAKE
 _WATER_KINDS = (Kind.RIVER, Kind.LAKE)
-_HUT = Piece.HUT
+_HUT: Final = Piece.HUT
 #: animals by index
 ANIMALS = ("mammoth", "aurochs", "deer", "tiger")
 #: every special of the shipped editions, by index
 SPECIALS = tuple(cls.name for cls in SHIPPED_SPECIALS)
 #: zone ids run from 0 to 9 (8 and 9 are lakes)
-ZONE_IDS = 10
+ZONE_IDS: Final = 10
 
 Pos = tuple[int, int]
 
