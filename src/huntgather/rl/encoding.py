@@ -90,6 +90,9 @@ _PIECE_M: Final = P["piece_meeple_p0"]
 _PIECE_H: Final = P["piece_hut_p0"]
 _SYS: Final = P["system_huts_p0"]
 _FRONTIER: Final = P["frontier"]
+#: the neighbour's cell offset in each direction (N, E, S, W)
+_DX: Final[tuple[int, ...]] = (0, 1, 0, -1)
+_DY: Final[tuple[int, ...]] = (-1, 0, 1, 0)
 _LAST_PLACED: Final = P["last_placed"]
 #: planes whose value depends on the direction (rotated together with the board)
 _DIRECTIONAL = [i for i, n in enumerate(PLANES) if n[-2:] in ("_N", "_E", "_S", "_W")]
@@ -215,7 +218,8 @@ class Encoder:
         if isinstance(move, Pass):
             return self.pass_action
         if isinstance(move, TakeBack):
-            return self.takeback0 + self.cell_index(*reading.position(self.state, move.tile))
+            x, y = reading.position(self.state, move.tile)
+            return self.takeback0 + self.cell_index(x, y)
         if isinstance(move, Choose):
             options = self._options()
             if move not in options[:OPTIONS]:
@@ -410,7 +414,7 @@ class Encoder:
         for x, y in reading.frontier(self.state):
             self._set(_FRONTIER, x, y, 1)
         if self.last is not None:
-            self._set(_LAST_PLACED, *self.last, 1)
+            self._set(_LAST_PLACED, self.last[0], self.last[1], 1)
 
     def _rebuild_quickly(self) -> None:
         """What :meth:`rebuild` makes (the plain code, kept as the reference), by the columns of
@@ -471,7 +475,7 @@ class Encoder:
             return
         if isinstance(move, Place):
             if self.last is not None:
-                self._set(_LAST_PLACED, *self.last, 0)
+                self._set(_LAST_PLACED, self.last[0], self.last[1], 0)
             self.last = (move.x, move.y)
             self._set(_LAST_PLACED, move.x, move.y, 1)
             self._set(_FRONTIER, move.x, move.y, 0)
@@ -498,7 +502,8 @@ class Encoder:
         hut = move.piece == HUT
         occupant = reading.tile_occupant(state, move.tile)
         if occupant is not None:
-            self._set((_PIECE_H if hut else _PIECE_M) + occupant[0], *reading.position(state, move.tile), 1)
+            x, y = reading.position(state, move.tile)
+            self._set((_PIECE_H if hut else _PIECE_M) + occupant[0], x, y, 1)
         if hut:
             self._refresh_huts(set(reading.piece_tiles(state, move.tile, move.zone, True)))
         else:   # (a zone that touches no side has no slot to write: no other tile can share it)
@@ -531,12 +536,18 @@ class Encoder:
         """After a placement: the new cell, the frontier, and only the side slots of the
         features it joined (their size, open ends and meeples changed)."""
         state = self.state
-        if self.last is not None:
-            self._set(_LAST_PLACED, *self.last, 0)
+        last = self.last
+        if last is not None:   # (its two numbers passed, not *last: a call with * is a generic call)
+            self._set(_LAST_PLACED, last[0], last[1], 0)
         self.last = (move.x, move.y)
-        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            if reading.placed_at(state, move.x + dx, move.y + dy) is None:
-                self._set(_FRONTIER, move.x + dx, move.y + dy, 1)
+        board = state.board
+        x = move.x
+        y = move.y
+        for d in range(4):
+            nx = x + _DX[d]
+            ny = y + _DY[d]
+            if board.tile_at(nx, ny) is None:
+                self._set(_FRONTIER, nx, ny, 1)
         facts = reading.tile_facts(state.edition, move.tile)
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
             self._refresh(reading.touched_tiles(state, move.tile))
@@ -674,7 +685,8 @@ class Encoder:
         if tile is not None and phase != "over":
             rotation = 0
             if phase != PLACE:
-                rotation = reading.placed_at(state, *reading.position(state, tile))[1]  # type: ignore[index]
+                x, y = reading.position(state, tile)
+                rotation = reading.placed_at(state, x, y)[1]  # type: ignore[index]
             out[_TILE0:] = self._tile_part(tile, rotation)
         else:
             out[_TILE0:] = 0
