@@ -332,7 +332,9 @@ class SideSlots:
             for z in reading.tile_facts(state.edition, n).zones:
                 if z.sides[s] and z.kind != reading.LAKE:
                     node = base + z.id
-                    lab = self._resolve(self.label[node])
+                    filed = self.label[node]
+                    assert filed >= 0, "every side-touching zone of a placed tile is filed"
+                    lab = self._resolve(filed)
                     root = board.find(node)
                     group = joined.get(root)
                     if group is None:
