@@ -223,8 +223,8 @@ def slot_values(state: State, root: int, feature: FeatureFacts, tiles: frozenset
 #: the neighbour's cell offset in each direction (N, E, S, W)
 #: (tuples of any length: the compiled build keeps a fixed-length one unboxed and boxes it again,
 #: nested tuples and all, whenever a variable indexes it)
-_DX: Final[tuple[int, ...]] = (0, 1, 0, -1)
-_DY: Final[tuple[int, ...]] = (-1, 0, 1, 0)
+DX: Final[tuple[int, ...]] = (0, 1, 0, -1)
+DY: Final[tuple[int, ...]] = (-1, 0, 1, 0)
 
 
 class SideSlots:
@@ -323,7 +323,7 @@ class SideSlots:
         # the features the new tile joined, by their board id now: the labels they had
         joined: dict[int, list[int]] = {}
         for d in range(4):
-            found = board.tile_at(x + _DX[d], y + _DY[d])
+            found = board.tile_at(x + DX[d], y + DY[d])
             if found is None:
                 continue
             n, rotation = found

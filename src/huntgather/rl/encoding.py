@@ -52,6 +52,7 @@ from huntgather.rl import cells, reading
 
 # the board planes' layout lives with the loops that fill them (compiled in the optional build)
 from huntgather.rl.cells import DIRS as DIRS
+from huntgather.rl.cells import DX, DY
 from huntgather.rl.cells import PLANES as PLANES
 from huntgather.rl.cells import SEATS as SEATS
 from huntgather.rl.reading import ANIMALS, SPECIALS, ZONE_IDS
@@ -91,9 +92,6 @@ _PIECE_H: Final = P["piece_hut_p0"]
 _SYS: Final = P["system_huts_p0"]
 _FRONTIER: Final = P["frontier"]
 _LAST_PLACED: Final = P["last_placed"]
-#: the neighbour's cell offset in each direction (N, E, S, W)
-_DX: Final[tuple[int, ...]] = (0, 1, 0, -1)
-_DY: Final[tuple[int, ...]] = (-1, 0, 1, 0)
 #: planes whose value depends on the direction (rotated together with the board)
 _DIRECTIONAL = [i for i, n in enumerate(PLANES) if n[-2:] in ("_N", "_E", "_S", "_W")]
 _TILE0: Final = V["tile_forest_N"]
@@ -479,9 +477,7 @@ class Encoder:
             self.last = (move.x, move.y)
             self._set(_LAST_PLACED, move.x, move.y, 1)
             self._set(_FRONTIER, move.x, move.y, 0)
-            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                if reading.placed_at(state, move.x + dx, move.y + dy) is None:
-                    self._set(_FRONTIER, move.x + dx, move.y + dy, 1)
+            self._frontier_around(move.x, move.y)
         touched = reading.touched_tiles(state, tile) if tile is not None and tile >= 0 else set()
         if isinstance(move, TakeBack):
             touched |= reading.touched_tiles(state, move.tile)
@@ -540,14 +536,7 @@ class Encoder:
         if last is not None:   # (its two numbers passed, not *last: a call with * is a generic call)
             self._set(_LAST_PLACED, last[0], last[1], 0)
         self.last = (move.x, move.y)
-        board = state.board
-        x = move.x
-        y = move.y
-        for d in range(4):
-            nx = x + _DX[d]
-            ny = y + _DY[d]
-            if board.tile_at(nx, ny) is None:
-                self._set(_FRONTIER, nx, ny, 1)
+        self._frontier_around(move.x, move.y)
         facts = reading.tile_facts(state.edition, move.tile)
         if facts.acts:   # a hunting trap: its 3 × 3 area may have changed
             self._refresh(reading.touched_tiles(state, move.tile))
@@ -562,6 +551,15 @@ class Encoder:
         huts = reading.hut_system_tiles(state, move.tile) - {move.tile}
         if huts:   # (only their huts' count can have changed: the systems may have merged)
             self._refresh_huts(huts)
+
+    def _frontier_around(self, x: int, y: int) -> None:
+        """Mark as frontier the empty cells next to the tile just placed on ``(x, y)``."""
+        board = self.state.board
+        for d in range(4):
+            nx = x + DX[d]
+            ny = y + DY[d]
+            if board.tile_at(nx, ny) is None:
+                self._set(_FRONTIER, nx, ny, 1)
 
     def _slots(self, root: int, feature: reading.FeatureFacts, tiles: frozenset[int], skip: int) -> None:
         """Write a feature's size, open ends and meeples into the side slots of its tiles."""
