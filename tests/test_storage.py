@@ -211,11 +211,9 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     listening = threading.Event()
     stop_listening = other.listen(hear, lambda: None, listening.set) if other is not None else None
     assert listening.wait(10) if other is not None else True
-    statements: list[str] = []
     calls: list[tuple[str, Any, bool]] = []   # each call into the driver: its verb, parameters, many
 
     def executing(_conn: Any, _cursor: Any, sql: str, params: Any, _context: Any, many: bool) -> None:
-        statements.append(sql.split()[0])
         calls.append((sql.split()[0], params, many))
 
     event.listen(storage.engine, "before_cursor_execute", executing)
@@ -226,6 +224,7 @@ def test_moves_of_many_games_are_written_by_one_statement_per_table_and_a_confli
     batch = [call(a, 1, ["1@0,1r0", "-"]), call(b, 1, ["-"]), call(c, 1, ["2@0,1r0"])]
     storage._writer._commit(batch)
     assert [future.result() for _fn, _args, future in batch] == [None, None, None]
+    statements = [verb for verb, _params, _many in calls]
     if storage.shared:   # PostgreSQL: update, insert and notifications of all three in one statement
         assert statements == ["WITH"]
     else:
