@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import zlib
 from typing import Any
 
 import pytest
@@ -121,6 +122,52 @@ def test_the_random_bot_plays_the_move_its_decision_key_names() -> None:
         shuffled.normal = tuple(reversed(shuffled.normal))
         assert decision_key(11, shuffled) == decision_key(11, state)
         game.play(moves[rng.randrange(len(moves))])
+
+
+def _plain_decision_key(seed: int, state: State) -> int:
+    """decision_key's definition as a plain loop: h = h * FNV + (v mod 2**64) + 1, modulo 2**64,
+    over the counters its docstring lists, from the seed; then SplitMix64's finaliser."""
+    from huntgather.bots.base import _mix64
+    names = {"place": 1, "special": 2, "occupy": 3}
+    counters = [zlib.crc32(state.edition.name.encode()), state.players, state.turn,
+                names.get(str(state.phase), 0), state.player, -1 if state.tile is None else state.tile,
+                0 if state.asking is None else zlib.crc32(state.asking.encode()), len(state.normal),
+                len(state.bonus), len(state.discarded), len(state.board.where),
+                *state.scores, *state.meeples, *state.huts]
+    h = seed % 2**64
+    for v in counters:
+        h = (h * 0x100000001B3 + v % 2**64 + 1) % 2**64
+    return _mix64(h)
+
+
+def test_decision_key_and_keyed_stream_are_their_plain_definitions() -> None:
+    """The random bot's arithmetic (decision_key as one sum, KeyedStream.randrange without
+    Random's layers) gives what the plain definitions give: the fold over the counters, and
+    Random.randrange drawing KeyedStream.getrandbits' bits."""
+    from huntgather.bots.base import KeyedStream, decision_key
+
+    class PlainStream(random.Random):
+        def __init__(self, key: int) -> None:
+            super().__init__(0)
+            self._at = key % 2**64
+
+        getrandbits = KeyedStream.getrandbits   # (so Random.randrange's own _randbelow draws them)
+
+    rng = random.Random(4)
+    for edition, players in (("2020", 2), ("2002", 3), ("2020", 5)):
+        game = Game(players, edition=edition, seed=players)
+        while not game.is_over:
+            state = game.state
+            seed = rng.choice((0, 11, 2**64 - 1, -3, rng.getrandbits(70)))
+            key = decision_key(seed, state)
+            assert key == _plain_decision_key(seed, state)
+            n = rng.choice((1, 2, 3, 7, 100, 2**63 + 5, 2**64 - 1, 2**64, 2**70))
+            fast, plain = KeyedStream(key), PlainStream(key)
+            assert [fast.randrange(n) for _ in range(3)] == [plain.randrange(n) for _ in range(3)]
+            assert fast.randrange(-2, 9) == plain.randrange(-2, 9)   # (not the quick case)
+            assert fast.getrandbits(64) == plain.getrandbits(64)     # left at the same point
+            moves = state.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
 
 
 @pytest.mark.engine

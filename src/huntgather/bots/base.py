@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import operator
 import random
 import zlib
 from dataclasses import dataclass
@@ -153,15 +154,32 @@ def decision_key(seed: int, state: State) -> int:
     >>> decision_key(1, g.state) == decision_key(1, g.state.copy()) != decision_key(2, g.state)
     True
     """
-    h = seed & _MASK64
-    asking = state.asking
-    tile = state.tile
-    for v in (_name_number(state.edition.name), state.players, state.turn, _PHASE_NUMBERS.get(state.phase, 0),
-              state.player, -1 if tile is None else tile, 0 if asking is None else _name_number(asking),
+    values = [_name_number(state.edition.name), state.players, state.turn, _PHASE_NUMBERS.get(state.phase, 0),
+              state.player, -1 if state.tile is None else state.tile,
+              0 if state.asking is None else _name_number(state.asking),
               len(state.normal), len(state.bonus), len(state.discarded), len(state.board.where),
-              *state.scores, *state.meeples, *state.huts):
-        h = (h * 0x100000001B3 + (v & _MASK64) + 1) & _MASK64
-    return _mix64(h)
+              *state.scores, *state.meeples, *state.huts]
+    found = _POWERS.get(len(values))
+    if found is None:
+        found = _POWERS[len(values)] = _powers(len(values))
+    lead, weights, offset = found
+    # the fold h = (h * _FNV + (v & _MASK64) + 1) & _MASK64 over the values from h = seed & _MASK64
+    # (tests/test_bots.py keeps that loop as the reference), as one sum: modulo 2**64 (where
+    # v & _MASK64 is v) it is seed * _FNV**n plus each (v + 1) * _FNV**(n - 1 - i), the products'
+    # loop in C (a third of the loop's time)
+    return _mix64(((seed & _MASK64) * lead + sum(map(operator.mul, weights, values)) + offset) & _MASK64)
+
+
+_FNV = 0x100000001B3
+#: the number of decision_key's values -> its sum's constants (see _powers)
+_POWERS: dict[int, tuple[int, tuple[int, ...], int]] = {}
+
+
+def _powers(n: int) -> tuple[int, tuple[int, ...], int]:
+    """The seed's weight ``_FNV**n``, the values' weights ``_FNV**(n-1)`` … ``_FNV**0``, and the sum
+    of those weights (each value's ``+ 1``), all modulo 2**64."""
+    weights = tuple(pow(_FNV, k, 1 << 64) for k in range(n - 1, -1, -1))
+    return pow(_FNV, n, 1 << 64), weights, sum(weights) & _MASK64
 
 
 class KeyedStream(random.Random):
@@ -192,6 +210,19 @@ class KeyedStream(random.Random):
             out = (out << 64) | _mix64(self._at)
             got += 64
         return out >> (got - k)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None and step == 1 and type(start) is int and 0 < start <= _MASK64:
+            # Random.randrange(n) without its layers of Python calls: the same numbers, as
+            # _randbelow_with_getrandbits takes them (n.bit_length() bits, one SplitMix64 step each
+            # here, until they make a number below n)
+            drop = 64 - start.bit_length()
+            while True:
+                self._at = at = (self._at + _GOLDEN) & _MASK64
+                r = _mix64(at) >> drop
+                if r < start:
+                    return r
+        return super().randrange(start, stop, step)
 
     def random(self) -> float:
         return self.getrandbits(53) * (1.0 / (1 << 53))
