@@ -84,6 +84,32 @@ def test_a_quiet_game_plays_the_same_game_without_events() -> None:
         assert again.follow([]) == [] and again.state == loud.state
 
 
+def test_a_game_that_keeps_no_events_returns_the_same_events() -> None:
+    # Game(keep_events=False), as the learning environments play: play and follow return the
+    # very events a game that keeps them returns, but events stays empty; copies and pickles
+    # keep the choice
+    for seed in range(6):
+        players = 2 + seed % 4
+        kept, returned = Game(players, seed=seed), Game(players, seed=seed, keep_events=False)
+        follower = Game.replay(kept.initial, kept.history)
+        follower.keep_events = False   # (from here: the replay kept the first draws')
+        replayed = list(follower.events)
+        a, b = random.Random(seed), random.Random(seed)
+        got: list[Any] = list(kept.events)   # the first draws'
+        assert returned.events == [] and got
+        while not kept.is_over:
+            new = kept.play(kept.state.random_move(a), trusted=True)
+            assert returned.play(returned.state.random_move(b), trusted=True) == new != []
+            assert follower.follow(kept.history[len(follower.history):]) == new
+            got += new
+            assert returned.state == kept.state and returned.history == kept.history
+        assert kept.events == got and returned.events == []
+        assert follower.events == replayed == got[:len(replayed)]
+        again = pickle.loads(pickle.dumps(returned))
+        assert not again.keep_events and not returned.copy().keep_events
+        assert pickle.loads(pickle.dumps(kept)).keep_events and kept.copy().keep_events
+
+
 @pytest.mark.engine
 @pytest.mark.parametrize("edition", ["2020", "2002"])
 def test_the_occupy_options_kept_for_the_decision_are_those_listed_afresh(edition: str) -> None:

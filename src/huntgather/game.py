@@ -43,7 +43,7 @@ class Game:
                  seed: int | None = None, start_player: int = 0,
                  normal_order: Sequence[int] | None = None, bonus_order: Sequence[int] | None = None,
                  state: State | None = None, rng: random.Random | None = None,
-                 quiet: bool = False, _blank: bool = False) -> None:
+                 quiet: bool = False, keep_events: bool = True, _blank: bool = False) -> None:
         """Start a game.
 
         ``seed`` seeds this game's own random generator (a random seed when
@@ -57,7 +57,10 @@ class Game:
         ``quiet`` makes a game nobody listens to (self-play, benchmarks): :meth:`play` and
         :meth:`follow` return no events and :attr:`events` stays empty, because the events and
         their explanations are not made (``State.apply(..., quiet=True)``); the game goes
-        exactly as it would otherwise.
+        exactly as it would otherwise.  ``keep_events=False`` makes a game whose caller reads each
+        move's events as :meth:`play` and :meth:`follow` return them (a learning environment):
+        they are not kept in :attr:`events`, which stays empty, so that a long game holds no
+        log of them (less memory, and fewer objects for Python's garbage collector to walk).
         """
         if _blank:   # copy(), resume() and replay() set every field (the compiled build has no __new__)
             return
@@ -65,6 +68,7 @@ class Game:
             seed = random.SystemRandom().randrange(2**32)
         self.seed = seed
         self.quiet = quiet
+        self.keep_events = keep_events
         self._rng = rng if rng is not None else random.Random(seed)
         self.state = state if state is not None else State.new(players, edition, start_player)
         self.initial = self.state.copy()
@@ -114,7 +118,7 @@ class Game:
             raise IllegalMoveError("draws are made by the game itself, not played")
         events = self.state.apply(move, trusted=trusted, quiet=self.quiet)
         self.history.append(move)
-        if events:
+        if events and self.keep_events:
             self.events.extend(events)
         if self.state.phase is DRAW:
             events += self._advance()
@@ -138,7 +142,8 @@ class Game:
         for move in moves:
             new = self.state.apply(move, quiet=self.quiet)
             self.history.append(move)
-            self.events.extend(new)
+            if self.keep_events:
+                self.events.extend(new)
             events.extend(new)
         return events
 
@@ -158,7 +163,7 @@ class Game:
             self.history.append(draw)
             if new:
                 events.extend(new)
-        if events:
+        if events and self.keep_events:
             self.events.extend(events)
         return events
 
@@ -193,6 +198,7 @@ class Game:
         new = Game(_blank=True)
         new.seed = self.seed
         new.quiet = self.quiet
+        new.keep_events = self.keep_events
         if share_draws or isinstance(self._rng, random.SystemRandom):
             new._rng = self._rng   # no state to copy (every draw comes from the OS), or shared
         else:
@@ -209,7 +215,7 @@ class Game:
     def __reduce__(self) -> tuple[Callable[[], Game], tuple[()], dict[str, object]]:
         return _blank_game, (), {"seed": self.seed, "_rng": self._rng, "state": self.state,
                                  "initial": self.initial, "_orders": self._orders, "history": self.history,
-                                 "events": self.events, "quiet": self.quiet}
+                                 "events": self.events, "quiet": self.quiet, "keep_events": self.keep_events}
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
         self.seed = fields["seed"]
@@ -220,6 +226,7 @@ class Game:
         self.history = fields["history"]
         self.events = fields["events"]
         self.quiet = fields.get("quiet", False)
+        self.keep_events = fields.get("keep_events", True)
 
     @classmethod
     def resume(cls, initial: State, history: Sequence[Move], state: State, *, seed: int = 0,
@@ -237,6 +244,7 @@ class Game:
         game = cls(_blank=True)
         game.seed = seed
         game.quiet = False
+        game.keep_events = True
         game._rng = rng if rng is not None else random.Random(seed)
         game.state = state.copy()
         game.initial = initial.copy()
@@ -252,6 +260,7 @@ class Game:
         game = cls(_blank=True)
         game.seed = 0
         game.quiet = False
+        game.keep_events = True
         game._rng = random.Random(0)
         game.state = initial.copy()
         game.initial = initial.copy()
