@@ -98,6 +98,9 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
         # (Encoder(planes=...)): observing it then copies nothing.  The rows are the encoders' own,
         # so copy=False returns the board read-only.
         self._rows = [self._obs["board"][i] for i in range(num_envs)]
+        # (and each environment's rows of the vector and the mask: views made once, not at every step)
+        self._vectors = [self._obs["vector"][i] for i in range(num_envs)]
+        self._masks = [self._obs["action_mask"][i] for i in range(num_envs)]
         for env, row in zip(self.envs, self._rows, strict=True):
             env.board_into = row
         shown = self._obs["board"].view()
@@ -128,11 +131,11 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
             if which.shape != (n,) or not which.any():
                 raise ValueError(f"reset_mask must be {n} booleans, at least one True")
         seats = np.full(n, -1, dtype=np.int64)
-        rows, vector, mask = self._rows, self._obs["vector"], self._obs["action_mask"]
+        rows, vectors, masks = self._rows, self._vectors, self._masks
         for i in np.flatnonzero(which):
             env = self.envs[i]
             env.reset(seed=seeds[i], options=options)
-            env.observe_into(rows[i], vector[i], mask[i])
+            env.observe_into(rows[i], vectors[i], masks[i])
             seats[i] = env.seat
         self._terminations[which] = False
         self._truncations[which] = False
@@ -145,21 +148,22 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         mode = self.autoreset_mode
-        rows, vector, mask = self._rows, self._obs["vector"], self._obs["action_mask"]
-        rewards, terminations = self._rewards, self._terminations
+        rows, vectors, masks = self._rows, self._vectors, self._masks
+        # (the step's rewards and terminations gathered in lists and written into the arrays once)
+        rewards = [0.0] * self.num_envs
+        terminations = [False] * self.num_envs
         ended: dict[int, tuple[int, ...]] = {}   # environment -> final scores
         illegal: list[tuple[int, int]] = []
         restarted: list[int] = []
         final: dict[int, tuple[Obs, dict[str, Any]]] = {}
-        for i, (env, action) in enumerate(zip(self.envs, actions.tolist(), strict=True)):
-            if self._autoreset[i]:
+        for i, (env, action, due) in enumerate(zip(self.envs, actions.tolist(), self._autoreset.tolist(),
+                                                    strict=True)):
+            if due:
                 if mode is AutoresetMode.DISABLED:
                     raise RuntimeError(f"environment {i}'s game is over: reset it "
                                        "(autoreset_mode is DISABLED)")
                 env.reset()
                 restarted.append(i)
-                rewards[i] = 0.0
-                terminations[i] = False
             else:
                 reward, done, wrong = env.act(action)
                 rewards[i] = reward
@@ -175,7 +179,9 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
                         final[i] = last, {"scores": np.array(ended[i]), "seat": env.seat}
                         env.reset()
                         restarted.append(i)
-            env.observe_into(rows[i], vector[i], mask[i])
+            env.observe_into(rows[i], vectors[i], masks[i])
+        self._rewards[:] = rewards
+        self._terminations[:] = terminations
         infos: dict[str, Any] = {}
         if ended:
             scores = np.zeros((self.num_envs, self.players), dtype=np.int64)
@@ -197,9 +203,9 @@ class HuntGatherVectorEnv(VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, A
             infos["final_info"] = np.array([final[i][1] if i in final else None
                                             for i in range(self.num_envs)], dtype=object)
             infos["_final_obs"] = infos["_final_info"] = np.isin(np.arange(self.num_envs), list(final))
-        self._autoreset = terminations.copy() if mode is not AutoresetMode.SAME_STEP else \
+        self._autoreset = self._terminations.copy() if mode is not AutoresetMode.SAME_STEP else \
             np.zeros(self.num_envs, dtype=np.bool_)
-        return self._out(), rewards.copy(), terminations.copy(), self._truncations.copy(), infos
+        return self._out(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), infos
 
     def _out(self) -> Obs:
         if self.copy:
