@@ -291,6 +291,8 @@ class Encoder:
         moves = self._moves
         if moves is None:
             spots = self._spots
+            if spots is None and self.state.phase is PLACE:   # (the mask was made without listing them)
+                spots = reading.placements(self.state)
             if spots is not None:   # a placement: the moves of state.legal_moves(), in its order
                 tile = self.state.tile
                 assert tile is not None
@@ -313,6 +315,15 @@ class Encoder:
         marks = bytearray(self.actions)   # (the mask's bytes: set one by one, then seen as an array)
         mask = np.frombuffer(marks, dtype=np.int8)
         if phase is PLACE:
+            x0, y0, x1, y1 = self._box
+            ox, oy, w = self.ox, self.oy, self.window
+            if ox < x0 and oy < y0 and x1 < ox + w - 1 and y1 < oy + w - 1:
+                # every empty cell next to a tile is inside the window: the placements' actions
+                # marked straight from the board's frontier (legal() lists them if asked)
+                self._spots = self._moves = None
+                reading.mark_placements(state, ox, oy, w, marks)
+                self._mask = mask
+                return mask
             # the placements as the board lists them (x, y, rotation): state.legal_moves() makes
             # its Place moves from the same list, in the same order
             spots = reading.placements(state)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from huntgather.board import CELL_OFFSET, fit_table
 from huntgather.editions import Edition
 from huntgather.kinds import Kind, Piece
 from huntgather.specials import SHIPPED_SPECIALS, acts_when_placed
@@ -169,6 +170,24 @@ def placements(state: State) -> list[tuple[int, int, int]]:
         return []
     board = state.board
     return board.placements(board.tiles.by_id[tile])
+
+
+def mark_placements(state: State, ox: int, oy: int, w: int, marks: bytearray) -> None:
+    """Set ``marks[4 * (row * w + col) + rotation]`` for each of :func:`placements` (the window of
+    side ``w`` at ``(ox, oy)``: row ``y - oy``, column ``x - ox``), without listing them: for a
+    caller that knows every empty cell next to a tile to lie inside the window."""
+    tile = state.tile
+    if tile is None:
+        return
+    board = state.board
+    fits = fit_table(board.tiles.by_id[tile]).rotations
+    codes = board.front_codes
+    for key, i in board.front.items():
+        found = fits[codes[i]]
+        if found:   # (the cell's key: (x + CELL_OFFSET) * 4096 + y + CELL_OFFSET, see board.cell_key)
+            base = 4 * (((key & 4095) - CELL_OFFSET - oy) * w + (key >> 12) - CELL_OFFSET - ox)
+            for r in found:
+                marks[base + r] = 1
 
 
 def position(state: State, tile_id: int) -> Pos:
