@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from huntgather import State
+from huntgather.events import BonusTurn, FeatureScored, FinalScoring, ScoreRow
 from huntgather.game import Game, random_game
 
 
@@ -108,6 +109,39 @@ def test_a_game_that_keeps_no_events_returns_the_same_events() -> None:
         again = pickle.loads(pickle.dumps(returned))
         assert not again.keep_events and not returned.copy().keep_events
         assert pickle.loads(pickle.dumps(kept)).keep_events and kept.copy().keep_events
+
+
+def _without_words(event: Any) -> Any:
+    """An event as explain=False makes it: the words that explain it empty, no tiles listed."""
+    if isinstance(event, (FeatureScored, ScoreRow)):
+        return type(event)(event.kind, event.points, "", ())
+    if isinstance(event, BonusTurn):
+        return BonusTurn(event.player, event.granted, "")
+    if isinstance(event, FinalScoring):
+        return FinalScoring(tuple(_without_words(row) for row in event.rows))
+    return event
+
+
+@pytest.mark.parametrize("edition", ["2020", "2002"])
+def test_events_without_their_words_are_the_same_events(edition: str) -> None:
+    # Game(explain=False) and State.apply(explain=False), as the learning environments play: the
+    # same game, and each event the one a game that explains makes, but for its words
+    kinds: set[str] = set()
+    for seed in range(8):
+        players = 2 + seed % 4
+        loud, bare = Game(players, edition=edition, seed=seed), Game(players, edition=edition, seed=seed,
+                                                                     explain=False)
+        assert bare.events == [_without_words(e) for e in loud.events]
+        a, b = random.Random(seed), random.Random(seed)
+        while not loud.is_over:
+            said = loud.play(loud.state.random_move(a), trusted=True)
+            made = bare.play(bare.state.random_move(b), trusted=True)
+            assert made == [_without_words(e) for e in said]
+            assert bare.state == loud.state and bare.history == loud.history
+            kinds |= {type(e).__name__ for e in said if _without_words(e) != e}
+        again = pickle.loads(pickle.dumps(bare))
+        assert not again.explain and not bare.copy().explain and loud.copy().explain
+    assert kinds == {"FeatureScored", "BonusTurn", "FinalScoring"}   # (each kind of words was met)
 
 
 @pytest.mark.engine

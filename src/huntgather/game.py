@@ -43,7 +43,8 @@ class Game:
                  seed: int | None = None, start_player: int = 0,
                  normal_order: Sequence[int] | None = None, bonus_order: Sequence[int] | None = None,
                  state: State | None = None, rng: random.Random | None = None,
-                 quiet: bool = False, keep_events: bool = True, _blank: bool = False) -> None:
+                 quiet: bool = False, keep_events: bool = True, explain: bool = True,
+                 _blank: bool = False) -> None:
         """Start a game.
 
         ``seed`` seeds this game's own random generator (a random seed when
@@ -61,6 +62,8 @@ class Game:
         move's events as :meth:`play` and :meth:`follow` return them (a learning environment):
         they are not kept in :attr:`events`, which stays empty, so that a long game holds no
         log of them (less memory, and fewer objects for Python's garbage collector to walk).
+        ``explain=False`` makes the events without the words that explain them
+        (``State.apply(..., explain=False)``), for a caller that reads only what happened.
         """
         if _blank:   # copy(), resume() and replay() set every field (the compiled build has no __new__)
             return
@@ -69,6 +72,7 @@ class Game:
         self.seed = seed
         self.quiet = quiet
         self.keep_events = keep_events
+        self.explain = explain
         self._rng = rng if rng is not None else random.Random(seed)
         self.state = state if state is not None else State.new(players, edition, start_player)
         self.initial = self.state.copy()
@@ -116,7 +120,7 @@ class Game:
             move = parse_move(move)
         if isinstance(move, Draw):
             raise IllegalMoveError("draws are made by the game itself, not played")
-        events = self.state.apply(move, trusted=trusted, quiet=self.quiet)
+        events = self.state.apply(move, trusted=trusted, quiet=self.quiet, explain=self.explain)
         self.history.append(move)
         if events and self.keep_events:
             self.events.extend(events)
@@ -140,7 +144,7 @@ class Game:
         """
         events: list[Event] = []
         for move in moves:
-            new = self.state.apply(move, quiet=self.quiet)
+            new = self.state.apply(move, quiet=self.quiet, explain=self.explain)
             self.history.append(move)
             if self.keep_events:
                 self.events.extend(new)
@@ -159,7 +163,7 @@ class Game:
             if draw is None:
                 draw = _DRAWS[tile] = Draw(tile)
             # (one of the chance outcomes, so legal; by its index: no search of the stack for it)
-            new = state.draw_at(at, quiet)
+            new = state.draw_at(at, quiet, self.explain)
             self.history.append(draw)
             if new:
                 events.extend(new)
@@ -199,6 +203,7 @@ class Game:
         new.seed = self.seed
         new.quiet = self.quiet
         new.keep_events = self.keep_events
+        new.explain = self.explain
         if share_draws or isinstance(self._rng, random.SystemRandom):
             new._rng = self._rng   # no state to copy (every draw comes from the OS), or shared
         else:
@@ -215,7 +220,8 @@ class Game:
     def __reduce__(self) -> tuple[Callable[[], Game], tuple[()], dict[str, object]]:
         return _blank_game, (), {"seed": self.seed, "_rng": self._rng, "state": self.state,
                                  "initial": self.initial, "_orders": self._orders, "history": self.history,
-                                 "events": self.events, "quiet": self.quiet, "keep_events": self.keep_events}
+                                 "events": self.events, "quiet": self.quiet, "keep_events": self.keep_events,
+                                 "explain": self.explain}
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
         self.seed = fields["seed"]
@@ -227,6 +233,7 @@ class Game:
         self.events = fields["events"]
         self.quiet = fields.get("quiet", False)
         self.keep_events = fields.get("keep_events", True)
+        self.explain = fields.get("explain", True)
 
     @classmethod
     def resume(cls, initial: State, history: Sequence[Move], state: State, *, seed: int = 0,
@@ -245,6 +252,7 @@ class Game:
         game.seed = seed
         game.quiet = False
         game.keep_events = True
+        game.explain = True
         game._rng = rng if rng is not None else random.Random(seed)
         game.state = state.copy()
         game.initial = initial.copy()
@@ -261,6 +269,7 @@ class Game:
         game.seed = 0
         game.quiet = False
         game.keep_events = True
+        game.explain = True
         game._rng = random.Random(0)
         game.state = initial.copy()
         game.initial = initial.copy()

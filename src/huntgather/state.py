@@ -554,7 +554,8 @@ class State:
 
     # ------------------------------------------------------------------ applying
 
-    def apply(self, move: Move, *, trusted: bool = False, quiet: bool = False) -> list[Event]:
+    def apply(self, move: Move, *, trusted: bool = False, quiet: bool = False,
+              explain: bool = True) -> list[Event]:
         """Check and apply ``move``; return what happened.
 
         Raises :class:`IllegalMoveError` (and changes nothing) if the move is
@@ -567,6 +568,11 @@ class State:
         dropped): for a search, which never reads them.  The state is changed exactly as
         without it.
 
+        With ``explain=False`` the events are made without the words that explain them: a scoring's
+        explanation (and the rows' texts of the final scoring) empty and no tiles listed, a bonus
+        turn's text empty (the specials' own events keep theirs): for a caller that reads only
+        what happened (a learning environment).  The events are otherwise the same.
+
         >>> s = State.new(players=2); t = s.copy()
         >>> s.apply(Draw(3)) != [] and t.apply(Draw(3), quiet=True) == [] and s == t
         True
@@ -574,24 +580,24 @@ class State:
         if not trusted:
             self.check(move)
         if isinstance(move, Draw):
-            return self._draw(move.tile, quiet)
+            return self._draw(move.tile, quiet, -1, explain)
         if isinstance(move, Place):
-            return self._place(move, quiet)
+            return self._place(move, quiet, explain)
         # (a tuple, not ``TakeBack | Choose``: that union would be made anew at every call, in
         # CPython and in the compiled build alike)
         if isinstance(move, (TakeBack, Choose)):
             answered = self.asking_special().answer(self, move)
-            after = self._after_question(quiet)
+            after = self._after_question(quiet, explain)
             return after if quiet else answered + after
         if isinstance(move, Occupy):
-            return self._occupy(move, quiet)
+            return self._occupy(move, quiet, explain)
         # Pass
         if self.phase is SPECIAL:
-            return self._after_question(quiet)
-        return self._score_turn(quiet)
+            return self._after_question(quiet, explain)
+        return self._score_turn(quiet, explain)
 
-    def draw_at(self, index: int, quiet: bool = False) -> list[Event]:
-        """``self.apply(Draw(tile), trusted=True, quiet=quiet)`` for ``tile =
+    def draw_at(self, index: int, quiet: bool = False, explain: bool = True) -> list[Event]:
+        """``self.apply(Draw(tile), trusted=True, quiet=quiet, explain=explain)`` for ``tile =
         self.chance_outcomes()[index]`` (``0 <= index < len(...)``, at a draw), without looking the
         tile up in its stack: for a caller that has drawn the index (:class:`~huntgather.game.Game`).
 
@@ -600,9 +606,9 @@ class State:
         True
         """
         tile_id = (self.normal if self.stack is NORMAL else self.bonus)[index]
-        return self._draw(tile_id, quiet, index)
+        return self._draw(tile_id, quiet, index, explain)
 
-    def _draw(self, tile_id: int, quiet: bool = False, at: int = -1) -> list[Event]:
+    def _draw(self, tile_id: int, quiet: bool = False, at: int = -1, explain: bool = True) -> list[Event]:
         """The draw of ``tile_id`` (``at``: its index in its stack, when the caller knows it)."""
         events: list[Event] = [] if quiet else [TileDrawn(tile_id, self.stack)]
         if self.stack is NORMAL:
@@ -623,10 +629,10 @@ class State:
             events.append(TileDiscarded(tile_id, self.stack))
         self.discarded = (*self.discarded, tile_id)
         if not remaining:
-            events.extend(self._end_turn(quiet))
+            events.extend(self._end_turn(quiet, explain))
         return events
 
-    def _place(self, move: Place, quiet: bool = False) -> list[Event]:
+    def _place(self, move: Place, quiet: bool = False, explain: bool = True) -> list[Event]:
         board = self.board
         board.put(move.tile, move.x, move.y, move.rotation)
         events: list[Event] = [] if quiet else [TilePlaced(self.player, move.tile, move.x, move.y,
@@ -645,12 +651,13 @@ class State:
                 events.extend(done)
             asks = asks or bool(special.question)
         if asks:
-            events.extend(self._after_question(quiet, first=True))
+            events.extend(self._after_question(quiet, explain, first=True))
         else:
-            events.extend(self._after_actions(quiet))
+            events.extend(self._after_actions(quiet, explain))
         return events
 
-    def _after_question(self, quiet: bool = False, *, first: bool = False) -> list[Event]:
+    def _after_question(self, quiet: bool = False, explain: bool = True, *,
+                        first: bool = False) -> list[Event]:
         """Ask the next question of the specials on the tile just placed (in zone order, each
         special once, only one with an option to offer): the first with ``first``, else the one
         after the special that asked; when none is left, go on to the occupant."""
@@ -671,9 +678,9 @@ class State:
                 self.asking = special.name
                 return []
         self.asking = None
-        return self._after_actions(quiet)
+        return self._after_actions(quiet, explain)
 
-    def _after_actions(self, quiet: bool = False) -> list[Event]:
+    def _after_actions(self, quiet: bool = False, explain: bool = True) -> list[Event]:
         """After immediate actions: ask for an occupant, or score straight away."""
         # the whole list, not a stop at the first option: it is kept for legal_moves(), which
         # lists the options of this decision without looking them up again
@@ -682,9 +689,9 @@ class State:
             self.phase = OCCUPY
             self._asked = options
             return []
-        return self._score_turn(quiet)
+        return self._score_turn(quiet, explain)
 
-    def _occupy(self, move: Occupy, quiet: bool = False) -> list[Event]:
+    def _occupy(self, move: Occupy, quiet: bool = False, explain: bool = True) -> list[Event]:
         p = self.player
         piece = HUT if move.piece == HUT else MEEPLE
         if piece == MEEPLE:
@@ -696,14 +703,14 @@ class State:
             return self._score_turn(quiet)
         kind = self.board.tiles.by_id[move.tile].zones[move.zone].kind
         events: list[Event] = [OccupantPlaced(p, move.tile, move.zone, piece, role_of(kind, piece))]
-        events.extend(self._score_turn())
+        events.extend(self._score_turn(False, explain))
         return events
 
     # ------------------------------------------------------------------ scoring
 
-    def _score_turn(self, quiet: bool = False) -> list[Event]:
+    def _score_turn(self, quiet: bool = False, explain: bool = True) -> list[Event]:
         """Score what the placement completed, then grant a bonus turn or end the turn (``quiet``:
-        the same, without making the events)."""
+        the same, without making the events; ``explain=False``: the events without their words)."""
         assert self.tile is not None
         self._asked = None   # (the occupy decision, if any, is answered)
         board = self.board
@@ -712,7 +719,7 @@ class State:
         tile = board.tiles.listed[self.tile]
         assert tile is not None
         for fid, f in board.completed(tile):
-            scored = score_completed(board, self.edition, fid, self.players, explain=not quiet)
+            scored = score_completed(board, self.edition, fid, self.players, explain=explain and not quiet)
             self._add(scored.points)
             if not quiet:
                 events.append(scored)
@@ -732,7 +739,7 @@ class State:
             name = self.edition.bonus_name
             if self.bonus:
                 if not quiet:
-                    events.append(BonusTurn(self.player, True, later(
+                    events.append(BonusTurn(self.player, True, "" if not explain else later(
                         f"{player_name(self.player)} completed a forest with a "
                         f"{self.edition.bonus_counter_label} and takes a {name} turn",
                         _bonus_turn_say, self.player, self.edition.bonus_counter, name)))
@@ -742,9 +749,9 @@ class State:
                 self.tile = None
                 return events
             if not quiet:
-                events.append(BonusTurn(self.player, False, later(
+                events.append(BonusTurn(self.player, False, "" if not explain else later(
                     f"no {name} left: no extra turn", _no_bonus_turn_say, name)))
-        events.extend(self._end_turn(quiet))
+        events.extend(self._end_turn(quiet, explain))
         return events
 
     def _add(self, points: tuple[int, ...]) -> None:
@@ -752,18 +759,18 @@ class State:
         for i, pts in enumerate(points):
             scores[i] += pts
 
-    def _end_turn(self, quiet: bool = False) -> list[Event]:
+    def _end_turn(self, quiet: bool = False, explain: bool = True) -> list[Event]:
         self.bonus_turn = False
         self.stack = NORMAL
         self.tile = None
         if not self.normal:
-            return self._finish(quiet)
+            return self._finish(quiet, explain)
         self.player = (self.player + 1) % self.players
         self.phase = DRAW
         self.turn += 1
         return []
 
-    def _finish(self, quiet: bool = False) -> list[Event]:
+    def _finish(self, quiet: bool = False, explain: bool = True) -> list[Event]:
         """End of the game: fishers and gatherers leave, then huts and hunters score (``quiet``:
         the same, without making the events)."""
         board = self.board
@@ -774,7 +781,7 @@ class State:
             self.meeples[p] += 1
         if leaving and not quiet:
             events.append(OccupantsReturned(tuple((p, t, z) for t, z, p in leaving), _END))
-        rows = self.final_rows(explain=not quiet)
+        rows = self.final_rows(explain=explain and not quiet)
         for row in rows:
             self._add(row.points)
         self.phase = OVER

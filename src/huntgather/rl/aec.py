@@ -122,10 +122,12 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         if self.explicit_chance:   # no draw made: the game waits at its first draw
             self.game = Game.replay(State.new(self.players, self.edition), [])
             self.game.seed = game_seed
-            self.game.keep_events = False
+            self.game.keep_events = self.game.explain = False
         else:
-            # (the encoder reads each move's events as they come: the game keeps no log of them)
-            self.game = Game(self.players, edition=self.edition, seed=game_seed, keep_events=False)
+            # (the encoder reads what each move's events say happened, as they come: the game keeps
+            # no log of them, and makes them without the words that explain them)
+            self.game = Game(self.players, edition=self.edition, seed=game_seed, keep_events=False,
+                             explain=False)
         self.encoder = Encoder(self.game.state, self.window, self.planes_into)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
