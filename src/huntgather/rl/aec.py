@@ -244,7 +244,9 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         """Set the agent to move, its mask, and the end of the game."""
         assert self.game is not None and self.encoder is not None
         self._observed = {}
-        self._clear_rewards()
+        rewards = self.rewards   # (PettingZoo's _clear_rewards, without its call)
+        for a in rewards:
+            rewards[a] = 0
         state = self.game.state
         if state.is_over:
             self._mask = np.zeros(self._action_space.n, dtype=np.int8)
