@@ -392,9 +392,9 @@ def write_slots(feature: FeatureFacts, slots: list[int], w: int, where: list[int
 
 def placed_slot_values(state: State, table: SideSlots, tile: int, memo: dict[int, FeatureFacts], w: int,
                        where: list[int], values: list[int]) -> None:
-    """Append to ``where`` and ``values`` the side slots of every forest, river and meadow of the
-    tile just placed (their size, open ends and meeples changed; the new tile's own slots
-    included: the same numbers as its column); ``memo``: as for :func:`reading.feature_facts`."""
+    """Append to ``where`` and ``values`` what the placement of ``tile`` changed in the side slots
+    of the forests, rivers and meadows it joined (not in its own slots: its column has them);
+    ``memo``: as for :func:`reading.feature_facts`."""
     done: list[int] = []
     for z in reading.tile_facts(state.edition, tile).zones:
         if z.kind == reading.LAKE:
@@ -404,8 +404,23 @@ def placed_slot_values(state: State, table: SideSlots, tile: int, memo: dict[int
             continue
         done.append(lab)
         slots = table.slots[lab]
-        new = table.fresh.get(lab, 0)
-        if slots is not None and len(slots) > new:
-            if new:
-                slots = slots[:len(slots) - new]   # (the new tile's own: its column has them)
-            write_slots(reading.feature_facts(state, tile, z.id, memo), slots, w, where, values)
+        # (the new tile's own slots come last in the list, table.fresh of them)
+        end = 0 if slots is None else len(slots) - table.fresh.get(lab, 0)
+        if slots is None or end <= 0:
+            continue
+        # only the planes the join changed: each part's slots hold that part's numbers, so its size
+        # changed (and a forest's or river's open ends), but a seat with no meeple in the joined
+        # feature had none in any part, and a meadow's open ends are 0 on every slot: those planes
+        # hold 0 already (a feature whose meeples the move's scoring sent home has every slot
+        # written again afterwards: Encoder.update, from the move's OccupantsReturned)
+        feature = reading.feature_facts(state, tile, z.id, memo)
+        numbers = [_clip(feature.open), _clip(feature.size), *feature.meeples]
+        ww = w * w
+        for k in range(len(numbers)):
+            v = numbers[k]
+            if (k == 0 and z.kind == reading.MEADOW) or (k >= 2 and v == 0):
+                continue
+            base = SLOT_PLANES[k] * ww
+            for i in range(end):
+                where.append(base + slots[i])
+                values.append(v)
