@@ -1,8 +1,9 @@
 """The board planes' layout, and the loops that fill a tile's column of planes.
 
 The pure-Python part of :class:`huntgather.rl.encoding.Encoder`'s incremental
-planes: it makes lists of numbers (a tile's column of planes, the side slots of
-a feature) and leaves writing them into the NumPy planes to the encoder.  It
+planes: it makes a tile's column of planes (bytes) and lists of numbers (the
+side slots of a feature) and leaves writing them into the NumPy planes to the
+encoder.  It
 imports no NumPy, so the optional compiled build compiles it (and
 :mod:`huntgather.rl.reading`) with mypyc, like the rules core.
 
@@ -54,14 +55,14 @@ PIECE_H: Final = PLANES.index("piece_hut_p0")
 SYS: Final = PLANES.index("system_huts_p0")
 
 #: the printed part of a tile's column of planes: by edition name, a list by tile * 4 + rotation
-_PRINTED: dict[str, list[tuple[int, ...] | None]] = {}
+_PRINTED: dict[str, list[bytes | None]] = {}
 
 
 def _clip(value: int) -> int:
     return 255 if value > 255 else value
 
 
-def printed_column(edition: str, facts: TileFacts, tile: int, rotation: int) -> tuple[int, ...]:
+def printed_column(edition: str, facts: TileFacts, tile: int, rotation: int) -> bytes:
     """The planes of a placed tile that depend only on what is printed on it (and its turn):
     ``tile``, ``bonus_tile``, the side kinds, ``fish`` … ``marks``, the animals and the
     specials (the animals as printed: a hunting trap may have taken some since)."""
@@ -87,17 +88,19 @@ def printed_column(edition: str, facts: TileFacts, tile: int, rotation: int) -> 
         column[FISH + 4 + k] = facts.animals[k]
     for k, v in enumerate(facts.specials):
         column[FISH + 8 + k] = v
-    found = table[key] = tuple(column)
+    found = table[key] = bytes(column)
     return found
 
 
 def tile_column(state: State, tile: int, rotation: int, last: bool,
-                memo: dict[int, FeatureFacts], huts: dict[int, tuple[int, ...]]) -> list[int]:
+                memo: dict[int, FeatureFacts], huts: dict[int, tuple[int, ...]]) -> bytearray:
     """The column of planes of a placed tile, turned ``rotation`` (``last``: the tile placed
-    last); ``memo`` and ``huts`` are the caller's memos of features and river
-    systems while the board does not change."""
+    last), one byte a plane (every value is at most 255: the counts are clipped); ``memo`` and
+    ``huts`` are the caller's memos of features and river systems while the board does not
+    change.  (Bytes, not a list of ints: NumPy takes them as they are, where it converts a list
+    item by item, and the printed part is copied in one go.)"""
     facts = reading.tile_facts(state.edition, tile)
-    column = list(printed_column(state.edition.name, facts, tile, rotation))
+    column = bytearray(printed_column(state.edition.name, facts, tile, rotation))
     if last:
         column[2] = 1
     zones = facts.side_zones
@@ -173,7 +176,7 @@ def _in_window(state: State, tiles: Iterable[int], ox: int, oy: int,
 
 def tile_cells(state: State, tiles: set[int] | frozenset[int], ox: int, oy: int, w: int,
                last: tuple[int, int] | None,
-               memo: dict[int, FeatureFacts] | None = None) -> tuple[list[int], list[int]]:
+               memo: dict[int, FeatureFacts] | None = None) -> tuple[list[int], bytearray]:
     """The columns of planes of these placed tiles in the window of side ``w`` at ``(ox, oy)``
     (those outside it left out): their cells (``row * w + col``), and their columns one after
     the other (:func:`tile_column`; ``last`` is the cell of the tile placed last).  ``memo``:
@@ -183,7 +186,7 @@ def tile_cells(state: State, tiles: set[int] | frozenset[int], ox: int, oy: int,
         memo = {}
     huts: dict[int, tuple[int, ...]] = {}
     where: list[int] = []
-    values: list[int] = []
+    values = bytearray()
     for t, x, y, i, j in _in_window(state, tiles, ox, oy, w):
         placed = reading.placed_at(state, x, y)
         assert placed is not None

@@ -592,11 +592,10 @@ class Encoder:
             planes = self.planes
             n = len(PLANES)
             for k, cell in enumerate(where):
-                column = bytes(values[k * n:(k + 1) * n])
-                planes[:, cell // w, cell % w] = np.frombuffer(column, dtype=np.uint8)
+                planes[:, cell // w, cell % w] = np.frombuffer(values, dtype=np.uint8, count=n, offset=k * n)
         else:
             index = self._columns[None, :] + _indices(where)[:, None]
-            self._flat[index.ravel()] = np.frombuffer(bytes(values), dtype=np.uint8)
+            self._flat[index.ravel()] = np.frombuffer(values, dtype=np.uint8)
 
     def _refresh_huts(self, tiles: set[int]) -> None:
         """Recompute only the ``system_huts`` planes of these placed tiles."""
