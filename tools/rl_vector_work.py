@@ -5,15 +5,17 @@
     python tools/rl_vector_work.py STEPS --envs 64    # another number of games
     python tools/rl_vector_work.py STEPS --digest     # and a digest of what step returned
 
-Run it under ``valgrind --tool=callgrind`` (with ``PYTHONHASHSEED=0``) with STEPS = 60 and
+Run it under ``valgrind --tool=callgrind`` (with ``PYTHONHASHSEED=0``, and
+``OPENBLAS_NUM_THREADS=1``: NumPy's idle OpenBLAS threads would add a varying count of their own
+to the totals) with STEPS = 60 and
 STEPS = 20, and divide the difference by 40 × 16 learner steps: the instructions of one learner
 step of ``huntgather.rl.vector_env`` with batched observations and masks (``copy=True``),
 autoresets included, import, set-up and the first steps' filling of per-tile tables excluded
 (docs/rl.md, "Speed")::
 
-    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.60 \\
+    PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.60 \\
         python tools/rl_vector_work.py 60
-    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.20 \\
+    PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.20 \\
         python tools/rl_vector_work.py 20
     # instructions per learner step: (total of cg.60 - total of cg.20) / 640
 
