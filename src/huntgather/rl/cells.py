@@ -258,10 +258,11 @@ class SideSlots:
         self.label: list[int] = [-1] * nodes
         #: by label merged into another feature's list: that list's label (-1: not merged)
         self.alias: list[int] = [-1] * nodes
-        #: the slots the last placed tile added at the end of each list, by label
-        self.fresh: dict[int, int] = {}
+        #: by label: how many slots the last placed tile added at the end of its list
+        self.fresh: list[int] = [0] * nodes
+        self._fresh_labels: list[int] = []   # (the labels whose count is set, cleared at the next tile)
         for t in reading.placed_tiles(state):
-            self._file(state, t, None)
+            self._file(state, t, [], [])
 
     def _resolve(self, label: int) -> int:
         alias = self.alias
@@ -277,11 +278,13 @@ class SideSlots:
             alias[label] = top
         return top
 
-    def _file(self, state: State, tile: int, labels: dict[int, int] | None) -> dict[int, int]:
+    def _file(self, state: State, tile: int, roots: list[int], labels: list[int]) -> None:
         """File the side-touching zones and the side slots of placed ``tile``: each under the label
-        ``labels`` gives its feature's board id, or under that id; returns the labels it used by
-        board id."""
-        used: dict[int, int] = {} if labels is None else labels
+        that ``labels`` gives beside its feature's board id in ``roots``, or under that id (which
+        then joins the two lists).
+
+        (The few features of a tile are looked up in short lists, not dicts: a dict keyed by an
+        int boxes the key at each look-up in the compiled build, which cost more than the walk.)"""
         board = state.board   # (its find called directly: a bound method object would be called generically)
         facts = reading.tile_facts(state.edition, tile)
         base = tile * 10
@@ -291,40 +294,51 @@ class SideSlots:
                 continue
             node = base + z.id
             root = board.find(node)
-            found = used.get(root)
-            if found is None:
-                found = used[root] = root
+            found = -1
+            for k in range(len(roots)):
+                if roots[k] == root:
+                    found = labels[k]
+                    break
+            if found < 0:
+                found = root
+                roots.append(root)
+                labels.append(root)
             label[node] = found
         x, y = reading.position(state, tile)
         i = y - self.oy
         j = x - self.ox
         w = self.w
-        self.fresh = {}
+        fresh = self.fresh
+        for lab in self._fresh_labels:
+            fresh[lab] = 0
+        touched: list[int] = []
+        self._fresh_labels = touched
         if 0 <= i < w and 0 <= j < w:
             at = i * w + j
             ww = w * w
             rotation = state.board.tile_at(x, y)[1]  # type: ignore[index]
             zones = facts.side_zones
             slots = self.slots
-            fresh: dict[int, int] = {}
-            self.fresh = fresh
             for d in range(4):
                 lab = label[base + zones[(d - rotation) % 4]]
-                fresh[lab] = fresh.get(lab, 0) + 1
+                if not fresh[lab]:
+                    touched.append(lab)
+                fresh[lab] += 1
                 found_slots = slots[lab]
                 if found_slots is None:
                     slots[lab] = [d * ww + at]
                 else:
                     found_slots.append(d * ww + at)
-        return used
 
     def placed(self, state: State, tile: int) -> None:
         """Bring the lists up to date after ``tile`` was placed (and nothing else since the last
         call: the lists were made or brought up to date after every earlier placement)."""
         board = state.board
         x, y = board.where[tile]
-        # the features the new tile joined, by their board id now: the labels they had
-        joined: dict[int, list[int]] = {}
+        # the features the new tile joined, by their board id now (roots), with the labels they had
+        # (groups, beside them)
+        roots: list[int] = []
+        groups: list[list[int]] = []
         for d in range(4):
             found = board.tile_at(x + DX[d], y + DY[d])
             if found is None:
@@ -339,14 +353,19 @@ class SideSlots:
                     assert filed >= 0, "every side-touching zone of a placed tile is filed"
                     lab = self._resolve(filed)
                     root = board.find(node)
-                    group = joined.get(root)
-                    if group is None:
-                        joined[root] = [lab]
-                    elif lab not in group:
-                        group.append(lab)
-        used: dict[int, int] = {}
+                    at = -1
+                    for k in range(len(roots)):
+                        if roots[k] == root:
+                            at = k
+                            break
+                    if at < 0:
+                        roots.append(root)
+                        groups.append([lab])
+                    elif lab not in groups[at]:
+                        groups[at].append(lab)
+        keeps: list[int] = []
         slots = self.slots
-        for root, group in joined.items():
+        for group in groups:
             keep = group[0]
             kept = slots[keep]
             for lab in group[1:]:
@@ -362,8 +381,8 @@ class SideSlots:
                     if other is not None:
                         kept += other
                     self.alias[lab] = keep
-            used[root] = keep
-        self._file(state, tile, used)
+            keeps.append(keep)
+        self._file(state, tile, roots, keeps)
 
     def label_of(self, tile: int, zone: int) -> int | None:
         """The label of the feature of ``tile.zone`` now (None: a zone that touches no side)."""
@@ -408,7 +427,7 @@ def placed_slot_values(state: State, table: SideSlots, tile: int, memo: dict[int
         done.append(lab)
         slots = table.slots[lab]
         # (the new tile's own slots come last in the list, table.fresh of them)
-        end = 0 if slots is None else len(slots) - table.fresh.get(lab, 0)
+        end = 0 if slots is None else len(slots) - table.fresh[lab]
         if slots is None or end <= 0:
             continue
         # only the planes the join changed: each part's slots hold that part's numbers, so its size
