@@ -294,12 +294,9 @@ class SideSlots:
                 continue
             node = base + z.id
             root = board.find(node)
-            found = -1
-            for k in range(len(roots)):
-                if roots[k] == root:
-                    found = labels[k]
-                    break
-            if found < 0:
+            if root in roots:
+                found = labels[roots.index(root)]
+            else:
                 found = root
                 roots.append(root)
                 labels.append(root)
@@ -353,16 +350,13 @@ class SideSlots:
                     assert filed >= 0, "every side-touching zone of a placed tile is filed"
                     lab = self._resolve(filed)
                     root = board.find(node)
-                    at = -1
-                    for k in range(len(roots)):
-                        if roots[k] == root:
-                            at = k
-                            break
-                    if at < 0:
+                    if root not in roots:
                         roots.append(root)
                         groups.append([lab])
-                    elif lab not in groups[at]:
-                        groups[at].append(lab)
+                    else:
+                        group = groups[roots.index(root)]
+                        if lab not in group:
+                            group.append(lab)
         keeps: list[int] = []
         slots = self.slots
         for group in groups:
