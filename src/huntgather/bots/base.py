@@ -154,10 +154,7 @@ def decision_key(seed: int, state: State) -> int:
     >>> decision_key(1, g.state) == decision_key(1, g.state.copy()) != decision_key(2, g.state)
     True
     """
-    edition = _NAME_NUMBERS.get(state.edition.name)   # (_name_number's look-up, without its call)
-    if edition is None:
-        edition = _name_number(state.edition.name)
-    values = [edition, state.players, state.turn, _PHASE_NUMBERS.get(state.phase, 0),
+    values = [_name_number(state.edition.name), state.players, state.turn, _PHASE_NUMBERS.get(state.phase, 0),
               state.player, -1 if state.tile is None else state.tile,
               0 if state.asking is None else _name_number(state.asking),
               len(state.normal), len(state.bonus), len(state.discarded), len(state.board.where),
@@ -252,8 +249,7 @@ class RandomBot(SeededBot):
         return KeyedStream(decision_key(self.seed, state))
 
     def choose(self, state: State) -> Move:
-        if state.is_over or state.is_chance:   # (no decision: check_decision says why)
-            check_decision(state)
+        check_decision(state)
         stream = self._stream
         stream.start(decision_key(self.seed, state))
         return state.random_move(stream)

@@ -244,9 +244,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):
         """Set the agent to move, its mask, and the end of the game."""
         assert self.game is not None and self.encoder is not None
         self._observed = {}
-        rewards = self.rewards   # (PettingZoo's _clear_rewards, without its call)
-        for a in rewards:
-            rewards[a] = 0
+        self._clear_rewards()
         state = self.game.state
         if state.is_over:
             self._mask = np.zeros(self._action_space.n, dtype=np.int8)

@@ -126,8 +126,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         me = self.aec.possible_agents[self.seat]
         if self._ended or self.aec.terminations[me]:
             raise RuntimeError("the game is over: call reset()")
-        game = self.aec.game
-        if game is not None and game.state.is_chance:   # (aec.is_chance(), without its call)
+        if self.aec.is_chance():
             raise RuntimeError("a tile is to be drawn: see chance_outcomes() and step_chance()")
         a = int(action)
         mask = self.aec._mask
