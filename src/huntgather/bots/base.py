@@ -212,16 +212,15 @@ class KeyedStream(random.Random):
         return out >> (got - k)
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        if stop is None and step == 1 and type(start) is int and 0 < start <= _MASK64:
-            # Random.randrange(n) without its layers of Python calls: the same numbers, as
-            # _randbelow_with_getrandbits takes them (n.bit_length() bits, one SplitMix64 step each
-            # here, until they make a number below n)
-            drop = 64 - start.bit_length()
-            while True:
-                self._at = at = (self._at + _GOLDEN) & _MASK64
-                r = _mix64(at) >> drop
-                if r < start:
-                    return r
+        if stop is None and step == 1 and type(start) is int and start > 0:
+            # Random.randrange(n) without its two layers of Python calls above getrandbits: the
+            # same numbers, taken as _randbelow_with_getrandbits takes them (n.bit_length() bits
+            # until they make a number below n)
+            k = start.bit_length()
+            r = self.getrandbits(k)
+            while r >= start:
+                r = self.getrandbits(k)
+            return r
         return super().randrange(start, stop, step)
 
     def random(self) -> float:
