@@ -315,13 +315,11 @@ class Encoder:
         marks = bytearray(self.actions)   # (the mask's bytes: set one by one, then seen as an array)
         mask = np.frombuffer(marks, dtype=np.int8)
         if phase is PLACE:
-            x0, y0, x1, y1 = self._box
-            ox, oy, w = self.ox, self.oy, self.window
-            if ox < x0 and oy < y0 and x1 < ox + w - 1 and y1 < oy + w - 1:
-                # every empty cell next to a tile is inside the window: the placements' actions
-                # marked straight from the board's frontier (legal() lists them if asked)
+            if self._frontier_inside():
+                # the placements' actions marked straight from the board's frontier (legal() lists
+                # them if asked)
                 self._spots = self._moves = None
-                reading.mark_placements(state, ox, oy, w, marks)
+                reading.mark_placements(state, self.ox, self.oy, self.window, marks)
                 self._mask = mask
                 return mask
             # the placements as the board lists them (x, y, rotation): state.legal_moves() makes
@@ -364,10 +362,15 @@ class Encoder:
         its mask where it would not move: when every empty cell next to a placed tile (where any
         placement lies) is inside the window.  A driver that needs no mask at a decision (a bot's)
         calls this instead, so that the window moves at the same decisions either way."""
+        if not self._frontier_inside():
+            self.legal_mask()
+
+    def _frontier_inside(self) -> bool:
+        """Whether every empty cell next to a placed tile lies inside the window (the box of the
+        placed tiles, kept move by move, one cell in from each edge of the window)."""
         x0, y0, x1, y1 = self._box
         ox, oy, w = self.ox, self.oy, self.window
-        if not (ox < x0 and oy < y0 and x1 < ox + w - 1 and y1 < oy + w - 1):
-            self.legal_mask()
+        return ox < x0 and oy < y0 and x1 < ox + w - 1 and y1 < oy + w - 1
 
     def _inside(self, cells: list[tuple[int, int]]) -> bool:
         ox, oy, w = self.ox, self.oy, self.window
