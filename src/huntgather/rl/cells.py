@@ -392,17 +392,26 @@ class SideSlots:
         return [] if found is None else found
 
 
-def write_slots(feature: FeatureFacts, slots: list[int], w: int, where: list[int], values: list[int]) -> None:
+def write_slots(feature: FeatureFacts, slots: list[int], w: int, where: list[int], values: list[int],
+                end: int = -1, joined: bool = False, meadow: bool = False) -> None:
     """Append to ``where`` and ``values`` a feature's open ends, size and each seat's meeples in
-    its side slots (those of :class:`SideSlots`)."""
-    if not slots:
+    its side slots (those of :class:`SideSlots`; the first ``end`` of them if ``end >= 0``).
+
+    ``joined``: only what a join of parts already written changed: a seat with no meeple in the
+    joined feature had none in any part, and a ``meadow``'s open ends are 0 on every slot, so
+    those planes hold 0 already."""
+    n = len(slots) if end < 0 else end
+    if not n:
         return
     ww = w * w
     numbers = [_clip(feature.open), _clip(feature.size), *feature.meeples]
-    for k, v in enumerate(numbers):
+    for k in range(len(numbers)):
+        v = numbers[k]
+        if joined and ((k == 0 and meadow) or (k >= 2 and v == 0)):
+            continue
         base = SLOT_PLANES[k] * ww
-        for at in slots:
-            where.append(base + at)
+        for i in range(n):
+            where.append(base + slots[i])
             values.append(v)
 
 
@@ -424,19 +433,8 @@ def placed_slot_values(state: State, table: SideSlots, tile: int, memo: dict[int
         end = 0 if slots is None else len(slots) - table.fresh[lab]
         if slots is None or end <= 0:
             continue
-        # only the planes the join changed: each part's slots hold that part's numbers, so its size
-        # changed (and a forest's or river's open ends), but a seat with no meeple in the joined
-        # feature had none in any part, and a meadow's open ends are 0 on every slot: those planes
-        # hold 0 already (a feature whose meeples the move's scoring sent home has every slot
-        # written again afterwards: Encoder.update, from the move's OccupantsReturned)
-        feature = reading.feature_facts(state, tile, z.id, memo)
-        numbers = [_clip(feature.open), _clip(feature.size), *feature.meeples]
-        ww = w * w
-        for k in range(len(numbers)):
-            v = numbers[k]
-            if (k == 0 and z.kind == reading.MEADOW) or (k >= 2 and v == 0):
-                continue
-            base = SLOT_PLANES[k] * ww
-            for i in range(end):
-                where.append(base + slots[i])
-                values.append(v)
+        # only the planes the join changed: each part's slots hold that part's numbers (a feature
+        # whose meeples the move's scoring sent home has every slot written again afterwards:
+        # Encoder.update, from the move's OccupantsReturned)
+        write_slots(reading.feature_facts(state, tile, z.id, memo), slots, w, where, values, end,
+                    joined=True, meadow=z.kind == reading.MEADOW)
